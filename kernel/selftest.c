@@ -1,0 +1,43 @@
+/*
+ * selftest.c - runs the tests registered with SELFTEST() (see selftest.h).
+ * Used by the kernel (cmdline "selftest") and by the host test binary.
+ */
+#include "kernel/selftest.h"
+#include "kernel/printk.h"
+#include <stdarg.h>
+
+extern const struct selftest __start_selftests[], __stop_selftests[];
+
+static char fail_reason[256];
+
+/* selftest_fail: see selftest.h. */
+int selftest_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(fail_reason, sizeof(fail_reason), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* selftest_run_all: see selftest.h. */
+int selftest_run_all(int on_host)
+{
+	int passed = 0, failed = 0;
+
+	for (const struct selftest *t = __start_selftests; t < __stop_selftests; t++) {
+		if (t->host_only && !on_host)
+			continue;
+		fail_reason[0] = '\0';
+		if (t->fn() == 0) {
+			printk("PASS %s\n", t->name);
+			passed++;
+		} else {
+			printk("FAIL %s: %s\n", t->name, fail_reason);
+			failed++;
+		}
+	}
+	printk("%d passed, %d failed\n", passed, failed);
+	return failed;
+}

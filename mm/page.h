@@ -1,0 +1,90 @@
+/*
+ * page.h - page size, struct page and the mem_map.
+ *
+ * PAGE_SHIFT (12 or 16) comes from the build and is the only page-size number;
+ * everything else derives from it. The MMU page (MMU_PAGE_SHIFT, from the arch)
+ * is separate: on x86_64 a 64K page is 16 consecutive 4K hardware pages.
+ *
+ * There is one struct page per page frame, in mem_map[] indexed by PFN from 0.
+ * Its fields are shared by the buddy allocator and SLAB:
+ *   flags        PG_* bits below.
+ *   lru          buddy: link on a free list (PG_buddy head pages);
+ *                slab: link on the node's full/partial/free list.
+ *   slab_cache   slab: the owning kmem_cache (head page; tails too, see private).
+ *   s_mem        slab: address of object 0.
+ *   freelist     slab: array of freelist_idx_t (on slab, off slab, or in an object).
+ *   active       slab: objects handed out; freelist[active..num-1] are free.
+ *   order        buddy: order of the block this page heads (free or allocated).
+ *   private      slab tail pages: the head struct page; otherwise spare.
+ */
+#ifndef MM_PAGE_H
+#define MM_PAGE_H
+
+#include "kernel/compiler.h"
+#include "kernel/list.h"
+#include <asm/memlayout.h>
+
+#ifndef PAGE_SHIFT
+#error "PAGE_SHIFT must come from the build (-DPAGE_SHIFT=12 or 16)"
+#endif
+_Static_assert(PAGE_SHIFT == 12 || PAGE_SHIFT == 16, "PAGE_SHIFT must be 12 (4K) or 16 (64K)");
+_Static_assert(PAGE_SHIFT >= MMU_PAGE_SHIFT, "a page must be whole MMU pages");
+
+#define PAGE_SIZE	(1UL << PAGE_SHIFT)
+#define PAGE_MASK	(~(PAGE_SIZE - 1))
+#define MMU_PAGES_PER_PAGE (1UL << (PAGE_SHIFT - MMU_PAGE_SHIFT))
+
+/* Page flag bits. */
+#define PG_reserved	(1UL << 0)	/* never in the allocator: firmware, kernel, mem_map */
+#define PG_buddy	(1UL << 1)	/* heads a free block on a buddy free list */
+#define PG_head		(1UL << 2)	/* heads a block handed out by the buddy allocator */
+#define PG_slab		(1UL << 3)	/* belongs to a slab (every page of it) */
+#define PG_large	(1UL << 4)	/* heads a large kmalloc that went straight to buddy */
+
+struct kmem_cache;
+
+struct page {
+	unsigned long flags;
+	struct list_head lru;
+	struct kmem_cache *slab_cache;
+	void *s_mem;
+	void *freelist;
+	unsigned int active;
+	unsigned int order;
+	unsigned long private;
+};
+
+_Static_assert(sizeof(struct page) <= 64, "struct page must stay within 64 bytes");
+
+extern struct page *mem_map;	/* one entry per PFN, 0..max_pfn-1 */
+extern unsigned long max_pfn;	/* one past the highest PFN with a struct page */
+
+static inline struct page *pfn_to_page(unsigned long pfn)
+{
+	return mem_map + pfn;
+}
+
+static inline unsigned long page_to_pfn(const struct page *page)
+{
+	return (unsigned long)(page - mem_map);
+}
+
+static inline void *page_address(const struct page *page)
+{
+	return PHYS_TO_VIRT((uintptr_t)page_to_pfn(page) << PAGE_SHIFT);
+}
+
+/* True when v lies in the direct map of RAM that has a struct page. */
+static inline bool virt_addr_valid(const void *v)
+{
+	uintptr_t lo = (uintptr_t)PHYS_TO_VIRT(0);
+	return (uintptr_t)v >= lo && ((uintptr_t)v - lo) >> PAGE_SHIFT < max_pfn;
+}
+
+/* Precondition: virt_addr_valid(v). */
+static inline struct page *virt_to_page(const void *v)
+{
+	return pfn_to_page(VIRT_TO_PHYS(v) >> PAGE_SHIFT);
+}
+
+#endif
