@@ -1,0 +1,158 @@
+# Quarry - see README.md, or `make help`.
+#
+#   make run | test | bench | debug | gdb | help | clean
+#   ARCH=x86_64  PAGE_SIZE=4K|64K  SMP=N  ALLOC=slab  SLAB_DEBUG=1
+
+ARCH      ?= x86_64
+PAGE_SIZE ?= 4K
+SMP       ?= 1
+ALLOC     ?= slab
+MEM       ?= 256M
+TIMEOUT   ?= 120
+
+ifeq ($(PAGE_SIZE),4K)
+PAGE_SHIFT := 12
+PAGE_TAG   := 4k
+else ifeq ($(PAGE_SIZE),64K)
+PAGE_SHIFT := 16
+PAGE_TAG   := 64k
+else
+$(error PAGE_SIZE must be 4K or 64K, not '$(PAGE_SIZE)')
+endif
+ifneq ($(ARCH),x86_64)
+$(error ARCH=$(ARCH) is not supported yet: only x86_64)
+endif
+ifdef MM_ONLY
+ALLOC := none
+endif
+
+BUILD := build/$(ARCH)-$(PAGE_TAG)$(if $(filter slab,$(ALLOC)),,-$(ALLOC))
+include mm/files.mk
+
+# V=1 shows every command.
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+CC      := gcc
+LD      := ld
+NASM    := nasm
+OBJDUMP := objdump
+NM      := nm
+
+# Freestanding kernel code: no red zone (interrupts use the stack), no SSE/x87
+# (we never save their state), kernel code model (linked at -2 GiB), no PIC,
+# no stack protector.
+KCFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -mno-red-zone \
+	-mno-sse -mno-sse2 -mno-mmx -mno-80387 -mcmodel=kernel -fno-pic -fno-pie \
+	-fno-stack-protector -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
+	-O2 -g3 -Wall -Wextra -Werror -Wno-unused-parameter \
+	-DPAGE_SHIFT=$(PAGE_SHIFT) $(ALLOC_CFLAGS) -DCONFIG_NR_CPUS=$(SMP) \
+	$(if $(SLAB_DEBUG),-DCONFIG_SLAB_DEBUG=1) \
+	-I. -Iarch/$(ARCH)/include -MMD -MP
+NFLAGS  := -f elf64 -F dwarf -g -Werror
+
+KSRCS := $(wildcard kernel/*.c) $(wildcard arch/$(ARCH)/*.c) boot/multiboot2.c \
+	$(MM_SRCS) $(TEST_SRCS)
+ASRCS := $(wildcard boot/$(ARCH)/*.asm) $(wildcard arch/$(ARCH)/*.asm)
+KOBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(KSRCS)) $(patsubst %.asm,$(BUILD)/obj/%.o,$(ASRCS))
+
+ELF := $(BUILD)/quarry.elf
+ISO := $(BUILD)/quarry.iso
+TEST_ISO := $(BUILD)/quarry-test.iso
+
+QEMU_FLAGS := -smp $(SMP) -m $(MEM)
+
+.PHONY: all kernel iso deps run test test-host test-kernel test-gdb debug gdb help clean
+all: iso
+
+deps:
+	@scripts/deps.sh
+
+kernel: $(ELF)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
+
+$(BUILD)/obj/%.o: %.asm
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NASM    $<")
+	$(Q)$(NASM) $(NFLAGS) $< -o $@
+
+# The ELF keeps full DWARF; beside it a symbol map, a link map and a disassembly.
+$(ELF): $(KOBJS) linker.ld
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(LD) -n -nostdlib -z max-page-size=0x1000 -T linker.ld -Map=$(BUILD)/quarry.map -o $@ $(KOBJS)
+	$(Q)$(NM) -n $@ > $(BUILD)/quarry.sym
+	$(Q)$(OBJDUMP) -d -S -M intel $@ > $(BUILD)/quarry.dis 2>/dev/null
+
+iso: $(ISO) $(TEST_ISO)
+
+# $(call make_iso,default-entry,output)
+define make_iso
+	@echo "  ISO     $@"
+	@rm -rf $@.d && mkdir -p $@.d/boot/grub
+	@cp $(ELF) $@.d/boot/quarry.elf
+	@sed 's/@DEFAULT@/$(1)/' iso/grub.cfg.in > $@.d/boot/grub/grub.cfg
+	$(Q)grub-mkrescue -d /usr/lib/grub/i386-pc -o $@ $@.d 2>$(BUILD)/grub-mkrescue.log || \
+		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
+	@rm -rf $@.d
+endef
+
+$(ISO): $(ELF) iso/grub.cfg.in | deps
+	$(call make_iso,0)
+
+$(TEST_ISO): $(ELF) iso/grub.cfg.in | deps
+	$(call make_iso,1)
+
+# Boot the default entry with the console on this terminal; QEMU's exit
+# status is the kernel's.
+run: deps iso
+	tests/qemu/run.sh $(ISO) $(TIMEOUT) $(QEMU_FLAGS)
+
+test: deps
+	@tests/run-all.sh
+
+test-host:
+	@$(MAKE) --no-print-directory -f tests/host/host.mk PAGE_SHIFT=$(PAGE_SHIFT) ALLOC=$(ALLOC) run
+
+test-kernel: deps iso
+	@tests/qemu/selftest.sh $(TEST_ISO) $(TIMEOUT) $(QEMU_FLAGS)
+
+test-gdb: deps iso
+	@tests/gdb/stepping.sh $(ELF) $(ISO)
+
+# QEMU paused with its gdbstub on :1234; `make gdb` in another terminal attaches.
+debug: deps iso
+	@echo "QEMU is paused with a gdbstub on localhost:1234; run 'make gdb' in another terminal."
+	qemu-system-x86_64 $(QEMU_FLAGS) -cdrom $(ISO) -serial stdio -display none -no-reboot \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -s -S
+
+gdb: deps kernel
+	gdb-multiarch -q -x tests/gdb/quarry.gdb $(ELF)
+
+help:
+	@echo "Quarry targets:"
+	@echo "  make run      build, make the GRUB ISO and boot it in QEMU (serial on this terminal)"
+	@echo "  make test     every test: host unit tests (ASan/UBSan), in-kernel self-tests"
+	@echo "                at 4K and 64K pages, and the GDB stepping test"
+	@echo "  make debug    boot QEMU paused with a gdbstub on :1234"
+	@echo "  make gdb      attach gdb-multiarch to 'make debug' (break kmain, continue, ...)"
+	@echo "  make clean    remove build/"
+	@echo "Options:"
+	@echo "  ARCH=x86_64        target architecture (arm64 comes later)"
+	@echo "  PAGE_SIZE=4K|64K   software page size (default 4K)"
+	@echo "  SMP=N              QEMU CPU count (default 1)"
+	@echo "  ALLOC=slab         object allocator (slub and slob come later)"
+	@echo "  SLAB_DEBUG=1       red zones, poisoning, double-free and bad-pointer checks in"
+	@echo "                     every cache; costs a check and a fill per alloc and free"
+	@echo "  MEM=256M           QEMU RAM;  TIMEOUT=120  seconds before a QEMU run is killed"
+
+clean:
+	rm -rf build
+
+-include $(KOBJS:.o=.d)

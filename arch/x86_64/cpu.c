@@ -1,0 +1,94 @@
+/*
+ * cpu.c - descriptor tables: the GDT (kernel code/data and a TSS) and the
+ * IDT. The TSS gives double faults and NMIs their own stack (IST1), so a
+ * kernel stack overflow still reaches the exception report.
+ */
+#include "arch/x86_64/x86.h"
+
+struct __packed tss64 {
+	uint32_t reserved0;
+	uint64_t rsp[3];
+	uint64_t reserved1;
+	uint64_t ist[7];
+	uint64_t reserved2;
+	uint16_t reserved3;
+	uint16_t iomap_base;
+};
+
+struct __packed idt_entry {
+	uint16_t offset_lo;
+	uint16_t selector;
+	uint8_t ist;
+	uint8_t type_attr;
+	uint16_t offset_mid;
+	uint32_t offset_hi;
+	uint32_t zero;
+};
+
+struct __packed desc_ptr {
+	uint16_t limit;
+	uint64_t base;
+};
+
+static uint64_t gdt[5] __aligned(16);
+static struct tss64 tss __aligned(16);
+static struct idt_entry idt[256] __aligned(16);
+static uint8_t ist1_stack[8192] __aligned(16);
+
+extern const uint64_t isr_stub_table[256];
+
+/* gdt_init - load Quarry's GDT and TSS and reload every segment register. */
+void gdt_init(void)
+{
+	uint64_t base = (uint64_t)&tss;
+	uint64_t limit = sizeof(tss) - 1;
+	struct desc_ptr p = { sizeof(gdt) - 1, (uint64_t)gdt };
+
+	gdt[0] = 0;
+	gdt[1] = 0x00af9a000000ffffULL;	/* 64-bit code, DPL 0 */
+	gdt[2] = 0x00cf92000000ffffULL;	/* data, DPL 0 */
+	/* 64-bit available TSS: a 16-byte descriptor in slots 3 and 4 */
+	gdt[3] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ULL << 40) |
+		 (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
+	gdt[4] = base >> 32;
+	tss.ist[0] = (uint64_t)(ist1_stack + sizeof(ist1_stack));
+	tss.iomap_base = sizeof(tss);
+
+	__asm__ __volatile__(
+		"lgdt %0\n\t"
+		"pushq %1\n\t"
+		"leaq 1f(%%rip), %%rax\n\t"
+		"pushq %%rax\n\t"
+		"lretq\n"
+		"1:\n\t"
+		"movw %w2, %%ax\n\t"
+		"movw %%ax, %%ds\n\t"
+		"movw %%ax, %%es\n\t"
+		"movw %%ax, %%ss\n\t"
+		"ltr %w3\n\t"
+		:
+		: "m"(p), "i"(KERNEL_CS), "r"(KERNEL_DS), "r"(TSS_SEL)
+		: "rax", "memory");
+}
+
+static void idt_set(int vec, uint64_t handler, uint8_t ist)
+{
+	idt[vec] = (struct idt_entry){
+		.offset_lo = handler & 0xffff,
+		.selector = KERNEL_CS,
+		.ist = ist,
+		.type_attr = 0x8e,	/* present, DPL 0, 64-bit interrupt gate */
+		.offset_mid = (handler >> 16) & 0xffff,
+		.offset_hi = handler >> 32,
+	};
+}
+
+/* idt_init - point every vector at its isr.asm stub and load the IDT. */
+void idt_init(void)
+{
+	struct desc_ptr p = { sizeof(idt) - 1, (uint64_t)idt };
+
+	for (int v = 0; v < 256; v++)
+		idt_set(v, isr_stub_table[v], (v == 2 || v == 8) ? 1 : 0);
+	__asm__ __volatile__("lidt %0" : : "m"(p) : "memory");
+}

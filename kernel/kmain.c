@@ -1,0 +1,60 @@
+/*
+ * kmain.c - the kernel's C entry and boot sequence:
+ *   console and traps -> platform discovery -> direct map -> mem_map and
+ *   buddy -> slab caches -> reports -> what the command line asks for
+ *   ("selftest": run the self-tests; "slabinfo": print slabinfo again at
+ *   the end) -> exit with a status.
+ */
+#include "kernel/arch.h"
+#include "kernel/bootinfo.h"
+#include "kernel/printk.h"
+#include "kernel/bug.h"
+#include "kernel/selftest.h"
+#include "mm/mm.h"
+#include "mm/page.h"
+#ifndef CONFIG_ALLOC_NONE
+#include "mm/slab.h"
+#endif
+
+extern char __kernel_phys_start[], __kernel_phys_end[];
+
+static struct boot_info boot_info;
+
+#ifndef CONFIG_ALLOC_NONE
+static void slab_report(void)
+{
+	slabinfo_show();
+	slab_meminfo_show();
+}
+#endif
+
+/* kmain - called once by the boot entry with the boot protocol's magic and data. */
+void kmain(unsigned long magic, unsigned long info)
+{
+	int failures = 0;
+
+	arch_early_init();
+	printk("Quarry: %s, PAGE_SIZE %lu (%s pages)\n", arch_name, PAGE_SIZE,
+	       PAGE_SHIFT == 12 ? "4K" : "64K");
+	if (platform_discover(magic, info, &boot_info))
+		panic("no usable boot information");
+	printk("boot loader: %s\n", boot_info.loader);
+	printk("command line: %s\n", boot_info.cmdline);
+	arch_memory_init(&boot_info);
+	boot_reserve(&boot_info, (uintptr_t)__kernel_phys_start, (uintptr_t)__kernel_phys_end);
+	mm_init(boot_info.avail, boot_info.n_avail, boot_info.reserved, boot_info.n_reserved);
+	mm_report();
+#ifndef CONFIG_ALLOC_NONE
+	kmem_cache_init();
+	slab_report();
+#endif
+
+	if (cmdline_has(&boot_info, "selftest"))
+		failures = selftest_run_all(0);
+#ifndef CONFIG_ALLOC_NONE
+	if (cmdline_has(&boot_info, "slabinfo"))
+		slab_report();
+#endif
+	printk("Quarry: done, %s\n", failures ? "FAILED" : "ok");
+	arch_exit(failures ? 1 : 0);
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# deps.sh - make sure the tools Quarry builds and runs with are installed.
+# As root, missing Debian packages are installed (after apt-get update);
+# otherwise the exact command is printed and we stop.
+set -euo pipefail
+
+# tool -> Debian package
+declare -A need=(
+	[gcc]=gcc
+	[nasm]=nasm
+	[qemu-system-x86_64]=qemu-system-x86
+	[qemu-system-aarch64]=qemu-system-arm
+	[grub-mkrescue]=grub-common
+	[xorriso]=xorriso
+	[mformat]=mtools
+	[aarch64-linux-gnu-gcc]=gcc-aarch64-linux-gnu
+	[aarch64-linux-gnu-ld]=binutils-aarch64-linux-gnu
+	[gdb-multiarch]=gdb-multiarch
+)
+ALL="qemu-system-x86 qemu-system-arm nasm grub-pc-bin grub-common xorriso mtools gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu gdb-multiarch"
+
+missing=()
+for tool in "${!need[@]}"; do
+	command -v "$tool" >/dev/null 2>&1 || missing+=("${need[$tool]}")
+done
+# grub-mkrescue needs the BIOS (i386-pc) modules to make a bootable ISO
+[ -d /usr/lib/grub/i386-pc ] || missing+=(grub-pc-bin)
+
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "deps: missing: ${missing[*]}" >&2
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: Quarry needs these Debian packages. As root, run:" >&2
+	echo "    apt-get update && apt-get install -y $ALL" >&2
+	exit 1
+fi
+echo "deps: installing: $ALL" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >&2
+apt-get install -y -q $ALL >&2
