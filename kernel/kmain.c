@@ -3,7 +3,8 @@
  *   console and traps -> platform discovery -> direct map -> mem_map and
  *   buddy -> slab caches -> reports -> what the command line asks for
  *   ("selftest": run the self-tests; "slabinfo": print slabinfo again at
- *   the end) -> exit with a status.
+ *   the end; "faulttest": write to an unmapped address, to test the
+ *   exception report) -> exit with a status.
  */
 #include "kernel/arch.h"
 #include "kernel/bootinfo.h"
@@ -31,28 +32,36 @@ static void slab_report(void)
 /* kmain - called once by the boot entry with the boot protocol's magic and data. */
 void kmain(unsigned long magic, unsigned long info)
 {
+	struct boot_info *bi = &boot_info;
 	int failures = 0;
 
 	arch_early_init();
 	printk("Quarry: %s, PAGE_SIZE %lu (%s pages)\n", arch_name, PAGE_SIZE,
 	       PAGE_SHIFT == 12 ? "4K" : "64K");
-	if (platform_discover(magic, info, &boot_info))
+	if (platform_discover(magic, info, bi))
 		panic("no usable boot information");
-	printk("boot loader: %s\n", boot_info.loader);
-	printk("command line: %s\n", boot_info.cmdline);
-	arch_memory_init(&boot_info);
-	boot_reserve(&boot_info, (uintptr_t)__kernel_phys_start, (uintptr_t)__kernel_phys_end);
-	mm_init(boot_info.avail, boot_info.n_avail, boot_info.reserved, boot_info.n_reserved);
+	printk("boot loader: %s\n", bi->loader);
+	printk("command line: %s\n", bi->cmdline);
+	arch_memory_init(bi);
+	boot_reserve(bi, (uintptr_t)__kernel_phys_start, (uintptr_t)__kernel_phys_end);
+	mm_init(bi->avail, bi->n_avail, bi->reserved, bi->n_reserved);
 	mm_report();
 #ifndef CONFIG_ALLOC_NONE
 	kmem_cache_init();
 	slab_report();
 #endif
 
-	if (cmdline_has(&boot_info, "selftest"))
+	if (cmdline_has(bi, "faulttest")) {
+		volatile uintptr_t unmapped = 8;	/* volatile: not a known NULL to GCC */
+
+		printk("faulttest: writing to %p\n", (void *)unmapped);
+		*(volatile int *)unmapped = 1;
+		panic("faulttest: the write to an unmapped address did not fault");
+	}
+	if (cmdline_has(bi, "selftest"))
 		failures = selftest_run_all(0);
 #ifndef CONFIG_ALLOC_NONE
-	if (cmdline_has(&boot_info, "slabinfo"))
+	if (cmdline_has(bi, "slabinfo"))
 		slab_report();
 #endif
 	printk("Quarry: done, %s\n", failures ? "FAILED" : "ok");

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# run-all.sh - everything `make test` runs, ending with one line
+# "N passed, N failed" over all suites; exit status 1 on any failure.
+#   host unit tests (ASan+UBSan) at 4K and 64K pages
+#   in-kernel self-tests under QEMU at 4K and 64K pages
+#   boot checks (memory report, exception report) at 4K and 64K pages
+#   the GDB stepping test
+# Every QEMU run has a time limit; a hang or crash is a failure.
+set -u
+cd "$(dirname "$0")/.."
+mkdir -p build/test
+out=build/test/results.txt
+: > "$out"
+jobs=${JOBS:-2}
+
+suite() {	# suite TITLE COMMAND...: run, show and collect PASS/FAIL lines
+	local title=$1
+	shift
+	echo "== $title"
+	"$@" 2>&1 | tee -a "$out" | grep -E '^(PASS|FAIL) ' || true
+}
+
+build() {	# build PAGE_SIZE: the kernel and its ISOs; a build failure is a test failure
+	if ! make --no-print-directory -j"$jobs" PAGE_SIZE=$1 iso > build/test/build-$1.log 2>&1; then
+		tail -20 build/test/build-$1.log
+		echo "FAIL build-x86_64-$1: make PAGE_SIZE=$1 failed (see build/test/build-$1.log)" | tee -a "$out"
+		return 1
+	fi
+}
+
+for ps in 4K 64K; do
+	tag=$(echo "$ps" | tr K k)
+	suite "host unit tests, $ps pages (ASan+UBSan)" \
+		make --no-print-directory -j"$jobs" test-host PAGE_SIZE=$ps
+	if build $ps; then
+		dir=build/x86_64-$tag
+		suite "in-kernel self-tests, x86_64 $ps pages" \
+			tests/qemu/selftest.sh kernel-x86_64-$tag $dir/quarry-test.iso 300 -m 256M
+		suite "boot checks, x86_64 $ps pages" \
+			tests/qemu/boot.sh x86_64-$tag $dir/quarry.elf 120 -m 256M
+	fi
+done
+suite "GDB stepping through kmain" \
+	tests/gdb/stepping.sh gdb-x86_64-4k build/x86_64-4k/quarry.elf build/x86_64-4k/quarry.iso
+
+passed=$(grep -c '^PASS ' "$out")
+failed=$(grep -c '^FAIL ' "$out")
+echo
+if [ "$failed" -ne 0 ]; then
+	echo "Failures:"
+	grep '^FAIL ' "$out"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
