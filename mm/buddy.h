@@ -71,4 +71,16 @@ int buddy_check(void);
 /* buddy_print_info - one /proc/buddyinfo-style line: "Node 0, zone   Normal" and counts per order. */
 void buddy_print_info(void);
 
+/*
+ * For mm_init() only (and host tests re-initialising mm/):
+ * buddy_init - empty every free list and zero buddy_stats; whatever the
+ * allocator held before is forgotten. mem_map and max_pfn must be set.
+ * buddy_add_block - hand the block of 2^order pages at pfn (aligned, below
+ * max_pfn, every page PG_reserved) to the allocator: it clears PG_reserved,
+ * counts the pages in managed_pages and frees the block, merging with free
+ * buddies. Panics on a precondition broken.
+ */
+void buddy_init(void);
+void buddy_add_block(unsigned long pfn, unsigned int order);
+
 #endif
