@@ -1,0 +1,68 @@
+# tests/host/host.mk - build and run the self-tests on the host under ASan and UBSan.
+#
+#   make -f tests/host/host.mk [PAGE_SHIFT=12|16] [ALLOC=slab] [MM_ONLY=1]        build
+#   make -f tests/host/host.mk [PAGE_SHIFT=12|16] [ALLOC=slab] [MM_ONLY=1] run    build and run
+#   make -f tests/host/host.mk [PAGE_SHIFT=12|16] clean
+#
+# Output goes to build/host-4k/ or build/host-64k/. MM_ONLY=1 leaves out the
+# slab/kmalloc sources and their tests (mm/slab*.c, mm/kmalloc*.c,
+# tests/*/test_slab*.c, tests/*/test_kmalloc*.c) to build just the page
+# allocator; it links a separate binary so the two never get mixed up.
+# Run from the top of the tree.
+
+PAGE_SHIFT ?= 12
+MM_ONLY ?=
+
+include mm/files.mk
+
+ifeq ($(PAGE_SHIFT),12)
+OUT := build/host-4k
+else ifeq ($(PAGE_SHIFT),16)
+OUT := build/host-64k
+else
+$(error PAGE_SHIFT must be 12 or 16, not '$(PAGE_SHIFT)')
+endif
+
+SRCS := $(MM_SRCS) kernel/printk.c kernel/selftest.c kernel/panic.c $(TEST_SRCS) \
+	$(sort $(wildcard tests/host/*.c))
+ifneq ($(MM_ONLY),)
+SRCS := $(filter-out mm/slab% mm/kmalloc% tests/common/test_slab% tests/common/test_kmalloc% \
+	tests/host/test_slab% tests/host/test_kmalloc%,$(SRCS))
+BIN := $(OUT)/quarry-host-mm
+else
+BIN := $(OUT)/quarry-host
+endif
+
+HOST_CFLAGS := -DQUARRY_HOST -DPAGE_SHIFT=$(PAGE_SHIFT) $(ALLOC_CFLAGS) -I. -Itests/host/include \
+	-include tests/host/include/host_prelude.h \
+	-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-Wall -Wextra -Werror
+HOST_LDFLAGS := -fsanitize=address,undefined -pthread
+
+OBJS := $(patsubst %.c,$(OUT)/obj/%.o,$(SRCS))
+STAMP := $(OUT)/cflags.$(ALLOC)
+
+.PHONY: all run clean
+all: $(BIN)
+
+run: $(BIN)
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 ./$(BIN)
+
+$(BIN): $(OBJS)
+	$(CC) $(HOST_LDFLAGS) -o $@ $(OBJS)
+
+# Objects are rebuilt when the flags change (another ALLOC, another compiler).
+$(STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(CC) $(HOST_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(HOST_CFLAGS)' > $@
+
+$(OUT)/obj/%.o: %.c $(STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) -MMD -MP -c -o $@ $<
+
+clean:
+	rm -rf $(OUT)
+
+FORCE:
+
+-include $(OBJS:.o=.d)

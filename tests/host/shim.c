@@ -1,0 +1,211 @@
+/*
+ * shim.c - the host's stand-in for arch/: console on stdout, exit(), a CPU id
+ * per thread, and "physical memory" as an mmap'd arena (see host_shim.h).
+ */
+#include "host_shim.h"
+#include "kernel/arch.h"
+#include "mm/page.h"
+#include <asm/memlayout.h>
+#include <asm/processor.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/mman.h>
+
+#define ARENA_ALIGN	(4UL << 20)
+
+uintptr_t host_phys_offset;
+__thread unsigned int host_cpu_id;
+__thread int host_irqs_off;
+const char arch_name[] = "host";
+struct host_arena host_arena;
+
+static char console_buf[16384];
+static size_t console_len;
+
+/* arch_console_write: see kernel/arch.h. Host: stdout as is, and the capture buffer. */
+void arch_console_write(const char *s, size_t n)
+{
+	fwrite(s, 1, n, stdout);
+	fflush(stdout);
+	if (n >= sizeof(console_buf)) {
+		s += n - (sizeof(console_buf) - 1);
+		n = sizeof(console_buf) - 1;
+	}
+	if (console_len + n >= sizeof(console_buf)) {
+		size_t keep = sizeof(console_buf) / 2 > n ? sizeof(console_buf) / 2 - n : 0;
+
+		memmove(console_buf, console_buf + console_len - keep, keep);
+		console_len = keep;
+	}
+	memcpy(console_buf + console_len, s, n);
+	console_len += n;
+	console_buf[console_len] = '\0';
+}
+
+/* host_console_clear: see host_shim.h. */
+void host_console_clear(void)
+{
+	console_len = 0;
+	console_buf[0] = '\0';
+}
+
+/* host_console_contains: see host_shim.h. */
+bool host_console_contains(const char *needle)
+{
+	return strstr(console_buf, needle) != NULL;
+}
+
+/* arch_exit: see kernel/arch.h. */
+void arch_exit(int status)
+{
+	fflush(stdout);
+	exit(status);
+}
+
+/* arch_stop_other_cpus: see kernel/arch.h. Host threads are left running. */
+void arch_stop_other_cpus(void)
+{
+}
+
+/* arch_cycles_per_sec - the rdtsc rate, measured once against CLOCK_MONOTONIC. */
+uint64_t arch_cycles_per_sec(void)
+{
+	static uint64_t rate;
+	struct timespec t0, t1;
+	uint64_t c0, c1, ns;
+
+	if (rate)
+		return rate;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	c0 = arch_cycles();
+	do {
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u +
+		     (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
+	} while (ns < 10000000);
+	c1 = arch_cycles();
+	rate = (c1 - c0) * 1000000000u / ns;
+	return rate;
+}
+
+static void arena_unmap(void)
+{
+	if (host_arena.map && !host_arena.pinned)
+		munmap(host_arena.map, host_arena.map_bytes);
+	host_arena.map = NULL;
+}
+
+/* host_mm_setup_layout: see host_shim.h. */
+void *host_mm_setup_layout(size_t bytes, uint64_t phys_base, const struct mem_range *avail,
+			   unsigned int n_avail, const struct mem_range *reserved,
+			   unsigned int n_reserved)
+{
+	size_t map_bytes = bytes + ARENA_ALIGN;
+	uintptr_t raw, mem;
+	void *p;
+
+	if (n_avail > HOST_MAX_RANGES || n_reserved > HOST_MAX_RANGES) {
+		fprintf(stderr, "host_mm_setup: too many ranges\n");
+		exit(2);
+	}
+	for (unsigned int i = 0; i < n_avail; i++) {
+		if (avail[i].start < phys_base || avail[i].end > phys_base + bytes) {
+			fprintf(stderr, "host_mm_setup: RAM range %u outside the arena\n", i);
+			exit(2);
+		}
+	}
+	arena_unmap();
+	p = mmap(NULL, map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		 -1, 0);
+	if (p == MAP_FAILED) {
+		perror("host_mm_setup: mmap");
+		exit(2);
+	}
+	/* Pick mem inside the mapping with mem - phys_base a multiple of 4 MiB. */
+	raw = (uintptr_t)p;
+	mem = raw + ((phys_base - raw) & (ARENA_ALIGN - 1));
+
+	host_arena = (struct host_arena){ .map = p, .map_bytes = map_bytes, .phys_base = phys_base,
+					  .bytes = bytes, .n_avail = n_avail,
+					  .n_reserved = n_reserved };
+	memcpy(host_arena.avail, avail, n_avail * sizeof(*avail));
+	memcpy(host_arena.reserved, reserved, n_reserved * sizeof(*reserved));
+	host_phys_offset = mem - phys_base;
+	mm_init(avail, n_avail, reserved, n_reserved);
+	return (void *)mem;
+}
+
+/* host_mm_setup: see host_shim.h. */
+void *host_mm_setup(size_t bytes)
+{
+	uint64_t b = HOST_PHYS_BASE, half = b + bytes / 2, q3 = b + bytes / 4 * 3;
+	const struct mem_range avail[] = {
+		{ half, b + bytes },
+		{ half + 3 * PAGE_SIZE + 5, half + 8 * PAGE_SIZE },	/* overlaps the one above */
+		{ b, half - PAGE_SIZE / 2 },	/* last page partial: with the gap, a hole */
+	};
+	const struct mem_range reserved[] = {
+		{ b, b + (64 << 10) + 100 },	/* "kernel image", end not page-aligned */
+		{ q3 + 10, q3 + 20 },		/* tiny: takes one whole page */
+		{ 0, 4096 },			/* below RAM: ignored */
+		{ q3, q3 },			/* empty: ignored */
+	};
+
+	return host_mm_setup_layout(bytes, b, avail, ARRAY_SIZE(avail), reserved,
+				    ARRAY_SIZE(reserved));
+}
+
+/* host_mm_save: see host_shim.h. */
+void host_mm_save(struct host_mm_saved *s)
+{
+	s->arena = host_arena;
+	s->phys_offset = host_phys_offset;
+	s->mem_map = mem_map;
+	s->max_pfn = max_pfn;
+	s->stats = buddy_stats;
+	host_arena.pinned = true;
+}
+
+/*
+ * host_mm_restore: see host_shim.h. The free lists are private to buddy.c, so
+ * they are rebuilt from the saved mem_map: each free block is turned back
+ * into reserved pages and handed over again. The saved state was fully
+ * coalesced, so nothing merges; then the saved counters are put back.
+ */
+void host_mm_restore(const struct host_mm_saved *s)
+{
+	unsigned long *heads, n = 0;
+
+	if (host_arena.map != s->arena.map) {
+		host_arena.pinned = false;
+		arena_unmap();
+	}
+	host_arena = s->arena;
+	host_phys_offset = s->phys_offset;
+	mem_map = s->mem_map;
+	max_pfn = s->max_pfn;
+
+	heads = calloc(s->stats.free_pages + 1, sizeof(*heads));
+	if (!heads) {
+		perror("host_mm_restore");
+		exit(2);
+	}
+	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
+		struct page *page = pfn_to_page(pfn);
+
+		if (!(page->flags & PG_buddy))
+			continue;
+		page->flags &= ~PG_buddy;
+		for (unsigned long i = 0; i < 1UL << page->order; i++)
+			page[i].flags |= PG_reserved;
+		heads[n++] = pfn;
+		pfn += (1UL << page->order) - 1;
+	}
+	buddy_init();
+	for (unsigned long i = 0; i < n; i++)
+		buddy_add_block(heads[i], pfn_to_page(heads[i])->order);
+	free(heads);
+	buddy_stats = s->stats;
+}
