@@ -130,8 +130,10 @@ void *host_mm_setup_layout(size_t bytes, uint64_t phys_base, const struct mem_ra
 	host_arena = (struct host_arena){ .map = p, .map_bytes = map_bytes, .phys_base = phys_base,
 					  .bytes = bytes, .n_avail = n_avail,
 					  .n_reserved = n_reserved };
-	memcpy(host_arena.avail, avail, n_avail * sizeof(*avail));
-	memcpy(host_arena.reserved, reserved, n_reserved * sizeof(*reserved));
+	for (unsigned int i = 0; i < n_avail; i++)
+		host_arena.avail[i] = avail[i];
+	for (unsigned int i = 0; i < n_reserved; i++)
+		host_arena.reserved[i] = reserved[i];
 	host_phys_offset = mem - phys_base;
 	mm_init(avail, n_avail, reserved, n_reserved);
 	return (void *)mem;
