@@ -4,14 +4,17 @@
 #   make -f tests/host/host.mk [PAGE_SHIFT=12|16] [ALLOC=slab] [MM_ONLY=1] run    build and run
 #   make -f tests/host/host.mk [PAGE_SHIFT=12|16] clean
 #
-# Output goes to build/host-4k/ or build/host-64k/. MM_ONLY=1 leaves out the
-# slab/kmalloc sources and their tests (mm/slab*.c, mm/kmalloc*.c,
-# tests/*/test_slab*.c, tests/*/test_kmalloc*.c) to build just the page
-# allocator; it links a separate binary so the two never get mixed up.
-# Run from the top of the tree.
+# Output goes to build/host-4k/ or build/host-64k/. MM_ONLY=1 builds just the
+# page allocator: as in the top-level Makefile it means ALLOC=none
+# (CONFIG_ALLOC_NONE, no slab/kmalloc sources), and it also leaves out the
+# slab/kmalloc tests (tests/*/test_slab*.c, tests/*/test_kmalloc*.c). It links
+# a separate binary so the two never get mixed up. Run from the top of the tree.
 
 PAGE_SHIFT ?= 12
 MM_ONLY ?=
+ifneq ($(MM_ONLY),)
+ALLOC := none
+endif
 
 include mm/files.mk
 
