@@ -42,7 +42,8 @@
 #include "kernel/spinlock.h"
 
 _Static_assert(MAX_ORDER >= 0 && NR_ORDERS <= 32, "orders must fit a 1UL << order shift");
-_Static_assert((PAGE_SIZE << MAX_ORDER) == (4UL << 20), "MAX_ORDER blocks are 4 MiB at every page size");
+_Static_assert((PAGE_SIZE << MAX_ORDER) == (4UL << 20),
+	       "MAX_ORDER blocks are 4 MiB at every page size");
 
 struct buddy_zone {
 	struct spinlock lock;
@@ -148,7 +149,7 @@ static void __free_one(unsigned long pfn, unsigned int order)
 	stat_add(&buddy_stats.free_pages, pages);
 }
 
-/* buddy_init: see buddy.h. */
+/* buddy_init: see buddy.h. Boot CPU only, before anything allocates. */
 void buddy_init(void)
 {
 	spin_lock_init(&zone.lock);
@@ -158,7 +159,7 @@ void buddy_init(void)
 	zone.ready = true;
 }
 
-/* buddy_add_block: see buddy.h. */
+/* buddy_add_block: see buddy.h. Panics if a page is not PG_reserved (added twice). */
 void buddy_add_block(unsigned long pfn, unsigned int order)
 {
 	unsigned long flags;
@@ -177,7 +178,11 @@ void buddy_add_block(unsigned long pfn, unsigned int order)
 	spin_unlock_irqrestore(&zone.lock, flags);
 }
 
-/* alloc_pages: see buddy.h. */
+/*
+ * alloc_pages: see buddy.h. NULL, counted in failed_allocs, when order >
+ * MAX_ORDER or no block that large is free (or before buddy_init). The caller
+ * owns the block and gives it back with free_pages(page, order).
+ */
 struct page *alloc_pages(unsigned int order)
 {
 	struct page *page = NULL;
@@ -193,7 +198,7 @@ struct page *alloc_pages(unsigned int order)
 	return page;
 }
 
-/* get_free_pages: see buddy.h. */
+/* get_free_pages: see buddy.h. NULL as alloc_pages; free with free_pages_addr(addr, order). */
 void *get_free_pages(unsigned int order)
 {
 	struct page *page = alloc_pages(order);
@@ -201,7 +206,7 @@ void *get_free_pages(unsigned int order)
 	return page ? page_address(page) : NULL;
 }
 
-/* nr_free_pages: see buddy.h. */
+/* nr_free_pages: see buddy.h. A lockless snapshot. */
 unsigned long nr_free_pages(void)
 {
 	return READ_ONCE(buddy_stats.free_pages);
@@ -340,7 +345,13 @@ static bool free_checked(unsigned long pfn, unsigned int order, struct free_verd
 	return v->fault == FREE_OK;
 }
 
-/* free_pages: see buddy.h. */
+/*
+ * free_pages: see buddy.h. page must be a mem_map entry heading a block
+ * allocated with this order; anything else is refused with -EFAULT (not a
+ * mem_map entry) or -EINVAL, reported and counted, before any state changes.
+ * The head's owner flags (PG_head, PG_slab, PG_large) are cleared here; an
+ * owner that flagged other pages of the block clears them before the free.
+ */
 int free_pages(struct page *page, unsigned int order)
 {
 	struct free_verdict v = { .fault = FAULT_BAD_PTR };
@@ -361,7 +372,11 @@ int free_pages(struct page *page, unsigned int order)
 	return report_bad_free(call, &v);
 }
 
-/* free_pages_addr: see buddy.h. */
+/*
+ * free_pages_addr: see buddy.h. addr must be the direct-map address of a
+ * block's first byte: an address with no struct page or not page-aligned is
+ * refused with -EFAULT; then the checks of free_pages apply.
+ */
 int free_pages_addr(void *addr, unsigned int order)
 {
 	struct free_verdict v = { .fault = FREE_OK };
@@ -381,12 +396,17 @@ int free_pages_addr(void *addr, unsigned int order)
 	return report_bad_free(call, &v);
 }
 
-/* buddy_print_info: see buddy.h. */
+/* The prefix, then " %6lu" per order: at most 21 characters each. */
+#define BUDDYINFO_PREFIX "Node 0, zone   Normal"
+#define BUDDYINFO_LEN	(sizeof(BUDDYINFO_PREFIX) + 21 * NR_ORDERS)
+_Static_assert(BUDDYINFO_LEN <= 256, "the buddyinfo line stays small on the stack and in printk");
+
+/* buddy_print_info: see buddy.h. One printk, so the line is never split. */
 void buddy_print_info(void)
 {
 	unsigned long nr[NR_ORDERS];
 	unsigned long flags;
-	char line[32 + 8 * NR_ORDERS];
+	char line[BUDDYINFO_LEN];
 	size_t len;
 
 	flags = spin_lock_irqsave(&zone.lock);
@@ -394,8 +414,8 @@ void buddy_print_info(void)
 		nr[o] = buddy_stats.nr_free[o];
 	spin_unlock_irqrestore(&zone.lock, flags);
 
-	len = (size_t)snprintf(line, sizeof(line), "Node 0, zone   Normal");
-	for (unsigned int o = 0; o <= MAX_ORDER && len < sizeof(line); o++)
+	len = (size_t)snprintf(line, sizeof(line), BUDDYINFO_PREFIX);
+	for (unsigned int o = 0; o <= MAX_ORDER; o++)
 		len += (size_t)snprintf(line + len, sizeof(line) - len, " %6lu", nr[o]);
 	printk("%s\n", line);
 }
@@ -495,7 +515,7 @@ static int check_list(unsigned int o, unsigned long expect)
 	return 0;
 }
 
-/* buddy_check: see buddy.h. */
+/* buddy_check: see buddy.h. Holds the zone lock for the whole walk. */
 int buddy_check(void)
 {
 	unsigned long nr[NR_ORDERS] = { 0 };
@@ -510,8 +530,9 @@ int buddy_check(void)
 	for (unsigned int o = 0; o <= MAX_ORDER && !ret; o++)
 		ret = check_list(o, nr[o]);
 	if (!ret && (managed != buddy_stats.managed_pages || free != buddy_stats.free_pages)) {
-		printk("buddy_check: mem_map has %lu managed / %lu free pages, stats say %lu / %lu\n",
-		       managed, free, buddy_stats.managed_pages, buddy_stats.free_pages);
+		printk("buddy_check: mem_map has %lu managed / %lu free pages,"
+		       " stats say %lu / %lu\n", managed, free, buddy_stats.managed_pages,
+		       buddy_stats.free_pages);
 		ret = -1;
 	}
 	spin_unlock_irqrestore(&zone.lock, flags);

@@ -33,6 +33,8 @@ struct page *alloc_pages(unsigned int order);
  * free, a wrong order, a page outside mem_map) is reported on the console
  * naming the address and the fault, counted in buddy_stats.bad_frees, and
  * changes nothing. Returns 0, or -EINVAL / -EFAULT for bad input.
+ * It clears PG_head, PG_slab and PG_large on the head page; an owner that set
+ * flags on the other pages of the block clears them before freeing.
  */
 int free_pages(struct page *page, unsigned int order);
 

@@ -82,6 +82,7 @@ static void merge_ram(const struct mem_range *avail, unsigned int n_avail)
 	n_ram = out + 1;
 }
 
+/* overlaps_reserved - does [start, end) touch a reserved range? *past gets that range's end. */
 static bool overlaps_reserved(uint64_t start, uint64_t end, const struct mem_range *reserved,
 			      unsigned int n_reserved, uint64_t *past)
 {
@@ -181,8 +182,9 @@ void mm_init(const struct mem_range *avail, unsigned int n_avail,
 			(unsigned long)(reserved[i].start >> PAGE_SHIFT),
 			(unsigned long)DIV_ROUND_UP(reserved[i].end, (uint64_t)PAGE_SIZE) };
 	}
-	excl[n_excl++] = (struct pfn_range){ (unsigned long)(map_phys >> PAGE_SHIFT),
-					     (unsigned long)((map_phys + map_bytes) >> PAGE_SHIFT) };
+	excl[n_excl++] = (struct pfn_range){
+		(unsigned long)(map_phys >> PAGE_SHIFT),
+		(unsigned long)((map_phys + map_bytes) >> PAGE_SHIFT) };
 
 	for (unsigned int i = 0; i < n_ram; i++) {
 		unsigned long pfn = (unsigned long)DIV_ROUND_UP(ram[i].start, (uint64_t)PAGE_SIZE);

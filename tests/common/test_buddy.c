@@ -154,7 +154,8 @@ SELFTEST(buddy_order_too_big)
 
 	ST_EXPECT(alloc_pages(MAX_ORDER + 1) == NULL, "order MAX_ORDER + 1 allocated");
 	ST_EXPECT(get_free_pages(MAX_ORDER + 5) == NULL, "order MAX_ORDER + 5 allocated");
-	ST_EXPECT(buddy_stats.failed_allocs == start.failed_allocs + 2, "failed_allocs not counted");
+	ST_EXPECT(buddy_stats.failed_allocs == start.failed_allocs + 2,
+		  "failed_allocs not counted");
 	ST_EXPECT(buddy_stats.allocs == start.allocs, "allocs counted a failure");
 	return back_to(&start, "after refused allocations");
 }
@@ -237,8 +238,10 @@ static uint64_t rng_next(uint64_t *s)
 }
 
 #define LIVE_SLOTS	128
-#define LIVE_MAX_ORDER	(17 - PAGE_SHIFT)	/* blocks of at most 128 KiB: 16 MiB held at most */
-_Static_assert(LIVE_MAX_ORDER >= 1 && LIVE_MAX_ORDER <= MAX_ORDER, "LIVE_MAX_ORDER fits the page size");
+/* Blocks of up to 128 KiB, so at most 16 MiB is held at once. */
+#define LIVE_MAX_ORDER	(17 - PAGE_SHIFT)
+_Static_assert(LIVE_MAX_ORDER >= 1 && LIVE_MAX_ORDER <= MAX_ORDER,
+	       "LIVE_MAX_ORDER fits the page size");
 
 /*
  * Random allocs and frees on the live allocator with cheap checks per step
@@ -268,9 +271,10 @@ SELFTEST(buddy_random_live)
 				continue;	/* tight memory in the kernel is allowed */
 			pfn = page_to_pfn(p);
 			end = pfn + (1UL << o);
-			ST_EXPECT(IS_ALIGNED(pfn, 1UL << o) && end <= max_pfn && p->order == o &&
-					  (p->flags & (PG_head | PG_buddy | PG_reserved)) == PG_head,
+			ST_EXPECT(IS_ALIGNED(pfn, 1UL << o) && end <= max_pfn && p->order == o,
 				  "step %lu: bad order-%u block at pfn 0x%lx", i, o, pfn);
+			ST_EXPECT((p->flags & (PG_head | PG_buddy | PG_reserved)) == PG_head,
+				  "step %lu: block flags 0x%lx", i, p->flags);
 			for (unsigned int k = 0; k < live; k++) {
 				unsigned long s = page_to_pfn(slot[k]);
 
@@ -285,9 +289,11 @@ SELFTEST(buddy_random_live)
 			unsigned int k = (unsigned int)((r >> 8) % live);
 
 			tag = *(unsigned long *)page_address(slot[k]);
-			ST_EXPECT(tag == page_to_pfn(slot[k]), "step %lu: tag of pfn 0x%lx overwritten",
-				  i, page_to_pfn(slot[k]));
-			ST_EXPECT(free_pages(slot[k], slot_order[k]) == 0, "step %lu: free failed", i);
+			ST_EXPECT(tag == page_to_pfn(slot[k]),
+				  "step %lu: tag of pfn 0x%lx overwritten", i,
+				  page_to_pfn(slot[k]));
+			ST_EXPECT(free_pages(slot[k], slot_order[k]) == 0,
+				  "step %lu: free failed", i);
 			slot[k] = slot[--live];
 			slot_order[k] = slot_order[live];
 		}
@@ -317,7 +323,8 @@ SELFTEST(buddy_bad_free_not_allocated)
 	ST_EXPECT(free_pages(p, 1) == 0, "free_pages failed");
 	/* p + 1 is now inside a free block, and was never allocated on its own. */
 	pfn_text(where, sizeof(where), p + 1);
-	EXPECT_REFUSED(free_pages(p + 1, 0), -EINVAL, "not allocated (page lies inside the free order-", where);
+	EXPECT_REFUSED(free_pages(p + 1, 0), -EINVAL,
+		       "not allocated (page lies inside the free order-", where);
 	return back_to(&start, "at the end");
 }
 
@@ -341,7 +348,8 @@ SELFTEST(buddy_bad_free_double)
 	ST_EXPECT(victim != NULL, "no two buddies among %u order-0 pages", n);
 	ST_EXPECT(free_pages(victim, 0) == 0, "first free failed");
 	pfn_text(where, sizeof(where), victim);
-	EXPECT_REFUSED(free_pages(victim, 0), -EINVAL, "double free (block is already free)", where);
+	EXPECT_REFUSED(free_pages(victim, 0), -EINVAL, "double free (block is already free)",
+		       where);
 	EXPECT_REFUSED(free_pages_addr(page_address(victim), 0), -EINVAL, "double free", where);
 	for (unsigned int k = 0; k < n; k++)
 		if (k != v)
@@ -384,7 +392,8 @@ SELFTEST(buddy_bad_free_tail)
 	EXPECT_REFUSED(free_pages(p + 1, 0), -EINVAL, "not the head of an allocation", where);
 	pfn_text(where, sizeof(where), p + 2);
 	EXPECT_REFUSED(free_pages(p + 2, 1), -EINVAL, "not the head of an allocation", where);
-	EXPECT_REFUSED(free_pages_addr(page_address(p + 3), 0), -EINVAL, "(tail page of the order-2 block", "phys");
+	EXPECT_REFUSED(free_pages_addr(page_address(p + 3), 0), -EINVAL,
+		       "(tail page of the order-2 block", "phys");
 	ST_EXPECT(free_pages(p, 2) == 0, "the right free failed");
 	return back_to(&start, "at the end");
 }
@@ -396,18 +405,19 @@ SELFTEST(buddy_bad_free_outside)
 	struct page *before = (struct page *)((uintptr_t)mem_map - sizeof(struct page));
 	struct page *p = alloc_pages(0);
 	uintptr_t top = (uintptr_t)max_pfn << PAGE_SHIFT;
+	const char *bad_ptr = "not an entry of mem_map";
+	void *below = (void *)((uintptr_t)PHYS_TO_VIRT(0) - PAGE_SIZE);
 
 	ST_EXPECT(p != NULL, "alloc_pages(0) returned NULL");
-	EXPECT_REFUSED(free_pages(past, 0), -EFAULT, "not an entry of mem_map", "free_pages(page");
-	EXPECT_REFUSED(free_pages(before, 0), -EFAULT, "not an entry of mem_map", "free_pages(page");
-	EXPECT_REFUSED(free_pages(NULL, 0), -EFAULT, "not an entry of mem_map", "free_pages(page");
-	EXPECT_REFUSED(free_pages((struct page *)((uintptr_t)p + 8), 0), -EFAULT,
-		       "not an entry of mem_map", "order 0");
+	EXPECT_REFUSED(free_pages(past, 0), -EFAULT, bad_ptr, "free_pages(page");
+	EXPECT_REFUSED(free_pages(before, 0), -EFAULT, bad_ptr, "free_pages(page");
+	EXPECT_REFUSED(free_pages(NULL, 0), -EFAULT, bad_ptr, "free_pages(page");
+	EXPECT_REFUSED(free_pages((struct page *)((uintptr_t)p + 8), 0), -EFAULT, bad_ptr,
+		       "order 0");
 	EXPECT_REFUSED(free_pages_addr(PHYS_TO_VIRT(top), 0), -EFAULT, "outside RAM", "phys");
-	EXPECT_REFUSED(free_pages_addr(PHYS_TO_VIRT(top + (1UL << 30)), 0), -EFAULT, "outside RAM",
-		       "phys");
-	EXPECT_REFUSED(free_pages_addr((void *)((uintptr_t)PHYS_TO_VIRT(0) - PAGE_SIZE), 0), -EFAULT,
-		       "outside RAM", "free_pages_addr(");
+	EXPECT_REFUSED(free_pages_addr(PHYS_TO_VIRT(top + (1UL << 30)), 0), -EFAULT,
+		       "outside RAM", "phys");
+	EXPECT_REFUSED(free_pages_addr(below, 0), -EFAULT, "outside RAM", "free_pages_addr(");
 	ST_EXPECT(free_pages(p, 0) == 0, "the right free failed");
 	return back_to(&start, "at the end");
 }
@@ -416,11 +426,12 @@ SELFTEST(buddy_bad_free_misaligned)
 {
 	struct buddy_stats start = buddy_stats;
 	char *mem = get_free_pages(1);
+	const char *what = "not page-aligned";
 
 	ST_EXPECT(mem != NULL, "get_free_pages(1) returned NULL");
-	EXPECT_REFUSED(free_pages_addr(mem + 1, 1), -EFAULT, "not page-aligned", "phys");
-	EXPECT_REFUSED(free_pages_addr(mem + PAGE_SIZE / 2, 1), -EFAULT, "not page-aligned", "phys");
-	EXPECT_REFUSED(free_pages_addr(mem + PAGE_SIZE + 64, 0), -EFAULT, "not page-aligned", "phys");
+	EXPECT_REFUSED(free_pages_addr(mem + 1, 1), -EFAULT, what, "phys");
+	EXPECT_REFUSED(free_pages_addr(mem + PAGE_SIZE / 2, 1), -EFAULT, what, "phys");
+	EXPECT_REFUSED(free_pages_addr(mem + PAGE_SIZE + 64, 0), -EFAULT, what, "phys");
 	ST_EXPECT(free_pages_addr(mem, 1) == 0, "the right free failed");
 	return back_to(&start, "at the end");
 }

@@ -117,8 +117,8 @@ void *host_mm_setup_layout(size_t bytes, uint64_t phys_base, const struct mem_ra
 		}
 	}
 	arena_unmap();
-	p = mmap(NULL, map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-		 -1, 0);
+	p = mmap(NULL, map_bytes, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED) {
 		perror("host_mm_setup: mmap");
 		exit(2);
@@ -145,7 +145,7 @@ void *host_mm_setup(size_t bytes)
 	uint64_t b = HOST_PHYS_BASE, half = b + bytes / 2, q3 = b + bytes / 4 * 3;
 	const struct mem_range avail[] = {
 		{ half, b + bytes },
-		{ half + 3 * PAGE_SIZE + 5, half + 8 * PAGE_SIZE },	/* overlaps the one above */
+		{ half + 3 * PAGE_SIZE + 5, half + 8 * PAGE_SIZE },	/* overlaps the above */
 		{ b, half - PAGE_SIZE / 2 },	/* last page partial: with the gap, a hole */
 	};
 	const struct mem_range reserved[] = {

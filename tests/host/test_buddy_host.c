@@ -15,7 +15,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#define SMALL_ARENA_PAGES	1024UL	/* 4 MiB at 4K, 64 MiB at 64K: cheap to scan per step */
+#define SMALL_ARENA_PAGES	1024UL	/* 4 MiB at 4K, 64 MiB at 64K: cheap to scan */
 
 static uint64_t rng_next(uint64_t *s)
 {
@@ -25,7 +25,7 @@ static uint64_t rng_next(uint64_t *s)
 	return *s;
 }
 
-/* on_private_arena - run body with mm/ on a fresh default-layout arena, then put the old state back. */
+/* on_private_arena - run body on a fresh default-layout arena, then restore the old state. */
 static int on_private_arena(size_t bytes, int (*body)(void))
 {
 	struct host_mm_saved saved;
@@ -94,7 +94,8 @@ static int verify_layout(const char *name)
 		top = MAX(top, a->avail[i].end);
 	ST_EXPECT(max_pfn == DIV_ROUND_UP(top, PAGE_SIZE), "%s: max_pfn 0x%lx for RAM top 0x%lx",
 		  name, max_pfn, (unsigned long)top);
-	ST_EXPECT(IS_ALIGNED(map.start, PAGE_SIZE) && covered(a->avail, a->n_avail, map.start, map.end) &&
+	ST_EXPECT(IS_ALIGNED(map.start, PAGE_SIZE) &&
+			  covered(a->avail, a->n_avail, map.start, map.end) &&
 			  !touched(a->reserved, a->n_reserved, map.start, map.end),
 		  "%s: mem_map at phys 0x%lx is not in free RAM", name, (unsigned long)map.start);
 	for (unsigned long pfn = 0; pfn <= max_pfn; pfn++) {
@@ -104,7 +105,8 @@ static int verify_layout(const char *name)
 
 		if (pfn < max_pfn)
 			ST_EXPECT(m == !(pfn_to_page(pfn)->flags & PG_reserved),
-				  "%s: pfn 0x%lx should be %s", name, pfn, m ? "managed" : "reserved");
+				  "%s: pfn 0x%lx should be %s", name, pfn,
+				  m ? "managed" : "reserved");
 		if (m && !run)
 			run = pfn + 1;	/* run start + 1, so 0 means "not in a run" */
 		if (!m && run) {
@@ -114,8 +116,8 @@ static int verify_layout(const char *name)
 		managed += m;
 	}
 	ST_EXPECT(managed == buddy_stats.managed_pages && managed == buddy_stats.free_pages,
-		  "%s: %lu pages managed by the model, stats say %lu managed %lu free", name, managed,
-		  buddy_stats.managed_pages, buddy_stats.free_pages);
+		  "%s: %lu pages managed by the model, stats say %lu managed %lu free", name,
+		  managed, buddy_stats.managed_pages, buddy_stats.free_pages);
 	for (unsigned int o = 0; o <= MAX_ORDER; o++)
 		ST_EXPECT(nr[o] == buddy_stats.nr_free[o], "%s: order %u has %lu blocks, model %lu",
 			  name, o, buddy_stats.nr_free[o], nr[o]);
@@ -127,8 +129,14 @@ static int layouts_body(void)
 {
 	const uint64_t b = HOST_PHYS_BASE, mb = 1UL << 20;
 	const struct mem_range r_tiny[] = { { b + mb, b + mb + 3 * PAGE_SIZE + 1 } };
-	const struct mem_range a_tiny[] = { { b + 10, b + PAGE_SIZE + 10 }, { b + mb, b + 8 * mb } };
-	const struct mem_range a_odd[] = { { b + 3 * mb + 5, b + 6 * mb - 7 }, { b + 100, b + 3 * mb + 5 } };
+	const struct mem_range a_tiny[] = {
+		{ b + 10, b + PAGE_SIZE + 10 },	/* no whole page: no room for mem_map */
+		{ b + mb, b + 8 * mb },
+	};
+	const struct mem_range a_odd[] = {	/* unaligned, touching, out of order */
+		{ b + 3 * mb + 5, b + 6 * mb - 7 },
+		{ b + 100, b + 3 * mb + 5 },
+	};
 	const struct mem_range r_odd[] = { { b + 2 * mb - 1, b + 2 * mb + 1 }, { 0, b } };
 	const struct mem_range a_zero[] = { { 0, 8 * mb } };
 
@@ -163,9 +171,11 @@ static int reinit_body(void)
 	ST_EXPECT(buddy_stats.allocs == 0 && buddy_stats.frees == 0 && buddy_stats.bad_frees == 0 &&
 			  buddy_stats.failed_allocs == 0, "re-init kept event counters");
 	for (unsigned int o = 0; o <= MAX_ORDER; o++)
-		ST_EXPECT(buddy_stats.nr_free[o] == first.nr_free[o], "re-init: order %u differs", o);
+		ST_EXPECT(buddy_stats.nr_free[o] == first.nr_free[o],
+			  "re-init: order %u differs", o);
 	ST_EXPECT(buddy_stats.free_pages == first.free_pages &&
-			  buddy_stats.managed_pages == first.managed_pages, "re-init: counts differ");
+			  buddy_stats.managed_pages == first.managed_pages,
+		  "re-init: counts differ");
 	return verify_layout("re-initialised");
 }
 
@@ -233,7 +243,8 @@ static int shadow_verify(const struct shadow *sh, unsigned long step)
 	ST_EXPECT(st->allocs == sh->want.allocs && st->frees == sh->want.frees &&
 			  st->failed_allocs == sh->want.failed_allocs && st->bad_frees == 0,
 		  "step %lu: event counters off", step);
-	ST_EXPECT(st->free_pages == st->managed_pages - sh->owned && nr_free_pages() == st->free_pages,
+	ST_EXPECT(st->free_pages == st->managed_pages - sh->owned &&
+			  nr_free_pages() == st->free_pages,
 		  "step %lu: %lu free, expected %lu", step, st->free_pages,
 		  st->managed_pages - sh->owned);
 	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
@@ -242,8 +253,8 @@ static int shadow_verify(const struct shadow *sh, unsigned long step)
 		if (!(page->flags & PG_buddy))
 			continue;
 		for (unsigned long i = 0; i < 1UL << page->order; i++)
-			ST_EXPECT(!sh->owner[pfn + i], "step %lu: held pfn 0x%lx lies in a free block",
-				  step, pfn + i);
+			ST_EXPECT(!sh->owner[pfn + i],
+				  "step %lu: held pfn 0x%lx lies in a free block", step, pfn + i);
 		pfn += (1UL << page->order) - 1;
 	}
 	for (unsigned int k = 0; k < sh->live; k++) {
@@ -383,13 +394,15 @@ static int exhaust_body(void)
 	free(held);
 	ST_EXPECT(buddy_check() == 0, "buddy_check failed after freeing all");
 	for (unsigned int o = 0; o <= MAX_ORDER; o++)
-		ST_EXPECT(buddy_stats.nr_free[o] == start.nr_free[o], "order %u did not coalesce back", o);
+		ST_EXPECT(buddy_stats.nr_free[o] == start.nr_free[o],
+			  "order %u did not coalesce back", o);
 	ST_EXPECT(buddy_stats.failed_allocs == start.failed_allocs + 2 + MAX_ORDER,
 		  "failed_allocs %lu", buddy_stats.failed_allocs);
 	while (top > 0 && !start.nr_free[top])
 		top--;
 	p = alloc_pages(top);
-	ST_EXPECT(p != NULL && free_pages(p, top) == 0, "order %u alloc after recovery failed", top);
+	ST_EXPECT(p != NULL && free_pages(p, top) == 0,
+		  "order %u alloc after recovery failed", top);
 	return 0;
 }
 
