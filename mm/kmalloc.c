@@ -1,0 +1,222 @@
+/*
+ * kmalloc.c - general-purpose allocation on top of the slab caches.
+ *
+ * Size classes: kmalloc_caches[i] holds objects of 2^i bytes for
+ * KMALLOC_SHIFT_LOW <= i <= KMALLOC_SHIFT_HIGH; slots 1 and 2 hold the
+ * 96- and 192-byte classes (Linux's convention). A request goes to the
+ * smallest class that fits: sizes up to 192 through a table indexed by
+ * (size - 1) / 8, larger ones by the highest bit of size - 1. Requests
+ * above KMALLOC_MAX_CACHE_SIZE take whole pages from the buddy allocator:
+ * the head page gets PG_large and keeps the order buddy stored in
+ * page->order, which is how kfree and ksize know them.
+ *
+ * The caches are made at boot in increasing size, before any per-CPU
+ * array exists (the arrays themselves come from kmalloc), and are never
+ * destroyed. After boot kmalloc_caches[] is read-only, so the lookups need
+ * no lock; the allocations lock as mm/slab_cpu.c describes.
+ *
+ * kfree tells a slab object (PG_slab on its page) from a large allocation
+ * (PG_large on its first page, pointer at the page's start). Any other
+ * pointer is reported, counted and refused by mm/slab_debug.c.
+ *
+ * Departures from Linux: the largest class is 8 KiB at 4K pages and half a
+ * page at 64K pages; no DMA or reclaimable variants.
+ */
+#include "mm/slab_def.h"
+#include "mm/buddy.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+
+struct kmem_cache *kmalloc_caches[KMALLOC_SHIFT_HIGH + 1];
+
+/* Class for sizes 1..192 by (size - 1) / 8: a shift, or 1 (96) or 2 (192). */
+static const uint8_t size_index[24] = {
+	4, 4,			/* 8, 16 */
+	5, 5,			/* 24, 32 */
+	6, 6, 6, 6,		/* 40 .. 64 */
+	1, 1, 1, 1,		/* 72 .. 96 */
+	7, 7, 7, 7,		/* 104 .. 128 */
+	2, 2, 2, 2, 2, 2, 2, 2,	/* 136 .. 192 */
+};
+
+/* Slot of the class for 1 <= size <= KMALLOC_MAX_CACHE_SIZE. */
+static inline unsigned int kmalloc_index(size_t size)
+{
+	if (size <= 192)
+		return size_index[(size - 1) / 8];
+	return 64 - (unsigned int)__builtin_clzl(size - 1);
+}
+
+static unsigned int kmalloc_class_size(unsigned int i)
+{
+	return i == 1 ? 96 : i == 2 ? 192 : 1U << i;
+}
+
+/*
+ * kmalloc_slab - the cache that kmalloc(size) would use, or NULL for size 0,
+ * a size above KMALLOC_MAX_CACHE_SIZE, or a class not made yet (boot).
+ */
+struct kmem_cache *kmalloc_slab(size_t size)
+{
+	if (size == 0 || size > KMALLOC_MAX_CACHE_SIZE)
+		return NULL;
+	return kmalloc_caches[kmalloc_index(size)];
+}
+
+/*
+ * kmalloc_caches_init - make the kmalloc caches in increasing size, so that
+ * an off-slab freelist can come from a smaller class made before. Boot only.
+ */
+void kmalloc_caches_init(void)
+{
+	static const unsigned int order[] = { 4, 5, 6, 1, 7, 2 };
+	char name[SLAB_NAME_LEN];
+
+	BUILD_BUG_ON(KMALLOC_SHIFT_HIGH < 13);
+	for (unsigned int k = 0; k < ARRAY_SIZE(order) + KMALLOC_SHIFT_HIGH - 7; k++) {
+		unsigned int i = k < ARRAY_SIZE(order) ? order[k] : k - ARRAY_SIZE(order) + 8;
+		unsigned int size = kmalloc_class_size(i);
+		struct kmem_cache *cachep;
+
+		snprintf(name, sizeof(name), "kmalloc-%u", size);
+		cachep = __kmem_cache_create(name, size, 0, 0, NULL);
+		if (!cachep)
+			panic("slab: cannot create %s", name);
+		spin_lock(&slab_caches_lock);
+		list_add(&cachep->list, &slab_caches);
+		spin_unlock(&slab_caches_lock);
+		kmalloc_caches[i] = cachep;
+	}
+}
+
+static unsigned int size_order(size_t size)
+{
+	unsigned int order = 0;
+
+	while ((PAGE_SIZE << order) < size)
+		order++;
+	return order;
+}
+
+static void *kmalloc_large(size_t size)
+{
+	struct page *page;
+
+	if (size > (PAGE_SIZE << MAX_ORDER))
+		return NULL;
+	page = alloc_pages(size_order(size));
+	if (!page)
+		return NULL;
+	page->flags |= PG_large;
+	return page_address(page);
+}
+
+/* kmalloc: see slab.h. */
+void *kmalloc(size_t size)
+{
+	if (unlikely(size == 0))
+		return ZERO_SIZE_PTR;
+	if (unlikely(size > KMALLOC_MAX_CACHE_SIZE))
+		return kmalloc_large(size);
+	return kmem_cache_alloc(kmalloc_caches[kmalloc_index(size)]);
+}
+
+/* kzalloc: see slab.h. */
+void *kzalloc(size_t size)
+{
+	void *p = kmalloc(size);
+
+	if (p && p != ZERO_SIZE_PTR)
+		memset(p, 0, size);
+	return p;
+}
+
+/* kmalloc_array: see slab.h. */
+void *kmalloc_array(size_t n, size_t size)
+{
+	size_t bytes;
+
+	if (__builtin_mul_overflow(n, size, &bytes))
+		return NULL;
+	return kmalloc(bytes);
+}
+
+/* kcalloc: see slab.h. */
+void *kcalloc(size_t n, size_t size)
+{
+	size_t bytes;
+
+	if (__builtin_mul_overflow(n, size, &bytes))
+		return NULL;
+	return kzalloc(bytes);
+}
+
+/* The first page of a large allocation starting at p, or NULL. */
+static struct page *large_head(const void *p)
+{
+	struct page *page;
+
+	if (!virt_addr_valid(p))
+		return NULL;
+	page = virt_to_page(p);
+	if ((page->flags & (PG_large | PG_slab)) != PG_large || p != page_address(page))
+		return NULL;
+	return page;
+}
+
+/* ksize: see slab.h. */
+size_t ksize(const void *p)
+{
+	struct page *page;
+
+	if (ZERO_OR_NULL_PTR(p))
+		return 0;
+	page = large_head(p);
+	if (page)
+		return PAGE_SIZE << page->order;
+	page = slab_find_head(NULL, p, "ksize");
+	return page ? page->slab_cache->object_size : 0;
+}
+
+/* krealloc: see slab.h. */
+void *krealloc(void *p, size_t new_size)
+{
+	size_t old;
+	void *q;
+
+	if (ZERO_OR_NULL_PTR(p))
+		return kmalloc(new_size);
+	if (new_size == 0) {
+		kfree(p);
+		return ZERO_SIZE_PTR;
+	}
+	old = ksize(p);
+	if (old == 0)
+		return NULL;	/* not ours: reported by ksize */
+	if (new_size <= old)
+		return p;
+	q = kmalloc(new_size);
+	if (!q)
+		return NULL;
+	memcpy(q, p, old);
+	kfree(p);
+	return q;
+}
+
+/* kfree: see slab.h. */
+void kfree(const void *p)
+{
+	struct page *page;
+
+	if (unlikely(ZERO_OR_NULL_PTR(p)))
+		return;
+	page = large_head(p);
+	if (unlikely(page)) {
+		page->flags &= ~PG_large;
+		free_pages(page, page->order);
+		return;
+	}
+	page = slab_find_head(NULL, p, "kfree");
+	if (likely(page))
+		__kmem_cache_free(page->slab_cache, (void *)p, "kfree");
+}

@@ -1,0 +1,626 @@
+/*
+ * slab.c - SLAB caches and their slabs: creation and layout, growing a
+ * cache, the node's slab lists, shrinking and destroying, boot.
+ *
+ * Data structures (mm/slab_def.h): a cache's slabs hang on its node's lists
+ * slabs_full / slabs_partial / slabs_free by their head page's lru link,
+ * sorted by page->active (== num, in between, == 0). Invariants, under the
+ * node's list_lock: each slab is on exactly the list its 'active' names;
+ * total_slabs, free_slabs and free_objects equal what the lists hold;
+ * freelist[active..num-1] are the distinct indexes of the slab's free
+ * objects; every page of a slab has PG_slab, slab_cache and private = head.
+ * Objects sitting in per-CPU arrays count as in use from the slab's view.
+ *
+ * Layout: a slab starts with object 0 at the first page's address; objects
+ * are 'size' bytes apart. Per cache we pick, by least waste, where the index
+ * array lives: after the objects (ON_SLAB), in a kmalloc'd buffer
+ * (OFF_SLAB; only from a kmalloc cache that is not itself OFF_SLAB, so
+ * growing never recurses), or inside the free object that is handed out
+ * last (IN_OBJ; no ctor, no poison, whole array within one object). For
+ * IN_OBJ the array lives in object freelist[num-1]: allocation takes that
+ * object last, when the slab becomes full and the array is not needed
+ * (page->freelist becomes NULL); the first object freed into a full slab
+ * becomes the array's new home and its index is written at freelist[num-1],
+ * inside itself. The order is the first whose waste is at most 1/8 of the
+ * slab, with num <= SLAB_OBJ_MAX_NUM (the index's range).
+ *
+ * Locking: node.list_lock is taken with interrupts off, here always with
+ * spin_lock() after the caller disabled them or with spin_lock_irqsave().
+ * A new slab is private to its maker until cache_grow_end() publishes it.
+ * Pages go back to the buddy allocator, and off-slab freelists back to
+ * their cache, only after the node lock is dropped (slabs_release()).
+ *
+ * Departures from Linux: no slab colouring, no NUMA, no gfp flags: nothing
+ * here sleeps, and allocation runs with interrupts off throughout.
+ */
+#include "mm/slab_def.h"
+#include "mm/buddy.h"
+#include "kernel/printk.h"
+#include "kernel/errno.h"
+
+enum slab_state slab_state = SLAB_DOWN;
+struct list_head slab_caches = LIST_HEAD_INIT(slab_caches);
+struct spinlock slab_caches_lock = SPINLOCK_INIT;
+
+/* The cache of struct kmem_cache; itself static, since nothing can allocate it. */
+static struct kmem_cache kmem_cache_boot;
+
+/* Orders tried first for a slab; larger ones only when an object needs them. */
+#define SLAB_MAX_ORDER_SOFT	(PAGE_SHIFT == 12 ? 3 : 1)
+
+struct layout_choice {
+	unsigned int order;
+	unsigned int num;
+	unsigned long waste;
+	enum slab_layout layout;
+	struct kmem_cache *freelist_cache;
+};
+
+/* Cost of one layout at one order; false when it cannot be used. */
+static bool layout_try(const struct kmem_cache *cachep, unsigned int order,
+		       enum slab_layout layout, struct layout_choice *out)
+{
+	unsigned long slab = PAGE_SIZE << order;
+	unsigned long num, waste;
+	struct kmem_cache *fc = NULL;
+
+	switch (layout) {
+	case SLAB_LAYOUT_ON_SLAB:
+		num = slab / (cachep->size + sizeof(freelist_idx_t));
+		waste = slab - num * cachep->size;
+		break;
+	case SLAB_LAYOUT_IN_OBJ:
+		if (cachep->ctor || (cachep->flags & SLAB_POISON))
+			return false;
+		num = slab / cachep->size;
+		if (num * sizeof(freelist_idx_t) > cachep->object_size)
+			return false;
+		waste = slab - num * cachep->size;
+		break;
+	case SLAB_LAYOUT_OFF_SLAB:
+		num = slab / cachep->size;
+		if (slab_state < SLAB_PARTIAL || num > SLAB_OBJ_MAX_NUM)
+			return false;
+		fc = kmalloc_slab(num * sizeof(freelist_idx_t));
+		if (!fc || fc->layout == SLAB_LAYOUT_OFF_SLAB)
+			return false;
+		waste = slab - num * cachep->size + fc->size;
+		break;
+	default:
+		return false;
+	}
+	if (num == 0 || num > SLAB_OBJ_MAX_NUM)
+		return false;
+	out->order = order;
+	out->num = (unsigned int)num;
+	out->waste = waste;
+	out->layout = layout;
+	out->freelist_cache = fc;
+	return true;
+}
+
+/* The least wasteful layout at one order (ties: IN_OBJ, ON_SLAB, OFF_SLAB). */
+static bool layout_best(const struct kmem_cache *cachep, unsigned int order,
+			struct layout_choice *best)
+{
+	static const enum slab_layout pref[] = { SLAB_LAYOUT_IN_OBJ, SLAB_LAYOUT_ON_SLAB,
+						 SLAB_LAYOUT_OFF_SLAB };
+	struct layout_choice c = { 0 };
+	bool found = false;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(pref); i++) {
+		if (!layout_try(cachep, order, pref[i], &c))
+			continue;
+		if (!found || c.waste < best->waste)
+			*best = c;
+		found = true;
+	}
+	return found;
+}
+
+/*
+ * calculate_slab_order - choose order, objects per slab and freelist place:
+ * the first order whose waste is at most 1/8 of the slab; failing that the
+ * smallest waste fraction among the soft orders; failing that (the object
+ * does not fit) the first order that holds one object. False if none does.
+ */
+static bool calculate_slab_order(struct kmem_cache *cachep)
+{
+	struct layout_choice best = { 0 }, c = { 0 };
+	bool found = false;
+
+	for (unsigned int order = 0; order <= MAX_ORDER; order++) {
+		unsigned long slab = PAGE_SIZE << order;
+
+		if (found && order > SLAB_MAX_ORDER_SOFT)
+			break;
+		if (!layout_best(cachep, order, &c))
+			continue;
+		if (!found || (uint64_t)c.waste * (PAGE_SIZE << best.order) <
+				      (uint64_t)best.waste * slab)
+			best = c;
+		found = true;
+		if (c.waste * 8 <= slab)
+			break;
+	}
+	if (!found)
+		return false;
+	cachep->order = best.order;
+	cachep->num = best.num;
+	cachep->layout = best.layout;
+	cachep->freelist_cache = best.freelist_cache;
+	cachep->waste = (unsigned int)best.waste;
+	cachep->freelist_size = best.num * (unsigned int)sizeof(freelist_idx_t);
+	/* The index's range, checked for every cache made (see slab_def.h). */
+	BUG_ON(cachep->num == 0 || cachep->num > SLAB_OBJ_MAX_NUM);
+	return true;
+}
+
+/* Per-CPU array sizes by object size, as Linux's SLAB tunes them. */
+static void cache_set_tunables(struct kmem_cache *cachep)
+{
+	unsigned int limit;
+
+	if (cachep->size > 131072)
+		limit = 1;
+	else if (cachep->size > PAGE_SIZE)
+		limit = 8;
+	else if (cachep->size > 1024)
+		limit = 24;
+	else if (cachep->size > 256)
+		limit = 54;
+	else
+		limit = 120;
+	cachep->limit = limit;
+	cachep->batchcount = (limit + 1) / 2;
+	cachep->shared = 0;
+	cachep->node.free_limit = 2UL * cachep->batchcount + cachep->num;
+}
+
+/* Fill in a zeroed cache: sizes, layout, tunables, node. False on bad input. */
+static bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_t align,
+			unsigned int flags, void (*ctor)(void *))
+{
+	size_t ralign = sizeof(unsigned long long), usable;
+
+	if (CONFIG_SLAB_DEBUG && !(flags & SLAB_NO_DEBUG))
+		flags |= SLAB_DEBUG;
+	if (flags & SLAB_HWCACHE_ALIGN) {
+		size_t r = SLAB_CACHE_LINE;
+
+		while (size <= r / 2 && r > ralign)
+			r /= 2;
+		ralign = MAX(ralign, r);
+	}
+	ralign = MAX(ralign, align);
+	usable = ALIGN_UP(MAX(size, (size_t)SLAB_OBJ_MIN_SIZE), sizeof(unsigned long long));
+
+	cachep->flags = flags;
+	cachep->align = (unsigned int)ralign;
+	cachep->ctor = ctor;
+	if (flags & SLAB_RED_ZONE) {
+		/* [pad][red zone 1][usable][red zone 2][pad], the caller's part aligned. */
+		cachep->obj_offset = (unsigned int)ALIGN_UP((size_t)8, ralign);
+		cachep->object_size = (unsigned int)usable;
+		cachep->size = (unsigned int)ALIGN_UP(cachep->obj_offset + usable + 8, ralign);
+	} else {
+		cachep->obj_offset = 0;
+		cachep->size = (unsigned int)ALIGN_UP(usable, ralign);
+		cachep->object_size = cachep->size;
+	}
+	snprintf(cachep->name, sizeof(cachep->name), "%s", name);
+	if (!calculate_slab_order(cachep))
+		return false;
+	cache_set_tunables(cachep);
+
+	spin_lock_init(&cachep->node.list_lock);
+	INIT_LIST_HEAD(&cachep->node.slabs_full);
+	INIT_LIST_HEAD(&cachep->node.slabs_partial);
+	INIT_LIST_HEAD(&cachep->node.slabs_free);
+	INIT_LIST_HEAD(&cachep->list);
+	return true;
+}
+
+/*
+ * __kmem_cache_create - allocate and set up a cache, without per-CPU arrays
+ * and without putting it on slab_caches (the callers do both).
+ */
+struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t align,
+				       unsigned int flags, void (*ctor)(void *))
+{
+	struct kmem_cache *cachep = kmem_cache_alloc(&kmem_cache_boot);
+
+	if (!cachep)
+		return NULL;
+	*cachep = (struct kmem_cache){ 0 };
+	if (!cache_setup(cachep, name, size, align, flags, ctor)) {
+		kmem_cache_free(&kmem_cache_boot, cachep);
+		return NULL;
+	}
+	return cachep;
+}
+
+static void slab_caches_add(struct kmem_cache *cachep)
+{
+	spin_lock(&slab_caches_lock);
+	list_add(&cachep->list, &slab_caches);
+	spin_unlock(&slab_caches_lock);
+}
+
+/* kmem_cache_create: see slab.h. */
+struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
+				     unsigned int flags, void (*ctor)(void *))
+{
+	struct kmem_cache *cachep;
+
+	if (!name || size == 0 || size > (PAGE_SIZE << MAX_ORDER) || (align & (align - 1)) ||
+	    align > PAGE_SIZE || (flags & ~(SLAB_HWCACHE_ALIGN | SLAB_DEBUG | SLAB_NO_DEBUG))) {
+		printk("slab: kmem_cache_create(%s, %zu, %zu, 0x%x): bad argument\n",
+		       name ? name : "(null)", size, align, flags);
+		return NULL;
+	}
+	ASSERT(slab_state == SLAB_UP);
+	cachep = __kmem_cache_create(name, size, align, flags, ctor);
+	if (!cachep)
+		return NULL;
+	if (cache_setup_arrays(cachep)) {
+		kmem_cache_free(&kmem_cache_boot, cachep);
+		return NULL;
+	}
+	slab_caches_add(cachep);
+	return cachep;
+}
+
+/*
+ * cache_grow_begin - make a new slab: pages from the buddy allocator, the
+ * freelist placed, every object initialised. The slab is on no list and
+ * belongs to the caller until cache_grow_end(). Returns NULL when out of
+ * memory. No lock held; interrupts may be on or off.
+ */
+struct page *cache_grow_begin(struct kmem_cache *cachep)
+{
+	struct page *page = alloc_pages(cachep->order);
+	freelist_idx_t *fl;
+	char *addr;
+
+	if (!page) {
+		stat(cachep, grow_failed, 1);
+		return NULL;
+	}
+	addr = page_address(page);
+	if (cachep->layout == SLAB_LAYOUT_OFF_SLAB) {
+		fl = kmem_cache_alloc(cachep->freelist_cache);
+		if (!fl) {
+			free_pages(page, cachep->order);
+			stat(cachep, grow_failed, 1);
+			return NULL;
+		}
+	} else if (cachep->layout == SLAB_LAYOUT_ON_SLAB) {
+		fl = (freelist_idx_t *)(addr + (size_t)cachep->num * cachep->size);
+	} else {
+		fl = (freelist_idx_t *)(addr + (size_t)(cachep->num - 1) * cachep->size +
+					cachep->obj_offset);
+	}
+	for (unsigned long i = 0; i < (1UL << cachep->order); i++) {
+		page[i].flags |= PG_slab;
+		page[i].private = (unsigned long)page;
+		page[i].slab_cache = cachep;
+	}
+	page->s_mem = addr;
+	page->active = 0;
+	INIT_LIST_HEAD(&page->lru);
+
+	/* Objects first: for IN_OBJ the array is written over the last one. */
+	for (unsigned int i = 0; i < cachep->num; i++) {
+		void *objp = slab_obj(cachep, page, i);
+
+		if (unlikely(slab_debug_on(cachep)))
+			slab_debug_init_obj(cachep, objp);
+		if (cachep->ctor && !(cachep->flags & SLAB_POISON))
+			cachep->ctor(objp);
+	}
+	for (unsigned int i = 0; i < cachep->num; i++)
+		fl[i] = (freelist_idx_t)i;
+	page->freelist = fl;
+	stat(cachep, grown, 1);
+	return page;
+}
+
+/* Put a slab on the list its 'active' count names. Node lock held. */
+static void slab_list_fix(struct kmem_cache *cachep, struct page *page)
+{
+	struct kmem_cache_node *n = &cachep->node;
+
+	if (page->active == cachep->num)
+		list_move(&page->lru, &n->slabs_full);
+	else if (page->active == 0)
+		list_move(&page->lru, &n->slabs_free);
+	else
+		list_move(&page->lru, &n->slabs_partial);
+}
+
+/*
+ * cache_grow_end - publish a slab from cache_grow_begin() (NULL: nothing to
+ * do): put it on the node's lists and count it. Interrupts must be off.
+ */
+void cache_grow_end(struct kmem_cache *cachep, struct page *page)
+{
+	struct kmem_cache_node *n = &cachep->node;
+
+	if (!page)
+		return;
+	assert_irqs_disabled();
+	spin_lock(&n->list_lock);
+	slab_list_fix(cachep, page);
+	n->total_slabs++;
+	if (page->active == 0)
+		n->free_slabs++;
+	n->free_objects += cachep->num - page->active;
+	spin_unlock(&n->list_lock);
+}
+
+/*
+ * slab_take_objs - move up to max free objects of a slab to out[], popping
+ * the freelist stack. The caller holds the node lock or owns the slab (new,
+ * unpublished). Does not touch the lists or counters. Returns the count.
+ */
+unsigned int slab_take_objs(struct kmem_cache *cachep, struct page *page, void **out,
+			    unsigned int max)
+{
+	freelist_idx_t *fl = slab_freelist(page);
+	unsigned int n = 0;
+
+	while (n < max && page->active < cachep->num)
+		out[n++] = slab_obj(cachep, page, fl[page->active++]);
+	/* IN_OBJ: the array's home was just handed out; a full slab needs none. */
+	if (cachep->layout == SLAB_LAYOUT_IN_OBJ && page->active == cachep->num)
+		page->freelist = NULL;
+	return n;
+}
+
+/*
+ * cache_take_from_lists - take up to max objects from the node's slabs,
+ * partial ones first, then free ones, into out[]. Node lock held. Returns
+ * the count (0 when the cache must grow).
+ */
+unsigned int cache_take_from_lists(struct kmem_cache *cachep, void **out, unsigned int max)
+{
+	struct kmem_cache_node *n = &cachep->node;
+	unsigned int got = 0;
+
+	assert_spin_locked(&n->list_lock);
+	while (got < max) {
+		struct list_head *head = !list_empty(&n->slabs_partial) ? &n->slabs_partial :
+					 &n->slabs_free;
+		struct page *page;
+		unsigned int took;
+
+		if (list_empty(head))
+			break;
+		page = list_first_entry(head, struct page, lru);
+		BUG_ON(page->active >= cachep->num);
+		if (page->active == 0)
+			n->free_slabs--;
+		took = slab_take_objs(cachep, page, out + got, max - got);
+		got += took;
+		n->free_objects -= took;
+		slab_list_fix(cachep, page);
+	}
+	return got;
+}
+
+/*
+ * slab_put_obj - push one object back on its slab's freelist. Node lock
+ * held. Refuses (reports, returns false) a free the stack shows to be a
+ * double free: the slab has no object in use, or the index is among the
+ * SLAB_DFREE_WINDOW most recently freed.
+ */
+static bool slab_put_obj(struct kmem_cache *cachep, struct page *page, void *objp)
+{
+	unsigned int idx = slab_obj_index(cachep, page, objp);
+	freelist_idx_t *fl = slab_freelist(page);
+
+	if (unlikely(page->active == 0)) {
+		slab_bad_free(cachep, "free", objp, "double free (its slab has no object in use)");
+		return false;
+	}
+	if (fl) {
+		unsigned int end = MIN(page->active + SLAB_DFREE_WINDOW, cachep->num);
+
+		for (unsigned int i = page->active; i < end; i++) {
+			if (unlikely(fl[i] == idx)) {
+				slab_bad_free(cachep, "free", objp,
+					      "double free (already on its slab's freelist)");
+				return false;
+			}
+		}
+	} else {
+		/* IN_OBJ and the slab was full: this object becomes the array's home. */
+		BUG_ON(cachep->layout != SLAB_LAYOUT_IN_OBJ || page->active != cachep->num);
+		fl = objp;
+		page->freelist = fl;
+	}
+	fl[--page->active] = (freelist_idx_t)idx;
+	return true;
+}
+
+/*
+ * cache_free_objs - give n objects (from a CPU array) back to their slabs,
+ * fix the lists, and move empty slabs beyond the node's free_limit to
+ * 'release' for slabs_release() once the lock is dropped. Node lock held.
+ * Each object must be on an object boundary of one of this cache's slabs.
+ */
+void cache_free_objs(struct kmem_cache *cachep, void *const *objs, unsigned int n,
+		     struct list_head *release)
+{
+	struct kmem_cache_node *node = &cachep->node;
+
+	assert_spin_locked(&node->list_lock);
+	for (unsigned int i = 0; i < n; i++) {
+		struct page *page = slab_head_page(objs[i]);
+
+		BUG_ON(page->slab_cache != cachep);
+		if (!slab_put_obj(cachep, page, objs[i]))
+			continue;
+		node->free_objects++;
+		if (page->active == 0)
+			node->free_slabs++;
+		slab_list_fix(cachep, page);
+	}
+	while (node->free_objects > node->free_limit && !list_empty(&node->slabs_free)) {
+		struct page *page = list_entry(node->slabs_free.prev, struct page, lru);
+
+		list_move(&page->lru, release);
+		node->total_slabs--;
+		node->free_slabs--;
+		node->free_objects -= cachep->num;
+	}
+}
+
+/* Undo cache_grow_begin() for an empty slab on no list. */
+static void slab_destroy(struct kmem_cache *cachep, struct page *page)
+{
+	void *fl = page->freelist;
+
+	BUG_ON(page->active != 0);
+	for (unsigned long i = 0; i < (1UL << cachep->order); i++) {
+		page[i].flags &= ~PG_slab;
+		page[i].private = 0;
+		page[i].slab_cache = NULL;
+	}
+	page->s_mem = NULL;
+	page->freelist = NULL;
+	if (cachep->layout == SLAB_LAYOUT_OFF_SLAB)
+		kmem_cache_free(cachep->freelist_cache, fl);
+	free_pages(page, cachep->order);
+	stat(cachep, reaped, 1);
+}
+
+/*
+ * slabs_release - return the empty slabs on 'release' (already off the
+ * node's lists and counts) to the buddy allocator. No node lock held.
+ */
+void slabs_release(struct kmem_cache *cachep, struct list_head *release)
+{
+	struct page *page, *tmp;
+
+	list_for_each_entry_safe(page, tmp, release, lru) {
+		list_del(&page->lru);
+		slab_destroy(cachep, page);
+	}
+}
+
+/* Take every empty slab off the node; returns slabs left (with objects in use). */
+static unsigned long cache_release_free_slabs(struct kmem_cache *cachep)
+{
+	struct kmem_cache_node *n = &cachep->node;
+	struct list_head release = LIST_HEAD_INIT(release);
+	unsigned long flags, left;
+
+	flags = spin_lock_irqsave(&n->list_lock);
+	while (!list_empty(&n->slabs_free)) {
+		list_move(n->slabs_free.next, &release);
+		n->total_slabs--;
+		n->free_slabs--;
+		n->free_objects -= cachep->num;
+	}
+	left = n->total_slabs;
+	spin_unlock_irqrestore(&n->list_lock, flags);
+	slabs_release(cachep, &release);
+	return left;
+}
+
+/* kmem_cache_shrink: see slab.h. */
+int kmem_cache_shrink(struct kmem_cache *cachep)
+{
+	kmem_cache_drain_local(cachep);
+	return cache_release_free_slabs(cachep) ? 1 : 0;
+}
+
+/* kmem_cache_destroy: see slab.h. */
+int kmem_cache_destroy(struct kmem_cache *cachep)
+{
+	struct kmem_cache_node *n;
+	unsigned long flags, live;
+
+	if (!cachep)
+		return 0;
+	if (cachep == &kmem_cache_boot || cachep == kmalloc_slab(cachep->object_size)) {
+		printk("slab: kmem_cache_destroy(%s): a boot cache cannot be destroyed\n",
+		       cachep->name);
+		return -EINVAL;
+	}
+	/* The caller guarantees no CPU uses the cache: all arrays may be drained here. */
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		if (cachep->cpu_array[cpu]) {
+			flags = arch_irq_save();
+			cache_drain_array(cachep, cachep->cpu_array[cpu]);
+			arch_irq_restore(flags);
+		}
+	}
+	cache_release_free_slabs(cachep);
+	n = &cachep->node;
+	flags = spin_lock_irqsave(&n->list_lock);
+	live = n->total_slabs * cachep->num - n->free_objects;
+	spin_unlock_irqrestore(&n->list_lock, flags);
+	if (live) {
+		printk("slab: kmem_cache_destroy(%s): %lu objects still allocated; "
+		       "cache kept, leaking %lu slabs\n", cachep->name, live, n->total_slabs);
+		cachep->dead = true;
+		return -EBUSY;
+	}
+	spin_lock(&slab_caches_lock);
+	list_del(&cachep->list);
+	spin_unlock(&slab_caches_lock);
+	cache_free_arrays(cachep);
+	kmem_cache_free(&kmem_cache_boot, cachep);
+	return 0;
+}
+
+/* kmem_cache_size: see slab.h. */
+size_t kmem_cache_size(struct kmem_cache *cachep)
+{
+	return cachep->object_size;
+}
+
+/* kmem_cache_name: see slab.h. */
+const char *kmem_cache_name(struct kmem_cache *cachep)
+{
+	return cachep->name;
+}
+
+/* slab_layout_name - "on-slab", "off-slab" or "in-object", for reports. */
+const char *slab_layout_name(const struct kmem_cache *cachep)
+{
+	switch (cachep->layout) {
+	case SLAB_LAYOUT_ON_SLAB:
+		return "on-slab";
+	case SLAB_LAYOUT_OFF_SLAB:
+		return "off-slab";
+	default:
+		return "in-object";
+	}
+}
+
+/* kmem_cache_init: see slab.h. */
+void kmem_cache_init(void)
+{
+	struct kmem_cache *cachep;
+
+	ASSERT(slab_state == SLAB_DOWN);
+	if (!cache_setup(&kmem_cache_boot, "kmem_cache", sizeof(struct kmem_cache), 0, 0, NULL))
+		panic("slab: cannot lay out the kmem_cache cache");
+	slab_caches_add(&kmem_cache_boot);
+	slab_state = SLAB_PARTIAL;
+
+	kmalloc_caches_init();
+	slab_state = SLAB_KMALLOC;
+
+	/* Now kmalloc works (array-less): give every cache its per-CPU arrays. */
+	list_for_each_entry(cachep, &slab_caches, list) {
+		if (cache_setup_arrays(cachep))
+			panic("slab: no memory for the per-CPU arrays of %s", cachep->name);
+	}
+	slab_state = SLAB_UP;
+	slab_layout_show();
+}

@@ -1,0 +1,187 @@
+/*
+ * slab.h - the object allocator's public interface: object caches
+ * (kmem_cache_*) and general-purpose allocation (kmalloc and friends).
+ *
+ * Quarry's allocator is SLAB: a cache hands out objects of one size from
+ * slabs (blocks of 2^order pages from the buddy allocator), through a
+ * per-CPU array of recently freed objects. The design and the internals are
+ * described in mm/slab_def.h; this header is all a user needs.
+ *
+ * Context: every function here may be called with interrupts on or off and,
+ * apart from kmem_cache_create/destroy/shrink and the reports, from interrupt
+ * handlers. Allocation never sleeps; it returns NULL when memory is out.
+ *
+ * Build options:
+ *   CONFIG_SLAB_DEBUG=1 (make SLAB_DEBUG=1): every cache gets red zones and
+ *	poisoning (SLAB_DEBUG below). Costs 16 bytes more per object, a poison
+ *	write of the whole object on every free and a check of it on every
+ *	allocation, and changes slab layouts (no freelist inside objects).
+ *	Without it the same checks are available per cache with the flags.
+ *   CONFIG_SLAB_STATS=1: count events per cache (struct kmem_cache_stats in
+ *	mm/slab_def.h). Costs one atomic add per counted event; on by default
+ *	in debug and host builds only.
+ */
+#ifndef MM_SLAB_H
+#define MM_SLAB_H
+
+#include "kernel/compiler.h"
+#include "mm/page.h"
+
+struct kmem_cache;
+
+/* Flags for kmem_cache_create. */
+#define SLAB_HWCACHE_ALIGN	0x0001U	/* align objects on a cache line (64 B), less for small ones */
+#define SLAB_RED_ZONE		0x0002U	/* guard words before and after each object */
+#define SLAB_POISON		0x0004U	/* fill free objects with 0x6b, check on allocation */
+#define SLAB_DEBUG		(SLAB_RED_ZONE | SLAB_POISON)
+#define SLAB_NO_DEBUG		0x0008U	/* never debug this cache, even with CONFIG_SLAB_DEBUG */
+
+#define SLAB_CACHE_LINE		64
+#define SLAB_NAME_LEN		32	/* a cache's name is copied, cut to 31 characters */
+
+/*
+ * kmalloc(0) returns ZERO_SIZE_PTR: not NULL (the call succeeded), but any use
+ * faults because the kernel leaves low memory unmapped. kfree and ksize accept it.
+ */
+#define ZERO_SIZE_PTR		((void *)16)
+#define ZERO_OR_NULL_PTR(p)	((uintptr_t)(p) <= (uintptr_t)ZERO_SIZE_PTR)
+
+/*
+ * kmalloc size classes: powers of two from KMALLOC_MIN_SIZE (16) to
+ * KMALLOC_MAX_CACHE_SIZE, plus 96 and 192. KMALLOC_MAX_CACHE_SIZE is 8 KiB at
+ * 4K pages and half a page (32 KiB) at 64K pages; larger requests go to the
+ * buddy allocator as whole pages.
+ */
+#define KMALLOC_SHIFT_LOW	4
+#define KMALLOC_MIN_SIZE	(1UL << KMALLOC_SHIFT_LOW)
+#define KMALLOC_SHIFT_HIGH	(PAGE_SHIFT == 12 ? 13 : PAGE_SHIFT - 1)
+#define KMALLOC_MAX_CACHE_SIZE	(1UL << KMALLOC_SHIFT_HIGH)
+
+/*
+ * kmem_cache_init - build the "kmem_cache" cache and the kmalloc caches, then
+ * give every cache its per-CPU arrays, and print the layout report.
+ * Call once after mm_init(), before any other function here, on one CPU.
+ */
+void kmem_cache_init(void);
+
+/*
+ * kmem_cache_create - make a cache of objects of 'size' bytes aligned to
+ * 'align' (0: 8 bytes; a power of two up to PAGE_SIZE). 'flags' are SLAB_*.
+ * 'ctor', if given, runs on every object when its slab is made (and, for
+ * SLAB_POISON caches, again before each allocation): objects go back to the
+ * cache in their constructed state. The name is copied. Returns NULL on a bad
+ * argument (reported) or when memory is out. Not from interrupt handlers.
+ */
+struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
+				     unsigned int flags, void (*ctor)(void *));
+
+/* kmem_cache_alloc - one object from the cache, or NULL when memory is out. */
+void *kmem_cache_alloc(struct kmem_cache *cachep);
+
+/*
+ * kmem_cache_free - give back an object of this cache. NULL is ignored. A
+ * pointer that is not an allocated object of this cache is reported on the
+ * console (naming cache, address and fault), counted in slab_bad_frees and
+ * refused.
+ */
+void kmem_cache_free(struct kmem_cache *cachep, void *objp);
+
+/*
+ * kmem_cache_shrink - drain this CPU's array of the cache and return every
+ * empty slab to the buddy allocator. Objects in other CPUs' arrays stay there
+ * (see mm/slab_cpu.c). Returns 0 if the cache now holds no slabs, 1 if slabs
+ * with objects in use (or cached by other CPUs) remain. Not from interrupts.
+ */
+int kmem_cache_shrink(struct kmem_cache *cachep);
+
+/*
+ * kmem_cache_destroy - drain every CPU's array and free the cache with all
+ * its slabs. The caller guarantees that no CPU uses the cache any more. If
+ * objects are still allocated it says so loudly (cache name and count),
+ * frees only the empty slabs and keeps the cache, so later frees of those
+ * objects stay safe; it then returns -EBUSY (else 0). NULL is ignored.
+ */
+int kmem_cache_destroy(struct kmem_cache *cachep);
+
+/*
+ * kmem_cache_check - verify the cache's invariants: every slab on the right
+ * list and flagged, freelist indexes in range and unique, node counters equal
+ * to the slabs, per-CPU arrays within limits and holding only this cache's
+ * free-to-hand-out objects, debug guards intact. Returns 0, or -1 after
+ * printing the first violation. The caller guarantees no other CPU uses the
+ * cache meanwhile. O(objects): for tests.
+ */
+int kmem_cache_check(struct kmem_cache *cachep);
+
+/* kmem_cache_size - the usable bytes of each object of the cache. */
+size_t kmem_cache_size(struct kmem_cache *cachep);
+
+/* kmem_cache_name - the cache's name. */
+const char *kmem_cache_name(struct kmem_cache *cachep);
+
+/*
+ * kmalloc - 'size' bytes aligned to at least 8 (power-of-two sizes up to a
+ * page are aligned to their size). Returns NULL when memory is out and
+ * ZERO_SIZE_PTR for size 0. Free with kfree.
+ */
+void *kmalloc(size_t size);
+
+/* kzalloc - kmalloc and clear. */
+void *kzalloc(size_t size);
+
+/* kmalloc_array - n * size bytes; NULL if the product overflows. */
+void *kmalloc_array(size_t n, size_t size);
+
+/* kcalloc - kmalloc_array and clear. */
+void *kcalloc(size_t n, size_t size);
+
+/*
+ * krealloc - resize p to new_size keeping its contents up to the smaller
+ * size. p NULL acts as kmalloc; new_size 0 frees p and returns ZERO_SIZE_PTR.
+ * Returns p itself when it is already big enough. On failure returns NULL
+ * and p is untouched.
+ */
+void *krealloc(void *p, size_t new_size);
+
+/* ksize - how many bytes p really has (its size class); 0 for NULL/ZERO_SIZE_PTR. */
+size_t ksize(const void *p);
+
+/*
+ * kfree - give back memory from kmalloc (or any slab object). NULL and
+ * ZERO_SIZE_PTR do nothing. A pointer that is not a live slab object or the
+ * start of a large allocation is reported, counted in slab_bad_frees and
+ * refused.
+ */
+void kfree(const void *p);
+
+/* Bad frees reported and refused since boot (all caches). Tests read it. */
+extern unsigned long slab_bad_frees;
+/* Corruption found by the debug checks (red zone, poison) since boot. */
+extern unsigned long slab_corruptions;
+
+/*
+ * slabinfo_show - print every cache in the /proc/slabinfo version 2.1 format.
+ * slabinfo_line - format one cache's slabinfo row (no newline) into buf;
+ *	returns the length it needed.
+ * slab_meminfo_show - print "Slab:" and the kB held by slabs, meminfo style.
+ * slab_layout_show - print per cache how a slab is laid out (objects, order,
+ *	where the freelist lives, bytes wasted).
+ * slab_stats_show - print each cache's event counters (CONFIG_SLAB_STATS).
+ * slab_total_pages - pages now held by slabs of all caches.
+ */
+void slabinfo_show(void);
+int slabinfo_line(struct kmem_cache *cachep, char *buf, size_t size);
+void slab_meminfo_show(void);
+void slab_layout_show(void);
+void slab_stats_show(void);
+unsigned long slab_total_pages(void);
+
+/*
+ * kmem_cache_drain_local - move every object in this CPU's array of the
+ * cache back to its slab (runs on the owning CPU; issue 4's cross-CPU drain
+ * calls it there). slab_drain_local_all does it for every cache.
+ */
+void kmem_cache_drain_local(struct kmem_cache *cachep);
+void slab_drain_local_all(void);
+
+#endif

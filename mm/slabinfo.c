@@ -1,0 +1,146 @@
+/*
+ * slabinfo.c - the reports: /proc/slabinfo version 2.1, the meminfo "Slab:"
+ * line, and the layout (and statistics) report.
+ *
+ * Every number comes from a cache's node counters, read under its
+ * list_lock so that one line is consistent: num_objs = total_slabs * num,
+ * active_objs = num_objs - free_objects (objects in per-CPU arrays count as
+ * active, as in Linux's SLAB), active_slabs = total_slabs - free_slabs.
+ * The statistics are the ones stat() counts (struct kmem_cache_stats).
+ *
+ * Lock order: slab_caches_lock (held for the walk) -> a node's list_lock
+ * (held only to copy the counters, with interrupts off) -> the console lock
+ * (printk, after the node lock is dropped). Not for interrupt handlers.
+ *
+ * Caches are listed newest first, as Linux does; the boot caches last.
+ * Departure from Linux: sharedfactor and sharedavail are 0 because there is
+ * no shared per-node array yet; the statistics are a separate report so the
+ * 2.1 table stays exactly what slabtop reads.
+ */
+#include "mm/slab_def.h"
+#include "kernel/printk.h"
+
+struct cache_counts {
+	unsigned long active_objs, num_objs, active_slabs, num_slabs;
+};
+
+static void cache_counts(struct kmem_cache *cachep, struct cache_counts *c)
+{
+	struct kmem_cache_node *n = &cachep->node;
+	unsigned long flags = spin_lock_irqsave(&n->list_lock);
+
+	c->num_slabs = n->total_slabs;
+	c->active_slabs = n->total_slabs - n->free_slabs;
+	c->num_objs = n->total_slabs * cachep->num;
+	c->active_objs = c->num_objs - n->free_objects;
+	spin_unlock_irqrestore(&n->list_lock, flags);
+}
+
+/* slabinfo_line: see slab.h. */
+int slabinfo_line(struct kmem_cache *cachep, char *buf, size_t size)
+{
+	struct cache_counts c;
+
+	cache_counts(cachep, &c);
+	return snprintf(buf, size,
+			"%-17s %6lu %6lu %6u %4u %4d : tunables %4u %4u %4u : slabdata %6lu %6lu %6lu",
+			cachep->name, c.active_objs, c.num_objs, cachep->size, cachep->num,
+			1 << cachep->order, cachep->limit, cachep->batchcount, cachep->shared,
+			c.active_slabs, c.num_slabs, 0UL);
+}
+
+/* slabinfo_show: see slab.h. */
+void slabinfo_show(void)
+{
+	struct kmem_cache *cachep;
+	char line[160];
+
+	printk("slabinfo - version: 2.1\n");
+	printk("# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab>"
+	       " : tunables <limit> <batchcount> <sharedfactor>"
+	       " : slabdata <active_slabs> <num_slabs> <sharedavail>\n");
+	spin_lock(&slab_caches_lock);
+	list_for_each_entry(cachep, &slab_caches, list) {
+		slabinfo_line(cachep, line, sizeof(line));
+		printk("%s\n", line);
+	}
+	spin_unlock(&slab_caches_lock);
+}
+
+/* slab_total_pages: see slab.h. */
+unsigned long slab_total_pages(void)
+{
+	struct kmem_cache *cachep;
+	struct cache_counts c;
+	unsigned long pages = 0;
+
+	spin_lock(&slab_caches_lock);
+	list_for_each_entry(cachep, &slab_caches, list) {
+		cache_counts(cachep, &c);
+		pages += c.num_slabs << cachep->order;
+	}
+	spin_unlock(&slab_caches_lock);
+	return pages;
+}
+
+/* slab_meminfo_show: see slab.h. */
+void slab_meminfo_show(void)
+{
+	printk("%-16s%8lu kB\n", "Slab:", slab_total_pages() * (PAGE_SIZE / 1024));
+}
+
+static void cache_stats_show(struct kmem_cache *cachep)
+{
+#if CONFIG_SLAB_STATS
+	const struct kmem_cache_stats *s = &cachep->stats;
+
+	printk("  %-17s allocs %lu (array %lu, refill %lu) frees %lu (array %lu, flush %lu)"
+	       " refilled %lu flushed %lu grown %lu (batch %lu) failed %lu reaped %lu"
+	       " bad %lu corrupt %lu\n",
+	       cachep->name, s->allocs, s->alloc_hits, s->alloc_misses, s->frees, s->free_hits,
+	       s->free_misses, s->refilled, s->flushed, s->grown, s->grown_batch, s->grow_failed,
+	       s->reaped, s->bad_frees, s->corruptions);
+#else
+	(void)cachep;
+#endif
+}
+
+/* slab_layout_show: see slab.h. */
+void slab_layout_show(void)
+{
+	struct kmem_cache *cachep;
+
+	printk("slab: freelist index %u byte(s), objects >= %u bytes, at most %lu per slab\n",
+	       (unsigned int)sizeof(freelist_idx_t), SLAB_OBJ_MIN_SIZE, SLAB_OBJ_MAX_NUM);
+	printk("slab: %-17s %6s %6s %5s %-9s %8s %s\n", "cache", "size", "num", "order",
+	       "freelist", "waste", "flags");
+	spin_lock(&slab_caches_lock);
+	list_for_each_entry(cachep, &slab_caches, list) {
+		char where[SLAB_NAME_LEN + 16];
+
+		if (cachep->layout == SLAB_LAYOUT_OFF_SLAB)
+			snprintf(where, sizeof(where), "off-slab (%s)", cachep->freelist_cache->name);
+		else
+			snprintf(where, sizeof(where), "%s", slab_layout_name(cachep));
+		printk("slab: %-17s %6u %6u %5u %-9s %8u%s%s%s\n", cachep->name, cachep->size,
+		       cachep->num, cachep->order, where, cachep->waste,
+		       cachep->flags & SLAB_RED_ZONE ? " redzone" : "",
+		       cachep->flags & SLAB_POISON ? " poison" : "", cachep->dead ? " dead" : "");
+	}
+	spin_unlock(&slab_caches_lock);
+}
+
+/* slab_stats_show: see slab.h. */
+void slab_stats_show(void)
+{
+	struct kmem_cache *cachep;
+
+	if (!CONFIG_SLAB_STATS) {
+		printk("slab: statistics not counted (build with CONFIG_SLAB_STATS=1)\n");
+		return;
+	}
+	spin_lock(&slab_caches_lock);
+	list_for_each_entry(cachep, &slab_caches, list)
+		cache_stats_show(cachep);
+	spin_unlock(&slab_caches_lock);
+}
