@@ -1,0 +1,399 @@
+/*
+ * test_slab.c - SLAB self-tests run in the kernel after boot and on the
+ * host: slab layout against formulas the tests work out themselves, the
+ * seed posts' objperslab figures, object life cycles with every page back
+ * in the buddy allocator, the per-CPU array, off-slab and in-object
+ * freelists, destroy with live objects, out-of-memory, and the slabinfo
+ * format. Each test gives back all it takes (checked by page counts).
+ */
+#include "test_slab.h"
+
+/* Objects per slab by the test's own arithmetic (see mm/slab.c's header). */
+static unsigned int expect_num(const struct kmem_cache *c, enum slab_layout layout,
+			       unsigned int order)
+{
+	unsigned long slab = PAGE_SIZE << order, idx = sizeof(freelist_idx_t);
+
+	if (layout == SLAB_LAYOUT_ON_SLAB)
+		return (unsigned int)(slab / (c->size + idx));
+	return (unsigned int)(slab / c->size);
+}
+
+/* Can the whole freelist of this cache live in one of its objects? */
+static bool in_obj_fits(const struct kmem_cache *c, unsigned int order)
+{
+	unsigned long num = (PAGE_SIZE << order) / c->size;
+
+	return !c->ctor && !(c->flags & SLAB_POISON) &&
+	       num * sizeof(freelist_idx_t) <= c->object_size;
+}
+
+SELFTEST(slab_kmalloc_layouts_match_formula)
+{
+	slab_test_init();
+	for (unsigned int i = 1; i <= KMALLOC_SHIFT_HIGH; i++) {
+		struct kmem_cache *c = kmalloc_caches[i];
+		unsigned int order, num;
+		enum slab_layout want;
+
+		if (!c)
+			continue;
+		/* The first order that holds an object with waste <= 1/8 (or 1 object at all). */
+		for (order = 0;; order++) {
+			unsigned long slab = PAGE_SIZE << order;
+
+			want = in_obj_fits(c, order) ? SLAB_LAYOUT_IN_OBJ : SLAB_LAYOUT_ON_SLAB;
+			num = expect_num(c, want, order);
+			if (num && (slab - (unsigned long)num * c->size) * 8 <= slab)
+				break;
+			ST_EXPECT(order < 4, "%s: no order found", c->name);
+		}
+		ST_EXPECT(c->layout == want && c->num == num && c->order == order,
+			  "%s: %s num %u order %u, expected %s num %u order %u", c->name,
+			  slab_layout_name(c), c->num, c->order,
+			  want == SLAB_LAYOUT_IN_OBJ ? "in-object" : "on-slab", num, order);
+		ST_EXPECT(c->num <= SLAB_OBJ_MAX_NUM, "%s: %u objects overflow the index", c->name,
+			  c->num);
+		ST_EXPECT(kmem_cache_check(c) == 0, "%s inconsistent", c->name);
+	}
+	return 0;
+}
+
+SELFTEST(slab_seed_objperslab_figures)
+{
+	slab_test_init();
+	if (CONFIG_SLAB_DEBUG)
+		return 0;	/* red zones change every figure */
+#if PAGE_SHIFT == 12
+	ST_EXPECT(kmalloc_slab(16)->num == 240, "kmalloc-16: %u per slab", kmalloc_slab(16)->num);
+	ST_EXPECT(kmalloc_slab(32)->num >= 124, "kmalloc-32: %u per slab", kmalloc_slab(32)->num);
+	ST_EXPECT(kmalloc_slab(64)->num == 64, "kmalloc-64: %u per slab", kmalloc_slab(64)->num);
+	ST_EXPECT(kmalloc_slab(128)->num == 32, "kmalloc-128: %u", kmalloc_slab(128)->num);
+#else
+	ST_EXPECT(kmalloc_slab(16)->num == 3640, "kmalloc-16: %u", kmalloc_slab(16)->num);
+	ST_EXPECT(kmalloc_slab(32)->num >= 1927, "kmalloc-32: %u", kmalloc_slab(32)->num);
+	ST_EXPECT(kmalloc_slab(64)->num >= 992, "kmalloc-64: %u", kmalloc_slab(64)->num);
+	ST_EXPECT(kmalloc_slab(512)->num == 128 && kmalloc_slab(512)->layout == SLAB_LAYOUT_IN_OBJ,
+		  "kmalloc-512: %u %s", kmalloc_slab(512)->num, slab_layout_name(kmalloc_slab(512)));
+#endif
+	for (unsigned int i = 1; i <= KMALLOC_SHIFT_HIGH; i++) {
+		struct kmem_cache *c = kmalloc_caches[i];
+
+		if (c && c->layout == SLAB_LAYOUT_IN_OBJ)
+			ST_EXPECT((PAGE_SIZE << c->order) / c->size == c->num,
+				  "%s keeps the freelist in an object but loses objects", c->name);
+	}
+	return 0;
+}
+
+/* A cache's objects: distinct, aligned, inside their slab, writable; then all back. */
+static int cycle_cache(size_t size, size_t align, unsigned int flags, unsigned int count)
+{
+	unsigned long pages = slab_test_settle();
+	struct kmem_cache *c = kmem_cache_create("test-cycle", size, align, flags, NULL);
+	void **objs;
+
+	ST_EXPECT(c, "create(%zu, %zu) failed", size, align);
+	objs = kmalloc_array(count, sizeof(void *));
+	ST_EXPECT(objs, "no memory for the object table");
+	for (unsigned int i = 0; i < count; i++) {
+		struct page *head;
+
+		objs[i] = kmem_cache_alloc(c);
+		ST_EXPECT(objs[i], "alloc %u of size %zu failed", i, size);
+		ST_EXPECT(((uintptr_t)objs[i] & (c->align - 1)) == 0, "%p not aligned to %u",
+			  objs[i], c->align);
+		ST_EXPECT(!align || ((uintptr_t)objs[i] & (align - 1)) == 0, "%p not aligned", objs[i]);
+		head = slab_head_page(objs[i]);
+		ST_EXPECT(head->slab_cache == c && (char *)objs[i] >= (char *)head->s_mem &&
+				  (char *)objs[i] + size <=
+					  (char *)head->s_mem + (size_t)c->num * c->size,
+			  "%p outside its slab", objs[i]);
+		memset(objs[i], (int)(i & 0xff), size);
+	}
+	for (unsigned int i = 0; i < count; i++) {
+		const unsigned char *p = objs[i];
+
+		ST_EXPECT(p[0] == (i & 0xff) && p[size - 1] == (i & 0xff),
+			  "object %u overwritten: handed out twice?", i);
+	}
+	ST_EXPECT(slab_test_active(c) == count + slab_test_in_arrays(c),
+		  "active %lu != %u allocated + %lu in arrays", slab_test_active(c), count,
+		  slab_test_in_arrays(c));
+	ST_EXPECT(kmem_cache_check(c) == 0, "check failed with all allocated");
+	for (unsigned int i = 0; i < count; i++)
+		kmem_cache_free(c, objs[i]);
+	ST_EXPECT(kmem_cache_check(c) == 0, "check failed after freeing");
+	ST_EXPECT(slab_test_active(c) == slab_test_in_arrays(c), "objects lost");
+	kfree(objs);
+	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
+	ST_EXPECT(slab_test_settle() == pages, "%lu free pages after destroy, %lu before",
+		  nr_free_pages(), pages);
+	return 0;
+}
+
+SELFTEST(slab_cache_cycles_give_every_page_back)
+{
+	static const struct {
+		size_t size, align;
+		unsigned int flags;
+	} cases[] = {
+		{ 1, 0, 0 },	{ 16, 0, 0 },	     { 24, 0, 0 },	{ 33, 0, SLAB_HWCACHE_ALIGN },
+		{ 64, 64, 0 },	{ 100, 32, 0 },	     { 200, 0, SLAB_HWCACHE_ALIGN },
+		{ 500, 0, 0 },	{ 1000, 128, 0 },    { 3000, 0, 0 },	{ 5000, 0, 0 },
+		{ PAGE_SIZE, PAGE_SIZE, 0 },	     { 3 * PAGE_SIZE, 0, 0 },
+	};
+
+	slab_test_init();
+	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++) {
+		unsigned int count = 50 * SELFTEST_SCALE + (unsigned int)(PAGE_SIZE / 16 / cases[i].size);
+		/* Big objects at 64K pages: stay within an eighth of free memory. */
+		unsigned long fit = nr_free_pages() * PAGE_SIZE / 8 / (2 * cases[i].size);
+
+		count = (unsigned int)MIN((unsigned long)count, fit);
+
+		if (cycle_cache(cases[i].size, cases[i].align, cases[i].flags, count))
+			return -1;
+	}
+	return 0;
+}
+
+static unsigned int ctor_calls;
+
+static void ctor_fill(void *p)
+{
+	memset(p, 0x3c, PAGE_SIZE / 16);
+	ctor_calls++;
+}
+
+SELFTEST(slab_off_slab_freelist_with_ctor)
+{
+	unsigned long pages;
+	struct kmem_cache *c;
+	unsigned int count;
+	void **objs;
+
+	slab_test_init();
+	pages = slab_test_settle();
+	ctor_calls = 0;
+	/* 1/16 of a page with a ctor: on-slab fits 15, off-slab 16 for a few index bytes. */
+	c = kmem_cache_create("test-offslab", PAGE_SIZE / 16, 0, SLAB_NO_DEBUG, ctor_fill);
+	ST_EXPECT(c, "create failed");
+	ST_EXPECT(c->layout == SLAB_LAYOUT_OFF_SLAB && c->num == 16 && c->order == 0 &&
+			  c->freelist_cache == kmalloc_slab(16 * sizeof(freelist_idx_t)),
+		  "layout %s num %u order %u", slab_layout_name(c), c->num, c->order);
+	count = 3 * c->num * SELFTEST_SCALE + 5;
+	objs = kmalloc_array(count, sizeof(void *));
+	ST_EXPECT(objs, "no memory for the table");
+	for (unsigned int i = 0; i < count; i++) {
+		unsigned char *p = kmem_cache_alloc(c);
+
+		ST_EXPECT(p, "alloc %u failed", i);
+		ST_EXPECT(p[0] == 0x3c && p[PAGE_SIZE / 16 - 1] == 0x3c, "object %u not constructed",
+			  i);
+		objs[i] = p;
+	}
+	ST_EXPECT(ctor_calls == slab_test_active(c) + c->node.free_objects,
+		  "ctor ran %u times for %lu objects", ctor_calls,
+		  slab_test_active(c) + c->node.free_objects);
+	ST_EXPECT(kmem_cache_check(c) == 0, "check failed");
+	for (unsigned int i = 0; i < count; i++)
+		kmem_cache_free(c, objs[i]);
+	kfree(objs);
+	ST_EXPECT(kmem_cache_check(c) == 0, "check failed after frees");
+	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
+	ST_EXPECT(slab_test_settle() == pages, "pages not all back: %lu != %lu", nr_free_pages(),
+		  pages);
+	return 0;
+}
+
+/* The in-object freelist through full and refilled slabs, one slab at a time. */
+SELFTEST(slab_in_object_freelist_full_and_back)
+{
+	unsigned long pages;
+	struct kmem_cache *c;
+	void *objs[2 * 64];
+	unsigned int n;
+
+	slab_test_init();
+	pages = slab_test_settle();
+	c = kmem_cache_create("test-inobj", PAGE_SIZE / 32, 0, SLAB_NO_DEBUG, NULL);
+	ST_EXPECT(c && c->layout == SLAB_LAYOUT_IN_OBJ && c->num == 32, "layout %s num %u",
+		  c ? slab_layout_name(c) : "-", c ? c->num : 0);
+	n = 2 * c->num;
+	for (int round = 0; round < 3 * SELFTEST_SCALE; round++) {
+		for (unsigned int i = 0; i < n; i++) {
+			objs[i] = kmem_cache_alloc(c);
+			ST_EXPECT(objs[i], "alloc failed");
+			memset(objs[i], 0x77, c->object_size);	/* clobbers any array copy */
+		}
+		kmem_cache_drain_local(c);
+		ST_EXPECT(kmem_cache_check(c) == 0, "check failed with slabs full");
+		/* Free in an order that moves the array's home around (7 is prime to n). */
+		for (unsigned int i = 0; i < n; i++) {
+			unsigned int j = (i * 7 + (unsigned int)round) % n;
+
+			kmem_cache_free(c, objs[j]);
+			if (i == n / 2 || i == n / 4) {
+				kmem_cache_drain_local(c);
+				ST_EXPECT(kmem_cache_check(c) == 0, "check failed half way");
+			}
+		}
+		kmem_cache_drain_local(c);
+		ST_EXPECT(kmem_cache_check(c) == 0, "check failed after frees");
+		ST_EXPECT(slab_test_active(c) == 0, "%lu objects still active", slab_test_active(c));
+	}
+	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
+	ST_EXPECT(slab_test_settle() == pages, "pages not back");
+	return 0;
+}
+
+SELFTEST(slab_per_cpu_array_limits_and_batches)
+{
+	struct kmem_cache *c;
+	struct array_cache *ac;
+	void *objs[512];
+	unsigned long pages;
+
+	slab_test_init();
+	pages = slab_test_settle();
+	c = kmem_cache_create("test-array", 48, 0, SLAB_NO_DEBUG, NULL);
+	ST_EXPECT(c && c->limit == 120 && c->batchcount == 60, "tunables %u/%u", c->limit,
+		  c->batchcount);
+	ac = c->cpu_array[smp_processor_id()];
+	ST_EXPECT(ac && ac->avail == 0 && !ac->touched, "fresh array not empty");
+	objs[0] = kmem_cache_alloc(c);
+	/* An untouched array refills at most BATCHREFILL_LIMIT from a new slab. */
+	ST_EXPECT(ac->avail == MIN(BATCHREFILL_LIMIT, c->num) - 1 && ac->touched,
+		  "after the first alloc avail %u", ac->avail);
+	for (unsigned int i = 1; i < ARRAY_SIZE(objs); i++)
+		objs[i] = kmem_cache_alloc(c);
+	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++) {
+		ST_EXPECT(objs[i], "alloc failed");
+		kmem_cache_free(c, objs[i]);
+		ST_EXPECT(ac->avail <= ac->limit, "avail %u > limit", ac->avail);
+	}
+	ST_EXPECT(ac->avail > ac->limit - ac->batchcount, "array drained too far: %u", ac->avail);
+	ST_EXPECT(c->node.free_slabs * c->num <= c->node.free_limit,
+		  "%lu empty slabs kept, free_limit %lu objects", c->node.free_slabs,
+		  c->node.free_limit);
+	ST_EXPECT(kmem_cache_check(c) == 0, "check failed");
+	ST_EXPECT(kmem_cache_shrink(c) == 0, "shrink left slabs");
+	ST_EXPECT(ac->avail == 0 && c->node.total_slabs == 0, "shrink did not empty the cache");
+	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
+	ST_EXPECT(slab_test_settle() == pages, "pages not back");
+	return 0;
+}
+
+SELFTEST(slab_destroy_with_live_objects_is_loud_and_safe)
+{
+	struct kmem_cache *c;
+	unsigned long pages;
+	void *a, *b;
+
+	slab_test_init();
+	pages = slab_test_settle();
+	c = kmem_cache_create("test-live", 128, 0, 0, NULL);
+	ST_EXPECT(c, "create failed");
+	a = kmem_cache_alloc(c);
+	b = kmem_cache_alloc(c);
+	ST_EXPECT(a && b, "alloc failed");
+	kmem_cache_free(c, b);
+	slab_test_console_clear();
+	ST_EXPECT(kmem_cache_destroy(c) == -EBUSY, "destroy with a live object accepted");
+	ST_EXPECT(slab_test_console_has("test-live") &&
+			  slab_test_console_has("1 objects still allocated"),
+		  "destroy did not name the cache and count");
+	ST_EXPECT(kmem_cache_check(c) == 0, "cache inconsistent after refused destroy");
+	kmem_cache_free(c, a);	/* still a valid free */
+	ST_EXPECT(kmem_cache_destroy(c) == 0, "second destroy refused");
+	ST_EXPECT(slab_test_settle() == pages, "pages not back");
+	return 0;
+}
+
+/* Fill memory with objects until allocation fails, then give it all back. */
+SELFTEST(slab_out_of_memory_and_back)
+{
+	struct kmem_cache *c;
+	unsigned long pages, n = 0, small = 0;
+	void *head = NULL, *shead = NULL, *p;
+
+	slab_test_init();
+	pages = slab_test_settle();
+	c = kmem_cache_create("test-oom", PAGE_SIZE, 0, SLAB_NO_DEBUG, NULL);
+	ST_EXPECT(c, "create failed");
+	while ((p = kmem_cache_alloc(c))) {
+		*(void **)p = head;
+		head = p;
+		n++;
+	}
+	ST_EXPECT(n > 0, "nothing allocated");
+	/* Then the crumbs: small kmallocs until they fail too. */
+	while ((p = kmalloc(64))) {
+		*(void **)p = shead;
+		shead = p;
+		small++;
+	}
+	ST_EXPECT(!kmem_cache_alloc(c) && !kmalloc(64) && !kmalloc(KMALLOC_MAX_CACHE_SIZE + 1),
+		  "allocation succeeded after exhaustion");
+	ST_EXPECT(kmem_cache_check(c) == 0 && kmem_cache_check(kmalloc_slab(64)) == 0,
+		  "inconsistent when exhausted");
+	while (head) {
+		p = *(void **)head;
+		kmem_cache_free(c, head);
+		head = p;
+	}
+	while (shead) {
+		p = *(void **)shead;
+		kfree(shead);
+		shead = p;
+	}
+	p = kmem_cache_alloc(c);
+	ST_EXPECT(p, "allocation fails after memory came back");
+	kmem_cache_free(c, p);
+	ST_EXPECT(kmem_cache_check(c) == 0, "inconsistent after recovery");
+	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
+	ST_EXPECT(slab_test_settle() == pages, "leak: %lu free pages, %lu before (%lu + %lu objs)",
+		  nr_free_pages(), pages, n, small);
+	return 0;
+}
+
+SELFTEST(slab_slabinfo_format)
+{
+	struct kmem_cache *c;
+	char line[160], want[160];
+	unsigned long active;
+	void *objs[10];
+
+	slab_test_init();
+	c = kmem_cache_create("test-info", 200, 0, SLAB_NO_DEBUG, NULL);
+	ST_EXPECT(c, "create failed");
+	for (int i = 0; i < 10; i++)
+		objs[i] = kmem_cache_alloc(c);
+	active = slab_test_active(c);
+	slabinfo_line(c, line, sizeof(line));
+	snprintf(want, sizeof(want),
+		 "%-17s %6lu %6lu %6u %4u %4d : tunables %4u %4u %4u : slabdata %6lu %6lu %6lu",
+		 "test-info", active, c->node.total_slabs * c->num, c->size, c->num,
+		 1 << c->order, 120U, 60U, 0U, c->node.total_slabs - c->node.free_slabs,
+		 c->node.total_slabs, 0UL);
+	ST_EXPECT(strcmp(line, want) == 0, "slabinfo line\n  '%s'\nexpected\n  '%s'", line, want);
+	ST_EXPECT(active >= 10 && c->size == 200 && line[17] == ' ' && line[16] == ' ',
+		  "bad numbers or name column: '%s'", line);
+	slabinfo_line(kmalloc_slab(32), line, sizeof(line));
+	printk("kmalloc-32 at %luK pages: %s\n", PAGE_SIZE >> 10, line);
+	for (int i = 0; i < 10; i++)
+		kmem_cache_free(c, objs[i]);
+	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
+	slab_test_console_clear();
+	slabinfo_show();
+	ST_EXPECT(slab_test_console_has("slabinfo - version: 2.1\n# name            <active_objs> "
+					"<num_objs> <objsize> <objperslab> <pagesperslab> : tunables "
+					"<limit> <batchcount> <sharedfactor> : slabdata "
+					"<active_slabs> <num_slabs> <sharedavail>\n"),
+		  "slabinfo header wrong");
+	ST_EXPECT(slab_test_console_has("\nkmalloc-32  "), "no kmalloc-32 line");
+	slab_meminfo_show();
+	ST_EXPECT(slab_test_console_has("Slab:           "), "no Slab: line");
+	return 0;
+}

@@ -1,0 +1,100 @@
+/*
+ * test_slab.h - helpers shared by the SLAB and kmalloc self-tests
+ * (tests/common/test_slab*.c, test_kmalloc*.c, tests/host/test_slab_host*.c).
+ *
+ * The tests run in the kernel after boot and on the host, where the first
+ * test to need the slab allocator brings it up on the harness's arena.
+ * "Settling" drains this CPU's arrays and returns every empty slab of every
+ * cache to the buddy allocator, so that nr_free_pages() can be compared
+ * before and after a test: slabs that hold live objects stay where they are.
+ */
+#ifndef TESTS_COMMON_TEST_SLAB_H
+#define TESTS_COMMON_TEST_SLAB_H
+
+#include "kernel/errno.h"
+#include "kernel/printk.h"
+#include "kernel/selftest.h"
+#include "kernel/string.h"
+#include "mm/buddy.h"
+#include "mm/slab_def.h"
+#ifdef QUARRY_HOST
+#include "host_shim.h"
+#endif
+
+/* Bring the allocator up if the harness has not (host). */
+static inline void slab_test_init(void)
+{
+	if (slab_state == SLAB_DOWN)
+		kmem_cache_init();
+}
+
+/* Drain this CPU's arrays and free every empty slab; returns nr_free_pages(). */
+static inline unsigned long slab_test_settle(void)
+{
+	struct kmem_cache *cachep;
+
+	/* Twice: shrinking one cache can free objects (off-slab freelists) into another. */
+	for (int pass = 0; pass < 2; pass++) {
+		spin_lock(&slab_caches_lock);
+		list_for_each_entry(cachep, &slab_caches, list)
+			kmem_cache_shrink(cachep);
+		spin_unlock(&slab_caches_lock);
+	}
+	return nr_free_pages();
+}
+
+static inline void slab_test_console_clear(void)
+{
+#ifdef QUARRY_HOST
+	host_console_clear();
+#endif
+}
+
+/* True when the console shows 'what' (always true in the kernel: no capture). */
+static inline bool slab_test_console_has(const char *what)
+{
+#ifdef QUARRY_HOST
+	return host_console_contains(what);
+#else
+	(void)what;
+	return true;
+#endif
+}
+
+/* Objects the slabs of a cache count as in use (in arrays or with callers). */
+static inline unsigned long slab_test_active(struct kmem_cache *cachep)
+{
+	struct kmem_cache_node *n = &cachep->node;
+	unsigned long flags = spin_lock_irqsave(&n->list_lock);
+	unsigned long active = n->total_slabs * cachep->num - n->free_objects;
+
+	spin_unlock_irqrestore(&n->list_lock, flags);
+	return active;
+}
+
+/* Objects sitting in the cache's per-CPU arrays (cache idle on other CPUs). */
+static inline unsigned long slab_test_in_arrays(struct kmem_cache *cachep)
+{
+	unsigned long n = 0;
+
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		if (cachep->cpu_array[cpu])
+			n += cachep->cpu_array[cpu]->avail;
+	return n;
+}
+
+/*
+ * SLAB_EXPECT_REFUSED - after one bad free: slab_bad_frees went up by one,
+ * the console (host) names the fault, and the cache is still consistent.
+ */
+#define SLAB_EXPECT_REFUSED(cachep, bad_before, what)                                    \
+	do {                                                                             \
+		ST_EXPECT(slab_bad_frees == (bad_before) + 1,                            \
+			  "bad free not counted (%lu, expected %lu): %s", slab_bad_frees, \
+			  (unsigned long)(bad_before) + 1, what);                        \
+		ST_EXPECT(slab_test_console_has(what), "console lacks \"%s\"", what);   \
+		ST_EXPECT(!(cachep) || kmem_cache_check(cachep) == 0,                    \
+			  "cache inconsistent after a refused free (%s)", what);         \
+	} while (0)
+
+#endif

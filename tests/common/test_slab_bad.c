@@ -1,0 +1,250 @@
+/*
+ * test_slab_bad.c - misuse is reported, refused and harmless, in the kernel
+ * and on the host: frees of pointers outside RAM, into free or reserved
+ * pages, off an object boundary, into the wrong cache, double frees caught
+ * by the stack tops (no debugging), and the debug checks of a SLAB_DEBUG
+ * cache (double free, overruns, writes after free, poison). Each case checks
+ * the report (host: its text), the counter, kmem_cache_check(), and that the
+ * cache still hands out distinct objects.
+ */
+#include "test_slab.h"
+
+/* After misuse: two fresh objects are distinct and the cache is consistent. */
+static int still_works(struct kmem_cache *c)
+{
+	void *a = kmem_cache_alloc(c), *b = kmem_cache_alloc(c);
+
+	ST_EXPECT(a && b && a != b, "cache %s broken: %p %p", c->name, a, b);
+	kmem_cache_free(c, a);
+	kmem_cache_free(c, b);
+	ST_EXPECT(kmem_cache_check(c) == 0, "cache %s inconsistent", c->name);
+	return 0;
+}
+
+SELFTEST(slab_bad_pointer_frees_are_refused)
+{
+	struct kmem_cache *c, *other;
+	unsigned long bad, pages;
+	struct page *pg;
+	char *p, *q, *big;
+
+	slab_test_init();
+	pages = slab_test_settle();
+	c = kmem_cache_create("test-bad", 64, 0, SLAB_NO_DEBUG, NULL);
+	other = kmem_cache_create("test-other", 64, 0, SLAB_NO_DEBUG, NULL);
+	ST_EXPECT(c && other, "create failed");
+	p = kmem_cache_alloc(c);
+	q = kmem_cache_alloc(other);
+	ST_EXPECT(p && q, "alloc failed");
+
+	slab_test_console_clear();
+	bad = slab_bad_frees;
+	kfree((void *)0x1000);
+	SLAB_EXPECT_REFUSED(c, bad, "kfree(0x0000000000001000): not a slab object or large "
+				    "allocation (outside RAM)");
+
+	bad = slab_bad_frees;
+	kfree(p + 8);
+	SLAB_EXPECT_REFUSED(c, bad, "test-bad: kfree(");
+	ST_EXPECT(slab_test_console_has("): not at an object boundary"), "no boundary report");
+	bad = slab_bad_frees;
+	kmem_cache_free(c, p + 1);
+	SLAB_EXPECT_REFUSED(c, bad, "not at an object boundary");
+
+	bad = slab_bad_frees;
+	kmem_cache_free(c, q);
+	SLAB_EXPECT_REFUSED(c, bad, "test-bad: kmem_cache_free(");
+	ST_EXPECT(slab_test_console_has("object of cache test-other"), "no wrong-cache report");
+
+	/* A page the buddy allocator holds free. */
+	pg = alloc_pages(0);
+	ST_EXPECT(pg, "no page");
+	free_pages(pg, 0);
+	bad = slab_bad_frees;
+	kfree(page_address(pg));
+	SLAB_EXPECT_REFUSED(c, bad, "not a slab object or large allocation");
+
+	/* A reserved page (the first PFNs are never handed out). */
+	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
+		if (pfn_to_page(pfn)->flags & PG_reserved) {
+			bad = slab_bad_frees;
+			kfree((char *)page_address(pfn_to_page(pfn)) + 64);
+			SLAB_EXPECT_REFUSED(c, bad, "(reserved page)");
+			break;
+		}
+	}
+
+	/* Inside a large allocation, and a large allocation freed twice. */
+	big = kmalloc(KMALLOC_MAX_CACHE_SIZE + 1);
+	ST_EXPECT(big, "large kmalloc failed");
+	bad = slab_bad_frees;
+	kfree(big + 8);
+	SLAB_EXPECT_REFUSED(c, bad, "not the start of a large allocation");
+	kfree(big);
+	bad = slab_bad_frees;
+	kfree(big);
+	SLAB_EXPECT_REFUSED(c, bad, "not a slab object or large allocation");
+
+	if (still_works(c) || still_works(other))
+		return -1;
+	kmem_cache_free(c, p);
+	kfree(q);
+	ST_EXPECT(kmem_cache_destroy(c) == 0 && kmem_cache_destroy(other) == 0, "destroy refused");
+	ST_EXPECT(slab_test_settle() == pages, "pages not back");
+	return 0;
+}
+
+SELFTEST(slab_double_frees_seen_by_the_stacks)
+{
+	struct kmem_cache *c;
+	unsigned long bad, pages;
+	void *p, *a;
+
+	slab_test_init();
+	pages = slab_test_settle();
+	c = kmem_cache_create("test-dfree", 64, 0, SLAB_NO_DEBUG, NULL);
+	ST_EXPECT(c, "create failed");
+
+	/* Still in this CPU's array. */
+	p = kmem_cache_alloc(c);
+	kmem_cache_free(c, p);
+	slab_test_console_clear();
+	bad = slab_bad_frees;
+	kmem_cache_free(c, p);
+	SLAB_EXPECT_REFUSED(c, bad, "test-dfree: kmem_cache_free(");
+	ST_EXPECT(slab_test_console_has("double free (already in the CPU's array)"), "no report");
+
+	/* Back on its slab's freelist: caught when the array flushes it again. */
+	a = kmem_cache_alloc(c);
+	p = kmem_cache_alloc(c);
+	ST_EXPECT(slab_head_page(a) == slab_head_page(p), "objects on different slabs");
+	kmem_cache_free(c, p);
+	kmem_cache_drain_local(c);
+	bad = slab_bad_frees;
+	kmem_cache_free(c, p);
+	ST_EXPECT(slab_bad_frees == bad, "second free refused too early");
+	kmem_cache_drain_local(c);
+	SLAB_EXPECT_REFUSED(c, bad, "double free (already on its slab's freelist)");
+
+	/* Its slab empty: nothing of it can be freed. */
+	kmem_cache_free(c, a);
+	kmem_cache_drain_local(c);
+	ST_EXPECT(c->node.total_slabs == 1 && c->node.free_slabs == 1, "empty slab not kept");
+	bad = slab_bad_frees;
+	kmem_cache_free(c, a);
+	kmem_cache_drain_local(c);
+	SLAB_EXPECT_REFUSED(c, bad, "double free (its slab has no object in use)");
+
+	if (still_works(c))
+		return -1;
+	ST_EXPECT(slab_test_active(c) == slab_test_in_arrays(c), "active count went wrong");
+	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
+	ST_EXPECT(slab_test_settle() == pages, "pages not back");
+	return 0;
+}
+
+SELFTEST(slab_debug_cache_catches_misuse)
+{
+	struct kmem_cache *c;
+	unsigned long bad, corrupt, pages;
+	unsigned char *p, *q;
+
+	slab_test_init();
+	pages = slab_test_settle();
+	c = kmem_cache_create("test-debug", 40, 0, SLAB_DEBUG, NULL);
+	ST_EXPECT(c && c->object_size == 40 && c->size == 56 && c->obj_offset == 8,
+		  "debug layout: size %u object %u offset %u", c->size, c->object_size,
+		  c->obj_offset);
+	ST_EXPECT(c->layout != SLAB_LAYOUT_IN_OBJ, "poisoned cache keeps its freelist in objects");
+	p = kmem_cache_alloc(c);
+	ST_EXPECT(p && p[0] == 0x5a && p[39] == 0x5a && p[-1] == 0xcc && p[40] == 0xcc,
+		  "allocated object not marked");
+	kmem_cache_free(c, p);
+	ST_EXPECT(p[0] == 0x6b && p[38] == 0x6b && p[39] == 0xa5 && p[-1] == 0xbb && p[40] == 0xbb,
+		  "freed object not poisoned");
+
+	slab_test_console_clear();
+	bad = slab_bad_frees;
+	kmem_cache_free(c, p);
+	SLAB_EXPECT_REFUSED(c, bad, "test-debug: kmem_cache_free(");
+	ST_EXPECT(slab_test_console_has("): double free\n"), "no double free report");
+
+	/* Overrun and underrun: reported, repaired, the free goes on. */
+	corrupt = slab_corruptions;
+	bad = slab_bad_frees;
+	p = kmem_cache_alloc(c);
+	p[40] = 0;
+	kfree(p);
+	ST_EXPECT(slab_corruptions == corrupt + 1 && slab_bad_frees == bad, "overrun not caught");
+	ST_EXPECT(slab_test_console_has("red zone after the object overwritten"), "no report");
+	p = kmem_cache_alloc(c);
+	p[-3] = 0;
+	kfree(p);
+	ST_EXPECT(slab_corruptions == corrupt + 2, "underrun not caught");
+	ST_EXPECT(slab_test_console_has("red zone before the object overwritten"), "no report");
+	ST_EXPECT(kmem_cache_check(c) == 0, "inconsistent after overruns");
+
+	/* Write after free: the next allocation of the object sees the poison broken. */
+	p = kmem_cache_alloc(c);
+	kmem_cache_free(c, p);
+	p[3] = 0x11;
+	q = kmem_cache_alloc(c);
+	ST_EXPECT(q == p && slab_corruptions == corrupt + 3, "write after free not caught");
+	ST_EXPECT(slab_test_console_has("write after free: poison broken at offset 3"),
+		  "no poison report");
+	kmem_cache_free(c, q);
+
+	bad = slab_bad_frees;
+	kmem_cache_free(c, q + 8);
+	SLAB_EXPECT_REFUSED(c, bad, "not at an object boundary");
+	if (still_works(c))
+		return -1;
+	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
+	ST_EXPECT(slab_test_settle() == pages, "pages not back");
+	return 0;
+}
+
+static void ctor_mark(void *p)
+{
+	*(uint64_t *)p = 0x1234567887654321ULL;
+}
+
+SELFTEST(slab_debug_poison_only_and_red_zone_only)
+{
+	struct kmem_cache *pc, *rc;
+	unsigned long bad, pages;
+	uint64_t *p;
+	void *objs[100];
+
+	slab_test_init();
+	pages = slab_test_settle();
+	pc = kmem_cache_create("test-poison", 32, 0, SLAB_POISON, ctor_mark);
+	rc = kmem_cache_create("test-redzone", PAGE_SIZE / 64, 0, SLAB_RED_ZONE, NULL);
+	ST_EXPECT(pc && rc, "create failed");
+	/* Poisoned with a ctor: the ctor runs again on every allocation. */
+	p = kmem_cache_alloc(pc);
+	ST_EXPECT(p && *p == 0x1234567887654321ULL, "ctor not run after the poison check");
+	kmem_cache_free(pc, p);
+	slab_test_console_clear();
+	bad = slab_bad_frees;
+	kmem_cache_free(pc, p);
+	SLAB_EXPECT_REFUSED(pc, bad, "double free (object still poisoned)");
+	/* Red zones alone keep the in-object freelist where it fits. */
+	ST_EXPECT(rc->layout == SLAB_LAYOUT_IN_OBJ, "test-redzone layout %s", slab_layout_name(rc));
+	for (int round = 0; round < 2 * SELFTEST_SCALE; round++) {
+		for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++) {
+			objs[i] = kmem_cache_alloc(rc);
+			ST_EXPECT(objs[i], "alloc failed");
+			memset(objs[i], 0xee, rc->object_size);
+		}
+		kmem_cache_drain_local(rc);
+		ST_EXPECT(kmem_cache_check(rc) == 0, "check failed with objects held");
+		for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
+			kmem_cache_free(rc, objs[(i * 13) % ARRAY_SIZE(objs)]);
+		kmem_cache_drain_local(rc);
+		ST_EXPECT(kmem_cache_check(rc) == 0, "check failed after frees");
+	}
+	ST_EXPECT(kmem_cache_destroy(pc) == 0 && kmem_cache_destroy(rc) == 0, "destroy refused");
+	ST_EXPECT(slab_test_settle() == pages, "pages not back");
+	return 0;
+}
