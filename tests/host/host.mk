@@ -42,8 +42,10 @@ HOST_CFLAGS := -DQUARRY_HOST -DPAGE_SHIFT=$(PAGE_SHIFT) $(ALLOC_CFLAGS) -I. -Ite
 	-Wall -Wextra -Werror
 HOST_LDFLAGS := -fsanitize=address,undefined -pthread
 
-OBJS := $(patsubst %.c,$(OUT)/obj/%.o,$(SRCS))
-STAMP := $(OUT)/cflags.$(ALLOC)
+# One object tree per ALLOC (MM_ONLY=1 is ALLOC=none), so switching never mixes them.
+OBJDIR := $(OUT)/obj-$(ALLOC)
+OBJS := $(patsubst %.c,$(OBJDIR)/%.o,$(SRCS))
+STAMP := $(OBJDIR)/cflags
 
 .PHONY: all run clean
 all: $(BIN)
@@ -54,12 +56,12 @@ run: $(BIN)
 $(BIN): $(OBJS)
 	$(CC) $(HOST_LDFLAGS) -o $@ $(OBJS)
 
-# Objects are rebuilt when the flags change (another ALLOC, another compiler).
+# Objects are rebuilt when the flags change (another compiler, say).
 $(STAMP): FORCE
 	@mkdir -p $(@D)
 	@echo '$(CC) $(HOST_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(HOST_CFLAGS)' > $@
 
-$(OUT)/obj/%.o: %.c $(STAMP)
+$(OBJDIR)/%.o: %.c $(STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) -MMD -MP -c -o $@ $<
 
