@@ -34,7 +34,7 @@ struct kmem_cache;
 #define SLAB_RED_ZONE		0x0002U	/* guard words before and after each object */
 #define SLAB_POISON		0x0004U	/* fill free objects with 0x6b, check on allocation */
 #define SLAB_DEBUG		(SLAB_RED_ZONE | SLAB_POISON)
-#define SLAB_NO_DEBUG		0x0008U	/* never debug this cache, even with CONFIG_SLAB_DEBUG */
+#define SLAB_NO_DEBUG		0x0008U	/* CONFIG_SLAB_DEBUG adds nothing; flags given still apply */
 
 #define SLAB_CACHE_LINE		64
 #define SLAB_NAME_LEN		32	/* a cache's name is copied, cut to 31 characters */

@@ -33,15 +33,30 @@ SELFTEST(slab_kmalloc_layouts_match_formula)
 	slab_test_init();
 	for (unsigned int i = 1; i <= KMALLOC_SHIFT_HIGH; i++) {
 		struct kmem_cache *c = kmalloc_caches[i];
+		unsigned long slab, waste;
 		unsigned int order, num;
 		enum slab_layout want;
 
 		if (!c)
 			continue;
-		/* The first order that holds an object with waste <= 1/8 (or 1 object at all). */
+		/* Whatever the layout, num is what its formula gives at the cache's order. */
+		slab = PAGE_SIZE << c->order;
+		num = expect_num(c, c->layout, c->order);
+		waste = slab - (unsigned long)num * c->size;
+		ST_EXPECT(c->num == num, "%s: %s order %u holds %u, formula says %u", c->name,
+			  slab_layout_name(c), c->order, c->num, num);
+		ST_EXPECT(c->layout != SLAB_LAYOUT_IN_OBJ || in_obj_fits(c, c->order),
+			  "%s: freelist does not fit in an object", c->name);
+		ST_EXPECT(c->num <= SLAB_OBJ_MAX_NUM, "%s: %u objects overflow the index", c->name,
+			  c->num);
+		ST_EXPECT(waste * 8 <= slab || c->order >= (PAGE_SHIFT == 12 ? 3 : 1),
+			  "%s: waste %lu of %lu at order %u", c->name, waste, slab, c->order);
+		ST_EXPECT(kmem_cache_check(c) == 0, "%s inconsistent", c->name);
+		if (CONFIG_SLAB_DEBUG)
+			continue;	/* red zones: off-slab and larger orders come into play */
+		/* Without debugging: in-object if it fits, else on-slab; first order <= 1/8 waste. */
 		for (order = 0;; order++) {
-			unsigned long slab = PAGE_SIZE << order;
-
+			slab = PAGE_SIZE << order;
 			want = in_obj_fits(c, order) ? SLAB_LAYOUT_IN_OBJ : SLAB_LAYOUT_ON_SLAB;
 			num = expect_num(c, want, order);
 			if (num && (slab - (unsigned long)num * c->size) * 8 <= slab)
@@ -52,9 +67,6 @@ SELFTEST(slab_kmalloc_layouts_match_formula)
 			  "%s: %s num %u order %u, expected %s num %u order %u", c->name,
 			  slab_layout_name(c), c->num, c->order,
 			  want == SLAB_LAYOUT_IN_OBJ ? "in-object" : "on-slab", num, order);
-		ST_EXPECT(c->num <= SLAB_OBJ_MAX_NUM, "%s: %u objects overflow the index", c->name,
-			  c->num);
-		ST_EXPECT(kmem_cache_check(c) == 0, "%s inconsistent", c->name);
 	}
 	return 0;
 }

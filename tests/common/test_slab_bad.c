@@ -218,8 +218,10 @@ SELFTEST(slab_debug_poison_only_and_red_zone_only)
 
 	slab_test_init();
 	pages = slab_test_settle();
-	pc = kmem_cache_create("test-poison", 32, 0, SLAB_POISON, ctor_mark);
-	rc = kmem_cache_create("test-redzone", PAGE_SIZE / 64, 0, SLAB_RED_ZONE, NULL);
+	/* SLAB_NO_DEBUG: exactly these checks, even with CONFIG_SLAB_DEBUG. */
+	pc = kmem_cache_create("test-poison", 32, 0, SLAB_POISON | SLAB_NO_DEBUG, ctor_mark);
+	rc = kmem_cache_create("test-redzone", PAGE_SIZE / 64, 0, SLAB_RED_ZONE | SLAB_NO_DEBUG,
+			       NULL);
 	ST_EXPECT(pc && rc, "create failed");
 	/* Poisoned with a ctor: the ctor runs again on every allocation. */
 	p = kmem_cache_alloc(pc);
