@@ -54,8 +54,9 @@ KCFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -mno-red-zone \
 	-I. -Iarch/$(ARCH)/include -MMD -MP
 NFLAGS  := -f elf64 -F dwarf -g -Werror
 
-KSRCS := $(wildcard kernel/*.c) $(wildcard arch/$(ARCH)/*.c) boot/multiboot2.c \
-	$(MM_SRCS) $(TEST_SRCS)
+# tests/kernel/: self-tests that only make sense in the kernel (SMP, interrupts).
+KSRCS := $(wildcard kernel/*.c) $(wildcard arch/$(ARCH)/*.c) boot/multiboot2.c boot/acpi.c \
+	$(MM_SRCS) $(TEST_SRCS) $(wildcard tests/kernel/*.c)
 ASRCS := $(wildcard boot/$(ARCH)/*.asm) $(wildcard arch/$(ARCH)/*.asm)
 KOBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(KSRCS)) $(patsubst %.asm,$(BUILD)/obj/%.o,$(ASRCS))
 
@@ -63,7 +64,14 @@ ELF := $(BUILD)/quarry.elf
 ISO := $(BUILD)/quarry.iso
 TEST_ISO := $(BUILD)/quarry-test.iso
 
+# With more than one CPU, TCG runs each in its own host thread (MTTCG);
+# tests/qemu/run.sh does the same for the runs it starts.
 QEMU_FLAGS := -smp $(SMP) -m $(MEM)
+ifneq ($(SMP),1)
+QEMU_ACCEL := -accel tcg,thread=multi
+else
+QEMU_ACCEL := -accel tcg
+endif
 
 .PHONY: all kernel iso deps run test test-host test-kernel test-gdb debug gdb help clean
 all: iso
@@ -129,7 +137,7 @@ test-gdb: deps iso
 # QEMU paused with its gdbstub on :1234; `make gdb` in another terminal attaches.
 debug: deps iso
 	@echo "QEMU is paused with a gdbstub on localhost:1234; run 'make gdb' in another terminal."
-	qemu-system-x86_64 $(QEMU_FLAGS) -cdrom $(ISO) -serial stdio -display none -no-reboot \
+	qemu-system-x86_64 $(QEMU_ACCEL) $(QEMU_FLAGS) -cdrom $(ISO) -serial stdio -display none -no-reboot \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -s -S
 
 gdb: deps kernel

@@ -28,8 +28,60 @@ void arch_console_write(const char *s, size_t n);
  */
 void arch_exit(int status) __noreturn;
 
-/* arch_stop_other_cpus - halt every CPU but this one (for panic and shutdown). */
+/*
+ * arch_stop_other_cpus - halt every other online CPU, wherever it is and
+ * even with its interrupts off (x86: an NMI), and wait until they have
+ * stopped (a short, bounded wait). For panic and shutdown; works from any
+ * CPU. If two CPUs call it at once, one of them stops the other.
+ */
 void arch_stop_other_cpus(void);
+
+/*
+ * arch_phys_mapped - true when [phys, phys + len) is in the direct map, so
+ * PHYS_TO_VIRT(phys) may be read (firmware tables, boot data).
+ */
+bool arch_phys_mapped(uint64_t phys, uint64_t len);
+
+/*
+ * arch_cycles_khz - how fast arch_cycles() counts, in kHz, as measured at
+ * boot against a reference clock; 0 before that or if it could not be.
+ */
+unsigned long arch_cycles_khz(void);
+
+/*
+ * SMP (kernel/smp.c drives these):
+ *
+ * arch_smp_prepare - find the CPUs (from the ACPI MADT, acpi_init first),
+ * give them logical numbers (the boot CPU is 0), set up the boot CPU's
+ * interrupt controller and its timer at HZ (calling timer_tick), and
+ * prepare the secondaries' start code. Returns how many CPUs can be
+ * started, the boot CPU included (1..NR_CPUS). Boot CPU, once, interrupts off.
+ */
+unsigned int arch_smp_prepare(void);
+
+/*
+ * arch_cpu_start - start secondary CPU cpu (1 .. arch_smp_prepare()-1) and
+ * wait until it has called smp_secondary_main() and is online. Returns 0,
+ * or -1 after printing why the CPU did not come up (then it never will).
+ */
+int arch_cpu_start(unsigned int cpu);
+
+/* arch_send_wakeup - interrupt cpu so that it leaves arch_cpu_idle(). */
+void arch_send_wakeup(unsigned int cpu);
+
+/*
+ * arch_cpu_idle - called with interrupts off: enable them and wait for the
+ * next interrupt, with no window in which one could arrive before the wait
+ * starts. Returns with interrupts on.
+ */
+void arch_cpu_idle(void);
+
+/*
+ * arch_cpu_report - make cpu print where it is (instruction pointer and
+ * registers), even with its interrupts off (x86: an NMI), then carry on.
+ * For hang and deadlock reports; waits briefly for the report.
+ */
+void arch_cpu_report(unsigned int cpu);
 
 
 /* arch_name - "x86_64" or "arm64". */

@@ -1,16 +1,21 @@
 /*
  * kmain.c - the kernel's C entry and boot sequence:
  *   console and traps -> platform discovery -> direct map -> mem_map and
- *   buddy -> slab caches -> reports -> what the command line asks for
- *   ("selftest": run the self-tests; "slabinfo": print slabinfo again at
- *   the end; "faulttest": write to an unmapped address, to test the
- *   exception report) -> exit with a status.
+ *   buddy -> slab caches -> reports -> ACPI tables -> SMP bring-up (from
+ *   here on interrupts are on and every CPU's timer ticks) -> what the
+ *   command line asks for ("selftest": run the self-tests; "slabinfo":
+ *   print slabinfo again at the end; "faulttest": write to an unmapped
+ *   address, to test the exception report; "faulttest-ap": the same on the
+ *   last CPU, to test that a fault on another CPU names it) -> exit with a
+ *   status.
  */
 #include "kernel/arch.h"
 #include "kernel/bootinfo.h"
 #include "kernel/printk.h"
 #include "kernel/bug.h"
 #include "kernel/selftest.h"
+#include "kernel/acpi.h"
+#include "kernel/smp.h"
 #include "mm/mm.h"
 #include "mm/page.h"
 #ifndef CONFIG_ALLOC_NONE
@@ -20,6 +25,15 @@
 extern char __kernel_phys_start[], __kernel_phys_end[];
 
 static struct boot_info boot_info;
+
+static void fault_here(void *arg)
+{
+	volatile uintptr_t unmapped = 8;	/* volatile: not a known NULL to GCC */
+
+	printk("faulttest: CPU %u writing to %p\n", smp_processor_id(), (void *)unmapped);
+	*(volatile int *)unmapped = 1;
+	panic("faulttest: the write to an unmapped address did not fault");
+}
 
 #ifndef CONFIG_ALLOC_NONE
 static void slab_report(void)
@@ -50,13 +64,17 @@ void kmain(unsigned long magic, unsigned long info)
 	kmem_cache_init();
 	slab_report();
 #endif
+	acpi_init(bi->acpi_rsdp);
+	smp_init();
 
-	if (cmdline_has(bi, "faulttest")) {
-		volatile uintptr_t unmapped = 8;	/* volatile: not a known NULL to GCC */
-
-		printk("faulttest: writing to %p\n", (void *)unmapped);
-		*(volatile int *)unmapped = 1;
-		panic("faulttest: the write to an unmapped address did not fault");
+	if (cmdline_has(bi, "faulttest"))
+		fault_here(NULL);
+	if (cmdline_has(bi, "faulttest-ap")) {
+		if (num_online_cpus() < 2)
+			panic("faulttest-ap: needs a second CPU (-smp 2 or more)");
+		smp_call_on_cpu(num_online_cpus() - 1, fault_here, NULL);
+		panic("faulttest-ap: CPU %u returned from the faulting call",
+		      num_online_cpus() - 1);
 	}
 	if (cmdline_has(bi, "selftest"))
 		failures = selftest_run_all(0);

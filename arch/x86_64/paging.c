@@ -12,7 +12,10 @@
 
 #define PTE_P	0x1ULL
 #define PTE_W	0x2ULL
+#define PTE_PWT	0x8ULL
+#define PTE_PCD	0x10ULL
 #define PTE_PS	0x80ULL
+#define PMD_SIZE (1ULL << 21)
 #define DIRECT_MAP_MAX_GIB 64
 #define BOOT_MAPPED_GIB	4
 #define GIB	(1ULL << 30)
@@ -54,4 +57,36 @@ void paging_init(uint64_t max_phys)
 		direct_map_limit = gib * GIB;
 	pml4[0] = 0;
 	write_cr3(read_cr3());	/* flush the TLB of the identity map */
+}
+
+/* paging_kernel_pml4_phys - physical address of the kernel's PML4 (what CR3 holds). */
+uint64_t paging_kernel_pml4_phys(void)
+{
+	return (uintptr_t)boot_pml4;
+}
+
+/*
+ * paging_map_uncached - make the direct map of device registers at
+ * [phys, phys + size) uncached (PCD|PWT: UC with the reset PAT) and return
+ * their direct-map address. The direct map uses 2 MiB pages, so the whole
+ * 2 MiB pages around the range change type: call it only for device ranges
+ * that share no 2 MiB page with RAM (the local and I/O APICs near 4 GiB).
+ * Call at boot, before other CPUs run: only this CPU's TLB is flushed.
+ */
+void *paging_map_uncached(uint64_t phys, uint64_t size)
+{
+	uint64_t *pml4 = PHYS_TO_VIRT((uintptr_t)boot_pml4);
+	uint64_t *pdpt = phys_table(pml4[256]);
+
+	if (phys + size > direct_map_limit || phys + size < phys)
+		panic("paging: device range %016llx+%llx is outside the direct map",
+		      (unsigned long long)phys, (unsigned long long)size);
+	for (uint64_t a = ALIGN_DOWN(phys, PMD_SIZE); a < phys + size; a += PMD_SIZE) {
+		uint64_t *pd = phys_table(pdpt[a / GIB]);
+		uint64_t *pde = &pd[(a / PMD_SIZE) % 512];
+
+		*pde |= PTE_PCD | PTE_PWT;
+		invlpg(PHYS_TO_VIRT(a));
+	}
+	return PHYS_TO_VIRT(phys);
 }

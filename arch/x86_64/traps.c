@@ -1,8 +1,9 @@
 /*
  * traps.c - what happens when an interrupt or exception arrives. Exceptions
  * are fatal: the report names the vector, the error code, CR2 and every
- * register, then panic ends the run with a failure status. Device interrupts
- * (vectors 32 and up) go to the handler registered for them.
+ * register, then panic ends the run with a failure status; an NMI another
+ * CPU sent on purpose (stop, report) goes to x86_nmi instead. Device
+ * interrupts (vectors 32 and up) go to the handler registered for them.
  */
 #include "arch/x86_64/x86.h"
 #include "kernel/printk.h"
@@ -30,10 +31,9 @@ void irq_register(unsigned int vector, irq_handler_t fn)
 	irq_handlers[vector] = fn;
 }
 
-static void report_exception(const struct trap_frame *tf)
+/* x86_print_frame - print a trap frame's instruction pointer and registers. */
+void x86_print_frame(const struct trap_frame *tf)
 {
-	printk("EXCEPTION %lu (%s) on CPU %u: error 0x%lx cr2 0x%lx\n", tf->vector,
-	       exception_names[tf->vector], smp_processor_id(), tf->error, read_cr2());
 	printk("  rip %016lx cs %04lx rflags %016lx rsp %016lx ss %04lx\n", tf->rip, tf->cs,
 	       tf->rflags, tf->rsp, tf->ss);
 	printk("  rax %016lx rbx %016lx rcx %016lx rdx %016lx\n", tf->rax, tf->rbx, tf->rcx,
@@ -45,9 +45,18 @@ static void report_exception(const struct trap_frame *tf)
 	printk("  r13 %016lx r14 %016lx r15 %016lx\n", tf->r13, tf->r14, tf->r15);
 }
 
+static void report_exception(const struct trap_frame *tf)
+{
+	printk("EXCEPTION %lu (%s) on CPU %u: error 0x%lx cr2 0x%lx\n", tf->vector,
+	       exception_names[tf->vector], smp_processor_id(), tf->error, read_cr2());
+	x86_print_frame(tf);
+}
+
 /* x86_trap - called by isr.asm for every vector, interrupts off. */
 void x86_trap(struct trap_frame *tf)
 {
+	if (tf->vector == 2 && x86_nmi(tf))
+		return;
 	if (tf->vector < 32) {
 		report_exception(tf);
 		panic("unhandled exception %lu at rip %016lx", tf->vector, tf->rip);

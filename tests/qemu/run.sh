@@ -3,10 +3,19 @@
 # window, no reboot), serial console on stdout, and exit with the kernel's
 # status: 0 success, 1 failure, 124 when killed at TIMEOUT seconds, other
 # values when QEMU itself failed.
+# With -smp N (N > 1) the CPUs run in parallel host threads (MTTCG).
 set -u
 iso=$1 limit=$2
 shift 2
-timeout --foreground -k 5 "$limit" qemu-system-x86_64 -M pc -accel tcg \
+accel=tcg
+prev=
+for a in "$@"; do
+	if [ "$prev" = -smp ] && [ "${a%%,*}" != 1 ]; then
+		accel=tcg,thread=multi
+	fi
+	prev=$a
+done
+timeout --foreground -k 5 "$limit" qemu-system-x86_64 -M pc -accel $accel \
 	-cdrom "$iso" -boot d -serial stdio -display none -monitor none -no-reboot \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 "$@"
 rc=$?

@@ -26,10 +26,25 @@ static inline uint64_t arch_cycles(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+/* The running CPU's number, in its per-CPU area (see asm/percpu.h). */
+extern unsigned int per_cpu__cpu_number;
+
 /*
- * smp_processor_id - the running CPU's number, 0..NR_CPUS-1. Stable only
- * while interrupts are off (or preemption is impossible, as in Quarry).
+ * smp_processor_id - the running CPU's number, 0..NR_CPUS-1: one load through
+ * the GS base, which arch/x86_64/percpu.c points at this CPU's per-CPU area.
+ * Code never moves between CPUs in Quarry (no preemption, no migration), so
+ * the value stays right for as long as the caller runs. Before the boot CPU's
+ * GS base is set, GS is 0 and the load reads the template's 0: still right.
+ * Not volatile: the compiler may reuse an earlier result, since a CPU's
+ * number never changes once its GS base is set (a "memory" clobber, as in
+ * the MSR write that sets it, forces a fresh load).
  */
-unsigned int smp_processor_id(void);
+static inline unsigned int smp_processor_id(void)
+{
+	unsigned int id;
+
+	__asm__("movl %%gs:%1, %0" : "=r"(id) : "m"(per_cpu__cpu_number));
+	return id;
+}
 
 #endif

@@ -1,0 +1,107 @@
+/*
+ * timer.c - the per-CPU tick: counting, the tick hook, and the watchdog that
+ * turns a CPU stuck with interrupts off into a report naming it.
+ */
+#include "kernel/timer.h"
+#include "kernel/arch.h"
+#include "kernel/bug.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/smp.h"
+#include <asm/processor.h>
+
+static DEFINE_PER_CPU(unsigned long, ticks);
+
+static void (*tick_hook)(unsigned int cpu);
+static bool watchdog_on;
+static int watchdog_fired;
+
+/*
+ * What checker CPU c last saw of target CPU t: t's tick count, and c's own
+ * tick count when t's last changed. Row c is only touched by CPU c.
+ */
+struct watch {
+	unsigned long seen;
+	unsigned long since;
+};
+static struct watch watch[NR_CPUS][NR_CPUS];
+
+static void watchdog_check(unsigned int cpu, unsigned long now)
+{
+	for (unsigned int t = 0; t < NR_CPUS; t++) {
+		struct watch *w = &watch[cpu][t];
+		unsigned long theirs;
+
+		if (t == cpu || !cpu_online(t))
+			continue;
+		theirs = READ_ONCE(per_cpu(ticks, t));
+		if (theirs != w->seen || !w->since) {
+			w->seen = theirs;
+			w->since = now;
+			continue;
+		}
+		if (now - w->since < WATCHDOG_SECONDS * HZ)
+			continue;
+		if (__atomic_exchange_n(&watchdog_fired, 1, __ATOMIC_ACQ_REL))
+			return;		/* another CPU is reporting */
+		printk("watchdog: CPU %u has taken no timer tick for %d s (seen by CPU %u): "
+		       "stuck with interrupts off?\n", t, WATCHDOG_SECONDS, cpu);
+		arch_cpu_report(t);
+		panic("watchdog: CPU %u stuck", t);
+	}
+}
+
+/* timer_tick: see timer.h. */
+void timer_tick(unsigned int cpu)
+{
+	void (*hook)(unsigned int) = READ_ONCE(tick_hook);
+	unsigned long now;
+
+	this_cpu_inc(ticks);
+	now = this_cpu_read(ticks);
+	if (hook)
+		hook(cpu);
+	if (READ_ONCE(watchdog_on) && now % HZ == 0)
+		watchdog_check(cpu, now);
+}
+
+/* timer_ticks: see timer.h. */
+unsigned long timer_ticks(unsigned int cpu)
+{
+	return READ_ONCE(per_cpu(ticks, cpu));
+}
+
+/* timer_set_hook: see timer.h. */
+void (*timer_set_hook(void (*fn)(unsigned int cpu)))(unsigned int cpu)
+{
+	return __atomic_exchange_n(&tick_hook, fn, __ATOMIC_ACQ_REL);
+}
+
+/* timer_wait_all_cpus: see timer.h. */
+int timer_wait_all_cpus(unsigned int n)
+{
+	unsigned long start[NR_CPUS];
+	unsigned int self = smp_processor_id();
+	unsigned long my_start = timer_ticks(self);
+	bool all;
+
+	for (unsigned int c = 0; c < NR_CPUS; c++)
+		start[c] = timer_ticks(c);
+	do {
+		all = true;
+		for (unsigned int c = 0; c < NR_CPUS; c++) {
+			if (cpu_online(c) && timer_ticks(c) - start[c] < n)
+				all = false;
+		}
+		if (all)
+			return 0;
+		cpu_relax();
+	} while (timer_ticks(self) - my_start < (unsigned long)WATCHDOG_SECONDS * HZ + n);
+	return -1;
+}
+
+/* timer_watchdog_start: see timer.h. */
+void timer_watchdog_start(void)
+{
+	WRITE_ONCE(watchdog_on, true);
+}

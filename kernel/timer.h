@@ -1,0 +1,44 @@
+/*
+ * timer.h - the periodic tick every online CPU takes at HZ, from its own
+ * local timer (x86_64: the local APIC timer), while the kernel runs.
+ *
+ * timer_tick() runs in interrupt context with interrupts off, on the CPU
+ * whose timer fired; it counts the tick per CPU, runs the tick hook (tests;
+ * later the slab reap), and every second checks that the other CPUs are
+ * still taking their ticks (the watchdog: a CPU with no tick for
+ * WATCHDOG_SECONDS is stuck with interrupts off, or dead; the report names
+ * it and where it is, then panics).
+ */
+#ifndef QUARRY_TIMER_H
+#define QUARRY_TIMER_H
+
+#include "kernel/compiler.h"
+
+#define HZ			100
+#define WATCHDOG_SECONDS	30
+
+/* timer_tick - called by the arch timer interrupt on cpu (the running CPU), interrupts off. */
+void timer_tick(unsigned int cpu);
+
+/* timer_ticks - how many ticks cpu has taken since its timer started. */
+unsigned long timer_ticks(unsigned int cpu);
+
+/*
+ * timer_set_hook - have fn(cpu) called from every CPU's tick (in interrupt
+ * context, interrupts off) until it is replaced; NULL removes it. Returns
+ * the previous hook. After replacing a hook, call timer_wait_all_cpus(1)
+ * before freeing anything the old hook uses: a CPU may still be inside it.
+ */
+void (*timer_set_hook(void (*fn)(unsigned int cpu)))(unsigned int cpu);
+
+/*
+ * timer_wait_all_cpus - wait until every online CPU has taken n more
+ * ticks than when called. The caller must have interrupts on. Returns 0,
+ * or -1 if some CPU took none for WATCHDOG_SECONDS (by the caller's ticks).
+ */
+int timer_wait_all_cpus(unsigned int n);
+
+/* timer_watchdog_start - start checking for stuck CPUs (smp_init, once all are up). */
+void timer_watchdog_start(void);
+
+#endif
