@@ -82,9 +82,7 @@ void kmalloc_caches_init(void)
 		cachep = __kmem_cache_create(name, size, 0, 0, NULL);
 		if (!cachep)
 			panic("slab: cannot create %s", name);
-		spin_lock(&slab_caches_lock);
-		list_add(&cachep->list, &slab_caches);
-		spin_unlock(&slab_caches_lock);
+		slab_caches_add(cachep);
 		kmalloc_caches[i] = cachep;
 	}
 }

@@ -1,6 +1,6 @@
 /*
- * slab.c - SLAB caches and their slabs: creation and layout, growing a
- * cache, the node's slab lists, shrinking and destroying, boot.
+ * slab.c - SLAB caches and their slabs: creation, growing a cache, the
+ * node's slab lists, shrinking and destroying, boot.
  *
  * Data structures (mm/slab_def.h): a cache's slabs hang on its node's lists
  * slabs_full / slabs_partial / slabs_free by their head page's lru link,
@@ -11,18 +11,13 @@
  * objects; every page of a slab has PG_slab, slab_cache and private = head.
  * Objects sitting in per-CPU arrays count as in use from the slab's view.
  *
- * Layout: a slab starts with object 0 at the first page's address; objects
- * are 'size' bytes apart. Per cache we pick, by least waste, where the index
- * array lives: after the objects (ON_SLAB), in a kmalloc'd buffer
- * (OFF_SLAB; only from a kmalloc cache that is not itself OFF_SLAB, so
- * growing never recurses), or inside the free object that is handed out
- * last (IN_OBJ; no ctor, no poison, whole array within one object). For
- * IN_OBJ the array lives in object freelist[num-1]: allocation takes that
- * object last, when the slab becomes full and the array is not needed
- * (page->freelist becomes NULL); the first object freed into a full slab
- * becomes the array's new home and its index is written at freelist[num-1],
- * inside itself. The order is the first whose waste is at most 1/8 of the
- * slab, with num <= SLAB_OBJ_MAX_NUM (the index's range).
+ * Layout (chosen in mm/slab_layout.c): objects from the slab's first byte,
+ * the index array after them, off the slab, or inside a free object
+ * (IN_OBJ). For IN_OBJ the array lives in object freelist[num-1]:
+ * allocation takes that object last, when the slab becomes full and the
+ * array is not needed (page->freelist becomes NULL); the first object freed
+ * into a full slab becomes the array's new home and its index is written at
+ * freelist[num-1], inside itself.
  *
  * Locking: node.list_lock is taken with interrupts off, here always with
  * spin_lock() after the caller disabled them or with spin_lock_irqsave().
@@ -45,182 +40,6 @@ struct spinlock slab_caches_lock = SPINLOCK_INIT;
 /* The cache of struct kmem_cache; itself static, since nothing can allocate it. */
 static struct kmem_cache kmem_cache_boot;
 
-/* Orders tried first for a slab; larger ones only when an object needs them. */
-#define SLAB_MAX_ORDER_SOFT	(PAGE_SHIFT == 12 ? 3 : 1)
-
-struct layout_choice {
-	unsigned int order;
-	unsigned int num;
-	unsigned long waste;
-	enum slab_layout layout;
-	struct kmem_cache *freelist_cache;
-};
-
-/* Cost of one layout at one order; false when it cannot be used. */
-static bool layout_try(const struct kmem_cache *cachep, unsigned int order,
-		       enum slab_layout layout, struct layout_choice *out)
-{
-	unsigned long slab = PAGE_SIZE << order;
-	unsigned long num, waste;
-	struct kmem_cache *fc = NULL;
-
-	switch (layout) {
-	case SLAB_LAYOUT_ON_SLAB:
-		num = slab / (cachep->size + sizeof(freelist_idx_t));
-		waste = slab - num * cachep->size;
-		break;
-	case SLAB_LAYOUT_IN_OBJ:
-		if (cachep->ctor || (cachep->flags & SLAB_POISON))
-			return false;
-		num = slab / cachep->size;
-		if (num * sizeof(freelist_idx_t) > cachep->object_size)
-			return false;
-		waste = slab - num * cachep->size;
-		break;
-	case SLAB_LAYOUT_OFF_SLAB:
-		num = slab / cachep->size;
-		if (slab_state < SLAB_PARTIAL || num > SLAB_OBJ_MAX_NUM)
-			return false;
-		fc = kmalloc_slab(num * sizeof(freelist_idx_t));
-		if (!fc || fc->layout == SLAB_LAYOUT_OFF_SLAB)
-			return false;
-		waste = slab - num * cachep->size + fc->size;
-		break;
-	default:
-		return false;
-	}
-	if (num == 0 || num > SLAB_OBJ_MAX_NUM)
-		return false;
-	out->order = order;
-	out->num = (unsigned int)num;
-	out->waste = waste;
-	out->layout = layout;
-	out->freelist_cache = fc;
-	return true;
-}
-
-/* The least wasteful layout at one order (ties: IN_OBJ, ON_SLAB, OFF_SLAB). */
-static bool layout_best(const struct kmem_cache *cachep, unsigned int order,
-			struct layout_choice *best)
-{
-	static const enum slab_layout pref[] = { SLAB_LAYOUT_IN_OBJ, SLAB_LAYOUT_ON_SLAB,
-						 SLAB_LAYOUT_OFF_SLAB };
-	struct layout_choice c = { 0 };
-	bool found = false;
-
-	for (unsigned int i = 0; i < ARRAY_SIZE(pref); i++) {
-		if (!layout_try(cachep, order, pref[i], &c))
-			continue;
-		if (!found || c.waste < best->waste)
-			*best = c;
-		found = true;
-	}
-	return found;
-}
-
-/*
- * calculate_slab_order - choose order, objects per slab and freelist place:
- * the first order whose waste is at most 1/8 of the slab; failing that the
- * smallest waste fraction among the soft orders; failing that (the object
- * does not fit) the first order that holds one object. False if none does.
- */
-static bool calculate_slab_order(struct kmem_cache *cachep)
-{
-	struct layout_choice best = { 0 }, c = { 0 };
-	bool found = false;
-
-	for (unsigned int order = 0; order <= MAX_ORDER; order++) {
-		unsigned long slab = PAGE_SIZE << order;
-
-		if (found && order > SLAB_MAX_ORDER_SOFT)
-			break;
-		if (!layout_best(cachep, order, &c))
-			continue;
-		if (!found || (uint64_t)c.waste * (PAGE_SIZE << best.order) <
-				      (uint64_t)best.waste * slab)
-			best = c;
-		found = true;
-		if (c.waste * 8 <= slab)
-			break;
-	}
-	if (!found)
-		return false;
-	cachep->order = best.order;
-	cachep->num = best.num;
-	cachep->layout = best.layout;
-	cachep->freelist_cache = best.freelist_cache;
-	cachep->waste = (unsigned int)best.waste;
-	cachep->freelist_size = best.num * (unsigned int)sizeof(freelist_idx_t);
-	/* The index's range, checked for every cache made (see slab_def.h). */
-	BUG_ON(cachep->num == 0 || cachep->num > SLAB_OBJ_MAX_NUM);
-	return true;
-}
-
-/* Per-CPU array sizes by object size, as Linux's SLAB tunes them. */
-static void cache_set_tunables(struct kmem_cache *cachep)
-{
-	unsigned int limit;
-
-	if (cachep->size > 131072)
-		limit = 1;
-	else if (cachep->size > PAGE_SIZE)
-		limit = 8;
-	else if (cachep->size > 1024)
-		limit = 24;
-	else if (cachep->size > 256)
-		limit = 54;
-	else
-		limit = 120;
-	cachep->limit = limit;
-	cachep->batchcount = (limit + 1) / 2;
-	cachep->shared = 0;
-	cachep->node.free_limit = 2UL * cachep->batchcount + cachep->num;
-}
-
-/* Fill in a zeroed cache: sizes, layout, tunables, node. False on bad input. */
-static bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_t align,
-			unsigned int flags, void (*ctor)(void *))
-{
-	size_t ralign = sizeof(unsigned long long), usable;
-
-	if (CONFIG_SLAB_DEBUG && !(flags & SLAB_NO_DEBUG))
-		flags |= SLAB_DEBUG;
-	if (flags & SLAB_HWCACHE_ALIGN) {
-		size_t r = SLAB_CACHE_LINE;
-
-		while (size <= r / 2 && r > ralign)
-			r /= 2;
-		ralign = MAX(ralign, r);
-	}
-	ralign = MAX(ralign, align);
-	usable = ALIGN_UP(MAX(size, (size_t)SLAB_OBJ_MIN_SIZE), sizeof(unsigned long long));
-
-	cachep->flags = flags;
-	cachep->align = (unsigned int)ralign;
-	cachep->ctor = ctor;
-	if (flags & SLAB_RED_ZONE) {
-		/* [pad][red zone 1][usable][red zone 2][pad], the caller's part aligned. */
-		cachep->obj_offset = (unsigned int)ALIGN_UP((size_t)8, ralign);
-		cachep->object_size = (unsigned int)usable;
-		cachep->size = (unsigned int)ALIGN_UP(cachep->obj_offset + usable + 8, ralign);
-	} else {
-		cachep->obj_offset = 0;
-		cachep->size = (unsigned int)ALIGN_UP(usable, ralign);
-		cachep->object_size = cachep->size;
-	}
-	snprintf(cachep->name, sizeof(cachep->name), "%s", name);
-	if (!calculate_slab_order(cachep))
-		return false;
-	cache_set_tunables(cachep);
-
-	spin_lock_init(&cachep->node.list_lock);
-	INIT_LIST_HEAD(&cachep->node.slabs_full);
-	INIT_LIST_HEAD(&cachep->node.slabs_partial);
-	INIT_LIST_HEAD(&cachep->node.slabs_free);
-	INIT_LIST_HEAD(&cachep->list);
-	return true;
-}
-
 /*
  * __kmem_cache_create - allocate and set up a cache, without per-CPU arrays
  * and without putting it on slab_caches (the callers do both).
@@ -240,11 +59,14 @@ struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t ali
 	return cachep;
 }
 
-static void slab_caches_add(struct kmem_cache *cachep)
+/* slab_caches_add - put a new cache on slab_caches (newest first). */
+void slab_caches_add(struct kmem_cache *cachep)
 {
-	spin_lock(&slab_caches_lock);
+	unsigned long flags;
+
+	flags = spin_lock_irqsave(&slab_caches_lock);
 	list_add(&cachep->list, &slab_caches);
-	spin_unlock(&slab_caches_lock);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
 /* kmem_cache_create: see slab.h. */
@@ -569,9 +391,9 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 		cachep->dead = true;
 		return -EBUSY;
 	}
-	spin_lock(&slab_caches_lock);
+	flags = spin_lock_irqsave(&slab_caches_lock);
 	list_del(&cachep->list);
-	spin_unlock(&slab_caches_lock);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
 	cache_free_arrays(cachep);
 	kmem_cache_free(&kmem_cache_boot, cachep);
 	return 0;
@@ -587,19 +409,6 @@ size_t kmem_cache_size(struct kmem_cache *cachep)
 const char *kmem_cache_name(struct kmem_cache *cachep)
 {
 	return cachep->name;
-}
-
-/* slab_layout_name - "on-slab", "off-slab" or "in-object", for reports. */
-const char *slab_layout_name(const struct kmem_cache *cachep)
-{
-	switch (cachep->layout) {
-	case SLAB_LAYOUT_ON_SLAB:
-		return "on-slab";
-	case SLAB_LAYOUT_OFF_SLAB:
-		return "off-slab";
-	default:
-		return "in-object";
-	}
 }
 
 /* kmem_cache_init: see slab.h. */

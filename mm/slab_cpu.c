@@ -50,6 +50,7 @@ static void *cache_alloc_one(struct kmem_cache *cachep)
 	void *objp = NULL;
 	unsigned int got;
 
+	assert_irqs_disabled();
 	spin_lock(&n->list_lock);
 	got = cache_take_from_lists(cachep, &objp, 1);
 	spin_unlock(&n->list_lock);
@@ -68,6 +69,7 @@ static void cache_free_one(struct kmem_cache *cachep, void *objp)
 	struct kmem_cache_node *n = &cachep->node;
 	struct list_head release = LIST_HEAD_INIT(release);
 
+	assert_irqs_disabled();
 	spin_lock(&n->list_lock);
 	cache_free_objs(cachep, &objp, 1, &release);
 	spin_unlock(&n->list_lock);
@@ -84,6 +86,7 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *a
 	unsigned int batch = ac->batchcount;
 	struct page *page;
 
+	assert_irqs_disabled();
 	if (!ac->touched && batch > BATCHREFILL_LIMIT)
 		batch = BATCHREFILL_LIMIT;
 	BUG_ON(ac->avail != 0);
@@ -141,6 +144,7 @@ static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 	struct list_head release = LIST_HEAD_INIT(release);
 	unsigned int batch = MIN(ac->batchcount, ac->avail);
 
+	assert_irqs_disabled();
 	spin_lock(&n->list_lock);
 	cache_free_objs(cachep, ac->entry, batch, &release);
 	spin_unlock(&n->list_lock);
@@ -230,11 +234,12 @@ void kmem_cache_drain_local(struct kmem_cache *cachep)
 void slab_drain_local_all(void)
 {
 	struct kmem_cache *cachep;
+	unsigned long flags;
 
-	spin_lock(&slab_caches_lock);
+	flags = spin_lock_irqsave(&slab_caches_lock);
 	list_for_each_entry(cachep, &slab_caches, list)
 		kmem_cache_drain_local(cachep);
-	spin_unlock(&slab_caches_lock);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
 /*

@@ -78,6 +78,9 @@ _Static_assert(PAGE_SIZE / SLAB_OBJ_MIN_SIZE <= SLAB_OBJ_MAX_NUM,
 _Static_assert(PAGE_SHIFT != 12 || sizeof(freelist_idx_t) == 1, "4K pages: one-byte index");
 _Static_assert(PAGE_SHIFT != 16 || sizeof(freelist_idx_t) == 2, "64K pages: two-byte index");
 
+/* Slab orders tried first; larger ones only when an object needs them. */
+#define SLAB_MAX_ORDER_SOFT	(PAGE_SHIFT == 12 ? 3 : 1)
+
 /* Where a slab's freelist array lives. */
 enum slab_layout {
 	SLAB_LAYOUT_ON_SLAB,	/* in the slab, right after the last object */
@@ -239,9 +242,14 @@ void slab_bad_free(struct kmem_cache *cachep, const char *fn, const void *objp, 
 void kmalloc_caches_init(void);
 struct kmem_cache *kmalloc_slab(size_t size);
 
+/* mm/slab_layout.c */
+bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_t align,
+		 unsigned int flags, void (*ctor)(void *));
+const char *slab_layout_name(const struct kmem_cache *cachep);
+
 /* mm/slab.c */
+void slab_caches_add(struct kmem_cache *cachep);
 struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t align,
 				       unsigned int flags, void (*ctor)(void *));
-const char *slab_layout_name(const struct kmem_cache *cachep);
 
 #endif

@@ -53,18 +53,19 @@ int slabinfo_line(struct kmem_cache *cachep, char *buf, size_t size)
 void slabinfo_show(void)
 {
 	struct kmem_cache *cachep;
+	unsigned long flags;
 	char line[160];
 
 	printk("slabinfo - version: 2.1\n");
 	printk("# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab>"
 	       " : tunables <limit> <batchcount> <sharedfactor>"
 	       " : slabdata <active_slabs> <num_slabs> <sharedavail>\n");
-	spin_lock(&slab_caches_lock);
+	flags = spin_lock_irqsave(&slab_caches_lock);
 	list_for_each_entry(cachep, &slab_caches, list) {
 		slabinfo_line(cachep, line, sizeof(line));
 		printk("%s\n", line);
 	}
-	spin_unlock(&slab_caches_lock);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
 /* slab_total_pages: see slab.h. */
@@ -72,14 +73,14 @@ unsigned long slab_total_pages(void)
 {
 	struct kmem_cache *cachep;
 	struct cache_counts c;
-	unsigned long pages = 0;
+	unsigned long pages = 0, flags;
 
-	spin_lock(&slab_caches_lock);
+	flags = spin_lock_irqsave(&slab_caches_lock);
 	list_for_each_entry(cachep, &slab_caches, list) {
 		cache_counts(cachep, &c);
 		pages += c.num_slabs << cachep->order;
 	}
-	spin_unlock(&slab_caches_lock);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
 	return pages;
 }
 
@@ -109,12 +110,13 @@ static void cache_stats_show(struct kmem_cache *cachep)
 void slab_layout_show(void)
 {
 	struct kmem_cache *cachep;
+	unsigned long flags;
 
 	printk("slab: freelist index %u byte(s), objects >= %u bytes, at most %lu per slab\n",
 	       (unsigned int)sizeof(freelist_idx_t), SLAB_OBJ_MIN_SIZE, SLAB_OBJ_MAX_NUM);
 	printk("slab: %-17s %6s %6s %5s %-9s %8s %s\n", "cache", "size", "num", "order",
 	       "freelist", "waste", "flags");
-	spin_lock(&slab_caches_lock);
+	flags = spin_lock_irqsave(&slab_caches_lock);
 	list_for_each_entry(cachep, &slab_caches, list) {
 		char where[SLAB_NAME_LEN + 16];
 
@@ -127,20 +129,21 @@ void slab_layout_show(void)
 		       cachep->flags & SLAB_RED_ZONE ? " redzone" : "",
 		       cachep->flags & SLAB_POISON ? " poison" : "", cachep->dead ? " dead" : "");
 	}
-	spin_unlock(&slab_caches_lock);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
 /* slab_stats_show: see slab.h. */
 void slab_stats_show(void)
 {
 	struct kmem_cache *cachep;
+	unsigned long flags;
 
 	if (!CONFIG_SLAB_STATS) {
 		printk("slab: statistics not counted (build with CONFIG_SLAB_STATS=1)\n");
 		return;
 	}
-	spin_lock(&slab_caches_lock);
+	flags = spin_lock_irqsave(&slab_caches_lock);
 	list_for_each_entry(cachep, &slab_caches, list)
 		cache_stats_show(cachep);
-	spin_unlock(&slab_caches_lock);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }

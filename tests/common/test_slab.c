@@ -49,7 +49,7 @@ SELFTEST(slab_kmalloc_layouts_match_formula)
 			  "%s: freelist does not fit in an object", c->name);
 		ST_EXPECT(c->num <= SLAB_OBJ_MAX_NUM, "%s: %u objects overflow the index", c->name,
 			  c->num);
-		ST_EXPECT(waste * 8 <= slab || c->order >= (PAGE_SHIFT == 12 ? 3 : 1),
+		ST_EXPECT(waste * 8 <= slab || c->order >= SLAB_MAX_ORDER_SOFT,
 			  "%s: waste %lu of %lu at order %u", c->name, waste, slab, c->order);
 		ST_EXPECT(kmem_cache_check(c) == 0, "%s inconsistent", c->name);
 		if (CONFIG_SLAB_DEBUG)

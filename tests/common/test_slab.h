@@ -32,13 +32,14 @@ static inline void slab_test_init(void)
 static inline unsigned long slab_test_settle(void)
 {
 	struct kmem_cache *cachep;
+	unsigned long flags;
 
 	/* Twice: shrinking one cache can free objects (off-slab freelists) into another. */
 	for (int pass = 0; pass < 2; pass++) {
-		spin_lock(&slab_caches_lock);
+		flags = spin_lock_irqsave(&slab_caches_lock);
 		list_for_each_entry(cachep, &slab_caches, list)
 			kmem_cache_shrink(cachep);
-		spin_unlock(&slab_caches_lock);
+		spin_unlock_irqrestore(&slab_caches_lock, flags);
 	}
 	return nr_free_pages();
 }

@@ -1,0 +1,223 @@
+/*
+ * slab_layout.c - how a cache's slabs are laid out: object geometry, where
+ * the freelist lives, objects per slab and slab order, and the per-CPU
+ * array tunables that follow from the object size.
+ *
+ * Objects start at the slab's first byte (no colouring) and are 'size'
+ * bytes apart; 'size' is the caller's size raised to SLAB_OBJ_MIN_SIZE,
+ * rounded to the alignment, plus the red zones for debug caches. The
+ * freelist is an array of num freelist_idx_t, placed by least waste:
+ *  - IN_OBJ: inside the free object handed out last (mm/slab.c explains the
+ *    mechanics). Costs nothing; needs no ctor, no poison, and the whole
+ *    array within one object's usable bytes;
+ *  - ON_SLAB: right after the objects; costs its index bytes in the slab;
+ *  - OFF_SLAB: in an object of the kmalloc cache that fits the array; costs
+ *    that object. Only from a kmalloc cache that is itself not OFF_SLAB and
+ *    exists already (kmalloc caches are made smallest first), so making a
+ *    slab never needs a slab of its own cache.
+ * Ties go to IN_OBJ, then ON_SLAB. The order is the first whose waste
+ * (leftover plus freelist cost) is at most 1/8 of the slab; failing that the
+ * least waste fraction up to SLAB_MAX_ORDER_SOFT; failing that the first
+ * order that holds one object. Every choice keeps num <= SLAB_OBJ_MAX_NUM,
+ * the freelist index's range, and cache setup asserts it.
+ *
+ * Runs at cache creation only, on data no other CPU can see yet: no locks.
+ * Departure from Linux: Linux prefers off-slab by object size; Quarry
+ * compares the bytes each placement costs.
+ */
+#include "mm/slab_def.h"
+#include "mm/buddy.h"
+#include "kernel/printk.h"
+
+struct layout_choice {
+	unsigned int order;
+	unsigned int num;
+	unsigned long waste;
+	enum slab_layout layout;
+	struct kmem_cache *freelist_cache;
+};
+
+/* Cost of one layout at one order; false when it cannot be used. */
+static bool layout_try(const struct kmem_cache *cachep, unsigned int order,
+		       enum slab_layout layout, struct layout_choice *out)
+{
+	unsigned long slab = PAGE_SIZE << order;
+	unsigned long num, waste;
+	struct kmem_cache *fc = NULL;
+
+	switch (layout) {
+	case SLAB_LAYOUT_ON_SLAB:
+		num = slab / (cachep->size + sizeof(freelist_idx_t));
+		waste = slab - num * cachep->size;
+		break;
+	case SLAB_LAYOUT_IN_OBJ:
+		if (cachep->ctor || (cachep->flags & SLAB_POISON))
+			return false;
+		num = slab / cachep->size;
+		if (num * sizeof(freelist_idx_t) > cachep->object_size)
+			return false;
+		waste = slab - num * cachep->size;
+		break;
+	case SLAB_LAYOUT_OFF_SLAB:
+		num = slab / cachep->size;
+		if (slab_state < SLAB_PARTIAL || num > SLAB_OBJ_MAX_NUM)
+			return false;
+		fc = kmalloc_slab(num * sizeof(freelist_idx_t));
+		if (!fc || fc->layout == SLAB_LAYOUT_OFF_SLAB)
+			return false;
+		waste = slab - num * cachep->size + fc->size;
+		break;
+	default:
+		return false;
+	}
+	if (num == 0 || num > SLAB_OBJ_MAX_NUM)
+		return false;
+	out->order = order;
+	out->num = (unsigned int)num;
+	out->waste = waste;
+	out->layout = layout;
+	out->freelist_cache = fc;
+	return true;
+}
+
+/* The least wasteful layout at one order (ties: IN_OBJ, ON_SLAB, OFF_SLAB). */
+static bool layout_best(const struct kmem_cache *cachep, unsigned int order,
+			struct layout_choice *best)
+{
+	static const enum slab_layout pref[] = { SLAB_LAYOUT_IN_OBJ, SLAB_LAYOUT_ON_SLAB,
+						 SLAB_LAYOUT_OFF_SLAB };
+	struct layout_choice c = { 0 };
+	bool found = false;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(pref); i++) {
+		if (!layout_try(cachep, order, pref[i], &c))
+			continue;
+		if (!found || c.waste < best->waste)
+			*best = c;
+		found = true;
+	}
+	return found;
+}
+
+/*
+ * calculate_slab_order - choose order, objects per slab and freelist place:
+ * the first order whose waste is at most 1/8 of the slab; failing that the
+ * smallest waste fraction among the soft orders; failing that (the object
+ * does not fit) the first order that holds one object. False if none does.
+ */
+static bool calculate_slab_order(struct kmem_cache *cachep)
+{
+	struct layout_choice best = { 0 }, c = { 0 };
+	bool found = false;
+
+	for (unsigned int order = 0; order <= MAX_ORDER; order++) {
+		unsigned long slab = PAGE_SIZE << order;
+
+		if (found && order > SLAB_MAX_ORDER_SOFT)
+			break;
+		if (!layout_best(cachep, order, &c))
+			continue;
+		if (!found || (uint64_t)c.waste * (PAGE_SIZE << best.order) <
+				      (uint64_t)best.waste * slab)
+			best = c;
+		found = true;
+		if (c.waste * 8 <= slab)
+			break;
+	}
+	if (!found)
+		return false;
+	cachep->order = best.order;
+	cachep->num = best.num;
+	cachep->layout = best.layout;
+	cachep->freelist_cache = best.freelist_cache;
+	cachep->waste = (unsigned int)best.waste;
+	cachep->freelist_size = best.num * (unsigned int)sizeof(freelist_idx_t);
+	/* The index's range, checked for every cache made (see slab_def.h). */
+	BUG_ON(cachep->num == 0 || cachep->num > SLAB_OBJ_MAX_NUM);
+	return true;
+}
+
+/* Per-CPU array sizes by object size, as Linux's SLAB tunes them. */
+static void cache_set_tunables(struct kmem_cache *cachep)
+{
+	unsigned int limit;
+
+	if (cachep->size > 131072)
+		limit = 1;
+	else if (cachep->size > PAGE_SIZE)
+		limit = 8;
+	else if (cachep->size > 1024)
+		limit = 24;
+	else if (cachep->size > 256)
+		limit = 54;
+	else
+		limit = 120;
+	cachep->limit = limit;
+	cachep->batchcount = (limit + 1) / 2;
+	cachep->shared = 0;
+	cachep->node.free_limit = 2UL * cachep->batchcount + cachep->num;
+}
+
+/*
+ * cache_setup - fill in a zeroed cache: object geometry (guards, alignment),
+ * layout and order, tunables, an empty node. Returns false (reported) when
+ * no slab can hold such an object.
+ */
+bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_t align,
+			unsigned int flags, void (*ctor)(void *))
+{
+	size_t ralign = sizeof(unsigned long long), usable;
+
+	if (CONFIG_SLAB_DEBUG && !(flags & SLAB_NO_DEBUG))
+		flags |= SLAB_DEBUG;
+	if (flags & SLAB_HWCACHE_ALIGN) {
+		size_t r = SLAB_CACHE_LINE;
+
+		while (size <= r / 2 && r > ralign)
+			r /= 2;
+		ralign = MAX(ralign, r);
+	}
+	ralign = MAX(ralign, align);
+	usable = ALIGN_UP(MAX(size, (size_t)SLAB_OBJ_MIN_SIZE), sizeof(unsigned long long));
+
+	cachep->flags = flags;
+	cachep->align = (unsigned int)ralign;
+	cachep->ctor = ctor;
+	if (flags & SLAB_RED_ZONE) {
+		/* [pad][red zone 1][usable][red zone 2][pad], the caller's part aligned. */
+		cachep->obj_offset = (unsigned int)ALIGN_UP((size_t)8, ralign);
+		cachep->object_size = (unsigned int)usable;
+		cachep->size = (unsigned int)ALIGN_UP(cachep->obj_offset + usable + 8, ralign);
+	} else {
+		cachep->obj_offset = 0;
+		cachep->size = (unsigned int)ALIGN_UP(usable, ralign);
+		cachep->object_size = cachep->size;
+	}
+	snprintf(cachep->name, sizeof(cachep->name), "%s", name);
+	if (!calculate_slab_order(cachep)) {
+		printk("slab: %s: objects of %u bytes fit in no slab\n", cachep->name,
+		       cachep->size);
+		return false;
+	}
+	cache_set_tunables(cachep);
+
+	spin_lock_init(&cachep->node.list_lock);
+	INIT_LIST_HEAD(&cachep->node.slabs_full);
+	INIT_LIST_HEAD(&cachep->node.slabs_partial);
+	INIT_LIST_HEAD(&cachep->node.slabs_free);
+	INIT_LIST_HEAD(&cachep->list);
+	return true;
+}
+
+/* slab_layout_name - "on-slab", "off-slab" or "in-object", for reports. */
+const char *slab_layout_name(const struct kmem_cache *cachep)
+{
+	switch (cachep->layout) {
+	case SLAB_LAYOUT_ON_SLAB:
+		return "on-slab";
+	case SLAB_LAYOUT_OFF_SLAB:
+		return "off-slab";
+	default:
+		return "in-object";
+	}
+}
