@@ -292,6 +292,21 @@ SELFTEST(slab_per_cpu_array_limits_and_batches)
 	ST_EXPECT(kmem_cache_check(c) == 0, "check failed");
 	ST_EXPECT(kmem_cache_shrink(c) == 0, "shrink left slabs");
 	ST_EXPECT(ac->avail == 0 && c->node.total_slabs == 0, "shrink did not empty the cache");
+#if CONFIG_SLAB_STATS
+	{
+		const struct kmem_cache_stats *s = &c->stats;
+
+		/* Objects into the array (refill, new slab, free) equal those out (alloc, flush). */
+		ST_EXPECT(s->allocs == ARRAY_SIZE(objs) && s->frees == ARRAY_SIZE(objs) &&
+				  s->alloc_hits + s->alloc_misses == s->allocs &&
+				  s->free_hits + s->free_misses == s->frees &&
+				  s->refilled + s->grown_batch == s->flushed &&
+				  s->grown == s->reaped && s->grown > 0 && s->free_misses > 0,
+			  "stats: allocs %lu frees %lu refilled %lu grown_batch %lu flushed %lu"
+			  " grown %lu reaped %lu", s->allocs, s->frees, s->refilled, s->grown_batch,
+			  s->flushed, s->grown, s->reaped);
+	}
+#endif
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
 	ST_EXPECT(slab_test_settle() == pages, "pages not back");
 	return 0;
@@ -392,8 +407,19 @@ SELFTEST(slab_slabinfo_format)
 	ST_EXPECT(strcmp(line, want) == 0, "slabinfo line\n  '%s'\nexpected\n  '%s'", line, want);
 	ST_EXPECT(active >= 10 && c->size == 200 && line[17] == ' ' && line[16] == ' ',
 		  "bad numbers or name column: '%s'", line);
-	slabinfo_line(kmalloc_slab(32), line, sizeof(line));
-	printk("kmalloc-32 at %luK pages: %s\n", PAGE_SIZE >> 10, line);
+	{
+		/* The figure: kmalloc-32 with 1000 objects allocated. */
+		void **held = kmalloc_array(1000, sizeof(void *));
+
+		ST_EXPECT(held, "no table");
+		for (int i = 0; i < 1000; i++)
+			held[i] = kmalloc(32);
+		slabinfo_line(kmalloc_slab(32), line, sizeof(line));
+		printk("kmalloc-32 at %luK pages, 1000 objects held: %s\n", PAGE_SIZE >> 10, line);
+		for (int i = 0; i < 1000; i++)
+			kfree(held[i]);
+		kfree(held);
+	}
 	for (int i = 0; i < 10; i++)
 		kmem_cache_free(c, objs[i]);
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
