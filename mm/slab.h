@@ -30,11 +30,11 @@
 struct kmem_cache;
 
 /* Flags for kmem_cache_create. */
-#define SLAB_HWCACHE_ALIGN	0x0001U	/* align objects on a cache line (64 B), less for small ones */
+#define SLAB_HWCACHE_ALIGN	0x0001U	/* align on a cache line (64 B), less for small objects */
 #define SLAB_RED_ZONE		0x0002U	/* guard words before and after each object */
 #define SLAB_POISON		0x0004U	/* fill free objects with 0x6b, check on allocation */
 #define SLAB_DEBUG		(SLAB_RED_ZONE | SLAB_POISON)
-#define SLAB_NO_DEBUG		0x0008U	/* CONFIG_SLAB_DEBUG adds nothing; flags given still apply */
+#define SLAB_NO_DEBUG		0x0008U	/* CONFIG_SLAB_DEBUG adds nothing to the flags given */
 
 #define SLAB_CACHE_LINE		64
 #define SLAB_NAME_LEN		32	/* a cache's name is copied, cut to 31 characters */

@@ -92,7 +92,8 @@ static int check_slab(struct kmem_cache *cachep, struct page *page, int want,
 		CHECK(!(check_map[idx / 8] & (1U << (idx % 8))),
 		      "slab %p: index %u twice on the freelist", page->s_mem, idx);
 		check_map[idx / 8] |= (uint8_t)(1U << (idx % 8));
-		if (slab_debug_on(cachep) && slab_debug_verify_free(cachep, slab_obj(cachep, page, idx)))
+		if (slab_debug_on(cachep) &&
+		    slab_debug_verify_free(cachep, slab_obj(cachep, page, idx)))
 			return -1;
 	}
 	*free_objs += cachep->num - page->active;

@@ -93,7 +93,8 @@ struct page *slab_find_head(struct kmem_cache *cachep, const void *objp, const c
 	uintptr_t off;
 
 	if (!virt_addr_valid(objp)) {
-		slab_bad_free(cachep, fn, objp, "not a slab object or large allocation (outside RAM)");
+		slab_bad_free(cachep, fn, objp,
+			      "not a slab object or large allocation (outside RAM)");
 		return NULL;
 	}
 	page = virt_to_page(objp);
@@ -215,8 +216,8 @@ void slab_debug_alloc(struct kmem_cache *cachep, void *objp)
 		if (at >= 0) {
 			char what[80];
 
-			snprintf(what, sizeof(what), "write after free: poison broken at offset %ld",
-				 at);
+			snprintf(what, sizeof(what),
+				 "write after free: poison broken at offset %ld", at);
 			slab_corrupt(cachep, "alloc", objp, what);
 		}
 		memset(objp, POISON_INUSE, cachep->object_size);
@@ -231,8 +232,8 @@ void slab_debug_alloc(struct kmem_cache *cachep, void *objp)
  */
 int slab_debug_verify_free(struct kmem_cache *cachep, void *objp)
 {
-	if ((cachep->flags & SLAB_RED_ZONE) &&
-	    (*red_zone1(cachep, objp) != RED_INACTIVE || *red_zone2(cachep, objp) != RED_INACTIVE)) {
+	if ((cachep->flags & SLAB_RED_ZONE) && (*red_zone1(cachep, objp) != RED_INACTIVE ||
+						*red_zone2(cachep, objp) != RED_INACTIVE)) {
 		slab_print_error(cachep, "check", objp, "free object's red zone not 0xbb");
 		return -1;
 	}

@@ -155,7 +155,7 @@ struct kmem_cache {
 	enum slab_layout layout;	/* where the freelist lives */
 	unsigned int freelist_size;	/* num * sizeof(freelist_idx_t) */
 	struct kmem_cache *freelist_cache; /* OFF_SLAB: kmalloc cache of the freelists */
-	unsigned int waste;		/* bytes per slab not holding objects, off-slab freelist included */
+	unsigned int waste;		/* bytes per slab holding no object (+ off-slab list) */
 	unsigned int limit;		/* tunables, as given to the arrays */
 	unsigned int batchcount;
 	unsigned int shared;
@@ -191,9 +191,9 @@ static inline void *slab_obj(const struct kmem_cache *cachep, const struct page 
 static inline unsigned int slab_obj_index(const struct kmem_cache *cachep, const struct page *page,
 					  const void *objp)
 {
-	uint32_t off = (uint32_t)((const char *)objp - (const char *)page->s_mem - cachep->obj_offset);
+	uintptr_t off = (uintptr_t)objp - (uintptr_t)page->s_mem - cachep->obj_offset;
 
-	return off / cachep->size;
+	return (uint32_t)off / cachep->size;
 }
 
 static inline freelist_idx_t *slab_freelist(const struct page *page)

@@ -164,7 +164,7 @@ static void cache_set_tunables(struct kmem_cache *cachep)
  * no slab can hold such an object.
  */
 bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_t align,
-			unsigned int flags, void (*ctor)(void *))
+		 unsigned int flags, void (*ctor)(void *))
 {
 	size_t ralign = sizeof(unsigned long long), usable;
 

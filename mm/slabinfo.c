@@ -43,7 +43,8 @@ int slabinfo_line(struct kmem_cache *cachep, char *buf, size_t size)
 
 	cache_counts(cachep, &c);
 	return snprintf(buf, size,
-			"%-17s %6lu %6lu %6u %4u %4d : tunables %4u %4u %4u : slabdata %6lu %6lu %6lu",
+			"%-17s %6lu %6lu %6u %4u %4d"
+			" : tunables %4u %4u %4u : slabdata %6lu %6lu %6lu",
 			cachep->name, c.active_objs, c.num_objs, cachep->size, cachep->num,
 			1 << cachep->order, cachep->limit, cachep->batchcount, cachep->shared,
 			c.active_slabs, c.num_slabs, 0UL);
@@ -121,7 +122,8 @@ void slab_layout_show(void)
 		char where[SLAB_NAME_LEN + 16];
 
 		if (cachep->layout == SLAB_LAYOUT_OFF_SLAB)
-			snprintf(where, sizeof(where), "off-slab (%s)", cachep->freelist_cache->name);
+			snprintf(where, sizeof(where), "off-slab (%s)",
+				 cachep->freelist_cache->name);
 		else
 			snprintf(where, sizeof(where), "%s", slab_layout_name(cachep));
 		printk("slab: %-17s %6u %6u %5u %-9s %8u%s%s%s\n", cachep->name, cachep->size,

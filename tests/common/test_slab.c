@@ -54,7 +54,7 @@ SELFTEST(slab_kmalloc_layouts_match_formula)
 		ST_EXPECT(kmem_cache_check(c) == 0, "%s inconsistent", c->name);
 		if (CONFIG_SLAB_DEBUG)
 			continue;	/* red zones: off-slab and larger orders come into play */
-		/* Without debugging: in-object if it fits, else on-slab; first order <= 1/8 waste. */
+		/* No debugging: in-object if it fits, else on-slab; first order <= 1/8 waste. */
 		for (order = 0;; order++) {
 			slab = PAGE_SIZE << order;
 			want = in_obj_fits(c, order) ? SLAB_LAYOUT_IN_OBJ : SLAB_LAYOUT_ON_SLAB;
@@ -86,7 +86,8 @@ SELFTEST(slab_seed_objperslab_figures)
 	ST_EXPECT(kmalloc_slab(32)->num >= 1927, "kmalloc-32: %u", kmalloc_slab(32)->num);
 	ST_EXPECT(kmalloc_slab(64)->num >= 992, "kmalloc-64: %u", kmalloc_slab(64)->num);
 	ST_EXPECT(kmalloc_slab(512)->num == 128 && kmalloc_slab(512)->layout == SLAB_LAYOUT_IN_OBJ,
-		  "kmalloc-512: %u %s", kmalloc_slab(512)->num, slab_layout_name(kmalloc_slab(512)));
+		  "kmalloc-512: %u %s", kmalloc_slab(512)->num,
+		  slab_layout_name(kmalloc_slab(512)));
 #endif
 	for (unsigned int i = 1; i <= KMALLOC_SHIFT_HIGH; i++) {
 		struct kmem_cache *c = kmalloc_caches[i];
@@ -115,7 +116,8 @@ static int cycle_cache(size_t size, size_t align, unsigned int flags, unsigned i
 		ST_EXPECT(objs[i], "alloc %u of size %zu failed", i, size);
 		ST_EXPECT(((uintptr_t)objs[i] & (c->align - 1)) == 0, "%p not aligned to %u",
 			  objs[i], c->align);
-		ST_EXPECT(!align || ((uintptr_t)objs[i] & (align - 1)) == 0, "%p not aligned", objs[i]);
+		ST_EXPECT(!align || ((uintptr_t)objs[i] & (align - 1)) == 0, "%p not aligned",
+			  objs[i]);
 		head = slab_head_page(objs[i]);
 		ST_EXPECT(head->slab_cache == c && (char *)objs[i] >= (char *)head->s_mem &&
 				  (char *)objs[i] + size <=
@@ -150,18 +152,19 @@ SELFTEST(slab_cache_cycles_give_every_page_back)
 		size_t size, align;
 		unsigned int flags;
 	} cases[] = {
-		{ 1, 0, 0 },	{ 16, 0, 0 },	     { 24, 0, 0 },	{ 33, 0, SLAB_HWCACHE_ALIGN },
-		{ 64, 64, 0 },	{ 100, 32, 0 },	     { 200, 0, SLAB_HWCACHE_ALIGN },
-		{ 500, 0, 0 },	{ 1000, 128, 0 },    { 3000, 0, 0 },	{ 5000, 0, 0 },
-		{ PAGE_SIZE, PAGE_SIZE, 0 },	     { 3 * PAGE_SIZE, 0, 0 },
+		{ 1, 0, 0 },	 { 16, 0, 0 },	 { 24, 0, 0 },	  { 33, 0, SLAB_HWCACHE_ALIGN },
+		{ 64, 64, 0 },	 { 100, 32, 0 }, { 500, 0, 0 },	  { 200, 0, SLAB_HWCACHE_ALIGN },
+		{ 1000, 128, 0 }, { 3000, 0, 0 }, { 5000, 0, 0 }, { PAGE_SIZE, PAGE_SIZE, 0 },
+		{ 3 * PAGE_SIZE, 0, 0 },
 	};
 
 	slab_test_init();
 	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++) {
-		unsigned int count = 50 * SELFTEST_SCALE + (unsigned int)(PAGE_SIZE / 16 / cases[i].size);
+		unsigned int count = 50 * SELFTEST_SCALE;
 		/* Big objects at 64K pages: stay within an eighth of free memory. */
 		unsigned long fit = nr_free_pages() * PAGE_SIZE / 8 / (2 * cases[i].size);
 
+		count += (unsigned int)(PAGE_SIZE / 16 / cases[i].size);
 		count = (unsigned int)MIN((unsigned long)count, fit);
 
 		if (cycle_cache(cases[i].size, cases[i].align, cases[i].flags, count))
@@ -201,8 +204,8 @@ SELFTEST(slab_off_slab_freelist_with_ctor)
 		unsigned char *p = kmem_cache_alloc(c);
 
 		ST_EXPECT(p, "alloc %u failed", i);
-		ST_EXPECT(p[0] == 0x3c && p[PAGE_SIZE / 16 - 1] == 0x3c, "object %u not constructed",
-			  i);
+		ST_EXPECT(p[0] == 0x3c && p[PAGE_SIZE / 16 - 1] == 0x3c,
+			  "object %u not constructed", i);
 		objs[i] = p;
 	}
 	ST_EXPECT(ctor_calls == slab_test_active(c) + c->node.free_objects,
@@ -253,7 +256,8 @@ SELFTEST(slab_in_object_freelist_full_and_back)
 		}
 		kmem_cache_drain_local(c);
 		ST_EXPECT(kmem_cache_check(c) == 0, "check failed after frees");
-		ST_EXPECT(slab_test_active(c) == 0, "%lu objects still active", slab_test_active(c));
+		ST_EXPECT(slab_test_active(c) == 0, "%lu objects still active",
+			  slab_test_active(c));
 	}
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
 	ST_EXPECT(slab_test_settle() == pages, "pages not back");
@@ -296,7 +300,7 @@ SELFTEST(slab_per_cpu_array_limits_and_batches)
 	{
 		const struct kmem_cache_stats *s = &c->stats;
 
-		/* Objects into the array (refill, new slab, free) equal those out (alloc, flush). */
+		/* Into the array (refill, new slab, free) equals out (alloc, flush). */
 		ST_EXPECT(s->allocs == ARRAY_SIZE(objs) && s->frees == ARRAY_SIZE(objs) &&
 				  s->alloc_hits + s->alloc_misses == s->allocs &&
 				  s->free_hits + s->free_misses == s->frees &&
@@ -425,10 +429,10 @@ SELFTEST(slab_slabinfo_format)
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
 	slab_test_console_clear();
 	slabinfo_show();
-	ST_EXPECT(slab_test_console_has("slabinfo - version: 2.1\n# name            <active_objs> "
-					"<num_objs> <objsize> <objperslab> <pagesperslab> : tunables "
-					"<limit> <batchcount> <sharedfactor> : slabdata "
-					"<active_slabs> <num_slabs> <sharedavail>\n"),
+	ST_EXPECT(slab_test_console_has(
+			  "slabinfo - version: 2.1\n# name            <active_objs> <num_objs>"
+			  " <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount>"
+			  " <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>\n"),
 		  "slabinfo header wrong");
 	ST_EXPECT(slab_test_console_has("\nkmalloc-32  "), "no kmalloc-32 line");
 	slab_meminfo_show();

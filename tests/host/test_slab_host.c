@@ -136,9 +136,10 @@ static int new_object(int ci, size_t size)
 	ST_EXPECT(!set_has(o->p), "%p handed out while live", (void *)o->p);
 	ST_EXPECT(((uintptr_t)o->p & 7) == 0, "%p not 8-aligned", (void *)o->p);
 	if (c) {
-		ST_EXPECT(((uintptr_t)o->p & (c->align - 1)) == 0 &&
-				  (!tcaches[ci].align || ((uintptr_t)o->p & (tcaches[ci].align - 1)) == 0),
-			  "%p not aligned for %s", (void *)o->p, c->name);
+		size_t align = MAX((size_t)c->align, tcaches[ci].align);
+
+		ST_EXPECT(((uintptr_t)o->p & (align - 1)) == 0, "%p not aligned for %s",
+			  (void *)o->p, c->name);
 		if (c->ctor)
 			ST_EXPECT(*(uint64_t *)o->p == CTOR_MAGIC, "%s: object not constructed",
 				  c->name);
@@ -239,8 +240,8 @@ static int check_all(void)
 			continue;
 		ST_EXPECT(kmem_cache_check(c) == 0, "%s inconsistent", c->name);
 		ST_EXPECT(slab_test_active(c) == tcaches[s].live + slab_test_in_arrays(c),
-			  "%s: active %lu != %lu live + %lu in arrays", c->name, slab_test_active(c),
-			  tcaches[s].live, slab_test_in_arrays(c));
+			  "%s: active %lu != %lu live + %lu in arrays", c->name,
+			  slab_test_active(c), tcaches[s].live, slab_test_in_arrays(c));
 	}
 	for (unsigned int i = 1; i <= KMALLOC_SHIFT_HIGH; i++)
 		if (kmalloc_caches[i])

@@ -110,8 +110,8 @@ SELFTEST_HOST(slab_host_threads_as_cpus)
 	mail_count = 0;
 	smp_cache = kmem_cache_create("test-smp", SMP_OBJ_SIZE, 0, 0, NULL);
 	ST_EXPECT(smp_cache, "create failed");
-	for (unsigned int i = 0; i < SMP_THREADS; i++)
-		ST_EXPECT(pthread_create(&threads[i], NULL, smp_worker, (void *)(uintptr_t)(i + 1)) == 0,
+	for (uintptr_t i = 0; i < SMP_THREADS; i++)
+		ST_EXPECT(pthread_create(&threads[i], NULL, smp_worker, (void *)(i + 1)) == 0,
 			  "pthread_create failed");
 	for (unsigned int i = 0; i < SMP_THREADS; i++)
 		pthread_join(threads[i], NULL);
