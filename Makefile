@@ -26,8 +26,8 @@ ifdef MM_ONLY
 ALLOC := none
 endif
 
-BUILD := build/$(ARCH)-$(PAGE_TAG)$(if $(filter slab,$(ALLOC)),,-$(ALLOC))
 include mm/files.mk
+BUILD := build/$(ARCH)-$(PAGE_TAG)$(if $(filter slab,$(ALLOC)),,-$(ALLOC))$(MM_VARIANT)
 
 # V=1 shows every command.
 ifeq ($(V),1)
@@ -50,7 +50,7 @@ KCFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -mno-red-zone \
 	-fno-stack-protector -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
 	-O2 -g3 -Wall -Wextra -Werror -Wno-unused-parameter \
 	-DPAGE_SHIFT=$(PAGE_SHIFT) $(ALLOC_CFLAGS) -DCONFIG_NR_CPUS=$(SMP) \
-	$(if $(SLAB_DEBUG),-DCONFIG_SLAB_DEBUG=1) \
+	$(MM_CONFIG_CFLAGS) \
 	-I. -Iarch/$(ARCH)/include -MMD -MP
 NFLAGS  := -f elf64 -F dwarf -g -Werror
 
@@ -158,6 +158,9 @@ help:
 	@echo "  ALLOC=slab         object allocator (slub and slob come later)"
 	@echo "  SLAB_DEBUG=1       red zones, poisoning, double-free and bad-pointer checks in"
 	@echo "                     every cache; costs a check and a fill per alloc and free"
+	@echo "  SLAB_STATS=1       per-cache event counters (one add per counted event)"
+	@echo "  SLAB_IDX=4         variant: 4-byte freelist indexes (seed 000's 'before')"
+	@echo "  SLAB_GROW_LOCKED=1 variant: refill a new slab under the node lock (seed 001's 'before')"
 	@echo "  MEM=256M           QEMU RAM;  TIMEOUT=120  seconds before a QEMU run is killed"
 
 clean:

@@ -9,3 +9,17 @@ MM_SRCS_slab := $(sort $(wildcard mm/slab*.c mm/kmalloc*.c))
 MM_SRCS := $(MM_SRCS_COMMON) $(MM_SRCS_$(ALLOC))
 TEST_SRCS := $(sort $(wildcard tests/common/*.c))
 ALLOC_CFLAGS := -DCONFIG_ALLOC_$(shell echo $(ALLOC) | tr a-z A-Z)
+
+# Build options of mm/ (the same for the kernel and the host build):
+#   SLAB_DEBUG=1        red zones, poison, double-free and bad-pointer checks in
+#                       every cache; costs a fill and a check per alloc and free
+#   SLAB_STATS=1        count events in each cache's stats (one add per event)
+#   SLAB_IDX=4          benchmark variant: force 4-byte freelist indexes (seed 000's "before")
+#   SLAB_GROW_LOCKED=1  benchmark variant: refill from a new slab under the node
+#                       lock, after publishing it (seed 001's "before")
+MM_CONFIG_CFLAGS := $(if $(SLAB_DEBUG),-DCONFIG_SLAB_DEBUG=1) \
+	$(if $(SLAB_STATS),-DCONFIG_SLAB_STATS=1) \
+	$(if $(SLAB_IDX),-DCONFIG_SLAB_IDX_BYTES=$(SLAB_IDX)) \
+	$(if $(SLAB_GROW_LOCKED),-DCONFIG_SLAB_GROW_LOCKED=1)
+# Variant builds get their own output directory suffix.
+MM_VARIANT := $(if $(SLAB_DEBUG),-debug)$(if $(SLAB_IDX),-idx$(SLAB_IDX))$(if $(SLAB_GROW_LOCKED),-growlocked)

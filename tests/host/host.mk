@@ -36,14 +36,14 @@ else
 BIN := $(OUT)/quarry-host
 endif
 
-HOST_CFLAGS := -DQUARRY_HOST -DPAGE_SHIFT=$(PAGE_SHIFT) $(ALLOC_CFLAGS) -I. -Itests/host/include \
+HOST_CFLAGS := -DQUARRY_HOST -DPAGE_SHIFT=$(PAGE_SHIFT) $(ALLOC_CFLAGS) $(MM_CONFIG_CFLAGS) -I. -Itests/host/include \
 	-include tests/host/include/host_prelude.h \
 	-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-Wall -Wextra -Werror
 HOST_LDFLAGS := -fsanitize=address,undefined -pthread
 
 # One object tree per ALLOC (MM_ONLY=1 is ALLOC=none), so switching never mixes them.
-OBJDIR := $(OUT)/obj-$(ALLOC)
+OBJDIR := $(OUT)/obj-$(ALLOC)$(MM_VARIANT)
 OBJS := $(patsubst %.c,$(OBJDIR)/%.o,$(SRCS))
 STAMP := $(OBJDIR)/cflags
 
