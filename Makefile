@@ -55,7 +55,7 @@ KCFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -mno-red-zone \
 NFLAGS  := -f elf64 -F dwarf -g -Werror
 
 # tests/kernel/: self-tests that only make sense in the kernel (SMP, interrupts).
-KSRCS := $(wildcard kernel/*.c) $(wildcard arch/$(ARCH)/*.c) boot/multiboot2.c boot/acpi.c \
+KSRCS := $(filter-out $(if $(filter none,$(ALLOC)),kernel/bench%),$(wildcard kernel/*.c)) $(wildcard arch/$(ARCH)/*.c) boot/multiboot2.c boot/acpi.c \
 	$(MM_SRCS) $(TEST_SRCS) $(wildcard tests/kernel/*.c)
 ASRCS := $(wildcard boot/$(ARCH)/*.asm) $(wildcard arch/$(ARCH)/*.asm)
 KOBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(KSRCS)) $(patsubst %.asm,$(BUILD)/obj/%.o,$(ASRCS))

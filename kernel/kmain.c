@@ -6,8 +6,9 @@
  *   command line asks for ("selftest": run the self-tests; "slabinfo":
  *   print slabinfo again at the end; "faulttest": write to an unmapped
  *   address, to test the exception report; "faulttest-ap": the same on the
- *   last CPU, to test that a fault on another CPU names it) -> exit with a
- *   status.
+ *   last CPU, to test that a fault on another CPU names it; "bench": the
+ *   boot-time benchmarks, with "icount" when QEMU counts instructions and
+ *   "quick" for a shorter run) -> exit with a status.
  */
 #include "kernel/arch.h"
 #include "kernel/bootinfo.h"
@@ -16,6 +17,7 @@
 #include "kernel/selftest.h"
 #include "kernel/acpi.h"
 #include "kernel/smp.h"
+#include "kernel/bench.h"
 #include "mm/mm.h"
 #include "mm/page.h"
 #ifndef CONFIG_ALLOC_NONE
@@ -79,6 +81,10 @@ void kmain(unsigned long magic, unsigned long info)
 	if (cmdline_has(bi, "selftest"))
 		failures = selftest_run_all(0);
 #ifndef CONFIG_ALLOC_NONE
+	if (cmdline_has(bi, "bench")) {
+		bench_quick = cmdline_has(bi, "quick");
+		bench_run_all(cmdline_has(bi, "icount"));
+	}
 	if (cmdline_has(bi, "slabinfo"))
 		slab_report();
 #endif

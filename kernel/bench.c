@@ -1,0 +1,90 @@
+/*
+ * bench.c - the benchmark runner: the header naming the configuration, the
+ * BENCH line format, memory reports before and after, and the order in which
+ * the workloads run (see bench.h).
+ */
+#include "kernel/bench.h"
+#include "kernel/arch.h"
+#include "kernel/printk.h"
+#include "kernel/smp.h"
+#include "mm/page.h"
+#include "mm/buddy.h"
+#include "mm/slab.h"
+#include <stdarg.h>
+
+bool bench_quick;
+static bool bench_icount;
+
+static const char *alloc_name(void)
+{
+#if defined(CONFIG_SLAB_IDX_BYTES) && CONFIG_SLAB_IDX_BYTES == 4
+	return "slab-idx4";
+#elif defined(CONFIG_SLAB_GROW_LOCKED)
+	return "slab-growlocked";
+#else
+	return "slab";
+#endif
+}
+
+/* bench_line: see bench.h. */
+void bench_line(const char *test, unsigned long size, unsigned int nkv, ...)
+{
+	char buf[384];
+	int n;
+	va_list ap;
+
+	n = snprintf(buf, sizeof(buf), "BENCH arch=%s page=%s alloc=%s cpus=%u mode=%s test=%s size=%lu",
+		     arch_name, PAGE_SHIFT == 12 ? "4K" : "64K", alloc_name(), num_online_cpus(),
+		     bench_icount ? "icount" : "realtime", test, size);
+	va_start(ap, nkv);
+	for (unsigned int i = 0; i < nkv && n < (int)sizeof(buf); i++) {
+		const char *key = va_arg(ap, const char *);
+		unsigned long val = va_arg(ap, unsigned long);
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " %s=%lu", key, val);
+	}
+	va_end(ap);
+	printk("%s unit=%s\n", buf, bench_icount ? "instructions" : "cycles");
+}
+
+static void memory_report(const char *when)
+{
+	printk("\n== Memory %s\n", when);
+	slabinfo_show();
+	slab_meminfo_show();
+	bench_line("memory", 0, 2, "slab_kb", slab_total_pages() * (PAGE_SIZE / 1024),
+		   "free_kb", nr_free_pages() * (PAGE_SIZE / 1024));
+}
+
+/* The parser reads objperslab from the slabinfo rows; this adds each cache's layout. */
+static void objperslab_table(void)
+{
+	printk("\n== Objects per slab and freelist layout\n");
+	slab_layout_show();
+}
+
+/* bench_run_all: see bench.h. */
+void bench_run_all(bool icount)
+{
+	unsigned long khz = arch_cycles_khz();
+
+	bench_icount = icount;
+	printk("\n== Quarry benchmarks: arch %s, page size %s, allocator %s, %u CPU(s)\n",
+	       arch_name, PAGE_SHIFT == 12 ? "4K" : "64K", alloc_name(), num_online_cpus());
+	if (icount)
+		printk("== counter: rdtsc under QEMU -icount shift=0: figures are guest instructions, "
+		       "not cycles, and repeat exactly\n");
+	else
+		printk("== counter: rdtsc at %lu.%03lu MHz (measured at boot): figures are cycles\n",
+		       khz / 1000, khz % 1000);
+	bench_line("header", 0, 2, "counter_khz", khz, "quick", (unsigned long)bench_quick);
+
+	memory_report("after boot");
+	objperslab_table();
+	bench_kmalloc_single();
+	bench_kmalloc_concurrent();
+	bench_remote_free();
+	bench_messaging();
+	bench_pages();
+	memory_report("after the workloads");
+	printk("BENCH done\n");
+}
