@@ -122,6 +122,12 @@ $(TEST_ISO): $(ELF) iso/grub.cfg.in | deps
 run: deps iso
 	tests/qemu/run.sh $(ISO) $(TIMEOUT) $(QEMU_FLAGS)
 
+.PHONY: bench
+# Benchmarks: every configuration, single-CPU under -icount (checked to repeat
+# exactly), multi-CPU under MTTCG; report in build/bench/. QUICK=1: a short run.
+bench: deps
+	@tests/bench/run.sh $(if $(QUICK),quick)
+
 test: deps
 	@tests/run-all.sh
 
@@ -148,6 +154,8 @@ help:
 	@echo "  make run      build, make the GRUB ISO and boot it in QEMU (serial on this terminal)"
 	@echo "  make test     every test: host unit tests (ASan/UBSan), in-kernel self-tests"
 	@echo "                at 4K and 64K pages, and the GDB stepping test"
+	@echo "  make bench    boot-time benchmarks of every configuration -> build/bench/report.md"
+	@echo "                (QUICK=1: natural configuration only, one multi-CPU boot)"
 	@echo "  make debug    boot QEMU paused with a gdbstub on :1234"
 	@echo "  make gdb      attach gdb-multiarch to 'make debug' (break kmain, continue, ...)"
 	@echo "  make clean    remove build/"

@@ -179,7 +179,7 @@ void bench_messaging(void)
 	printk("Time: %lu cycles, %lu cycles per message, %lu bad messages\n",
 	       (unsigned long)total, bench_per_op(total, messages), run->errors);
 	bench_line("messaging", 0, 5, "total_cost", (unsigned long)total, "per_message_cost",
-		   bench_per_op(total, messages), "slab_kb_before", slab_before, "slab_kb_after",
+		   bench_per_op(total, messages), "slab_before_kb", slab_before, "slab_after_kb",
 		   slab_after, "bad_messages", run->errors);
 	free_pages_addr(run, order);
 }

@@ -16,8 +16,9 @@ declare -A need=(
 	[aarch64-linux-gnu-gcc]=gcc-aarch64-linux-gnu
 	[aarch64-linux-gnu-ld]=binutils-aarch64-linux-gnu
 	[gdb-multiarch]=gdb-multiarch
+	[python3]=python3
 )
-ALL="qemu-system-x86 qemu-system-arm nasm grub-pc-bin grub-common xorriso mtools gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu gdb-multiarch"
+ALL="python3 qemu-system-x86 qemu-system-arm nasm grub-pc-bin grub-common xorriso mtools gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu gdb-multiarch"
 
 missing=()
 for tool in "${!need[@]}"; do

@@ -4,6 +4,7 @@
 #   host unit tests (ASan+UBSan) at 4K and 64K pages
 #   in-kernel self-tests under QEMU at 4K and 64K pages
 #   boot checks (memory report, exception report) at 4K and 64K pages
+#   the benchmark mode runs to its end and parses into every CSV row
 #   the GDB stepping test
 # Every QEMU run has a time limit; a hang or crash is a failure.
 set -u
@@ -38,6 +39,8 @@ for ps in 4K 64K; do
 			tests/qemu/selftest.sh kernel-x86_64-$tag $dir/quarry-test.iso 300 -m 256M
 		suite "boot checks, x86_64 $ps pages" \
 			tests/qemu/boot.sh x86_64-$tag $dir/quarry.elf 120 -m 256M
+		suite "benchmark mode runs and parses, x86_64 $ps pages, 2 CPUs" \
+			tests/bench/check.sh bench-x86_64-$tag $dir/quarry.elf 2
 	fi
 done
 suite "GDB stepping through kmain" \

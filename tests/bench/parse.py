@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""parse.py - turn Quarry's benchmark console logs into CSV rows.
+
+    parse.py [--run N] LOG...        rows on stdout, with a header
+    parse.py --check LOG             exit 1 unless the log has every expected row
+
+A BENCH line is
+    BENCH arch=x86_64 page=4K alloc=slab cpus=1 mode=icount test=T size=N k=v ... unit=U
+and gives one row per k=v (columns: arch, page_size, allocator, cpus, mode,
+test, size, metric, value, unit). The slabinfo table printed after boot also
+gives objperslab/pagesperslab rows for every kmalloc cache (test=slabinfo_boot,
+size = object size).
+"""
+import re
+import sys
+
+COLUMNS = ["arch", "page_size", "allocator", "cpus", "mode", "test", "size", "metric", "value", "unit"]
+FIXED = {"arch", "page", "alloc", "cpus", "mode", "test", "size", "unit"}
+SLABINFO_ROW = re.compile(r"^(kmalloc-\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+) : tunables")
+
+SINGLE_SIZES = [8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192, 16384]
+CONCURRENT_SIZES = [32, 64, 128, 256, 512, 1024, 2048, 4096]
+
+
+def unit_of(metric, line_unit):
+    """Only *_cost figures are in the counter's unit; the rest say what they are."""
+    if metric.endswith("_cost"):
+        return line_unit
+    if metric.endswith("_kb"):
+        return "kB"
+    if metric.endswith("_khz"):
+        return "kHz"
+    return "count"
+
+
+def parse(path):
+    rows = []
+    ctx = None
+    in_boot_memory = False
+    done = False
+    with open(path, errors="replace") as f:
+        for raw in f:
+            line = raw.strip().replace("\r", "")
+            if line == "BENCH done":
+                done = True
+                continue
+            if line.startswith("== Memory after boot"):
+                in_boot_memory = True
+                continue
+            if line.startswith("== Memory after the workloads") or line.startswith("BENCH "):
+                if line.startswith("BENCH "):
+                    kv = dict(p.split("=", 1) for p in line.split()[1:] if "=" in p)
+                    ctx = kv
+                    for k, v in kv.items():
+                        if k in FIXED:
+                            continue
+                        rows.append([kv["arch"], kv["page"], kv["alloc"], kv["cpus"], kv["mode"],
+                                     kv["test"], kv["size"], k, v, unit_of(k, kv["unit"])])
+                in_boot_memory = in_boot_memory and line.startswith("BENCH ")
+                continue
+            m = SLABINFO_ROW.match(line)
+            if m and in_boot_memory and ctx:
+                size = m.group(4)
+                for metric, val in (("objperslab", m.group(5)), ("pagesperslab", m.group(6))):
+                    rows.append([ctx["arch"], ctx["page"], ctx["alloc"], ctx["cpus"], ctx["mode"],
+                                 "slabinfo_boot", size, metric, val, "count"])
+    return rows, done
+
+
+def expected(rows):
+    """The (test, size, metric) rows a complete run must have."""
+    cpus = int(rows[0][3]) if rows else 1
+    page = rows[0][1] if rows else "4K"
+    want = [("header", 0, "counter_khz"), ("memory", 0, "slab_kb"), ("messaging", 0, "per_message_cost")]
+    for s in SINGLE_SIZES:
+        want += [("kmalloc_then_free", s, "alloc_cost"), ("kmalloc_then_free", s, "free_cost"),
+                 ("kmalloc_free_pair", s, "pair_cost")]
+    for s in CONCURRENT_SIZES:
+        want += [("concurrent_alloc_free", s, "alloc_cost"), ("concurrent_alloc_free", s, "free_cost")]
+        if cpus >= 2:
+            want.append(("remote_free", s, "remote_free_cost"))
+    for o in range(4):
+        want += [("pages_single", o, "alloc_cost"), ("pages_concurrent", o, "free_cost")]
+    top = 13 if page == "4K" else 15
+    for shift in range(4, top + 1):
+        want.append(("slabinfo_boot", 1 << shift, "objperslab"))
+    want += [("slabinfo_boot", 96, "objperslab"), ("slabinfo_boot", 192, "objperslab")]
+    return want
+
+
+def main(argv):
+    if argv[:1] == ["--check"]:
+        rows, done = parse(argv[1])
+        have = {(r[5], int(r[6]), r[7]) for r in rows}
+        missing = [w for w in expected(rows) if w not in have]
+        if not done:
+            print("parse.py: %s: the benchmark run did not reach 'BENCH done'" % argv[1])
+        for w in missing:
+            print("parse.py: %s: missing row test=%s size=%d metric=%s" % ((argv[1],) + w))
+        print("parse.py: %s: %d rows, %d expected rows missing" % (argv[1], len(rows), len(missing)))
+        return 0 if done and not missing and rows else 1
+    run = None
+    if argv[:1] == ["--run"]:
+        run, argv = argv[1], argv[2:]
+    print(",".join(COLUMNS + (["run"] if run is not None else [])))
+    for path in argv:
+        rows, _ = parse(path)
+        for r in rows:
+            print(",".join(r + ([run] if run is not None else [])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
