@@ -77,6 +77,14 @@ void arch_send_wakeup(unsigned int cpu);
 void arch_cpu_idle(void);
 
 /*
+ * arch_cpu_hw_id - the hardware ID (x86: local APIC ID) that logical CPU
+ * cpu was started with; arch_this_cpu_hw_id - the running CPU's, read from
+ * the hardware itself. Tests compare the two.
+ */
+uint32_t arch_cpu_hw_id(unsigned int cpu);
+uint32_t arch_this_cpu_hw_id(void);
+
+/*
  * arch_cpu_report - make cpu print where it is (instruction pointer and
  * registers), even with its interrupts off (x86: an NMI), then carry on.
  * For hang and deadlock reports; waits briefly for the report.

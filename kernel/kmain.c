@@ -6,9 +6,10 @@
  *   command line asks for ("selftest": run the self-tests; "slabinfo":
  *   print slabinfo again at the end; "faulttest": write to an unmapped
  *   address, to test the exception report; "faulttest-ap": the same on the
- *   last CPU, to test that a fault on another CPU names it; "bench": the
- *   boot-time benchmarks, with "icount" when QEMU counts instructions and
- *   "quick" for a shorter run) -> exit with a status.
+ *   last CPU, to test that a fault on another CPU names it; "hangtest-ap":
+ *   the last CPU spins with interrupts off, for the watchdog to name it;
+ *   "bench": the boot-time benchmarks, with "icount" when QEMU counts
+ *   instructions and "quick" for a shorter run) -> exit with a status.
  */
 #include "kernel/arch.h"
 #include "kernel/bootinfo.h"
@@ -18,6 +19,8 @@
 #include "kernel/acpi.h"
 #include "kernel/smp.h"
 #include "kernel/bench.h"
+#include <asm/irqflags.h>
+#include <asm/processor.h>
 #include "mm/mm.h"
 #include "mm/page.h"
 #ifndef CONFIG_ALLOC_NONE
@@ -27,6 +30,14 @@
 extern char __kernel_phys_start[], __kernel_phys_end[];
 
 static struct boot_info boot_info;
+
+static void hang_here(void *arg)
+{
+	printk("hangtest: CPU %u spinning with interrupts off\n", smp_processor_id());
+	arch_irq_disable();
+	for (;;)
+		cpu_relax();
+}
 
 static void fault_here(void *arg)
 {
@@ -71,11 +82,14 @@ void kmain(unsigned long magic, unsigned long info)
 
 	if (cmdline_has(bi, "faulttest"))
 		fault_here(NULL);
-	if (cmdline_has(bi, "faulttest-ap")) {
+	if (cmdline_has(bi, "faulttest-ap") || cmdline_has(bi, "hangtest-ap")) {
+		bool fault = cmdline_has(bi, "faulttest-ap");
+
 		if (num_online_cpus() < 2)
-			panic("faulttest-ap: needs a second CPU (-smp 2 or more)");
-		smp_call_on_cpu(num_online_cpus() - 1, fault_here, NULL);
-		panic("faulttest-ap: CPU %u returned from the faulting call",
+			panic("%s: needs a second CPU (-smp 2 or more)",
+			      fault ? "faulttest-ap" : "hangtest-ap");
+		smp_call_on_cpu(num_online_cpus() - 1, fault ? fault_here : hang_here, NULL);
+		panic("CPU %u returned from a call that should never return",
 		      num_online_cpus() - 1);
 	}
 	if (cmdline_has(bi, "selftest"))

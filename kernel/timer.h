@@ -15,7 +15,7 @@
 #include "kernel/compiler.h"
 
 #define HZ			100
-#define WATCHDOG_SECONDS	30
+#define WATCHDOG_SECONDS	10
 
 /* timer_tick - called by the arch timer interrupt on cpu (the running CPU), interrupts off. */
 void timer_tick(unsigned int cpu);

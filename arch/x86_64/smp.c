@@ -69,6 +69,18 @@ uint32_t x86_cpu_apic_id(unsigned int cpu)
 	return cpu_apic_id[cpu];
 }
 
+/* arch_cpu_hw_id: see kernel/arch.h. */
+uint32_t arch_cpu_hw_id(unsigned int cpu)
+{
+	return cpu_apic_id[cpu];
+}
+
+/* arch_this_cpu_hw_id: see kernel/arch.h. */
+uint32_t arch_this_cpu_hw_id(void)
+{
+	return lapic_ready() ? lapic_id() : cpu_apic_id[0];
+}
+
 static struct ap_boot_params *low_params(void)
 {
 	return PHYS_TO_VIRT(TRAMPOLINE_BASE + (trampoline_params - trampoline_start));
