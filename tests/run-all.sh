@@ -2,8 +2,10 @@
 # run-all.sh - everything `make test` runs, ending with one line
 # "N passed, N failed" over all suites; exit status 1 on any failure.
 #   host unit tests (ASan+UBSan) at 4K and 64K pages
-#   in-kernel self-tests under QEMU at 4K and 64K pages
-#   boot checks (memory report, exception report) at 4K and 64K pages
+#   in-kernel self-tests under QEMU at 4K and 64K pages, on 1 CPU and on
+#     2 and 4 CPUs (and 8 at 4K pages), the CPUs in parallel host threads
+#   boot checks (memory report, exception report) at 4K and 64K pages, on
+#     1 CPU and on 4 (there also: a fault and a hang on another CPU name it)
 #   the benchmark mode runs to its end and parses into every CSV row
 #   the GDB stepping test
 # Every QEMU run has a time limit; a hang or crash is a failure.
@@ -37,8 +39,15 @@ for ps in 4K 64K; do
 		dir=build/x86_64-$tag
 		suite "in-kernel self-tests, x86_64 $ps pages" \
 			tests/qemu/selftest.sh kernel-x86_64-$tag $dir/quarry-test.iso 300 -m 256M
+		for n in 2 4 $([ $ps = 4K ] && echo 8); do
+			suite "in-kernel self-tests, x86_64 $ps pages, $n CPUs" \
+				tests/qemu/selftest.sh kernel-x86_64-$tag-smp$n $dir/quarry-test.iso 300 \
+				-m 256M -smp $n
+		done
 		suite "boot checks, x86_64 $ps pages" \
 			tests/qemu/boot.sh x86_64-$tag $dir/quarry.elf 120 -m 256M
+		suite "boot checks, x86_64 $ps pages, 4 CPUs" \
+			tests/qemu/boot.sh x86_64-$tag-smp4 $dir/quarry.elf 120 -m 256M -smp 4
 		suite "benchmark mode runs and parses, x86_64 $ps pages, 2 CPUs" \
 			tests/bench/check.sh bench-x86_64-$tag $dir/quarry.elf 2
 	fi
