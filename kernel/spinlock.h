@@ -9,6 +9,11 @@
  * assert_spin_locked(); it is a debugging aid read only by its owner.
  *
  * Use the _irqsave forms for any lock that an interrupt handler may take.
+ *
+ * Fairness has a price under QEMU TCG when there are more virtual CPUs than
+ * host cores: each hand-over waits until the host runs the one vCPU whose
+ * ticket is next, which can take a scheduler time slice (milliseconds).
+ * Keep contended critical sections rare (per-CPU caches) rather than short.
  */
 #ifndef QUARRY_SPINLOCK_H
 #define QUARRY_SPINLOCK_H
@@ -33,6 +38,10 @@ static inline void spin_lock_init(struct spinlock *l)
 	l->cpu = -1;
 }
 
+/*
+ * spin_lock - take a ticket and spin until it is served. Acquire: nothing in
+ * the critical section moves before the lock is held.
+ */
 static inline void spin_lock(struct spinlock *l)
 {
 	uint16_t me = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
@@ -41,6 +50,7 @@ static inline void spin_lock(struct spinlock *l)
 	l->cpu = (int)smp_processor_id();
 }
 
+/* spin_trylock - take the lock only if it is free now; true if taken (acquire). */
 static inline bool spin_trylock(struct spinlock *l)
 {
 	uint16_t owner = __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
@@ -53,12 +63,22 @@ static inline bool spin_trylock(struct spinlock *l)
 	return true;
 }
 
+/*
+ * spin_unlock - serve the next ticket. Release: every access of the critical
+ * section is visible to the next holder before it sees the lock as its own.
+ */
 static inline void spin_unlock(struct spinlock *l)
 {
 	l->cpu = -1;
 	__atomic_store_n(&l->owner, (uint16_t)(l->owner + 1), __ATOMIC_RELEASE);
 }
 
+/*
+ * spin_lock_irqsave - disable interrupts on this CPU, then take the lock;
+ * returns the previous interrupt state for spin_unlock_irqrestore. Needed
+ * whenever an interrupt handler may take the same lock: otherwise the
+ * handler could spin forever on a lock its own CPU holds.
+ */
 static inline unsigned long spin_lock_irqsave(struct spinlock *l)
 {
 	unsigned long flags = arch_irq_save();
@@ -66,6 +86,7 @@ static inline unsigned long spin_lock_irqsave(struct spinlock *l)
 	return flags;
 }
 
+/* spin_unlock_irqrestore - release the lock, then put interrupts back as they were. */
 static inline void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags)
 {
 	spin_unlock(l);

@@ -6,6 +6,7 @@
 #     2 and 4 CPUs (and 8 at 4K pages), the CPUs in parallel host threads
 #   boot checks (memory report, exception report) at 4K and 64K pages, on
 #     1 CPU and on 4 (there also: a fault and a hang on another CPU name it)
+# SMP_LIST="N..." (`make test SMP=N`) replaces those CPU counts with its own.
 #   the benchmark mode runs to its end and parses into every CSV row
 #   the GDB stepping test
 # Every QEMU run has a time limit; a hang or crash is a failure.
@@ -15,6 +16,7 @@ mkdir -p build/test
 out=build/test/results.txt
 : > "$out"
 jobs=${JOBS:-2}
+smp_list=${SMP_LIST:-}
 
 suite() {	# suite TITLE COMMAND...: run, show and collect PASS/FAIL lines
 	local title=$1
@@ -39,15 +41,19 @@ for ps in 4K 64K; do
 		dir=build/x86_64-$tag
 		suite "in-kernel self-tests, x86_64 $ps pages" \
 			tests/qemu/selftest.sh kernel-x86_64-$tag $dir/quarry-test.iso 300 -m 256M
-		for n in 2 4 $([ $ps = 4K ] && echo 8); do
+		for n in ${smp_list:-2 4 $([ $ps = 4K ] && echo 8)}; do
+			[ "$n" -gt 1 ] || continue
 			suite "in-kernel self-tests, x86_64 $ps pages, $n CPUs" \
 				tests/qemu/selftest.sh kernel-x86_64-$tag-smp$n $dir/quarry-test.iso 300 \
 				-m 256M -smp $n
 		done
 		suite "boot checks, x86_64 $ps pages" \
 			tests/qemu/boot.sh x86_64-$tag $dir/quarry.elf 120 -m 256M
-		suite "boot checks, x86_64 $ps pages, 4 CPUs" \
-			tests/qemu/boot.sh x86_64-$tag-smp4 $dir/quarry.elf 120 -m 256M -smp 4
+		for n in ${smp_list:-4}; do
+			[ "$n" -gt 1 ] || continue
+			suite "boot checks, x86_64 $ps pages, $n CPUs" \
+				tests/qemu/boot.sh x86_64-$tag-smp$n $dir/quarry.elf 120 -m 256M -smp $n
+		done
 		suite "benchmark mode runs and parses, x86_64 $ps pages, 2 CPUs" \
 			tests/bench/check.sh bench-x86_64-$tag $dir/quarry.elf 2
 	fi

@@ -21,7 +21,7 @@ struct trap_frame {
 #define MSR_GS_BASE	0xc0000101
 
 /* Interrupt vectors Quarry uses (exceptions are 0-31). */
-#define PIC_VECTOR_BASE	0x20	/* the masked 8259s, remapped here: only spurious ones arrive */
+#define PIC_VECTOR_BASE	0x20	/* the masked 8259s (only spurious IRQs arrive) */
 #define TIMER_VECTOR	0x40	/* local APIC timer */
 #define WAKEUP_VECTOR	0xf0	/* IPI that wakes an idle CPU to look for work */
 #define APIC_ERROR_VECTOR 0xfe

@@ -307,7 +307,8 @@ SELFTEST(smp_this_cpu_ops_survive_interrupts)
 	timer_set_hook(NULL);
 	ST_EXPECT(timer_wait_all_cpus(2) == 0, "some CPU stopped ticking");
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
-		unsigned long ev = per_cpu(pcpu_events, cpu), hooks = per_cpu(pcpu_hook_events, cpu);
+		unsigned long ev = per_cpu(pcpu_events, cpu);
+		unsigned long hooks = per_cpu(pcpu_hook_events, cpu);
 
 		if (!cpu_online(cpu)) {
 			ST_EXPECT(!ev && !hooks, "offline CPU %u counted %lu events", cpu, ev);
