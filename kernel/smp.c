@@ -13,6 +13,7 @@
 #include "kernel/arch.h"
 #include "kernel/atomic.h"
 #include "kernel/bug.h"
+#include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
 #include "kernel/timer.h"
@@ -30,6 +31,18 @@ struct call_slot {
 
 static struct call_slot call_slots[NR_CPUS];
 static struct spinlock call_lock = SPINLOCK_INIT;
+
+/* Non-zero while this CPU runs a handed-over call: it must not hand out another. */
+static DEFINE_PER_CPU(unsigned int, in_call);
+
+static void check_caller(const char *what)
+{
+	if (arch_irqs_disabled())
+		panic("%s called with interrupts off", what);
+	if (this_cpu_read(in_call))
+		panic("%s called from inside a call on CPU %u: it would wait for itself",
+		      what, smp_processor_id());
+}
 
 BUILD_BUG_ON(NR_CPUS > 8 * sizeof(unsigned long));
 
@@ -116,7 +129,9 @@ static void each_cpu_run(void *p)
 	struct each_call *c = p;
 
 	smp_barrier_wait(&c->start);
+	this_cpu_inc(in_call);
 	c->fn(c->arg);
+	this_cpu_dec(in_call);
 }
 
 /* on_each_cpu_wait: see smp.h. */
@@ -126,7 +141,7 @@ void on_each_cpu_wait(void (*fn)(void *arg), void *arg)
 	unsigned long seq[NR_CPUS] = { 0 };
 	unsigned int self, cpu;
 
-	ASSERT(!arch_irqs_disabled());
+	check_caller("on_each_cpu_wait");
 	spin_lock(&call_lock);
 	self = smp_processor_id();
 	smp_barrier_init(&c.start, num_online_cpus());
@@ -145,13 +160,15 @@ void on_each_cpu_wait(void (*fn)(void *arg), void *arg)
 /* smp_call_on_cpu: see smp.h. */
 int smp_call_on_cpu(unsigned int cpu, void (*fn)(void *arg), void *arg)
 {
-	ASSERT(!arch_irqs_disabled());
+	check_caller("smp_call_on_cpu");
 	if (!cpu_online(cpu))
 		return -1;
 	spin_lock(&call_lock);
-	if (cpu == smp_processor_id())
+	if (cpu == smp_processor_id()) {
+		this_cpu_inc(in_call);
 		fn(arg);
-	else
+		this_cpu_dec(in_call);
+	} else
 		wait_call(cpu, post_call(cpu, fn, arg), fn);
 	spin_unlock(&call_lock);
 	return 0;
@@ -176,7 +193,9 @@ void smp_secondary_main(unsigned int cpu)
 		}
 		arch_irq_enable();
 		seen = seq;
+		this_cpu_inc(in_call);
 		s->fn(s->arg);
+		this_cpu_dec(in_call);
 		smp_store_release(&s->done, seq);
 	}
 }

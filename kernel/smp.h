@@ -39,10 +39,11 @@ bool cpu_online(unsigned int cpu);
  * returned; their effects are then visible to the caller. fn runs with
  * interrupts on (unless it disables them), not in interrupt context.
  *
- * One caller at a time (others wait their turn); never from fn itself, an
- * interrupt handler, or with interrupts off. A CPU that does not finish
- * within SMP_CALL_TIMEOUT_SECONDS is reported with its number and where it
- * is, then the kernel panics.
+ * One caller at a time (others wait their turn); never from inside a call
+ * (fn or anything it calls), an interrupt handler, or with interrupts off:
+ * the first two would wait for themselves, so both panic at once, naming
+ * the CPU. A CPU that does not finish within SMP_CALL_TIMEOUT_SECONDS is
+ * reported with its number and where it is, then the kernel panics.
  */
 void on_each_cpu_wait(void (*fn)(void *arg), void *arg);
 
