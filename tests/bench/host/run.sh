@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# run.sh - run the host-native benchmark binaries built by bench-host.mk and
+# write $OUT/results.csv and $OUT/report.md. Called by `make bench-host`.
+#
+# Environment: OUT (build/bench-host), ROUNDS (7), COUNT (10000), CG_COUNT (1000).
+#
+# 1. Timed runs, one process per binary, each with every allocator in turn:
+#    bench-4k and bench-64k with all allocators; the SLAB_IDX=4 builds with
+#    Quarry and the bare free list only.
+# 2. Callgrind (cache simulation on, fixed cache geometry, ASLR off) with
+#    CG_COUNT objects per size: bench-4k with every allocator; the other three
+#    builds with Quarry and the free list. One dump per measured loop.
+# 3. report.py turns the rows and dumps into results.csv and report.md.
+# Nothing here fails on a timing: only a binary that does not run fails it.
+set -euo pipefail
+
+OUT=${OUT:-build/bench-host}
+ROUNDS=${ROUNDS:-7}
+COUNT=${COUNT:-10000}
+CG_COUNT=${CG_COUNT:-1000}
+HERE=$(cd "$(dirname "$0")" && pwd)
+
+# jemalloc's initial-exec TLS needs room in glibc's static TLS surplus when dlopen'ed.
+export GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.rtld.optional_static_tls=65536"
+
+mkdir -p "$OUT"
+rm -f "$OUT"/timed-*.csv "$OUT"/meta-*.txt "$OUT"/results.csv "$OUT"/report.md
+rm -rf "$OUT"/cg-*
+
+start=$(date +%s)
+elapsed() { echo "$(( $(date +%s) - start )) s"; }
+
+# timed TAG VARIANT ALLOCATORS
+timed() {
+	local tag=$1 variant=$2 allocs=$3
+	echo "bench-host: [$(elapsed)] timed run: bench-$tag (allocators: ${allocs//,/ }), $ROUNDS rounds x $COUNT objects"
+	"$OUT/bench-$tag" --csv "$OUT/timed-$tag.csv" --meta "$OUT/meta-$tag.txt" \
+		--variant "$variant" --allocators "$allocs" --rounds "$ROUNDS" --count "$COUNT" \
+		> "$OUT/console-$tag.log"
+}
+
+ALL=slab,glibc,jemalloc,tcmalloc,mimalloc,freelist
+timed 4k slab "$ALL"
+timed 64k slab "$ALL"
+timed 4k-idx4 slab-idx4 slab,freelist
+timed 64k-idx4 slab-idx4 slab,freelist
+
+# Callgrind: the cache geometry is given, not taken from this CPU, so the
+# counts are the same on any machine.
+CG_CACHE="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
+# cg TAG VARIANT ALLOCATORS
+cg() {
+	local tag=$1 variant=$2 allocs=$3 dir="$OUT/cg-$1"
+	echo "bench-host: [$(elapsed)] callgrind: bench-$tag (allocators: ${allocs//,/ }), $CG_COUNT objects per size"
+	mkdir -p "$dir"
+	setarch "$(uname -m)" -R valgrind --tool=callgrind --cache-sim=yes $CG_CACHE \
+		--collect-atstart=no --dump-instr=no --dump-line=no \
+		--callgrind-out-file="$dir/callgrind.out" \
+		"$OUT/bench-$tag" --callgrind --variant "$variant" --allocators "$allocs" \
+		--count "$CG_COUNT" --arena-mb 256 --meta "$dir/meta.txt" \
+		> "$dir/console.log" 2> "$dir/valgrind.log" ||
+		{ tail -20 "$dir/valgrind.log"; return 1; }
+}
+
+if command -v valgrind >/dev/null 2>&1 && grep -q "^callgrind=1" "$OUT/meta-4k.txt"; then
+	cg 4k slab "$ALL"
+	cg 4k-idx4 slab-idx4 slab,freelist
+	cg 64k slab slab,freelist
+	cg 64k-idx4 slab-idx4 slab,freelist
+else
+	echo "bench-host: no valgrind (or built without <valgrind/callgrind.h>): no instruction counts"
+fi
+
+echo "bench-host: [$(elapsed)] report"
+python3 "$HERE/report.py" --out "$OUT" --rounds "$ROUNDS" --count "$COUNT" --cg-count "$CG_COUNT"
+echo "bench-host: done in $(elapsed): $OUT/report.md, $OUT/results.csv"
