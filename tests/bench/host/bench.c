@@ -11,6 +11,7 @@
  *     --tests LIST      subset of 1,2,3,4 (default all)
  *     --rounds N        rounds; each round runs every allocator once per test and size (7)
  *     --count N         objects per size (10000, as in Lameter's slab_test)
+ *     --sizes LIST      only these sizes (e.g. 64 for a profile)
  *     --arena-mb N      Quarry's "physical memory" (1024)
  *     --callgrind       one round on one thread, each measured loop bracketed by
  *                       callgrind client requests (collect on, then a dump named
@@ -79,6 +80,7 @@ static bool opt_callgrind;
 static const char *opt_csv, *opt_meta, *opt_variant = "slab";
 static const char *opt_allocators = "slab,glibc,jemalloc,tcmalloc,mimalloc,freelist";
 static const char *opt_tests = "1,2,3,4";
+static const char *opt_sizes;	/* NULL: every size */
 
 static const char *page_size_str = PAGE_SHIFT == 12 ? "4K" : "64K";
 static FILE *csv;
@@ -400,6 +402,14 @@ static bool listed(const char *list, const char *key)
 	return false;
 }
 
+static bool size_on(size_t n)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%zu", n);
+	return !opt_sizes || listed(opt_sizes, buf);
+}
+
 static void setup_allocators(void)
 {
 	static const char *const je[] = { "libjemalloc.so.2", "libjemalloc.so", NULL };
@@ -668,19 +678,20 @@ static void job_single(struct worker *w)
 	if (a->select)
 		a->select(n);
 	/* Warm-up: one untimed round of the same loop. */
-	a->alloc_n(n, w->vec, opt_count);
-	check_objs(w->vec, opt_count, a->key);
-	a->free_n(w->vec, opt_count);
-	ta = a->alloc_n(n, w->vec, opt_count);
-	tf = a->free_n(w->vec, opt_count);
-	a->pair_n(n, opt_count);
-	tp = a->pair_n(n, opt_count);
-	w->t_alloc = ta;
-	w->t_free = tf;
-	w->t_pair = tp;
-	record(job.alloc, 1, "kmalloc_then_free", n, "alloc_cost", (double)ta / opt_count);
-	record(job.alloc, 1, "kmalloc_then_free", n, "free_cost", (double)tf / opt_count);
-	record(job.alloc, 1, "kmalloc_free_pair", n, "pair_cost", (double)tp / opt_count);
+	if (listed(opt_tests, "1")) {
+		a->alloc_n(n, w->vec, opt_count);
+		check_objs(w->vec, opt_count, a->key);
+		a->free_n(w->vec, opt_count);
+		ta = a->alloc_n(n, w->vec, opt_count);
+		tf = a->free_n(w->vec, opt_count);
+		record(job.alloc, 1, "kmalloc_then_free", n, "alloc_cost", (double)ta / opt_count);
+		record(job.alloc, 1, "kmalloc_then_free", n, "free_cost", (double)tf / opt_count);
+	}
+	if (listed(opt_tests, "2")) {
+		a->pair_n(n, opt_count);
+		tp = a->pair_n(n, opt_count);
+		record(job.alloc, 1, "kmalloc_free_pair", n, "pair_cost", (double)tp / opt_count);
+	}
 }
 
 /* Test 3 on job.nthreads threads: every phase starts together. */
@@ -759,13 +770,13 @@ static void run_native(void)
 		if (listed(opt_tests, "1") || listed(opt_tests, "2")) {
 			progress("  round %u/%u: tests 1+2 (single CPU) ...", r + 1, opt_rounds);
 			for (unsigned int s = 0; s < NSIZES; s++)
-				for (unsigned int k = 0; k < non; k++)
+				for (unsigned int k = 0; k < non && size_on(single_sizes[s]); k++)
 					run_job(job_single, 1, on[(k + r) % non], single_sizes[s]);
 		}
 		if (listed(opt_tests, "3")) {
 			progress(" test 3 (concurrent, 1..%u threads) ...", nthreads);
 			for (unsigned int s = 0; s < ARRAY_SIZE(conc_sizes); s++) {
-				for (unsigned int k = 0; k < non; k++) {
+				for (unsigned int k = 0; k < non && size_on(conc_sizes[s]); k++) {
 					unsigned int ai = on[(k + r) % non];
 
 					for (unsigned int c = 1; c <= nthreads; c++) {
@@ -803,7 +814,7 @@ static void run_native(void)
 		if (listed(opt_tests, "4") && nthreads >= 2) {
 			progress(" test 4 (remote free) ...");
 			for (unsigned int s = 0; s < ARRAY_SIZE(conc_sizes); s++) {
-				for (unsigned int k = 0; k < non; k++) {
+				for (unsigned int k = 0; k < non && size_on(conc_sizes[s]); k++) {
 					unsigned int ai = on[(k + r) % non];
 
 					run_job(job_remote, 2, ai, conc_sizes[s]);
@@ -854,6 +865,8 @@ static void run_callgrind(void)
 		for (unsigned int s = 0; s < NSIZES; s++) {
 			size_t n = single_sizes[s];
 
+			if (!size_on(n))
+				continue;
 			if (a->select)
 				a->select(n);
 			a->alloc_n(n, v, opt_count);
@@ -876,6 +889,8 @@ static void run_callgrind(void)
 		for (unsigned int s = 0; s < ARRAY_SIZE(conc_sizes); s++) {
 			size_t n = conc_sizes[s];
 
+			if (!size_on(n))
+				continue;
 			for (int pass = 0; pass < 2; pass++) {
 				host_cpu_id = 0;
 				if (pass)
@@ -936,10 +951,26 @@ static void ensure_static_tls(char **argv)
 	perror("bench: re-exec with GLIBC_TUNABLES");
 }
 
+/* The 1, 5 and 15 minute load averages: other work on the machine skews timings. */
+static const char *loadavg(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	double a = 0, b = 0, c = 0;
+
+	if (!f || fscanf(f, "%lf %lf %lf", &a, &b, &c) != 3)
+		snprintf(buf, len, "unknown");
+	else
+		snprintf(buf, len, "%.2f %.2f %.2f", a, b, c);
+	if (f)
+		fclose(f);
+	return buf;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: bench [--csv F] [--meta F] [--variant NAME] [--allocators L] "
-			"[--tests L] [--rounds N] [--count N] [--arena-mb N] [--callgrind]\n");
+			"[--tests L] [--sizes L] [--rounds N] [--count N] [--arena-mb N] "
+			"[--callgrind]\n");
 	exit(2);
 }
 
@@ -947,6 +978,7 @@ int main(int argc, char **argv)
 {
 	cpu_set_t set;
 	FILE *meta;
+	char buf[64];
 
 	ensure_static_tls(argv);
 	for (int i = 1; i < argc; i++) {
@@ -973,6 +1005,8 @@ int main(int argc, char **argv)
 			opt_rounds = (unsigned int)atoi(v);
 		else if (!strcmp(a, "--count"))
 			opt_count = (unsigned int)atoi(v);
+		else if (!strcmp(a, "--sizes"))
+			opt_sizes = v;
 		else if (!strcmp(a, "--arena-mb"))
 			opt_arena_mb = (size_t)atol(v);
 		else
@@ -1018,6 +1052,7 @@ int main(int argc, char **argv)
 		fprintf(meta, "page_size=%s\nvariant=%s\ncores=%u\ncount=%u\nrounds=%u\n",
 			page_size_str, opt_variant, ncores, opt_count, opt_rounds);
 		fprintf(meta, "callgrind=%d\n", HAVE_CALLGRIND);
+		fprintf(meta, "loadavg_start=%s\n", loadavg(buf, sizeof(buf)));
 		if (tsc_hz > 0)
 			fprintf(meta, "tsc_hz=%.0f\n", tsc_hz);
 		for (unsigned int i = 0; i < NALLOCS; i++)
@@ -1035,5 +1070,9 @@ int main(int argc, char **argv)
 		run_native();
 	if (csv)
 		fclose(csv);
+	if (opt_meta && (meta = fopen(opt_meta, "a"))) {
+		fprintf(meta, "loadavg_end=%s\n", loadavg(buf, sizeof(buf)));
+		fclose(meta);
+	}
 	return 0;
 }

@@ -49,6 +49,9 @@ def read_timed(out):
     return rows
 
 
+TRIGGER = "desc: Trigger: Client Request: "
+
+
 def read_callgrind(out):
     """One row set per dump: instructions per op and simulated misses over the loop."""
     rows = []
@@ -59,8 +62,8 @@ def read_callgrind(out):
             name, events, summary = None, None, None
             with open(path, errors="replace") as f:
                 for line in f:
-                    if line.startswith("desc: Trigger: Client Request: "):
-                        name = line.split(": ", 2)[2].strip()
+                    if line.startswith(TRIGGER):
+                        name = line[len(TRIGGER):].strip()
                     elif line.startswith("events: "):
                         events = line.split()[1:]
                     elif line.startswith("summary: "):
@@ -84,6 +87,43 @@ def read_callgrind(out):
             rows.append(base + [f"{metric}_i1_misses", str(ev.get("I1mr", 0)), "misses"])
             rows.append(base + [f"{metric}_ops", str(ops), "count"])
     return rows
+
+
+def self_costs(path):
+    """Instructions executed in each function itself (not its callees) in one dump."""
+    names, cur, skip, cost = {}, None, False, {}
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = re.match(r"^(fn|cfn|fl|fi|fe|ob|cob)=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
+            if m:
+                kind, ident, name = m.groups()
+                if kind in ("fn", "cfn") and name:
+                    names[ident] = name
+                if kind == "fn":
+                    cur = ident
+                continue
+            if line.startswith("calls="):
+                skip = True
+                continue
+            if line[:1].isdigit() or line[:1] in "+-*":
+                if skip:
+                    skip = False
+                    continue
+                parts = line.split()
+                if len(parts) > 1 and cur is not None:
+                    cost[cur] = cost.get(cur, 0) + int(parts[1])
+    return {names.get(k, k): v for k, v in cost.items()}
+
+
+def find_dump(out, tag, want):
+    for path in glob.glob(os.path.join(out, f"cg-{tag}", "callgrind.out.*")):
+        with open(path, errors="replace") as f:
+            for line in f:
+                if line.startswith(TRIGGER):
+                    if line[len(TRIGGER):].strip() == want:
+                        return path
+                    break
+    return None
 
 
 class Table:
@@ -131,6 +171,15 @@ def git_head():
                               text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
+
+
+def mm_status():
+    try:
+        st = subprocess.run(["git", "status", "--short", "--", "mm/"], capture_output=True,
+                            text=True, check=True).stdout.split("\n")
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+    return ", ".join(line.strip() for line in st if line.strip())
 
 
 def headline(t, page, w):
@@ -342,7 +391,9 @@ def cg_section(t, w, cg_count):
             ir = 100.0 * (tot["nat_ir"] - tot["idx_ir"]) / tot["idx_ir"] if tot["idx_ir"] else 0
             w(f"\nNatural index against IDX=4, all loops together: D1 misses {d1:+.1f}%, LL "
               f"misses {ll:+.1f}%, instructions per op (summed) {ir:+.1f}% (seed 003 claims "
-              "about 5% fewer cache misses, on `perf bench sched messaging`).\n")
+              "about 5% fewer cache misses, on `perf bench sched messaging`). Differences "
+              "of a few tenths of a percent are layout noise: the two binaries' names differ, "
+              "which shifts the stack and so the cache sets it maps to.\n")
             if tot["nat_d1"] == tot["idx_d1"] and tot["nat_ir"] == tot["idx_ir"]:
                 w("\n**The two builds count the same instructions and misses: the SLAB_IDX=4 "
                   "build does not differ from the natural one (is CONFIG_SLAB_IDX_BYTES "
@@ -374,6 +425,31 @@ def cg_section(t, w, cg_count):
             rows.append(row)
         w(f"\nD1 misses per loop of {cg_count} ops, test 1 alloc / free ; test 2 pair:\n\n")
         w(md_table(["size"] + [LABEL[a] for a in allocs], rows))
+        w("\n")
+
+
+def where_section(out, w):
+    """Quarry's own instructions per operation, function by function (4K, natural build)."""
+    loops = [("kmalloc_free_pair|pair|slab|64|", "64-byte kmalloc/kfree pair (test 2)"),
+             ("kmalloc_then_free|alloc|slab|32|", "32-byte kmalloc in test 1 (refills)"),
+             ("kmalloc_then_free|free|slab|32|", "32-byte kfree in test 1 (flushes)")]
+    meta = read_meta(os.path.join(out, "cg-4k", "meta.txt"))
+    ops = int(meta.get("count", "0") or 0)
+    found = []
+    for prefix, label in loops:
+        path = find_dump(out, "4k", prefix + str(ops)) if ops else None
+        if path:
+            found.append((label, self_costs(path)))
+    if not found:
+        return
+    w("### Where Quarry's instructions go (4K, natural build; instructions per operation "
+      "executed in each function itself, callees excluded)\n\n")
+    for label, cost in found:
+        total = sum(cost.values())
+        rows = [[f"`{fn}`", f"{c / ops:.1f}", f"{100.0 * c / total:.0f}%"]
+                for fn, c in sorted(cost.items(), key=lambda kv: -kv[1]) if c / ops >= 0.5]
+        w(f"{label}: {total / ops:.1f} instructions per op in all\n\n")
+        w(md_table(["function", "instr/op", "share"], rows))
         w("\n")
 
 
@@ -418,6 +494,15 @@ def main():
           "the allocators taking turns within each round (the starting allocator rotates "
           "every round), one untimed warm-up loop before each measured one; tables give the "
           "median of the rounds, results.csv also min and max.\n")
+    loads = [f"{tag}: {m.get('loadavg_start', '?')} → {m.get('loadavg_end', '?')}"
+              for tag, m in sorted(metas.items())]
+    w("- Load average (1/5/15 min) at the start → end of each timed run: " + "; ".join(loads)
+      + f". The machine has {ncpus} cores: anything else running makes the timings noisier "
+      "(the callgrind counts are not affected).\n")
+    dirty = mm_status()
+    if dirty:
+        w(f"- The work tree's mm/ had uncommitted changes when this ran ({dirty}): the figures "
+          "are for that tree, not for the commit alone.\n")
     w("- Quarry's arena (its \"physical memory\", an mmap'd region) is faulted in before the "
       "run, as the kernel's RAM is mapped; the user-space allocators get their memory from "
       "the OS as usual (the warm-up loop takes most of their page faults).\n")
@@ -443,6 +528,7 @@ def main():
         concurrent_tables(t, page, w, ncpus)
         remote_table(t, page, w)
     cg_section(t, w, args.cg_count)
+    where_section(args.out, w)
     w("## Files\n\n- results.csv: every figure (timed rows: metric, metric_min, metric_max "
       "in ticks; callgrind rows: *_instructions per op, *_d1_misses, *_ll_misses, "
       "*_i1_misses per loop, *_ops).\n- console-*.log: Quarry's boot output (slab layouts) "
