@@ -177,3 +177,6 @@ clean:
 	rm -rf build
 
 -include $(KOBJS:.o=.d)
+
+bench-host:
+	@$(MAKE) --no-print-directory -f tests/bench/host/bench-host.mk

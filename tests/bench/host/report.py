@@ -524,6 +524,13 @@ def main():
             single_tables(t, page, w)
     variant_table(t, w)
     w("## Concurrent and remote free\n\n")
+    w("Threads are pinned one per core and start each phase together through a spinning "
+      "barrier. Quarry's node and zone locks are its kernel ticket spinlocks, spinning in "
+      "user space: if the holder's thread is descheduled (other work on the machine), the "
+      "waiter spins until it runs again, which the kernel (interrupts off while a lock is "
+      "held) never sees. The occasional figures in the thousands of ticks are that, or page "
+      "faults in the user-space allocators; the median over the rounds damps them, the "
+      "min in results.csv shows the undisturbed cost.\n\n")
     for page in ("4K", "64K"):
         concurrent_tables(t, page, w, ncpus)
         remote_table(t, page, w)

@@ -6,10 +6,11 @@
 #
 # 1. Timed runs, one process per binary, each with every allocator in turn:
 #    bench-4k and bench-64k with all allocators; the SLAB_IDX=4 builds with
-#    Quarry and the bare free list only.
+#    Quarry only.
 # 2. Callgrind (cache simulation on, fixed cache geometry, ASLR off) with
-#    CG_COUNT objects per size: bench-4k with every allocator; the other three
-#    builds with Quarry and the free list. One dump per measured loop.
+#    CG_COUNT objects per size: bench-4k with every allocator, bench-64k with
+#    Quarry and the free list, the SLAB_IDX=4 builds with Quarry. One dump per
+#    measured loop.
 # 3. report.py turns the rows and dumps into results.csv and report.md.
 # Nothing here fails on a timing: only a binary that does not run fails it.
 set -euo pipefail
@@ -42,8 +43,8 @@ timed() {
 ALL=slab,glibc,jemalloc,tcmalloc,mimalloc,freelist
 timed 4k slab "$ALL"
 timed 64k slab "$ALL"
-timed 4k-idx4 slab-idx4 slab,freelist
-timed 64k-idx4 slab-idx4 slab,freelist
+timed 4k-idx4 slab-idx4 slab
+timed 64k-idx4 slab-idx4 slab
 
 # Callgrind: the cache geometry is given, not taken from this CPU, so the
 # counts are the same on any machine.
@@ -64,9 +65,9 @@ cg() {
 
 if command -v valgrind >/dev/null 2>&1 && grep -q "^callgrind=1" "$OUT/meta-4k.txt"; then
 	cg 4k slab "$ALL"
-	cg 4k-idx4 slab-idx4 slab,freelist
+	cg 4k-idx4 slab-idx4 slab
 	cg 64k slab slab,freelist
-	cg 64k-idx4 slab-idx4 slab,freelist
+	cg 64k-idx4 slab-idx4 slab
 else
 	echo "bench-host: no valgrind (or built without <valgrind/callgrind.h>): no instruction counts"
 fi
