@@ -151,9 +151,9 @@ static const struct acpi_header *map_table(uint64_t phys, const char *what)
 	return h;
 }
 
-static void add_cpu(uint32_t apic_id, uint32_t acpi_id, uint32_t flags)
+static void add_cpu(struct acpi_madt_info *m, uint32_t apic_id, uint32_t acpi_id,
+		    uint32_t flags)
 {
-	struct acpi_madt_info *m = &madt_info;
 
 	if (!(flags & MADT_CPU_ENABLED)) {
 		m->n_disabled++;
@@ -166,9 +166,8 @@ static void add_cpu(uint32_t apic_id, uint32_t acpi_id, uint32_t flags)
 	m->cpus[m->n_cpus++] = (struct acpi_cpu){ apic_id, acpi_id };
 }
 
-static int parse_madt(const struct acpi_madt *madt)
+static int parse_madt(const struct acpi_madt *madt, struct acpi_madt_info *m)
 {
-	struct acpi_madt_info *m = &madt_info;
 	const uint8_t *p = (const uint8_t *)(madt + 1);
 	const uint8_t *end = (const uint8_t *)madt + madt->header.length;
 
@@ -192,14 +191,14 @@ static int parse_madt(const struct acpi_madt *madt)
 			if (e->length >= sizeof(struct madt_lapic)) {
 				const struct madt_lapic *l = (const void *)e;
 
-				add_cpu(l->apic_id, l->acpi_id, l->flags);
+				add_cpu(m, l->apic_id, l->acpi_id, l->flags);
 			}
 			break;
 		case MADT_X2APIC:
 			if (e->length >= sizeof(struct madt_x2apic)) {
 				const struct madt_x2apic *x = (const void *)e;
 
-				add_cpu(x->x2apic_id, x->acpi_id, x->flags);
+				add_cpu(m, x->x2apic_id, x->acpi_id, x->flags);
 			}
 			break;
 		case MADT_IOAPIC:
@@ -229,9 +228,8 @@ static int parse_madt(const struct acpi_madt *madt)
 	return 0;
 }
 
-static void print_madt(void)
+static void print_madt(const struct acpi_madt_info *m)
 {
-	const struct acpi_madt_info *m = &madt_info;
 	char ids[3 * 16 + 8];
 	size_t len = 0;
 
@@ -281,8 +279,8 @@ static const struct acpi_rsdp *check_rsdp(uint64_t phys)
 	return r;
 }
 
-/* acpi_init: see kernel/acpi.h. */
-int acpi_init(uint64_t rsdp_phys)
+/* acpi_parse: see kernel/acpi.h. */
+int acpi_parse(uint64_t rsdp_phys, struct acpi_madt_info *m)
 {
 	const struct acpi_rsdp *rsdp;
 	const struct acpi_header *root;
@@ -290,6 +288,7 @@ int acpi_init(uint64_t rsdp_phys)
 	bool xsdt;
 	unsigned int n;
 
+	*m = (struct acpi_madt_info){ .valid = false };
 	if (!rsdp_phys) {
 		printk("acpi: the boot loader passed no RSDP; no ACPI tables\n");
 		return -1;
@@ -326,13 +325,21 @@ int acpi_init(uint64_t rsdp_phys)
 		h = map_table(phys, "table");
 		if (!h || memcmp(h->signature, "APIC", 4))
 			continue;
-		if (parse_madt((const struct acpi_madt *)h))
+		if (parse_madt((const struct acpi_madt *)h, m)) {
+			m->valid = false;
 			return -1;
-		print_madt();
+		}
+		print_madt(m);
 		return 0;
 	}
 	printk("acpi: no valid MADT (\"APIC\") table\n");
 	return -1;
+}
+
+/* acpi_init: see kernel/acpi.h. */
+int acpi_init(uint64_t rsdp_phys)
+{
+	return acpi_parse(rsdp_phys, &madt_info);
 }
 
 /* acpi_madt: see kernel/acpi.h. */

@@ -46,6 +46,12 @@ struct acpi_madt_info {
  */
 int acpi_init(uint64_t rsdp);
 
+/*
+ * acpi_parse - what acpi_init does, into *out rather than the record
+ * acpi_madt() returns: for tests that feed it tables of their own.
+ */
+int acpi_parse(uint64_t rsdp, struct acpi_madt_info *out);
+
 /* acpi_madt - what acpi_init found (valid == false when it found nothing). */
 const struct acpi_madt_info *acpi_madt(void);
 
