@@ -59,6 +59,10 @@ void timer_tick(unsigned int cpu)
 
 	this_cpu_inc(ticks);
 	now = this_cpu_read(ticks);
+	/*
+	 * Periodic per-CPU housekeeping (the slab reap) belongs here as a
+	 * direct call; the hook below is for tests, which replace it freely.
+	 */
 	if (hook)
 		hook(cpu);
 	if (READ_ONCE(watchdog_on) && now % HZ == 0)
