@@ -8,6 +8,7 @@
 #     1 CPU and on 4 (there also: a fault and a hang on another CPU name it)
 # SMP_LIST="N..." (`make test SMP=N`) replaces those CPU counts with its own.
 #   the benchmark mode runs to its end and parses into every CSV row
+#   the dependency step as a user who is not root
 #   the GDB stepping test
 # Every QEMU run has a time limit; a hang or crash is a failure.
 set -u
@@ -58,6 +59,7 @@ for ps in 4K 64K; do
 			tests/bench/check.sh bench-x86_64-$tag $dir/quarry.elf 2
 	fi
 done
+suite "dependency step (scripts/deps.sh)" tests/deps-test.sh
 suite "GDB stepping through kmain" \
 	tests/gdb/stepping.sh gdb-x86_64-4k build/x86_64-4k/quarry.elf build/x86_64-4k/quarry.iso
 
