@@ -2,8 +2,10 @@
  * buddy.h - the buddy page allocator's interface (Linux's names).
  *
  * Blocks are 2^order pages, order 0..MAX_ORDER, naturally aligned by PFN.
- * All functions may be called with interrupts on or off; they take the zone
- * lock with interrupts saved.
+ * All functions may be called with interrupts on or off, also from interrupt
+ * handlers, unless their comment says otherwise; they take the zone lock
+ * with interrupts saved. Single pages come from and go to a per-CPU list
+ * (mm/buddy_pcp.c) that the zone only sees in batches.
  */
 #ifndef MM_BUDDY_H
 #define MM_BUDDY_H
@@ -23,18 +25,19 @@
  * alloc_pages - take a block of 2^order pages. Returns its head struct page
  * (PG_head set, page->order == order), or NULL if order > MAX_ORDER or no
  * block that large is free. The caller frees it with free_pages(page, order).
- * Contents are not cleared.
+ * Contents are not cleared. Order 0 is served from this CPU's page list.
  */
 struct page *alloc_pages(unsigned int order);
 
 /*
  * free_pages - give back a block from alloc_pages with the same order.
  * Bad input (a page that is not the head of an allocated block, a double
- * free, a wrong order, a page outside mem_map) is reported on the console
- * naming the address and the fault, counted in buddy_stats.bad_frees, and
- * changes nothing. Returns 0, or -EINVAL / -EFAULT for bad input.
- * It clears PG_head, PG_slab and PG_large on the head page; an owner that set
- * flags on the other pages of the block clears them before freeing.
+ * free, also of a page waiting on a CPU's page list, a wrong order, a page
+ * outside mem_map) is reported on the console naming the address and the
+ * fault, counted in bad_frees, and changes nothing. Returns 0, or -EINVAL /
+ * -EFAULT for bad input. It clears PG_head, PG_slab and PG_large on the head
+ * page; an owner that set flags on the other pages of the block clears them
+ * before freeing.
  */
 int free_pages(struct page *page, unsigned int order);
 
@@ -47,42 +50,84 @@ void *get_free_pages(unsigned int order);
  */
 int free_pages_addr(void *addr, unsigned int order);
 
-/* nr_free_pages - pages now free in the buddy allocator. */
+/*
+ * nr_free_pages - pages now free: on the zone's lists and on every CPU's
+ * page list. A lockless snapshot.
+ */
 unsigned long nr_free_pages(void);
 
-/* Counters. Read without the lock they are a snapshot. */
+/*
+ * buddy_drain_local - give every page on the running CPU's page list back to
+ * the zone (where it can merge). Any context; it touches only this CPU's list.
+ */
+void buddy_drain_local(void);
+
+/*
+ * drain_all_pages - run buddy_drain_local() on every online CPU and wait for
+ * all of them (on_each_cpu_wait): afterwards only pages freed since sit on
+ * CPU lists. Interrupts on; not from an interrupt handler or from a function
+ * run by on_each_cpu_wait.
+ */
+void drain_all_pages(void);
+
+/* A snapshot of the counters (buddy_read_stats). */
 struct buddy_stats {
 	unsigned long managed_pages;	/* pages ever given to the allocator */
-	unsigned long free_pages;	/* pages now on free lists */
-	unsigned long nr_free[NR_ORDERS]; /* free blocks per order */
+	unsigned long free_pages;	/* pages now free, CPU lists included */
+	unsigned long pcp_pages;	/* of those, pages on CPU lists */
+	unsigned long nr_free[NR_ORDERS]; /* free blocks per order on the zone's lists */
 	unsigned long allocs;		/* successful alloc_pages calls */
 	unsigned long frees;		/* successful free_pages calls */
 	unsigned long failed_allocs;	/* alloc_pages calls that returned NULL */
 	unsigned long bad_frees;	/* free_pages calls refused as bad input */
 };
-extern struct buddy_stats buddy_stats;
 
 /*
- * buddy_check - walk every free list and verify the allocator's invariants
- * (each free block aligned, flagged, on exactly one list of its order, no
- * overlap, counters equal to the lists). Returns 0, or -1 after printing the
- * first violation. O(pages): for tests.
+ * buddy_read_stats - fill st: the zone's counts under its lock, plus each
+ * CPU's list length and events read without its cooperation (exact when the
+ * other CPUs leave the page allocator alone meanwhile).
+ */
+void buddy_read_stats(struct buddy_stats *st);
+
+/*
+ * buddy_cpu_events - page allocator calls made on cpu so far (allocations,
+ * failed ones, frees, refused frees). A test that sees every other CPU's
+ * count unchanged over its run knows they left the allocator alone.
+ * buddy_pcp_count - pages now on cpu's page list.
+ */
+unsigned long buddy_cpu_events(unsigned int cpu);
+unsigned long buddy_pcp_count(unsigned int cpu);
+
+/*
+ * buddy_check - verify the allocator's invariants: the zone's blocks and
+ * lists against mem_map (each free block aligned, flagged, on exactly one
+ * list of its order, no overlap, no unmerged buddies, counters equal to the
+ * lists) and the calling CPU's page list; pages on other CPUs' lists are
+ * checked by their flags only. Returns 0, or -1 after printing the first
+ * violation. O(pages): for tests.
  */
 int buddy_check(void);
 
-/* buddy_print_info - one /proc/buddyinfo-style line: "Node 0, zone   Normal" and counts per order. */
+/*
+ * buddy_print_info - one /proc/buddyinfo-style line: "Node 0, zone   Normal"
+ * and the zone's free blocks per order (pages on CPU lists are not shown).
+ */
 void buddy_print_info(void);
 
 /*
  * For mm_init() only (and host tests re-initialising mm/):
- * buddy_init - empty every free list and zero buddy_stats; whatever the
- * allocator held before is forgotten. mem_map and max_pfn must be set.
+ * buddy_init - empty every free list and every CPU's page list and zero the
+ * counters; whatever the allocator held before is forgotten. mem_map and
+ * max_pfn must be set. Every CPU idle.
  * buddy_add_block - hand the block of 2^order pages at pfn (aligned, below
  * max_pfn, every page PG_reserved) to the allocator: it clears PG_reserved,
  * counts the pages in managed_pages and frees the block, merging with free
  * buddies. Panics on a precondition broken.
+ * buddy_restore_stats - set the managed page count and the event counters to
+ * st's (host tests restoring a saved state; every CPU idle).
  */
 void buddy_init(void);
 void buddy_add_block(unsigned long pfn, unsigned int order);
+void buddy_restore_stats(const struct buddy_stats *st);
 
 #endif

@@ -4,7 +4,7 @@
 #   MM_SRCS    mm/ sources for this ALLOC
 #   TEST_SRCS  shared self-tests (run in the kernel and on the host)
 ALLOC ?= slab
-MM_SRCS_COMMON := mm/memmap.c mm/buddy.c
+MM_SRCS_COMMON := mm/memmap.c $(sort $(wildcard mm/buddy*.c))
 MM_SRCS_slab := $(sort $(wildcard mm/slab*.c mm/kmalloc*.c))
 MM_SRCS := $(MM_SRCS_COMMON) $(MM_SRCS_$(ALLOC))
 TEST_SRCS := $(sort $(wildcard tests/common/*.c))

@@ -20,7 +20,7 @@
  *
  * Invariants afterwards: a page is PG_reserved exactly when it is not wholly
  * inside available RAM, or overlaps a reserved range or mem_map; every other
- * page belongs to the buddy allocator. buddy_stats.managed_pages counts them.
+ * page belongs to the buddy allocator, which counts them as managed pages.
  *
  * Locking: none. mm_init() runs once on the boot CPU before anything can
  * allocate (on the host, a test may call it again for a fresh arena; all

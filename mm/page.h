@@ -8,7 +8,8 @@
  * There is one struct page per page frame, in mem_map[] indexed by PFN from 0.
  * Its fields are shared by the buddy allocator and SLAB:
  *   flags        PG_* bits below.
- *   lru          buddy: link on a free list (PG_buddy head pages);
+ *   lru          buddy: link on a free list (PG_buddy head pages) or on a
+ *                CPU's page list (PG_pcp);
  *                slab: link on the node's full/partial/free list.
  *   slab_cache   slab: the owning kmem_cache (head page; tails too, see private).
  *   s_mem        slab: address of object 0.
@@ -40,6 +41,7 @@ _Static_assert(PAGE_SHIFT >= MMU_PAGE_SHIFT, "a page must be whole MMU pages");
 #define PG_head		(1UL << 2)	/* heads a block handed out by the buddy allocator */
 #define PG_slab		(1UL << 3)	/* belongs to a slab (every page of it) */
 #define PG_large	(1UL << 4)	/* heads a large kmalloc that went straight to buddy */
+#define PG_pcp		(1UL << 5)	/* free order-0 page on a CPU's page list */
 
 struct kmem_cache;
 

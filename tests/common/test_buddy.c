@@ -2,14 +2,18 @@
  * test_buddy.c - buddy allocator self-tests that run in the kernel, on the
  * live allocator after boot, and on the host. Each test gives back all it
  * takes, so the allocator ends as it was found: the same free blocks per
- * order (coalescing makes a set of free pages have one layout only).
- * Refused frees are checked to change nothing but bad_frees; on the host the
- * console message is checked too.
+ * order (coalescing makes a set of free pages have one layout only), once
+ * this CPU's page list is drained back into the zone. Global figures are
+ * compared only when no other CPU used the allocator meanwhile
+ * (tests/common/test_mm.h); what the test owns is always checked. Refused
+ * frees are checked to change nothing but the refusal count; on the host
+ * the console message is checked too.
  */
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/selftest.h"
 #include "mm/buddy.h"
+#include "test_mm.h"
 #ifdef QUARRY_HOST
 #include "host_shim.h"
 #endif
@@ -19,6 +23,25 @@ struct held {
 	struct held *next;
 	unsigned int order;
 };
+
+/* The allocator's state at a point, this CPU's page list drained into the zone. */
+struct mark {
+	struct buddy_stats st;
+	unsigned long others;	/* mm_test_others() when taken */
+};
+
+static void mark_now(struct mark *m)
+{
+	buddy_drain_local();
+	m->others = mm_test_others();
+	buddy_read_stats(&m->st);
+}
+
+/* Did another CPU (or a reap) touch the allocators since m? */
+static bool disturbed_since(const struct mark *m)
+{
+	return mm_test_others() != m->others;
+}
 
 static bool same_layout(const struct buddy_stats *a, const struct buddy_stats *b)
 {
@@ -30,14 +53,19 @@ static bool same_layout(const struct buddy_stats *a, const struct buddy_stats *b
 	return true;
 }
 
-/* back_to - fail unless the free layout is as in start and buddy_check() passes. */
-static int back_to(const struct buddy_stats *start, const char *when)
+/* back_to - fail unless buddy_check() passes and, if undisturbed, the layout is as at start. */
+static int back_to(const struct mark *start, const char *when)
 {
+	struct mark now;
+
+	mark_now(&now);
 	if (buddy_check())
 		return selftest_fail("buddy_check failed %s", when);
-	if (!same_layout(start, &buddy_stats))
+	if (disturbed_since(start))
+		return 0;	/* other CPUs moved pages too: the layout proves nothing */
+	if (!same_layout(&start->st, &now.st))
 		return selftest_fail("free layout %s differs from the start: %lu free pages,"
-				     " was %lu", when, buddy_stats.free_pages, start->free_pages);
+				     " was %lu", when, now.st.free_pages, start->st.free_pages);
 	return 0;
 }
 
@@ -49,23 +77,31 @@ static void console_clear(void)
 }
 
 /*
- * check_refused - after one bad free: it returned want, bad_frees went up by
- * one and nothing else moved, the allocator is consistent, and (on the host)
- * the console named the fault (what) and the address (where).
+ * check_refused - after one bad free: it returned want, this CPU's calls
+ * went up by one (the refusal), and if undisturbed the global counters show
+ * one more refusal and nothing else moved; the allocator is consistent, and
+ * (on the host) the console named the fault (what) and the address (where).
  */
-static int check_refused(const struct buddy_stats *before, int ret, int want, const char *what,
-			 const char *where, const char *call)
+static int check_refused(const struct mark *before, unsigned long mine, int ret, int want,
+			 const char *what, const char *where, const char *call)
 {
-	const struct buddy_stats *now = &buddy_stats;
+	struct buddy_stats now;
 
+	buddy_read_stats(&now);
 	if (ret != want)
 		return selftest_fail("%s returned %d, expected %d", call, ret, want);
-	if (now->bad_frees != before->bad_frees + 1)
-		return selftest_fail("%s: bad_frees %lu, expected %lu", call, now->bad_frees,
-				     before->bad_frees + 1);
-	if (!same_layout(before, now) || now->allocs != before->allocs ||
-	    now->frees != before->frees || now->failed_allocs != before->failed_allocs)
-		return selftest_fail("%s changed the allocator's counters", call);
+	if (buddy_cpu_events(smp_processor_id()) != mine + 1)
+		return selftest_fail("%s: not counted once on this CPU", call);
+	if (!disturbed_since(before)) {
+		const struct buddy_stats *b = &before->st;
+
+		if (now.bad_frees != b->bad_frees + 1)
+			return selftest_fail("%s: bad_frees %lu, expected %lu", call,
+					     now.bad_frees, b->bad_frees + 1);
+		if (!same_layout(b, &now) || now.allocs != b->allocs || now.frees != b->frees ||
+		    now.failed_allocs != b->failed_allocs || now.pcp_pages != b->pcp_pages)
+			return selftest_fail("%s changed the allocator's counters", call);
+	}
 	if (buddy_check())
 		return selftest_fail("buddy_check failed after %s", call);
 #ifdef QUARRY_HOST
@@ -81,11 +117,15 @@ static int check_refused(const struct buddy_stats *before, int ret, int want, co
 /* EXPECT_REFUSED - make one bad free call and check it was refused and changed nothing. */
 #define EXPECT_REFUSED(call, want, what, where)                                          \
 	do {                                                                             \
-		struct buddy_stats before_ = buddy_stats;                                \
+		struct mark before_;                                                     \
+		unsigned long mine_;                                                     \
 		int ret_;                                                                \
+		before_.others = mm_test_others();                                       \
+		buddy_read_stats(&before_.st);                                           \
+		mine_ = buddy_cpu_events(smp_processor_id());                            \
 		console_clear();                                                         \
 		ret_ = (call);                                                           \
-		if (check_refused(&before_, ret_, want, what, where, #call))             \
+		if (check_refused(&before_, mine_, ret_, want, what, where, #call))      \
 			return -1;                                                       \
 	} while (0)
 
@@ -97,39 +137,50 @@ static void pfn_text(char *buf, size_t size, const struct page *page)
 
 SELFTEST(buddy_order0_roundtrip)
 {
-	struct buddy_stats start = buddy_stats;
-	struct page *p = alloc_pages(0);
+	struct buddy_stats st;
+	struct mark start;
+	struct page *p;
 	unsigned char *mem;
 
+	mark_now(&start);
+	p = alloc_pages(0);
 	ST_EXPECT(p != NULL, "alloc_pages(0) returned NULL");
 	ST_EXPECT(page_to_pfn(p) < max_pfn, "pfn 0x%lx past max_pfn", page_to_pfn(p));
-	ST_EXPECT((p->flags & (PG_head | PG_buddy | PG_reserved)) == PG_head && p->order == 0,
-		  "head flags 0x%lx order %u", p->flags, p->order);
-	ST_EXPECT(buddy_stats.free_pages == start.free_pages - 1, "free_pages not down by one");
-	ST_EXPECT(buddy_stats.allocs == start.allocs + 1, "allocs not counted");
+	ST_EXPECT((p->flags & (PG_head | PG_buddy | PG_reserved | PG_pcp)) == PG_head &&
+			  p->order == 0, "head flags 0x%lx order %u", p->flags, p->order);
+	buddy_read_stats(&st);
+	ST_EXPECT(disturbed_since(&start) || (st.free_pages == start.st.free_pages - 1 &&
+					      st.allocs == start.st.allocs + 1),
+		  "free_pages not down by one or allocs not counted");
 	mem = page_address(p);
 	mem[0] = 0xa5;
 	mem[PAGE_SIZE - 1] = 0x5a;
 	ST_EXPECT(virt_to_page(mem + PAGE_SIZE - 1) == p, "virt_to_page(page_address(p)) != p");
 	ST_EXPECT(free_pages(p, 0) == 0, "free_pages failed");
-	ST_EXPECT(buddy_stats.frees == start.frees + 1, "frees not counted");
+	ST_EXPECT(p->flags & PG_pcp, "a freed page is not on this CPU's list: flags 0x%lx",
+		  p->flags);
+	buddy_read_stats(&st);
+	ST_EXPECT(disturbed_since(&start) || st.frees == start.st.frees + 1, "frees not counted");
 	return back_to(&start, "after the free");
 }
 
 SELFTEST(buddy_every_order)
 {
-	struct buddy_stats start = buddy_stats;
+	struct mark start, now;
 
+	mark_now(&start);
 	for (unsigned int o = 0; o <= MAX_ORDER; o++) {
 		bool any = false;
 		struct page *p;
 		char *mem;
 
+		mark_now(&now);	/* this CPU's list empty: the zone alone decides */
 		for (unsigned int k = o; k <= MAX_ORDER; k++)
-			any |= buddy_stats.nr_free[k] != 0;
+			any |= now.st.nr_free[k] != 0;
 		p = alloc_pages(o);
-		ST_EXPECT(!p == !any, "alloc_pages(%u) = %p with%s a block that large free", o,
-			  (void *)p, any ? "" : "out");
+		ST_EXPECT(!p == !any || disturbed_since(&now),
+			  "alloc_pages(%u) = %p with%s a block that large free", o, (void *)p,
+			  any ? "" : "out");
 		if (!p)
 			continue;
 		ST_EXPECT(IS_ALIGNED(page_to_pfn(p), 1UL << o), "order %u block at pfn 0x%lx", o,
@@ -150,22 +201,28 @@ SELFTEST(buddy_every_order)
 
 SELFTEST(buddy_order_too_big)
 {
-	struct buddy_stats start = buddy_stats;
+	struct buddy_stats st;
+	struct mark start;
 
+	mark_now(&start);
 	ST_EXPECT(alloc_pages(MAX_ORDER + 1) == NULL, "order MAX_ORDER + 1 allocated");
 	ST_EXPECT(get_free_pages(MAX_ORDER + 5) == NULL, "order MAX_ORDER + 5 allocated");
-	ST_EXPECT(buddy_stats.failed_allocs == start.failed_allocs + 2,
-		  "failed_allocs not counted");
-	ST_EXPECT(buddy_stats.allocs == start.allocs, "allocs counted a failure");
+	buddy_read_stats(&st);
+	ST_EXPECT(disturbed_since(&start) || (st.failed_allocs == start.st.failed_allocs + 2 &&
+					      st.allocs == start.st.allocs),
+		  "failed_allocs %lu (was %lu), allocs %lu (was %lu)", st.failed_allocs,
+		  start.st.failed_allocs, st.allocs, start.st.allocs);
 	return back_to(&start, "after refused allocations");
 }
 
 SELFTEST(buddy_addr_roundtrip)
 {
-	struct buddy_stats start = buddy_stats;
-	char *mem = get_free_pages(1);
+	struct mark start;
 	struct page *p;
+	char *mem;
 
+	mark_now(&start);
+	mem = get_free_pages(1);
 	ST_EXPECT(mem != NULL, "get_free_pages(1) returned NULL");
 	ST_EXPECT(virt_addr_valid(mem) && virt_addr_valid(mem + 2 * PAGE_SIZE - 1),
 		  "block at %p not in the direct map", (void *)mem);
@@ -204,22 +261,40 @@ static int release(struct held *list)
 	return 0;
 }
 
+/* Pages free on other CPUs' lists: this CPU cannot take them. */
+static unsigned long pages_elsewhere(void)
+{
+	unsigned long n = 0;
+
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		if (cpu != smp_processor_id())
+			n += buddy_pcp_count(cpu);
+	return n;
+}
+
 SELFTEST(buddy_exhaustion)
 {
-	struct buddy_stats start = buddy_stats;
 	struct held *list = NULL;
-	unsigned long blocks = 0, failed;
+	unsigned long blocks = 0, mine, elsewhere;
+	struct buddy_stats st;
+	struct mark start;
 	struct page *p;
 
+	mark_now(&start);
 	for (int o = MAX_ORDER; o >= 0; o--)
 		blocks += hold(&list, (unsigned int)o);
-	failed = buddy_stats.failed_allocs;
-	ST_EXPECT(nr_free_pages() == 0, "%lu pages still free after exhaustion", nr_free_pages());
+	mine = buddy_cpu_events(smp_processor_id());
+	elsewhere = pages_elsewhere();
+	ST_EXPECT(nr_free_pages() == elsewhere || disturbed_since(&start),
+		  "%lu pages still free after exhaustion, %lu on other CPUs' lists",
+		  nr_free_pages(), elsewhere);
 	ST_EXPECT(alloc_pages(0) == NULL, "alloc_pages(0) worked with nothing free");
-	ST_EXPECT(buddy_stats.failed_allocs == failed + 1, "failed_allocs not counted");
+	ST_EXPECT(buddy_cpu_events(smp_processor_id()) == mine + 1, "failed alloc not counted");
 	ST_EXPECT(buddy_check() == 0, "buddy_check failed when exhausted");
 	ST_EXPECT(release(list) == 0, "freeing a held block failed");
-	ST_EXPECT(buddy_stats.frees == start.frees + blocks, "frees not counted");
+	buddy_read_stats(&st);
+	ST_EXPECT(disturbed_since(&start) || st.frees == start.st.frees + blocks,
+		  "frees not counted");
 	if (back_to(&start, "after freeing everything"))
 		return -1;
 	p = alloc_pages(0);
@@ -252,11 +327,12 @@ SELFTEST(buddy_random_live)
 {
 	static struct page *slot[LIVE_SLOTS];
 	static unsigned int slot_order[LIVE_SLOTS];
-	struct buddy_stats start = buddy_stats;
 	unsigned long ops = 15000UL * SELFTEST_SCALE, tag;
 	uint64_t seed = 0x9e3779b97f4a7c15ULL;
 	unsigned int live = 0;
+	struct mark start;
 
+	mark_now(&start);
 	for (unsigned long i = 0; i < ops; i++) {
 		uint64_t r = rng_next(&seed);
 
@@ -309,11 +385,12 @@ SELFTEST(buddy_random_live)
 
 SELFTEST(buddy_bad_free_not_allocated)
 {
-	struct buddy_stats start = buddy_stats;
 	struct page *resv = virt_to_page(mem_map);	/* mem_map's own pages are reserved */
+	struct mark start;
 	struct page *p;
 	char where[64];
 
+	mark_now(&start);
 	pfn_text(where, sizeof(where), resv);
 	EXPECT_REFUSED(free_pages(resv, 0), -EINVAL, "not allocated (page is reserved", where);
 	EXPECT_REFUSED(free_pages_addr(page_address(resv), 0), -EINVAL, "not allocated", "phys");
@@ -330,11 +407,12 @@ SELFTEST(buddy_bad_free_not_allocated)
 
 SELFTEST(buddy_bad_free_double)
 {
-	struct buddy_stats start = buddy_stats;
 	struct page *p[64], *victim = NULL;
 	unsigned int n = 0, v = 0;
+	struct mark start;
 	char where[64];
 
+	mark_now(&start);
 	/* Hold order-0 pages until one's buddy is also held: freed, it cannot merge. */
 	while (n < ARRAY_SIZE(p) && !victim && (p[n] = alloc_pages(0)) != NULL) {
 		for (unsigned int k = 0; k < n; k++) {
@@ -348,6 +426,14 @@ SELFTEST(buddy_bad_free_double)
 	ST_EXPECT(victim != NULL, "no two buddies among %u order-0 pages", n);
 	ST_EXPECT(free_pages(victim, 0) == 0, "first free failed");
 	pfn_text(where, sizeof(where), victim);
+	/* Free on this CPU's page list... */
+	EXPECT_REFUSED(free_pages(victim, 0), -EINVAL,
+		       "double free (page is already free, on a CPU's page list)", where);
+	EXPECT_REFUSED(free_pages_addr(page_address(victim), 0), -EINVAL, "double free", where);
+	/* ...and back in the zone, where its held buddy keeps it from merging. */
+	buddy_drain_local();
+	ST_EXPECT(victim->flags & PG_buddy, "drained page not in the zone: flags 0x%lx",
+		  victim->flags);
 	EXPECT_REFUSED(free_pages(victim, 0), -EINVAL, "double free (block is already free)",
 		       where);
 	EXPECT_REFUSED(free_pages_addr(page_address(victim), 0), -EINVAL, "double free", where);
@@ -365,10 +451,12 @@ SELFTEST(buddy_bad_free_double)
 
 SELFTEST(buddy_bad_free_wrong_order)
 {
-	struct buddy_stats start = buddy_stats;
-	struct page *p = alloc_pages(2);
+	struct mark start;
+	struct page *p;
 	char where[64];
 
+	mark_now(&start);
+	p = alloc_pages(2);
 	ST_EXPECT(p != NULL, "alloc_pages(2) returned NULL");
 	pfn_text(where, sizeof(where), p);
 	EXPECT_REFUSED(free_pages(p, 1), -EINVAL, "wrong order", where);
@@ -383,10 +471,12 @@ SELFTEST(buddy_bad_free_wrong_order)
 
 SELFTEST(buddy_bad_free_tail)
 {
-	struct buddy_stats start = buddy_stats;
-	struct page *p = alloc_pages(2);
+	struct mark start;
+	struct page *p;
 	char where[64];
 
+	mark_now(&start);
+	p = alloc_pages(2);
 	ST_EXPECT(p != NULL, "alloc_pages(2) returned NULL");
 	pfn_text(where, sizeof(where), p + 1);
 	EXPECT_REFUSED(free_pages(p + 1, 0), -EINVAL, "not the head of an allocation", where);
@@ -400,14 +490,16 @@ SELFTEST(buddy_bad_free_tail)
 
 SELFTEST(buddy_bad_free_outside)
 {
-	struct buddy_stats start = buddy_stats;
 	struct page *past = (struct page *)((uintptr_t)mem_map + max_pfn * sizeof(struct page));
 	struct page *before = (struct page *)((uintptr_t)mem_map - sizeof(struct page));
-	struct page *p = alloc_pages(0);
 	uintptr_t top = (uintptr_t)max_pfn << PAGE_SHIFT;
 	const char *bad_ptr = "not an entry of mem_map";
 	void *below = (void *)((uintptr_t)PHYS_TO_VIRT(0) - PAGE_SIZE);
+	struct mark start;
+	struct page *p;
 
+	mark_now(&start);
+	p = alloc_pages(0);
 	ST_EXPECT(p != NULL, "alloc_pages(0) returned NULL");
 	EXPECT_REFUSED(free_pages(past, 0), -EFAULT, bad_ptr, "free_pages(page");
 	EXPECT_REFUSED(free_pages(before, 0), -EFAULT, bad_ptr, "free_pages(page");
@@ -424,14 +516,54 @@ SELFTEST(buddy_bad_free_outside)
 
 SELFTEST(buddy_bad_free_misaligned)
 {
-	struct buddy_stats start = buddy_stats;
-	char *mem = get_free_pages(1);
 	const char *what = "not page-aligned";
+	struct mark start;
+	char *mem;
 
+	mark_now(&start);
+	mem = get_free_pages(1);
 	ST_EXPECT(mem != NULL, "get_free_pages(1) returned NULL");
 	EXPECT_REFUSED(free_pages_addr(mem + 1, 1), -EFAULT, what, "phys");
 	EXPECT_REFUSED(free_pages_addr(mem + PAGE_SIZE / 2, 1), -EFAULT, what, "phys");
 	EXPECT_REFUSED(free_pages_addr(mem + PAGE_SIZE + 64, 0), -EFAULT, what, "phys");
 	ST_EXPECT(free_pages_addr(mem, 1) == 0, "the right free failed");
 	return back_to(&start, "at the end");
+}
+
+/*
+ * This CPU's page list: a freed page waits there (still free, so a second
+ * free is refused), an empty list refills a batch from the zone, the list
+ * never stays above its high mark, and draining it leaves it empty. Only
+ * this CPU's list is looked at, so other CPUs may do as they like.
+ */
+SELFTEST(buddy_cpu_page_list)
+{
+	static struct page *p[512];
+	unsigned int me = smp_processor_id(), n = 0, high = 0;
+	struct mark start;
+	char where[64];
+
+	mark_now(&start);
+	ST_EXPECT(buddy_pcp_count(me) == 0, "list not empty after a drain");
+	p[n] = alloc_pages(0);
+	ST_EXPECT(p[n] != NULL, "alloc_pages(0) failed");
+	n++;
+	/* Hold pages, then free them all: the list is capped by its high mark. */
+	while (n < ARRAY_SIZE(p) && (p[n] = alloc_pages(0)) != NULL)
+		n++;
+	for (unsigned int i = 0; i < n; i++) {
+		ST_EXPECT(free_pages(p[i], 0) == 0, "free %u failed", i);
+		ST_EXPECT(p[i]->flags & (PG_pcp | PG_buddy), "freed page %u has flags 0x%lx", i,
+			  p[i]->flags);
+		high = MAX(high, (unsigned int)buddy_pcp_count(me));
+	}
+	ST_EXPECT(high < n, "the list kept all %u pages freed (never drained)", n);
+	ST_EXPECT(p[n - 1]->flags & PG_pcp, "the page freed last is not on this CPU's list");
+	pfn_text(where, sizeof(where), p[n - 1]);
+	EXPECT_REFUSED(free_pages(p[n - 1], 0), -EINVAL, "on a CPU's page list", where);
+	ST_EXPECT(buddy_check() == 0, "buddy_check failed with pages on this CPU's list");
+	buddy_drain_local();
+	ST_EXPECT(buddy_pcp_count(me) == 0 && !(p[n - 1]->flags & PG_pcp),
+		  "drain left %lu pages", buddy_pcp_count(me));
+	return back_to(&start, "after the drain");
 }

@@ -8,7 +8,9 @@
 # page allocator: as in the top-level Makefile it means ALLOC=none
 # (CONFIG_ALLOC_NONE, no slab/kmalloc sources), and it also leaves out the
 # slab/kmalloc tests (tests/*/test_slab*.c, tests/*/test_kmalloc*.c). It links
-# a separate binary so the two never get mixed up. Run from the top of the tree.
+# a separate binary so the two never get mixed up; so do the mm/ build options
+# (SLAB_DEBUG, SLAB_IDX, SLAB_GROW_LOCKED: see mm/files.mk). Run from the top
+# of the tree.
 
 PAGE_SHIFT ?= 12
 MM_ONLY ?=
@@ -31,9 +33,9 @@ SRCS := $(MM_SRCS) kernel/printk.c kernel/selftest.c kernel/panic.c $(TEST_SRCS)
 ifneq ($(MM_ONLY),)
 SRCS := $(filter-out mm/slab% mm/kmalloc% tests/common/test_slab% tests/common/test_kmalloc% \
 	tests/host/test_slab% tests/host/test_kmalloc%,$(SRCS))
-BIN := $(OUT)/quarry-host-mm
+BIN := $(OUT)/quarry-host-mm$(MM_VARIANT)
 else
-BIN := $(OUT)/quarry-host
+BIN := $(OUT)/quarry-host$(MM_VARIANT)
 endif
 
 HOST_CFLAGS := -DQUARRY_HOST -DPAGE_SHIFT=$(PAGE_SHIFT) $(ALLOC_CFLAGS) $(MM_CONFIG_CFLAGS) -I. -Itests/host/include \

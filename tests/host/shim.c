@@ -4,6 +4,7 @@
  */
 #include "host_shim.h"
 #include "kernel/arch.h"
+#include "kernel/smp.h"
 #include "mm/page.h"
 #include <asm/memlayout.h>
 #include <asm/processor.h>
@@ -67,6 +68,26 @@ void arch_exit(int status)
 /* arch_stop_other_cpus: see kernel/arch.h. Host threads are left running. */
 void arch_stop_other_cpus(void)
 {
+}
+
+/*
+ * on_each_cpu_wait: see kernel/smp.h. The host has no other CPUs to send the
+ * call to: the calling thread runs fn once as each CPU in turn (host_cpu_id
+ * set to it, "interrupts" on), so it may drain what threads left on their
+ * per-CPU lists. Only while no other thread uses mm/.
+ */
+void on_each_cpu_wait(void (*fn)(void *arg), void *arg)
+{
+	unsigned int self = host_cpu_id;
+	int irqs = host_irqs_off;
+
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		host_cpu_id = cpu;
+		host_irqs_off = 0;
+		fn(arg);
+	}
+	host_cpu_id = self;
+	host_irqs_off = irqs;
 }
 
 /* arch_cycles_per_sec - the rdtsc rate, measured once against CLOCK_MONOTONIC. */
@@ -162,11 +183,12 @@ void *host_mm_setup(size_t bytes)
 /* host_mm_save: see host_shim.h. */
 void host_mm_save(struct host_mm_saved *s)
 {
+	drain_all_pages();
 	s->arena = host_arena;
 	s->phys_offset = host_phys_offset;
 	s->mem_map = mem_map;
 	s->max_pfn = max_pfn;
-	s->stats = buddy_stats;
+	buddy_read_stats(&s->stats);
 	host_arena.pinned = true;
 }
 
@@ -174,7 +196,8 @@ void host_mm_save(struct host_mm_saved *s)
  * host_mm_restore: see host_shim.h. The free lists are private to buddy.c, so
  * they are rebuilt from the saved mem_map: each free block is turned back
  * into reserved pages and handed over again. The saved state was fully
- * coalesced, so nothing merges; then the saved counters are put back.
+ * coalesced (the save drained every CPU's page list), so nothing merges;
+ * then the saved managed count and event counters are put back.
  */
 void host_mm_restore(const struct host_mm_saved *s)
 {
@@ -209,5 +232,5 @@ void host_mm_restore(const struct host_mm_saved *s)
 	for (unsigned long i = 0; i < n; i++)
 		buddy_add_block(heads[i], pfn_to_page(heads[i])->order);
 	free(heads);
-	buddy_stats = s->stats;
+	buddy_restore_stats(&s->stats);
 }

@@ -17,6 +17,16 @@
 
 #define SMALL_ARENA_PAGES	1024UL	/* 4 MiB at 4K, 64 MiB at 64K: cheap to scan */
 
+/* snap - this CPU's page list drained into the zone, then the counters. */
+static struct buddy_stats snap(void)
+{
+	struct buddy_stats st;
+
+	buddy_drain_local();
+	buddy_read_stats(&st);
+	return st;
+}
+
 static uint64_t rng_next(uint64_t *s)
 {
 	*s ^= *s << 13;
@@ -87,6 +97,7 @@ static int verify_layout(const char *name)
 	const struct host_arena *a = &host_arena;
 	struct mem_range map = { VIRT_TO_PHYS(mem_map), 0 };
 	unsigned long nr[NR_ORDERS] = { 0 }, managed = 0, run = 0;
+	struct buddy_stats st = snap();
 	uint64_t top = 0;
 
 	map.end = map.start + ALIGN_UP(max_pfn * sizeof(struct page), PAGE_SIZE);
@@ -115,12 +126,12 @@ static int verify_layout(const char *name)
 		}
 		managed += m;
 	}
-	ST_EXPECT(managed == buddy_stats.managed_pages && managed == buddy_stats.free_pages,
+	ST_EXPECT(managed == st.managed_pages && managed == st.free_pages,
 		  "%s: %lu pages managed by the model, stats say %lu managed %lu free", name,
-		  managed, buddy_stats.managed_pages, buddy_stats.free_pages);
+		  managed, st.managed_pages, st.free_pages);
 	for (unsigned int o = 0; o <= MAX_ORDER; o++)
-		ST_EXPECT(nr[o] == buddy_stats.nr_free[o], "%s: order %u has %lu blocks, model %lu",
-			  name, o, buddy_stats.nr_free[o], nr[o]);
+		ST_EXPECT(nr[o] == st.nr_free[o], "%s: order %u has %lu blocks, model %lu",
+			  name, o, st.nr_free[o], nr[o]);
 	ST_EXPECT(buddy_check() == 0, "%s: buddy_check failed", name);
 	return 0;
 }
@@ -163,18 +174,18 @@ SELFTEST_HOST(buddy_host_memmap_layouts)
 
 static int reinit_body(void)
 {
-	struct buddy_stats first = buddy_stats;
-	struct page *p = alloc_pages(3);
+	struct buddy_stats first = snap(), st;
+	struct page *p = alloc_pages(3), *q = alloc_pages(0);
 
-	ST_EXPECT(p != NULL && free_pages(p, 2) == -EINVAL, "alloc or bad free misbehaved");
+	ST_EXPECT(p && q && free_pages(p, 2) == -EINVAL, "alloc or bad free misbehaved");
+	ST_EXPECT(free_pages(q, 0) == 0 && buddy_pcp_count(0) > 0, "no page on CPU 0's list");
 	mm_init(host_arena.avail, host_arena.n_avail, host_arena.reserved, host_arena.n_reserved);
-	ST_EXPECT(buddy_stats.allocs == 0 && buddy_stats.frees == 0 && buddy_stats.bad_frees == 0 &&
-			  buddy_stats.failed_allocs == 0, "re-init kept event counters");
+	st = snap();
+	ST_EXPECT(st.allocs == 0 && st.frees == 0 && st.bad_frees == 0 && st.failed_allocs == 0 &&
+			  st.pcp_pages == 0, "re-init kept event counters or CPU lists");
 	for (unsigned int o = 0; o <= MAX_ORDER; o++)
-		ST_EXPECT(buddy_stats.nr_free[o] == first.nr_free[o],
-			  "re-init: order %u differs", o);
-	ST_EXPECT(buddy_stats.free_pages == first.free_pages &&
-			  buddy_stats.managed_pages == first.managed_pages,
+		ST_EXPECT(st.nr_free[o] == first.nr_free[o], "re-init: order %u differs", o);
+	ST_EXPECT(st.free_pages == first.free_pages && st.managed_pages == first.managed_pages,
 		  "re-init: counts differ");
 	return verify_layout("re-initialised");
 }
@@ -186,31 +197,34 @@ SELFTEST_HOST(buddy_host_reinit)
 
 SELFTEST_HOST(buddy_host_save_restore)
 {
-	struct buddy_stats start = buddy_stats, held;
+	struct buddy_stats start = snap(), held, now;
 	struct page *p0 = alloc_pages(0), *p3 = alloc_pages(3);
 
 	ST_EXPECT(p0 && p3, "allocations on the default arena failed");
-	held = buddy_stats;
+	held = snap();
 	ST_EXPECT(on_private_arena(4UL << 20, reinit_body) == 0, "private arena run failed");
-	ST_EXPECT(buddy_stats.free_pages == held.free_pages && buddy_stats.allocs == held.allocs &&
-			  buddy_stats.nr_free[0] == held.nr_free[0], "restore lost the counters");
+	now = snap();
+	ST_EXPECT(now.free_pages == held.free_pages && now.allocs == held.allocs &&
+			  now.nr_free[0] == held.nr_free[0], "restore lost the counters");
 	ST_EXPECT((p0->flags & PG_head) && (p3->flags & PG_head) && p3->order == 3,
 		  "blocks held across the save are no longer allocated");
 	ST_EXPECT(free_pages(p0, 0) == 0 && free_pages(p3, 3) == 0, "frees after restore failed");
+	now = snap();
 	for (unsigned int o = 0; o <= MAX_ORDER; o++)
-		ST_EXPECT(buddy_stats.nr_free[o] == start.nr_free[o], "order %u not back", o);
+		ST_EXPECT(now.nr_free[o] == start.nr_free[o], "order %u not back", o);
 	return buddy_check() ? selftest_fail("buddy_check failed") : 0;
 }
 
 SELFTEST_HOST(buddy_host_report_format)
 {
+	struct buddy_stats st = snap();
 	char want[256];
 	size_t n;
 
 	n = (size_t)snprintf(want, sizeof(want), "Memory: %lu kB available\nNode 0, zone   Normal",
-			     buddy_stats.free_pages * (PAGE_SIZE / 1024));
+			     nr_free_pages() * (PAGE_SIZE / 1024));
 	for (unsigned int o = 0; o <= MAX_ORDER; o++)
-		n += (size_t)snprintf(want + n, sizeof(want) - n, " %6lu", buddy_stats.nr_free[o]);
+		n += (size_t)snprintf(want + n, sizeof(want) - n, " %6lu", st.nr_free[o]);
 	snprintf(want + n, sizeof(want) - n, "\n");
 	host_console_clear();
 	mm_report();
@@ -236,8 +250,10 @@ static unsigned long *block_tail(unsigned long pfn, unsigned int order)
 /* shadow_verify - the allocator against the shadow: counters, ownership, free lists. */
 static int shadow_verify(const struct shadow *sh, unsigned long step)
 {
-	const struct buddy_stats *st = &buddy_stats;
+	struct buddy_stats snapshot;
+	const struct buddy_stats *st = &snapshot;
 
+	buddy_read_stats(&snapshot);
 	if (buddy_check())
 		return selftest_fail("step %lu: buddy_check failed", step);
 	ST_EXPECT(st->allocs == sh->want.allocs && st->frees == sh->want.frees &&
@@ -250,7 +266,7 @@ static int shadow_verify(const struct shadow *sh, unsigned long step)
 	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
 		const struct page *page = pfn_to_page(pfn);
 
-		if (!(page->flags & PG_buddy))
+		if (!(page->flags & (PG_buddy | PG_pcp)))
 			continue;
 		for (unsigned long i = 0; i < 1UL << page->order; i++)
 			ST_EXPECT(!sh->owner[pfn + i],
@@ -273,8 +289,12 @@ static int shadow_alloc(struct shadow *sh, unsigned int order, unsigned long ste
 	bool room = false;
 
 	if (!p) {
+		struct buddy_stats st;
+
+		/* A refusal first drained this CPU's list: nothing may be left that fits. */
+		buddy_read_stats(&st);
 		for (unsigned int o = order; o <= MAX_ORDER; o++)
-			room |= buddy_stats.nr_free[o] != 0;
+			room |= st.nr_free[o] != 0 || st.pcp_pages != 0;
 		ST_EXPECT(!room, "step %lu: order %u refused with a block free", step, order);
 		sh->want.failed_allocs++;
 		return 0;
@@ -322,7 +342,7 @@ static int shadow_free(struct shadow *sh, unsigned int k, unsigned long step)
 static int random_checked_body(void)
 {
 	static struct shadow sh;
-	struct buddy_stats start = buddy_stats;
+	struct buddy_stats start = snap(), end;
 	unsigned long ops = 12000UL * SELFTEST_SCALE;
 	uint64_t seed = 0x2545f4914f6cdd1dULL;
 	int ret = 0;
@@ -352,10 +372,11 @@ static int random_checked_body(void)
 	free(sh.owner);
 	if (ret)
 		return ret;
+	end = snap();
 	for (unsigned int o = 0; o <= MAX_ORDER; o++)
-		ST_EXPECT(buddy_stats.nr_free[o] == start.nr_free[o],
+		ST_EXPECT(end.nr_free[o] == start.nr_free[o],
 			  "order %u: %lu blocks after freeing all, %lu at the start", o,
-			  buddy_stats.nr_free[o], start.nr_free[o]);
+			  end.nr_free[o], start.nr_free[o]);
 	return 0;
 }
 
@@ -366,7 +387,7 @@ SELFTEST_HOST(buddy_host_random_checked)
 
 static int exhaust_body(void)
 {
-	struct buddy_stats start = buddy_stats;
+	struct buddy_stats start = snap(), end;
 	unsigned long n = 0, cap = start.free_pages;
 	void **held = calloc(cap, sizeof(*held));
 	uint64_t seed = 0x1234567;
@@ -393,11 +414,11 @@ static int exhaust_body(void)
 		ST_EXPECT(free_pages_addr(held[i], 0) == 0, "free %lu failed", i);
 	free(held);
 	ST_EXPECT(buddy_check() == 0, "buddy_check failed after freeing all");
+	end = snap();
 	for (unsigned int o = 0; o <= MAX_ORDER; o++)
-		ST_EXPECT(buddy_stats.nr_free[o] == start.nr_free[o],
-			  "order %u did not coalesce back", o);
-	ST_EXPECT(buddy_stats.failed_allocs == start.failed_allocs + 2 + MAX_ORDER,
-		  "failed_allocs %lu", buddy_stats.failed_allocs);
+		ST_EXPECT(end.nr_free[o] == start.nr_free[o], "order %u did not coalesce back", o);
+	ST_EXPECT(end.failed_allocs == start.failed_allocs + 2 + MAX_ORDER, "failed_allocs %lu",
+		  end.failed_allocs);
 	while (top > 0 && !start.nr_free[top])
 		top--;
 	p = alloc_pages(top);
@@ -454,6 +475,7 @@ static void *smp_worker_fn(void *arg)
 		w->failed |= free_pages(held[n], order[n]) != 0;
 		w->frees++;
 	}
+	buddy_drain_local();	/* a CPU drains only its own list */
 	return NULL;
 }
 
@@ -461,7 +483,7 @@ static void *smp_worker_fn(void *arg)
 SELFTEST_HOST(buddy_host_two_cpus)
 {
 	struct smp_worker w[2] = { { .cpu = 1 }, { .cpu = 2 } };
-	struct buddy_stats start = buddy_stats;
+	struct buddy_stats start = snap(), end;
 	pthread_t t[2];
 
 	for (unsigned int i = 0; i < 2; i++) {
@@ -471,10 +493,12 @@ SELFTEST_HOST(buddy_host_two_cpus)
 	for (unsigned int i = 0; i < 2; i++)
 		pthread_join(t[i], NULL);
 	ST_EXPECT(!w[0].failed && !w[1].failed, "a worker saw a bad block or a failed free");
-	ST_EXPECT(buddy_stats.allocs - start.allocs == w[0].allocs + w[1].allocs &&
-			  buddy_stats.frees - start.frees == w[0].frees + w[1].frees,
+	end = snap();
+	ST_EXPECT(end.allocs - start.allocs == w[0].allocs + w[1].allocs &&
+			  end.frees - start.frees == w[0].frees + w[1].frees,
 		  "allocs/frees counters lost updates");
+	ST_EXPECT(end.pcp_pages == 0, "%lu pages left on CPU lists", end.pcp_pages);
 	for (unsigned int o = 0; o <= MAX_ORDER; o++)
-		ST_EXPECT(buddy_stats.nr_free[o] == start.nr_free[o], "order %u not back", o);
+		ST_EXPECT(end.nr_free[o] == start.nr_free[o], "order %u not back", o);
 	return buddy_check() ? selftest_fail("buddy_check failed") : 0;
 }

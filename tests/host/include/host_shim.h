@@ -55,8 +55,8 @@ void *host_mm_setup_layout(size_t bytes, uint64_t phys_base, const struct mem_ra
  * host_mm_save/host_mm_restore - keep the current mm state (arena, mem_map,
  * max_pfn, buddy lists and stats) across a test that re-initialises mm/ on a
  * private arena, so later tests find the allocator as they left it. Pairs
- * nest (LIFO). restore unmaps the private arena. Per-CPU caches, once they
- * exist, must be drained before the save.
+ * nest (LIFO). restore unmaps the private arena. The save drains every CPU's
+ * page list (drain_all_pages); slab caches must be idle or drained.
  */
 struct host_mm_saved {
 	struct host_arena arena;

@@ -1,10 +1,20 @@
-/* Host shim: threads stand in for CPUs; each sets host_cpu_id before using mm/. */
+/*
+ * Host shim: threads stand in for CPUs; each sets host_cpu_id before using mm/.
+ * Unlike CPUs, threads get descheduled: a spinner yields, so that a ticket
+ * lock's next owner, preempted, does not hold up every waiter behind it
+ * when there are more threads than host cores.
+ */
 #ifndef ASM_PROCESSOR_H
 #define ASM_PROCESSOR_H
+#include <sched.h>
 #include <stdint.h>
 #define NR_CPUS 8
 extern __thread unsigned int host_cpu_id;
-static inline void cpu_relax(void) { __asm__ __volatile__("pause" ::: "memory"); }
+static inline void cpu_relax(void)
+{
+	__asm__ __volatile__("pause" ::: "memory");
+	sched_yield();
+}
 static inline uint64_t arch_cycles(void)
 {
 	uint32_t lo, hi;

@@ -1,0 +1,325 @@
+/*
+ * test_buddy_host_pcp.c - host-only tests of the per-CPU page lists
+ * (mm/buddy_pcp.c), with threads as CPUs or one thread acting as several:
+ *  - the marks: an empty list refills one batch, a list above its high
+ *    mark drains one batch, a page on another CPU's list is refused as a
+ *    double free, drain_all_pages() empties every list;
+ *  - memory short: a request the zone cannot serve drains this CPU's list
+ *    and succeeds; pages on another CPU's list need drain_all_pages();
+ *  - four threads allocating pages and passing a share of them through
+ *    rings to the next thread, which checks the owner's tag and frees them
+ *    onto its own list; at the end every page is back, in the same layout.
+ * Each checks that the PG_pcp pages in mem_map are exactly the pages the
+ * lists count.
+ */
+#include "host_shim.h"
+#include "kernel/errno.h"
+#include "kernel/printk.h"
+#include "kernel/selftest.h"
+#include "mm/buddy_internal.h"
+#include <pthread.h>
+#include <stdlib.h>
+
+#define RING_SLOTS	256
+#define PCP_THREADS	4
+#define PCP_OPS		(6000UL * SELFTEST_SCALE)
+
+/* Every PG_pcp page in mem_map against the sum of the lists' counts. */
+static int pcp_pages_match(const char *when)
+{
+	unsigned long flagged = 0, counted = 0;
+
+	for (unsigned long pfn = 0; pfn < max_pfn; pfn++)
+		flagged += (pfn_to_page(pfn)->flags & PG_pcp) != 0;
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		counted += buddy_pcp_count(cpu);
+	ST_EXPECT(flagged == counted, "%s: %lu PG_pcp pages, lists count %lu", when, flagged,
+		  counted);
+	return 0;
+}
+
+static struct buddy_stats drained_stats(void)
+{
+	struct buddy_stats st;
+
+	drain_all_pages();
+	buddy_read_stats(&st);
+	return st;
+}
+
+static int marks_body(void)
+{
+	unsigned int batch = buddy_zone.pcp_batch, high = buddy_zone.pcp_high;
+	struct page *held[64], *p;
+	unsigned int n = 0;
+
+	ST_EXPECT(batch >= 1 && high == 6 * batch && high < ARRAY_SIZE(held),
+		  "marks batch %u high %u", batch, high);
+	buddy_drain_local();
+	p = alloc_pages(0);
+	ST_EXPECT(p && buddy_pcp_count(0) == batch - 1, "refill left %lu on the list, batch %u",
+		  buddy_pcp_count(0), batch);
+	held[n++] = p;
+	while (n < ARRAY_SIZE(held))
+		held[n++] = alloc_pages(0);
+	buddy_drain_local();
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned long before = buddy_pcp_count(0);
+
+		ST_EXPECT(held[i] && free_pages(held[i], 0) == 0, "free %u failed", i);
+		if (before == high)
+			ST_EXPECT(buddy_pcp_count(0) == high + 1 - batch,
+				  "over the high mark: %lu left", buddy_pcp_count(0));
+		else
+			ST_EXPECT(buddy_pcp_count(0) == before + 1, "free %u not on the list", i);
+	}
+	if (pcp_pages_match("after the frees"))
+		return -1;
+
+	/* A page waiting on CPU 5's list, freed again from CPU 0. */
+	host_cpu_id = 5;
+	p = alloc_pages(0);
+	ST_EXPECT(p && free_pages(p, 0) == 0 && buddy_pcp_count(5) >= 1, "CPU 5 list empty");
+	host_cpu_id = 0;
+	host_console_clear();
+	ST_EXPECT(free_pages(p, 0) == -EINVAL, "double free from another CPU accepted");
+	ST_EXPECT(host_console_contains("double free (page is already free, on a CPU's page list)"),
+		  "no report of the double free");
+	ST_EXPECT(buddy_check() == 0, "buddy_check failed with pages on two lists");
+	drained_stats();
+	ST_EXPECT(buddy_pcp_count(0) == 0 && buddy_pcp_count(5) == 0, "drain_all_pages missed one");
+	return pcp_pages_match("after drain_all_pages");
+}
+
+SELFTEST_HOST(buddy_host_pcp_marks)
+{
+	struct host_mm_saved saved;
+	int ret;
+
+	host_mm_save(&saved);
+	host_mm_setup(16384 * PAGE_SIZE);	/* batch 4, high 24 at either page size */
+	ret = marks_body();
+	host_mm_restore(&saved);
+	return ret;
+}
+
+#define MAX_HEADS	4
+
+/*
+ * fill_and_free - as CPU cpu, hold every free page, then free them all, the
+ * first pages of the blocks at heads[] last: those stay on cpu's list and
+ * keep their blocks from merging back in the zone.
+ */
+static int fill_and_free(unsigned int cpu, const unsigned long *heads, unsigned int nheads)
+{
+	unsigned long cap = nr_free_pages(), n = 0;
+	void **held = calloc(cap + 1, sizeof(*held));
+	void *last[MAX_HEADS];
+	unsigned int nlast = 0;
+
+	ST_EXPECT(held, "calloc failed");
+	host_cpu_id = cpu;
+	while (n < cap + 1 && (held[n] = get_free_pages(0)) != NULL)
+		n++;
+	for (unsigned long i = 0; i < n; i++) {
+		unsigned long pfn = VIRT_TO_PHYS(held[i]) >> PAGE_SHIFT;
+		bool head = false;
+
+		for (unsigned int k = 0; k < nheads; k++)
+			head |= heads[k] == pfn;
+		if (head)
+			last[nlast++] = held[i];
+		else
+			free_pages_addr(held[i], 0);
+	}
+	for (unsigned int k = 0; k < nlast; k++)
+		free_pages_addr(last[k], 0);
+	host_cpu_id = 0;
+	free(held);
+	ST_EXPECT(n == cap && nlast == nheads, "held %lu of %lu pages, %u of %u heads", n, cap,
+		  nlast, nheads);
+	return 0;
+}
+
+static int short_body(void)
+{
+	struct buddy_stats st = drained_stats();
+	unsigned long heads[MAX_HEADS];
+	unsigned int top = MAX_ORDER, nheads = 0;
+	struct page *p;
+
+	while (top > 0 && !st.nr_free[top])
+		top--;
+	for (unsigned long pfn = 0; pfn < max_pfn && nheads < MAX_HEADS; pfn++)
+		if ((pfn_to_page(pfn)->flags & PG_buddy) && pfn_to_page(pfn)->order == top)
+			heads[nheads++] = pfn;
+	ST_EXPECT(nheads == st.nr_free[top] && nheads + buddy_zone.pcp_batch <=
+						       buddy_zone.pcp_high + 1,
+		  "%u order-%u blocks: too many to pin", nheads, top);
+	/* Pages on this CPU's list split every top block: the request drains them. */
+	if (fill_and_free(0, heads, nheads))
+		return -1;
+	buddy_read_stats(&st);
+	ST_EXPECT(buddy_pcp_count(0) >= nheads && st.nr_free[top] == 0,
+		  "setup: %lu on the list, %lu order-%u blocks", buddy_pcp_count(0),
+		  st.nr_free[top], top);
+	p = alloc_pages(top);
+	ST_EXPECT(p != NULL && buddy_pcp_count(0) == 0, "order %u not served after draining", top);
+	ST_EXPECT(free_pages(p, top) == 0, "free failed");
+
+	/* The same on CPU 3's list: out of this CPU's reach until drained there. */
+	if (fill_and_free(3, heads, nheads))
+		return -1;
+	ST_EXPECT(buddy_pcp_count(3) >= nheads, "not on CPU 3's list");
+	ST_EXPECT(alloc_pages(top) == NULL, "order %u served with CPU 3 holding pages", top);
+	drain_all_pages();
+	p = alloc_pages(top);
+	ST_EXPECT(p != NULL && free_pages(p, top) == 0, "order %u failed after drain_all_pages",
+		  top);
+	return buddy_check() ? selftest_fail("buddy_check failed") : pcp_pages_match("end");
+}
+
+SELFTEST_HOST(buddy_host_pcp_memory_short)
+{
+	struct host_mm_saved saved;
+	int ret;
+
+	host_mm_save(&saved);
+	host_mm_setup(8UL << 20);
+	ret = short_body();
+	host_mm_restore(&saved);
+	return ret;
+}
+
+/* A one-producer, one-consumer ring of pages between two threads. */
+struct ring {
+	struct page *slot[RING_SLOTS];
+	unsigned long head;	/* written by the producer (release) */
+	unsigned long tail;	/* written by the consumer (release) */
+};
+
+struct pcp_worker {
+	unsigned int cpu;
+	struct ring *out, *in;
+	pthread_barrier_t *done;
+	unsigned long allocs, frees, passed, bad;
+};
+
+static bool ring_put(struct ring *r, struct page *p)
+{
+	unsigned long head = r->head;
+
+	if (head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) == RING_SLOTS)
+		return false;
+	r->slot[head % RING_SLOTS] = p;
+	__atomic_store_n(&r->head, head + 1, __ATOMIC_RELEASE);
+	return true;
+}
+
+static struct page *ring_get(struct ring *r)
+{
+	unsigned long tail = r->tail;
+	struct page *p;
+
+	if (tail == __atomic_load_n(&r->head, __ATOMIC_ACQUIRE))
+		return NULL;
+	p = r->slot[tail % RING_SLOTS];
+	__atomic_store_n(&r->tail, tail + 1, __ATOMIC_RELEASE);
+	return p;
+}
+
+/* Free a page from another thread after checking the tag its owner wrote. */
+static void free_remote(struct pcp_worker *w, struct page *p)
+{
+	unsigned long tag = *(unsigned long *)page_address(p);
+
+	w->bad += (tag >> 32) >= PCP_THREADS + 1 || (uint32_t)tag != page_to_pfn(p);
+	w->bad += free_pages(p, p->order) != 0;
+	w->frees++;
+}
+
+static void *pcp_worker_fn(void *arg)
+{
+	struct pcp_worker *w = arg;
+	uint64_t seed = 0x9e3779b97f4a7c15ULL * w->cpu;
+	struct page *held[32];
+	unsigned int n = 0;
+	struct page *p;
+
+	host_cpu_id = w->cpu;
+	for (unsigned long i = 0; i < PCP_OPS; i++) {
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		if (n < ARRAY_SIZE(held) && (n == 0 || seed % 3)) {
+			unsigned int o = seed % 8 == 0 ? 1 + (seed >> 8) % 2 : 0;
+
+			p = alloc_pages(o);
+			if (!p)
+				continue;
+			*(unsigned long *)page_address(p) = (unsigned long)w->cpu << 32 |
+							    page_to_pfn(p);
+			held[n++] = p;
+			w->allocs++;
+		} else if (seed % 4 == 0 && ring_put(w->out, held[n - 1])) {
+			n--;
+			w->passed++;
+		} else {
+			free_remote(w, held[--n]);
+		}
+		while ((p = ring_get(w->in)) != NULL)
+			free_remote(w, p);
+		if (i % 1024 == 0)
+			w->bad += buddy_check() != 0;
+	}
+	while (n)
+		free_remote(w, held[--n]);
+	pthread_barrier_wait(w->done);	/* no more pages enter the rings */
+	while ((p = ring_get(w->in)) != NULL)
+		free_remote(w, p);
+	buddy_drain_local();
+	return NULL;
+}
+
+/* Threads as CPUs pass pages through rings: freed on another CPU's list than they came from. */
+SELFTEST_HOST(buddy_host_pcp_cross_cpu_frees)
+{
+	static struct ring rings[PCP_THREADS];
+	struct pcp_worker w[PCP_THREADS];
+	struct buddy_stats start = drained_stats(), end;
+	unsigned long allocs = 0, frees = 0, passed = 0;
+	pthread_barrier_t done;
+	pthread_t t[PCP_THREADS];
+
+	pthread_barrier_init(&done, NULL, PCP_THREADS);
+	for (unsigned int i = 0; i < PCP_THREADS; i++) {
+		rings[i] = (struct ring){ .head = 0 };
+		w[i] = (struct pcp_worker){ .cpu = i + 1, .out = &rings[i],
+					    .in = &rings[(i + PCP_THREADS - 1) % PCP_THREADS],
+					    .done = &done };
+	}
+	for (unsigned int i = 0; i < PCP_THREADS; i++)
+		ST_EXPECT(pthread_create(&t[i], NULL, pcp_worker_fn, &w[i]) == 0, "pthread_create");
+	for (unsigned int i = 0; i < PCP_THREADS; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&done);
+	for (unsigned int i = 0; i < PCP_THREADS; i++) {
+		ST_EXPECT(w[i].bad == 0, "CPU %u saw %lu bad pages, frees or checks", w[i].cpu,
+			  w[i].bad);
+		allocs += w[i].allocs;
+		frees += w[i].frees;
+		passed += w[i].passed;
+	}
+	ST_EXPECT(allocs == frees && passed > PCP_OPS / 100, "%lu allocs, %lu frees, %lu passed",
+		  allocs, frees, passed);
+	end = drained_stats();
+	ST_EXPECT(end.allocs - start.allocs == allocs && end.frees - start.frees == frees,
+		  "event counters lost updates");
+	ST_EXPECT(end.free_pages == start.free_pages && nr_free_pages() == start.free_pages,
+		  "%lu pages free, %lu before", end.free_pages, start.free_pages);
+	for (unsigned int o = 0; o <= MAX_ORDER; o++)
+		ST_EXPECT(end.nr_free[o] == start.nr_free[o], "order %u not back", o);
+	printk("pcp threads: %lu pages allocated and freed, %lu freed by another CPU\n", allocs,
+	       passed);
+	return buddy_check() ? selftest_fail("buddy_check failed") : pcp_pages_match("end");
+}
