@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # stepping.sh NAME ELF ISO - drive gdb-multiarch in batch mode against a
 # paused QEMU: break at kmain (hardware breakpoint), continue, check the
-# arguments, next a few lines, step into a function, print a local, bt.
+# arguments, next a few lines, step into a function, print a local, bt,
+# then stop after the slab caches are up and call slabinfo_show().
 # Prints one PASS/FAIL line per check; log in build/test/NAME.log.
 set -u
 name=$1 elf=$2 iso=$3
@@ -23,6 +24,7 @@ timeout -k 5 60 gdb-multiarch -nx -batch \
 	-ex 'step' -ex 'bt' -ex 'finish' \
 	-ex 'print boot_info.loader' \
 	-ex 'print *bi' \
+	-ex 'hbreak acpi_init' -ex 'continue' -ex 'call slabinfo_show()' \
 	-ex 'kill' > "$log" 2>&1
 kill $qemu 2>/dev/null
 wait $qemu 2>/dev/null
@@ -40,6 +42,12 @@ t "next steps through kmain's lines" '^[0-9]+[[:space:]]+.*platform_discover\('
 t "bt shows kmain as the caller" '^#1 +(0x[0-9a-f]+ in )?kmain \('
 t "step enters a called function" '^#0 +(0x[0-9a-f]+ in )?[a-z_]+ \(.*\) at [a-z0-9_/]+\.c:[0-9]+$'
 t "print a local structure after stepping" '^\$[0-9]+ = .*GRUB'
+n=$(tr -d '\r' < build/test/$name-serial.log | grep -c '^slabinfo - version: 2.1$')
+if [ "$n" -ge 2 ]; then
+	echo "PASS $name: 'call slabinfo_show()' from gdb prints slabinfo on the console"
+else
+	echo "FAIL $name: 'call slabinfo_show()' from gdb: $n slabinfo tables on the console, want 2"
+fi
 if grep -q "Remote 'g' packet reply is too long" "$log"; then
 	echo "FAIL $name: gdb rejected the register packet ('g' packet too long)"
 fi
