@@ -4,20 +4,24 @@
  * Size classes: kmalloc_caches[i] holds objects of 2^i bytes for
  * KMALLOC_SHIFT_LOW <= i <= KMALLOC_SHIFT_HIGH; slots 1 and 2 hold the
  * 96- and 192-byte classes (Linux's convention). A request goes to the
- * smallest class that fits: sizes up to 192 through a table indexed by
- * (size - 1) / 8, larger ones by the highest bit of size - 1. Requests
- * above KMALLOC_MAX_CACHE_SIZE take whole pages from the buddy allocator:
- * the head page gets PG_large and keeps the order buddy stored in
- * page->order, which is how kfree and ksize know them.
+ * smallest class that fits: sizes 1 to 192 through kmalloc_small[], the
+ * cache itself indexed by (size - 1) / 8 (one compare, one load), larger
+ * ones by the highest bit of size - 1. Requests above
+ * KMALLOC_MAX_CACHE_SIZE take whole pages from the buddy allocator: the
+ * head page gets PG_large and keeps the order buddy stored in page->order,
+ * which is how kfree and ksize know them.
  *
  * The caches are made at boot in increasing size, before any per-CPU
  * array exists (the arrays themselves come from kmalloc), and are never
  * destroyed. After boot kmalloc_caches[] is read-only, so the lookups need
  * no lock; the allocations lock as mm/slab_cpu.c describes.
  *
- * kfree tells a slab object (PG_slab on its page) from a large allocation
- * (PG_large on its first page, pointer at the page's start). Any other
- * pointer is reported, counted and refused by mm/slab_debug.c.
+ * kfree's fast path checks that the pointer is in RAM, on a PG_slab page,
+ * and on an object boundary of that slab (slab_obj_head), then pushes it
+ * on this CPU's array (slab_free). Anything else goes to kfree_slow: a
+ * large allocation (PG_large on its first page, pointer at the page's
+ * start) back to the buddy allocator, any other pointer reported, counted
+ * and refused by mm/slab_debug.c.
  *
  * Departures from Linux: the largest class is 8 KiB at 4K pages and half a
  * page at 64K pages; no DMA or reclaimable variants.
@@ -29,8 +33,12 @@
 
 struct kmem_cache *kmalloc_caches[KMALLOC_SHIFT_HIGH + 1];
 
+/* The cache for sizes 1..KMALLOC_SMALL_MAX, by (size - 1) / 8 (filled from size_index). */
+#define KMALLOC_SMALL_MAX	192
+static struct kmem_cache *kmalloc_small[KMALLOC_SMALL_MAX / 8];
+
 /* Class for sizes 1..192 by (size - 1) / 8: a shift, or 1 (96) or 2 (192). */
-static const uint8_t size_index[24] = {
+static const uint8_t size_index[KMALLOC_SMALL_MAX / 8] = {
 	4, 4,			/* 8, 16 */
 	5, 5,			/* 24, 32 */
 	6, 6, 6, 6,		/* 40 .. 64 */
@@ -85,6 +93,8 @@ void kmalloc_caches_init(void)
 		slab_caches_add(cachep);
 		kmalloc_caches[i] = cachep;
 	}
+	for (unsigned int k = 0; k < ARRAY_SIZE(kmalloc_small); k++)
+		kmalloc_small[k] = kmalloc_caches[size_index[k]];
 }
 
 static unsigned int size_order(size_t size)
@@ -109,14 +119,20 @@ static void *kmalloc_large(size_t size)
 	return page_address(page);
 }
 
-/* kmalloc: see slab.h. */
+/* kmalloc: see slab.h. Sizes 0 and above 192 leave the first test (size - 1 wraps for 0). */
 void *kmalloc(size_t size)
 {
-	if (unlikely(size == 0))
+	struct kmem_cache *cachep;
+
+	if (likely(size - 1 < KMALLOC_SMALL_MAX))
+		cachep = kmalloc_small[(size - 1) / 8];
+	else if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE))
+		cachep = kmalloc_caches[64 - __builtin_clzl(size - 1)];
+	else if (size == 0)
 		return ZERO_SIZE_PTR;
-	if (unlikely(size > KMALLOC_MAX_CACHE_SIZE))
+	else
 		return kmalloc_large(size);
-	return kmem_cache_alloc(kmalloc_caches[kmalloc_index(size)]);
+	return slab_alloc(cachep);
 }
 
 /* kzalloc: see slab.h. */
@@ -201,20 +217,32 @@ void *krealloc(void *p, size_t new_size)
 	return q;
 }
 
-/* kfree: see slab.h. */
-void kfree(const void *p)
+/* kfree's slow path: nothing to free, a large allocation, or a pointer to refuse. */
+static __noinline void kfree_slow(const void *p)
 {
 	struct page *page;
 
-	if (unlikely(ZERO_OR_NULL_PTR(p)))
+	if (ZERO_OR_NULL_PTR(p))
 		return;
 	page = large_head(p);
-	if (unlikely(page)) {
+	if (page) {
 		page->flags &= ~PG_large;
 		free_pages(page, page->order);
 		return;
 	}
-	page = slab_find_head(NULL, p, "kfree");
-	if (likely(page))
-		__kmem_cache_free(page->slab_cache, (void *)p, "kfree");
+	page = slab_find_head(NULL, p, "kfree");	/* reports why it is not an object */
+	if (page)
+		slab_free(page->slab_cache, (void *)p, "kfree");
+}
+
+/* kfree: see slab.h. */
+void kfree(const void *p)
+{
+	struct page *head = slab_obj_head(p);	/* NULL for NULL and ZERO_SIZE_PTR too */
+
+	if (unlikely(!head)) {
+		kfree_slow(p);
+		return;
+	}
+	slab_free(head->slab_cache, (void *)p, "kfree");
 }

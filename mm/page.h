@@ -76,11 +76,14 @@ static inline void *page_address(const struct page *page)
 	return PHYS_TO_VIRT((uintptr_t)page_to_pfn(page) << PAGE_SHIFT);
 }
 
-/* True when v lies in the direct map of RAM that has a struct page. */
+/*
+ * True when v lies in the direct map of RAM that has a struct page. An
+ * address below the direct map wraps round to a huge page number, so one
+ * comparison covers both ends (kfree's fast path relies on it).
+ */
 static inline bool virt_addr_valid(const void *v)
 {
-	uintptr_t lo = (uintptr_t)PHYS_TO_VIRT(0);
-	return (uintptr_t)v >= lo && ((uintptr_t)v - lo) >> PAGE_SHIFT < max_pfn;
+	return ((uintptr_t)v - (uintptr_t)PHYS_TO_VIRT(0)) >> PAGE_SHIFT < max_pfn;
 }
 
 /* Precondition: virt_addr_valid(v). */

@@ -8,8 +8,9 @@
  * node's list_lock: each slab is on exactly the list its 'active' names;
  * total_slabs, free_slabs and free_objects equal what the lists hold;
  * freelist[active..num-1] are the distinct indexes of the slab's free
- * objects; every page of a slab has PG_slab, slab_cache and private = head.
- * Objects sitting in per-CPU arrays count as in use from the slab's view.
+ * objects; every page of a slab has PG_slab, slab_cache and private = head;
+ * s_mem is the caller's pointer to object 0 (past its red zone, if any).
+ * Objects in per-CPU or shared arrays count as in use from the slab's view.
  *
  * Layout (chosen in mm/slab_layout.c): objects from the slab's first byte,
  * the index array after them, off the slab, or inside a free object
@@ -24,9 +25,12 @@
  * A new slab is private to its maker until cache_grow_end() publishes it.
  * Pages go back to the buddy allocator, and off-slab freelists back to
  * their cache, only after the node lock is dropped (slabs_release()).
+ * slab_caches_lock (interrupts off) covers the list of caches; slab_reap()
+ * walks it, so a cache leaves the list before its arrays are torn down.
  *
  * Departures from Linux: no slab colouring, no NUMA, no gfp flags: nothing
- * here sleeps, and allocation runs with interrupts off throughout.
+ * here sleeps, and allocation runs with interrupts off throughout. Giving
+ * objects back checks each against the top of its slab's free stack only.
  */
 #include "mm/slab_def.h"
 #include "mm/buddy.h"
@@ -34,6 +38,7 @@
 #include "kernel/errno.h"
 
 enum slab_state slab_state = SLAB_DOWN;
+DEFINE_PER_CPU(unsigned long, slab_cpu_index);
 struct list_head slab_caches = LIST_HEAD_INIT(slab_caches);
 struct spinlock slab_caches_lock = SPINLOCK_INIT;
 
@@ -85,10 +90,6 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 	cachep = __kmem_cache_create(name, size, align, flags, ctor);
 	if (!cachep)
 		return NULL;
-	if (cache_setup_arrays(cachep)) {
-		kmem_cache_free(&kmem_cache_boot, cachep);
-		return NULL;
-	}
 	slab_caches_add(cachep);
 	return cachep;
 }
@@ -128,18 +129,20 @@ struct page *cache_grow_begin(struct kmem_cache *cachep)
 		page[i].private = (unsigned long)page;
 		page[i].slab_cache = cachep;
 	}
-	page->s_mem = addr;
+	page->s_mem = addr + cachep->obj_offset;
 	page->active = 0;
 	INIT_LIST_HEAD(&page->lru);
 
 	/* Objects first: for IN_OBJ the array is written over the last one. */
-	for (unsigned int i = 0; i < cachep->num; i++) {
-		void *objp = slab_obj(cachep, page, i);
+	if (unlikely(slab_debug_on(cachep) || cachep->ctor)) {
+		for (unsigned int i = 0; i < cachep->num; i++) {
+			void *objp = slab_obj(cachep, page, i);
 
-		if (unlikely(slab_debug_on(cachep)))
-			slab_debug_init_obj(cachep, objp);
-		if (cachep->ctor && !(cachep->flags & SLAB_POISON))
-			cachep->ctor(objp);
+			if (slab_debug_on(cachep))
+				slab_debug_init_obj(cachep, objp);
+			if (cachep->ctor && !(cachep->flags & SLAB_POISON))
+				cachep->ctor(objp);
+		}
 	}
 	for (unsigned int i = 0; i < cachep->num; i++)
 		fl[i] = (freelist_idx_t)i;
@@ -189,13 +192,16 @@ void cache_grow_end(struct kmem_cache *cachep, struct page *page)
 unsigned int slab_take_objs(struct kmem_cache *cachep, struct page *page, void **out,
 			    unsigned int max)
 {
-	freelist_idx_t *fl = slab_freelist(page);
+	const freelist_idx_t *fl = slab_freelist(page);
+	char *s_mem = page->s_mem;
+	unsigned int active = page->active, num = cachep->num, size = cachep->size;
 	unsigned int n = 0;
 
-	while (n < max && page->active < cachep->num)
-		out[n++] = slab_obj(cachep, page, fl[page->active++]);
+	while (n < max && active < num)
+		out[n++] = s_mem + (size_t)fl[active++] * size;
+	page->active = active;
 	/* IN_OBJ: the array's home was just handed out; a full slab needs none. */
-	if (cachep->layout == SLAB_LAYOUT_IN_OBJ && page->active == cachep->num)
+	if (cachep->layout == SLAB_LAYOUT_IN_OBJ && active == num)
 		page->freelist = NULL;
 	return n;
 }
@@ -221,8 +227,10 @@ unsigned int cache_take_from_lists(struct kmem_cache *cachep, void **out, unsign
 			break;
 		page = list_first_entry(head, struct page, lru);
 		BUG_ON(page->active >= cachep->num);
-		if (page->active == 0)
+		if (page->active == 0) {
 			n->free_slabs--;
+			n->free_touched = 1;	/* the reserve of free slabs was needed */
+		}
 		took = slab_take_objs(cachep, page, out + got, max - got);
 		got += took;
 		n->free_objects -= took;
@@ -232,31 +240,26 @@ unsigned int cache_take_from_lists(struct kmem_cache *cachep, void **out, unsign
 }
 
 /*
- * slab_put_obj - push one object back on its slab's freelist. Node lock
- * held. Refuses (reports, returns false) a free the stack shows to be a
- * double free: the slab has no object in use, or the index is among the
- * SLAB_DFREE_WINDOW most recently freed.
+ * slab_put_obj_slow - push object idx back on its slab when the quick case
+ * does not apply: refuse (report, return false) a free the stack shows to
+ * be a double free (the slab has no object in use, or idx is on top of its
+ * free stack), or make objp the home of an IN_OBJ slab's array when the
+ * slab was full. Node lock held.
  */
-static bool slab_put_obj(struct kmem_cache *cachep, struct page *page, void *objp)
+static bool slab_put_obj_slow(struct kmem_cache *cachep, struct page *page, void *objp,
+			      unsigned int idx)
 {
-	unsigned int idx = slab_obj_index(cachep, page, objp);
 	freelist_idx_t *fl = slab_freelist(page);
 
-	if (unlikely(page->active == 0)) {
+	if (page->active == 0) {
 		slab_bad_free(cachep, "free", objp, "double free (its slab has no object in use)");
 		return false;
 	}
-	if (fl) {
-		unsigned int end = MIN(page->active + SLAB_DFREE_WINDOW, cachep->num);
-
-		for (unsigned int i = page->active; i < end; i++) {
-			if (unlikely(fl[i] == idx)) {
-				slab_bad_free(cachep, "free", objp,
-					      "double free (already on its slab's freelist)");
-				return false;
-			}
-		}
-	} else {
+	if (fl && page->active < cachep->num && fl[page->active] == idx) {
+		slab_bad_free(cachep, "free", objp, "double free (already on its slab's freelist)");
+		return false;
+	}
+	if (!fl) {
 		/* IN_OBJ and the slab was full: this object becomes the array's home. */
 		BUG_ON(cachep->layout != SLAB_LAYOUT_IN_OBJ || page->active != cachep->num);
 		fl = objp;
@@ -267,35 +270,79 @@ static bool slab_put_obj(struct kmem_cache *cachep, struct page *page, void *obj
 }
 
 /*
- * cache_free_objs - give n objects (from a CPU array) back to their slabs,
- * fix the lists, and move empty slabs beyond the node's free_limit to
- * 'release' for slabs_release() once the lock is dropped. Node lock held.
- * Each object must be on an object boundary of one of this cache's slabs.
+ * slab_put_run - push back the objects from objs on that lie in the slab
+ * headed by page (an array's oldest objects mostly come from one slab),
+ * up to end or the first that does not; returns where it stopped. An
+ * object on top of the slab's free stack, or any object of an empty slab,
+ * is refused (slab_put_obj_slow). Node lock held.
+ */
+static void *const *slab_put_run(struct kmem_cache *cachep, struct page *page,
+				 void *const *objs, void *const *end)
+{
+	uintptr_t s_mem = (uintptr_t)page->s_mem, span = cachep->span;
+	unsigned long active = page->active, below_num = cachep->num - 1UL;
+	freelist_idx_t *fl = slab_freelist(page);
+	uint64_t magic = cachep->obj_magic;
+
+	for (; objs < end; objs++) {
+		uintptr_t off = (uintptr_t)*objs - s_mem;
+		unsigned long idx;
+
+		if (off >= span)
+			break;		/* the run ends: another slab */
+		idx = (unsigned long)(((unsigned __int128)magic * (uint32_t)off) >> 64);
+		/* 0 < active < num (so the freelist exists) and idx not on top: push. */
+		if (likely(active - 1 < below_num && fl[active] != idx)) {
+			fl[--active] = (freelist_idx_t)idx;
+			continue;
+		}
+		page->active = (unsigned int)active;
+		slab_put_obj_slow(cachep, page, *objs, (unsigned int)idx);
+		active = page->active;
+		fl = slab_freelist(page);
+	}
+	page->active = (unsigned int)active;
+	return objs;
+}
+
+/*
+ * cache_free_objs - give n objects (from an array) back to their slabs, a
+ * run of one slab's objects at a time, fix the lists, and move empty slabs
+ * beyond the node's free_limit to 'release' for slabs_release() once the
+ * lock is dropped. Node lock held. Each object must be on an object
+ * boundary of one of this cache's slabs; a double free the slab's stack
+ * shows (see slab_put_obj_slow) is reported and skipped.
  */
 void cache_free_objs(struct kmem_cache *cachep, void *const *objs, unsigned int n,
 		     struct list_head *release)
 {
 	struct kmem_cache_node *node = &cachep->node;
+	unsigned int num = cachep->num;
+	unsigned long freed = 0;
 
 	assert_spin_locked(&node->list_lock);
-	for (unsigned int i = 0; i < n; i++) {
-		struct page *page = slab_head_page(objs[i]);
+	for (void *const *end = objs + n; objs < end;) {
+		struct page *page = slab_head_page(*objs);
+		unsigned int was = page->active;
 
 		BUG_ON(page->slab_cache != cachep);
-		if (!slab_put_obj(cachep, page, objs[i]))
-			continue;
-		node->free_objects++;
-		if (page->active == 0)
+		objs = slab_put_run(cachep, page, objs, end);
+		freed += was - page->active;
+		if (page->active == 0 && was != 0) {
 			node->free_slabs++;
-		slab_list_fix(cachep, page);
+			list_move(&page->lru, &node->slabs_free);
+		} else if (was == num && page->active != num) {
+			list_move(&page->lru, &node->slabs_partial);
+		}
 	}
+	node->free_objects += freed;
 	while (node->free_objects > node->free_limit && !list_empty(&node->slabs_free)) {
 		struct page *page = list_entry(node->slabs_free.prev, struct page, lru);
 
 		list_move(&page->lru, release);
 		node->total_slabs--;
 		node->free_slabs--;
-		node->free_objects -= cachep->num;
+		node->free_objects -= num;
 	}
 }
 
@@ -332,16 +379,20 @@ void slabs_release(struct kmem_cache *cachep, struct list_head *release)
 	}
 }
 
-/* Take every empty slab off the node; returns slabs left (with objects in use). */
-static unsigned long cache_release_free_slabs(struct kmem_cache *cachep)
+/*
+ * cache_release_free_slabs - take up to max empty slabs off the node and
+ * give them back to the buddy allocator. Returns the slabs left (with
+ * objects in use or in arrays). Interrupts on or off, no lock held.
+ */
+unsigned long cache_release_free_slabs(struct kmem_cache *cachep, unsigned long max)
 {
 	struct kmem_cache_node *n = &cachep->node;
 	struct list_head release = LIST_HEAD_INIT(release);
 	unsigned long flags, left;
 
 	flags = spin_lock_irqsave(&n->list_lock);
-	while (!list_empty(&n->slabs_free)) {
-		list_move(n->slabs_free.next, &release);
+	while (max-- && !list_empty(&n->slabs_free)) {
+		list_move(n->slabs_free.prev, &release);
 		n->total_slabs--;
 		n->free_slabs--;
 		n->free_objects -= cachep->num;
@@ -356,7 +407,8 @@ static unsigned long cache_release_free_slabs(struct kmem_cache *cachep)
 int kmem_cache_shrink(struct kmem_cache *cachep)
 {
 	kmem_cache_drain_local(cachep);
-	return cache_release_free_slabs(cachep) ? 1 : 0;
+	cache_drain_shared(cachep, ~0U);
+	return cache_release_free_slabs(cachep, ~0UL) ? 1 : 0;
 }
 
 /* kmem_cache_destroy: see slab.h. */
@@ -372,15 +424,18 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 		       cachep->name);
 		return -EINVAL;
 	}
+	/* Off the list first, so that no CPU's slab_reap() can reach its arrays. */
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_del(&cachep->list);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
 	/* The caller guarantees no CPU uses the cache: all arrays may be drained here. */
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
-		if (cachep->cpu_array[cpu]) {
-			flags = arch_irq_save();
-			cache_drain_array(cachep, cachep->cpu_array[cpu]);
-			arch_irq_restore(flags);
-		}
+		flags = arch_irq_save();
+		cache_drain_array(cachep, cachep->cpu_array[cpu], ~0U);
+		arch_irq_restore(flags);
 	}
-	cache_release_free_slabs(cachep);
+	cache_drain_shared(cachep, ~0U);
+	cache_release_free_slabs(cachep, ~0UL);
 	n = &cachep->node;
 	flags = spin_lock_irqsave(&n->list_lock);
 	live = n->total_slabs * cachep->num - n->free_objects;
@@ -389,11 +444,9 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 		printk("slab: kmem_cache_destroy(%s): %lu objects still allocated; "
 		       "cache kept, leaking %lu slabs\n", cachep->name, live, n->total_slabs);
 		cachep->dead = true;
+		slab_caches_add(cachep);
 		return -EBUSY;
 	}
-	flags = spin_lock_irqsave(&slab_caches_lock);
-	list_del(&cachep->list);
-	spin_unlock_irqrestore(&slab_caches_lock, flags);
 	cache_free_arrays(cachep);
 	kmem_cache_free(&kmem_cache_boot, cachep);
 	return 0;
@@ -414,9 +467,9 @@ const char *kmem_cache_name(struct kmem_cache *cachep)
 /* kmem_cache_init: see slab.h. */
 void kmem_cache_init(void)
 {
-	struct kmem_cache *cachep;
-
 	ASSERT(slab_state == SLAB_DOWN);
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		per_cpu(slab_cpu_index, cpu) = cpu;
 	if (!cache_setup(&kmem_cache_boot, "kmem_cache", sizeof(struct kmem_cache), 0, 0, NULL))
 		panic("slab: cannot lay out the kmem_cache cache");
 	slab_caches_add(&kmem_cache_boot);
@@ -425,11 +478,7 @@ void kmem_cache_init(void)
 	kmalloc_caches_init();
 	slab_state = SLAB_KMALLOC;
 
-	/* Now kmalloc works (array-less): give every cache its per-CPU arrays. */
-	list_for_each_entry(cachep, &slab_caches, list) {
-		if (cache_setup_arrays(cachep))
-			panic("slab: no memory for the per-CPU arrays of %s", cachep->name);
-	}
+	/* Now kmalloc works: each CPU makes its arrays as it uses a cache. */
 	slab_state = SLAB_UP;
 	slab_layout_show();
 }

@@ -8,18 +8,19 @@
  * described in mm/slab_def.h; this header is all a user needs.
  *
  * Context: every function here may be called with interrupts on or off and,
- * apart from kmem_cache_create/destroy/shrink and the reports, from interrupt
- * handlers. Allocation never sleeps; it returns NULL when memory is out.
+ * apart from kmem_cache_create/destroy/shrink, slab_drain_all and the
+ * reports, from interrupt handlers. Allocation never sleeps; it returns NULL
+ * when memory is out.
  *
  * Build options:
  *   CONFIG_SLAB_DEBUG=1 (make SLAB_DEBUG=1): every cache gets red zones and
- *	poisoning (SLAB_DEBUG below). Costs 16 bytes more per object, a poison
- *	write of the whole object on every free and a check of it on every
- *	allocation, and changes slab layouts (no freelist inside objects).
+ *	poisoning (SLAB_DEBUG below), and with them no per-CPU array. Costs 16
+ *	bytes more per object, a poison write of the whole object on every
+ *	free and a check of it on every allocation, and changes slab layouts.
  *	Without it the same checks are available per cache with the flags.
  *   CONFIG_SLAB_STATS=1: count events per cache (struct kmem_cache_stats in
- *	mm/slab_def.h). Costs one atomic add per counted event; on by default
- *	in debug and host builds only.
+ *	mm/slab_def.h). Costs one atomic add per counted event, fast paths
+ *	included; on by default in debug and host builds only.
  */
 #ifndef MM_SLAB_H
 #define MM_SLAB_H
@@ -87,16 +88,17 @@ void *kmem_cache_alloc(struct kmem_cache *cachep);
 void kmem_cache_free(struct kmem_cache *cachep, void *objp);
 
 /*
- * kmem_cache_shrink - drain this CPU's array of the cache and return every
- * empty slab to the buddy allocator. Objects in other CPUs' arrays stay there
- * (see mm/slab_cpu.c). Returns 0 if the cache now holds no slabs, 1 if slabs
+ * kmem_cache_shrink - drain this CPU's array of the cache and the node's
+ * shared array, and return every empty slab to the buddy allocator. Objects
+ * in other CPUs' arrays stay there (only their CPU may drain them: see
+ * slab_drain_all). Returns 0 if the cache now holds no slabs, 1 if slabs
  * with objects in use (or cached by other CPUs) remain. Not from interrupts.
  */
 int kmem_cache_shrink(struct kmem_cache *cachep);
 
 /*
- * kmem_cache_destroy - drain every CPU's array and free the cache with all
- * its slabs. The caller guarantees that no CPU uses the cache any more. If
+ * kmem_cache_destroy - drain every CPU's array and the shared one, and free
+ * the cache with all its slabs. The caller guarantees that no CPU uses the cache any more. If
  * objects are still allocated it says so loudly (cache name and count),
  * frees only the empty slabs and keeps the cache, so later frees of those
  * objects stay safe; it then returns -EBUSY (else 0). NULL is ignored.
@@ -106,10 +108,12 @@ int kmem_cache_destroy(struct kmem_cache *cachep);
 /*
  * kmem_cache_check - verify the cache's invariants: every slab on the right
  * list and flagged, freelist indexes in range and unique, node counters equal
- * to the slabs, per-CPU arrays within limits and holding only this cache's
- * free-to-hand-out objects, debug guards intact. Returns 0, or -1 after
- * printing the first violation. The caller guarantees no other CPU uses the
- * cache meanwhile. O(objects): for tests.
+ * to the slabs, per-CPU and shared arrays within limits and holding only
+ * this cache's free-to-hand-out objects, each once, debug guards intact.
+ * Returns 0, or -1 after printing the first violation. The caller
+ * guarantees no other CPU allocates from or frees to the cache meanwhile
+ * (their timer's slab_reap may run: it holds the node lock, as the check
+ * does). O(objects): for tests.
  */
 int kmem_cache_check(struct kmem_cache *cachep);
 
@@ -178,10 +182,43 @@ unsigned long slab_total_pages(void);
 
 /*
  * kmem_cache_drain_local - move every object in this CPU's array of the
- * cache back to its slab (runs on the owning CPU; issue 4's cross-CPU drain
- * calls it there). slab_drain_local_all does it for every cache.
+ * cache back to its slab; it touches only the running CPU's array.
+ * slab_drain_local_all does it for every cache. Any context but NMI.
  */
 void kmem_cache_drain_local(struct kmem_cache *cachep);
 void slab_drain_local_all(void);
+
+/*
+ * slab_reap - give back what this CPU's idle arrays and idle caches hold
+ * (mm/slab_reap.c): an array unused since the last call loses about a
+ * fifth of its limit to the slabs; about every other call the node's
+ * shared array does the same and idle caches return surplus empty slabs to
+ * the buddy allocator. Call it on every CPU about every 2 s, from the
+ * timer tick: it runs on the calling CPU, which it may find with interrupts
+ * on or off (it disables them itself), in an interrupt handler or not. It
+ * never waits for a lock: if the list of caches is busy it skips the pass.
+ */
+void slab_reap(void);
+
+/*
+ * slab_drain_all - every online CPU drains its arrays and frees them
+ * (on_each_cpu_wait), then every shared array, every empty slab and every
+ * CPU's page list go back to the buddy allocator: afterwards nr_free_pages()
+ * counts every page that no live object (or off-slab freelist) holds, the
+ * same whichever CPUs used which caches before; arrays come back as CPUs
+ * use the caches again. Interrupts on; not from an interrupt handler or a
+ * function run by on_each_cpu_wait.
+ */
+void slab_drain_all(void);
+
+/*
+ * slab_cpu_events - slow-path operations made on cpu so far (refills,
+ * flushes, drains, array-less allocations and frees: everything that moves
+ * objects to or from slabs). slab_reap_events - reap passes, on any CPU,
+ * that gave something back. A test that sees them unchanged over its run
+ * knows that no one else moved slabs meanwhile.
+ */
+unsigned long slab_cpu_events(unsigned int cpu);
+unsigned long slab_reap_events(void);
 
 #endif

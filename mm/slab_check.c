@@ -11,13 +11,16 @@
  *    an object of the freelist cache, or in the object freelist[num-1],
  *    NULL when full), and freelist[active..num-1] are distinct indexes < num;
  *  - node counters equal what the lists hold; num fits the index type;
- *  - each array has avail <= limit and holds distinct objects of this
- *    cache, on object boundaries, that their slabs count as in use;
+ *  - each array (per CPU, and the node's shared one) has a NULL bottom
+ *    entry, avail <= limit and the cache's tunables, and holds objects of
+ *    this cache, on object boundaries, that their slabs count as in use;
+ *    no object is in the arrays twice (all of them sorted by address);
  *  - with debugging, every free object (on a slab or in an array) has free
  *    red zones and intact poison.
  * The caller guarantees no other CPU uses the cache meanwhile (arrays are
- * read without their owners' cooperation). A static bitmap, under
- * check_lock, marks the free indexes of one slab at a time.
+ * read without their owners' cooperation; a reap changes them only under
+ * the node lock, which the check holds). A static bitmap and a static
+ * buffer of array objects, under check_lock, keep the walk off the stack.
  */
 #include "mm/slab_def.h"
 #include "kernel/printk.h"
@@ -25,6 +28,9 @@
 
 static struct spinlock check_lock = SPINLOCK_INIT;
 static uint8_t check_map[SLAB_OBJ_MAX_NUM / 8];
+/* Every object in a cache's arrays: NR_CPUS arrays of at most 120 and a shared one. */
+#define CHECK_MAX_OBJS	(NR_CPUS * 120 + SLAB_SHARED_FACTOR * 60)
+static void *check_objs[CHECK_MAX_OBJS];
 
 #define CHECK(cond, fmt, ...)                                                           \
 	do {                                                                            \
@@ -41,7 +47,7 @@ static int check_freelist_place(struct kmem_cache *cachep, struct page *page)
 
 	switch (cachep->layout) {
 	case SLAB_LAYOUT_ON_SLAB:
-		CHECK((char *)fl == (char *)page->s_mem + (size_t)cachep->num * cachep->size,
+		CHECK((char *)fl == (char *)page_address(page) + (size_t)cachep->num * cachep->size,
 		      "slab %p: on-slab freelist at %p", page->s_mem, (void *)fl);
 		break;
 	case SLAB_LAYOUT_OFF_SLAB:
@@ -76,8 +82,8 @@ static int check_slab(struct kmem_cache *cachep, struct page *page, int want,
 	      page->active, cachep->num);
 	CHECK(is == want, "slab %p with active %u on the %s list", page->s_mem, page->active,
 	      lists[want]);
-	CHECK(page->s_mem == page_address(page), "slab at %p: s_mem %p", page_address(page),
-	      page->s_mem);
+	CHECK(page->s_mem == (char *)page_address(page) + cachep->obj_offset,
+	      "slab at %p: s_mem %p", page_address(page), page->s_mem);
 	for (unsigned long i = 0; i < (1UL << cachep->order); i++)
 		CHECK((page[i].flags & PG_slab) && page[i].private == (unsigned long)page &&
 			      page[i].slab_cache == cachep,
@@ -100,7 +106,7 @@ static int check_slab(struct kmem_cache *cachep, struct page *page, int want,
 	return 0;
 }
 
-/* One object found in a CPU's array. */
+/* One object found in an array ('cpu' names it: NR_CPUS for the shared one). */
 static int check_array_obj(struct kmem_cache *cachep, unsigned int cpu, void *objp)
 {
 	struct page *page;
@@ -108,50 +114,101 @@ static int check_array_obj(struct kmem_cache *cachep, unsigned int cpu, void *ob
 	unsigned int idx;
 
 	CHECK(virt_addr_valid(objp) && (virt_to_page(objp)->flags & PG_slab),
-	      "cpu %u array holds %p, not a slab object", cpu, objp);
+	      "array %u holds %p, not a slab object", cpu, objp);
 	page = slab_head_page(objp);
-	CHECK(page->slab_cache == cachep, "cpu %u array holds %p of another cache", cpu, objp);
-	off = (uintptr_t)objp - (uintptr_t)page->s_mem - cachep->obj_offset;
-	CHECK(off < (uintptr_t)cachep->num * cachep->size && off % cachep->size == 0,
-	      "cpu %u array holds %p, not on an object boundary", cpu, objp);
+	CHECK(page->slab_cache == cachep, "array %u holds %p of another cache", cpu, objp);
+	off = (uintptr_t)objp - (uintptr_t)page->s_mem;
+	CHECK(off < cachep->span && off % cachep->size == 0,
+	      "array %u holds %p, not on an object boundary", cpu, objp);
 	idx = slab_obj_index(cachep, page, objp);
+	CHECK(idx == off / cachep->size, "array %u: %p: index %u by multiplication, %lu by division",
+	      cpu, objp, idx, (unsigned long)(off / cachep->size));
 	for (unsigned int i = page->active; i < cachep->num; i++)
 		CHECK(slab_freelist(page)[i] != idx,
-		      "cpu %u array holds %p, which is also free on its slab", cpu, objp);
+		      "array %u holds %p, which is also free on its slab", cpu, objp);
 	if (slab_debug_on(cachep) && slab_debug_verify_free(cachep, objp))
 		return -1;
 	return 0;
 }
 
+/* Sift a[i] down the max-heap a[0..n). */
+static void sift_down(void **a, size_t i, size_t n)
+{
+	for (size_t c; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && (uintptr_t)a[c + 1] > (uintptr_t)a[c])
+			c++;
+		if ((uintptr_t)a[i] >= (uintptr_t)a[c])
+			break;
+		void *t = a[i];
+		a[i] = a[c];
+		a[c] = t;
+	}
+}
+
+/* Heapsort by address: O(n log n) with no extra memory. */
+static void sort_ptrs(void **a, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(a, i, n);
+	for (size_t end = n; end-- > 1;) {
+		void *t = a[0];
+
+		a[0] = a[end];
+		a[end] = t;
+		sift_down(a, 0, end);
+	}
+}
+
+/* One array: shape, then each object, collected into check_objs[*nobjs...]. */
+static int check_one_array(struct kmem_cache *cachep, unsigned int cpu,
+			   const struct array_cache *ac, unsigned int limit, size_t *nobjs)
+{
+	CHECK(ac->entry[0] == NULL && ac->avail <= ac->limit && ac->limit == limit &&
+		      ac->batchcount == cachep->batchcount,
+	      "array %u: bottom %p avail %lu limit %lu batchcount %u", cpu, ac->entry[0], ac->avail,
+	      ac->limit, ac->batchcount);
+	CHECK(*nobjs + ac->avail <= CHECK_MAX_OBJS, "more objects in arrays than can be checked");
+	for (unsigned int i = 1; i <= ac->avail; i++) {
+		if (check_array_obj(cachep, cpu, ac->entry[i]))
+			return -1;
+		check_objs[(*nobjs)++] = ac->entry[i];
+	}
+	return 0;
+}
+
 static int check_arrays(struct kmem_cache *cachep)
 {
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
-		struct array_cache *ac = cachep->cpu_array[cpu];
+	const struct kmem_cache_node *n = &cachep->node;
+	unsigned int arrays = 0;
+	size_t nobjs = 0;
 
-		if (!ac) {
-			CHECK(slab_state < SLAB_UP, "cpu %u has no array", cpu);
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		const struct array_cache *ac = cachep->cpu_array[cpu];
+
+		CHECK(ac != NULL, "cpu %u: no array pointer", cpu);
+		if (ac == &slab_no_array) {
+			CHECK(ac->avail == 0 && ac->limit == 0, "slab_no_array was written");
 			continue;
 		}
-		CHECK(ac->avail <= ac->limit && ac->limit == cachep->limit &&
-			      ac->batchcount == cachep->batchcount && ac->batchcount <= ac->limit,
-		      "cpu %u array: avail %u limit %u batchcount %u", cpu, ac->avail, ac->limit,
-		      ac->batchcount);
-		for (unsigned int i = 0; i < ac->avail; i++) {
-			if (check_array_obj(cachep, cpu, ac->entry[i]))
-				return -1;
-			/* Distinct from every entry after it, in any array. */
-			for (unsigned int c2 = cpu; c2 < NR_CPUS; c2++) {
-				struct array_cache *ac2 = cachep->cpu_array[c2];
-
-				if (!ac2)
-					continue;
-				for (unsigned int j = c2 == cpu ? i + 1 : 0; j < ac2->avail; j++)
-					CHECK(ac2->entry[j] != ac->entry[i],
-					      "object %p in the arrays twice (cpu %u and %u)",
-					      ac->entry[i], cpu, c2);
-			}
-		}
+		CHECK(!slab_debug_on(cachep) && slab_state == SLAB_UP,
+		      "cpu %u has an array in a debug cache or before boot ended", cpu);
+		if (check_one_array(cachep, cpu, ac, cachep->limit, &nobjs))
+			return -1;
+		arrays++;
 	}
+	CHECK(arrays == n->nr_arrays, "%u arrays, the node counts %u", arrays, n->nr_arrays);
+	CHECK(n->free_limit == (1UL + arrays) * cachep->batchcount + cachep->num,
+	      "free_limit %lu with %u arrays", n->free_limit, arrays);
+	if (n->shared) {
+		CHECK(cachep->shared && arrays >= 2, "a shared array with %u CPU arrays", arrays);
+		if (check_one_array(cachep, NR_CPUS, n->shared, cachep->shared * cachep->batchcount,
+				    &nobjs))
+			return -1;
+	}
+	sort_ptrs(check_objs, nobjs);
+	for (size_t i = 1; i < nobjs; i++)
+		CHECK(check_objs[i] != check_objs[i - 1], "object %p in the arrays twice",
+		      check_objs[i]);
 	return 0;
 }
 

@@ -1,48 +1,74 @@
 /*
- * slab_cpu.c - the per-CPU array caches: SLAB's allocation and free fast
- * path, refill, flush and drain.
+ * slab_cpu.c - the per-CPU array caches and the node's shared array: what
+ * SLAB's fast paths (inline in mm/slab_def.h) fall back on, and making,
+ * refilling, flushing and draining the arrays.
  *
  * Each cache has one struct array_cache per CPU (cachep->cpu_array[cpu]), a
- * stack of up to 'limit' object pointers. kmem_cache_alloc pops the running
- * CPU's array; kmem_cache_free pushes on it. Only the owning CPU touches an
- * array, and only with interrupts off, so an interrupt handler that
- * allocates on the same CPU runs wholly before or after an array operation:
- * no lock is needed for the array. The sole exceptions are
- * kmem_cache_destroy() and kmem_cache_check(), whose callers guarantee the
- * cache is idle on every CPU.
+ * stack of up to 'limit' object pointers, made on the CPU's first use of the
+ * cache (until then the slot holds the empty slab_no_array): CPUs that never
+ * use a cache cost it nothing. Allocation pops the running CPU's array, free
+ * pushes on it (refusing the object already on top: a double free). Only
+ * the owning CPU touches an array, with interrupts off, so an interrupt
+ * handler that allocates on the same CPU runs wholly before or after an
+ * array operation: the array needs no lock.
  *
- * Empty array: refill up to 'batchcount' objects (16 while the array is
- * untouched) from the node's partial slabs, then free slabs, under the node
- * lock. If no slab has a free object, grow (seed 001): make a slab with
- * cache_grow_begin(), take this CPU's batch from it while it is still
- * private, without the node lock, and only then publish it with
- * cache_grow_end(). Full array: flush the oldest 'batchcount' objects back
- * to their slabs under the node lock; empty slabs beyond the node's
- * free_limit go back to the buddy allocator after the lock is dropped.
+ * Objects freed on another CPU than the one that took them go on the freeing
+ * CPU's array; when it is full a batch moves to the node's shared array
+ * (Linux SLAB's 'shared', shared * batchcount objects, made when a second
+ * CPU makes its array), and an empty array takes a batch from there before
+ * it looks at slabs. Both moves copy pointers under the node lock without
+ * touching a slab's freelist, so producer/consumer CPUs trade objects
+ * cheaply. Quarry has one node, so every slab is local memory and alien
+ * caches (per-remote-node arrays sending objects home) would have nothing
+ * to do: the shared array is the natural choice.
  *
- * Interrupts stay off for a whole allocation or free, slow path included
- * (nothing here sleeps), so the array found at entry is the array at exit.
+ * Empty array, nothing shared: refill up to 'batchcount' objects (16 while
+ * untouched) from partial, then free slabs. No slab with a free object: grow
+ * (seed 001): take this CPU's batch from the new slab while it is private,
+ * without the node lock, and only then publish it.
+ * Full array: the oldest batch goes to the shared array if it has room, else
+ * back to the slabs; empty slabs beyond free_limit go back to the buddy
+ * allocator once the node lock is dropped.
  *
- * Draining another CPU's array needs that CPU's cooperation: SMP (issue 4)
- * will run kmem_cache_drain_local() on each CPU by IPI. Until then
- * kmem_cache_shrink() drains only the calling CPU's array: other CPUs'
- * arrays keep at most 'limit' objects each, and their slabs stay. Before the
- * arrays exist (boot), objects go to and from the slabs one at a time.
- *
- * Departure from Linux: a freed object is compared with the top
- * SLAB_DFREE_WINDOW entries of the array, a cheap double-free check that
- * Linux only has in debug builds.
+ * Lock order: interrupts off -> node list_lock -> zone lock. A whole
+ * allocation or free runs with interrupts off (nothing here sleeps). A CPU
+ * drains only its own array (slab_reap and slab_drain_all run on each CPU).
+ * Debug caches, boot, and a CPU busy making or dropping arrays go to and
+ * from the slabs one object at a time under the node lock.
  */
 #include "mm/slab_def.h"
+#include "kernel/percpu.h"
 #include "kernel/printk.h"
-#include "kernel/errno.h"
+
+struct array_cache slab_no_array;
+
+/*
+ * This CPU is making an array, or giving all of them back: its own
+ * allocations and frees go array-less meanwhile, so that they neither
+ * recurse into making another array nor bring back one just dropped.
+ */
+static DEFINE_PER_CPU(unsigned int, slab_arrayless);
+/* Slow-path operations on this CPU that moved objects to or from slabs. */
+static DEFINE_PER_CPU(unsigned long, slab_events);
 
 static inline struct array_cache *cpu_array(struct kmem_cache *cachep)
 {
 	return cachep->cpu_array[smp_processor_id()];
 }
 
-/* Boot, before the arrays: one object straight from the slabs. Interrupts off. */
+/* slab_count_event - count one slow-path operation on this CPU. Interrupts off. */
+void slab_count_event(void)
+{
+	this_cpu_inc(slab_events);
+}
+
+/* slab_cpu_events: see slab.h. */
+unsigned long slab_cpu_events(unsigned int cpu)
+{
+	return READ_ONCE(per_cpu(slab_events, cpu));
+}
+
+/* One object straight from the slabs (no array). Interrupts off. */
 static void *cache_alloc_one(struct kmem_cache *cachep)
 {
 	struct kmem_cache_node *n = &cachep->node;
@@ -50,10 +76,10 @@ static void *cache_alloc_one(struct kmem_cache *cachep)
 	void *objp = NULL;
 	unsigned int got;
 
-	assert_irqs_disabled();
 	spin_lock(&n->list_lock);
 	got = cache_take_from_lists(cachep, &objp, 1);
 	spin_unlock(&n->list_lock);
+	slab_count_event();
 	if (got)
 		return objp;
 	page = cache_grow_begin(cachep);
@@ -63,44 +89,159 @@ static void *cache_alloc_one(struct kmem_cache *cachep)
 	return objp;
 }
 
-/* Boot, before the arrays: one object straight back to its slab. Interrupts off. */
+/* One object straight back to its slab (no array). Interrupts off. */
 static void cache_free_one(struct kmem_cache *cachep, void *objp)
 {
 	struct kmem_cache_node *n = &cachep->node;
 	struct list_head release = LIST_HEAD_INIT(release);
 
-	assert_irqs_disabled();
 	spin_lock(&n->list_lock);
 	cache_free_objs(cachep, &objp, 1, &release);
 	spin_unlock(&n->list_lock);
+	slab_count_event();
 	slabs_release(cachep, &release);
 }
 
+static inline size_t array_bytes(unsigned int limit)
+{
+	return sizeof(struct array_cache) + (limit + 1) * sizeof(void *);
+}
+
+/* kmalloc an empty array, this CPU's own allocations going array-less meanwhile. */
+static struct array_cache *array_alloc(unsigned int limit, unsigned int batchcount)
+{
+	struct array_cache *ac;
+
+	this_cpu_write(slab_arrayless, 1);
+	ac = kmalloc(array_bytes(limit));
+	this_cpu_write(slab_arrayless, 0);
+	if (ac)
+		*ac = (struct array_cache){ .limit = limit, .batchcount = batchcount };
+	if (ac)
+		ac->entry[0] = NULL;
+	return ac;
+}
+
+/* Give the node its shared array, unless another CPU got there first. Interrupts off. */
+static void cache_make_shared(struct kmem_cache *cachep)
+{
+	struct kmem_cache_node *n = &cachep->node;
+	struct array_cache *sh;
+
+	sh = array_alloc(cachep->shared * cachep->batchcount, cachep->batchcount);
+	if (!sh)
+		return;
+	spin_lock(&n->list_lock);
+	if (!n->shared) {
+		n->shared = sh;
+		sh = NULL;
+	}
+	spin_unlock(&n->list_lock);
+	kfree(sh);
+}
+
 /*
- * The array is empty: refill it from the node's slabs or from a new slab,
- * then pop one object. NULL when memory is out. Interrupts off.
+ * cache_make_array - this CPU's first use of the cache: make its array,
+ * count it in the node (free_limit grows by a batch per CPU, as in Linux),
+ * and make the shared array once two CPUs use the cache. Returns the array,
+ * or NULL (array-less for now: boot, nested, or out of memory). Interrupts off.
+ */
+static struct array_cache *cache_make_array(struct kmem_cache *cachep)
+{
+	struct kmem_cache_node *n = &cachep->node;
+	struct array_cache *ac;
+	bool want_shared;
+
+	if (slab_state < SLAB_UP || this_cpu_read(slab_arrayless))
+		return NULL;
+	ac = array_alloc(cachep->limit, cachep->batchcount);
+	if (!ac)
+		return NULL;
+	spin_lock(&n->list_lock);
+	n->nr_arrays++;
+	n->free_limit = (1UL + n->nr_arrays) * cachep->batchcount + cachep->num;
+	want_shared = cachep->shared && !n->shared && n->nr_arrays >= 2;
+	spin_unlock(&n->list_lock);
+	WRITE_ONCE(cachep->cpu_array[smp_processor_id()], ac);
+	if (want_shared)
+		cache_make_shared(cachep);
+	return ac;
+}
+
+/*
+ * copy_ptrs - copy n pointers from src to dst, front to back (so dst may
+ * overlap src from below). Four at a time; the barriers keep the compiler
+ * from turning the loop into a call to the kernel's byte-wise memmove.
+ */
+static void copy_ptrs(void **dst, void *const *src, unsigned long n)
+{
+	unsigned long i = 0;
+
+	for (; i + 4 <= n; i += 4) {
+		void *a = src[i], *b = src[i + 1], *c = src[i + 2], *d = src[i + 3];
+
+		barrier();
+		dst[i] = a;
+		dst[i + 1] = b;
+		dst[i + 2] = c;
+		dst[i + 3] = d;
+		barrier();
+	}
+	for (; i < n; i++) {
+		dst[i] = src[i];
+		barrier();
+	}
+}
+
+/* Drop the n oldest objects (entry[1..n]) of ac, sliding the rest down. */
+static void ac_remove_oldest(struct array_cache *ac, unsigned int n)
+{
+	ac->avail -= n;
+	copy_ptrs(&ac->entry[1], &ac->entry[1 + n], ac->avail);
+}
+
+/* Move the n newest objects of from (n <= from->avail) on top of to. Node lock held. */
+static void ac_transfer(struct array_cache *to, struct array_cache *from, unsigned int n)
+{
+	copy_ptrs(&to->entry[to->avail + 1], &from->entry[from->avail - n + 1], n);
+	from->avail -= n;
+	to->avail += n;
+}
+
+/*
+ * The array is empty: refill it from the shared array, the node's slabs or
+ * a new slab, then pop one object. NULL when memory is out. Interrupts off.
  */
 static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *ac)
 {
 	struct kmem_cache_node *n = &cachep->node;
 	unsigned int batch = ac->batchcount;
+	struct array_cache *shared;
 	struct page *page;
 
-	assert_irqs_disabled();
 	if (!ac->touched && batch > BATCHREFILL_LIMIT)
 		batch = BATCHREFILL_LIMIT;
 	BUG_ON(ac->avail != 0);
 
 	spin_lock(&n->list_lock);
-	ac->avail = cache_take_from_lists(cachep, ac->entry, batch);
+	shared = n->shared;
+	if (shared && shared->avail) {
+		batch = MIN(batch, shared->avail);
+		ac_transfer(ac, shared, batch);
+		shared->touched = 1;
+		stat(cachep, shared_refilled, batch);
+	} else {
+		ac->avail = cache_take_from_lists(cachep, &ac->entry[1], batch);
+	}
 	spin_unlock(&n->list_lock);
 	stat(cachep, refilled, ac->avail);
+	slab_count_event();
 
 	if (!ac->avail) {
-		/* Seed 001: fill the array from the new slab before anyone can see it. */
 		page = cache_grow_begin(cachep);
+		/* Seed 001: fill the array from the new slab before anyone can see it. */
 		if (page) {
-			ac->avail = slab_take_objs(cachep, page, ac->entry, batch);
+			ac->avail = slab_take_objs(cachep, page, &ac->entry[1], batch);
 			stat(cachep, grown_batch, ac->avail);
 		}
 		cache_grow_end(cachep, page);
@@ -108,114 +249,165 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *a
 			return NULL;
 	}
 	ac->touched = 1;
-	return ac->entry[--ac->avail];
+	return ac->entry[ac->avail--];
 }
 
-/* kmem_cache_alloc: see slab.h. */
-void *kmem_cache_alloc(struct kmem_cache *cachep)
+/* cache_alloc_slow: see slab_def.h. */
+void *cache_alloc_slow(struct kmem_cache *cachep, unsigned long irqflags)
 {
-	unsigned long flags = arch_irq_save();
 	struct array_cache *ac = cpu_array(cachep);
 	void *objp;
 
-	if (likely(ac && ac->avail)) {
-		ac->touched = 1;
-		objp = ac->entry[--ac->avail];
-		stat(cachep, alloc_hits, 1);
-	} else if (ac) {
-		stat(cachep, alloc_misses, 1);
-		objp = cache_alloc_refill(cachep, ac);
-	} else {
+	if (unlikely(slab_debug_on(cachep))) {
 		objp = cache_alloc_one(cachep);
-	}
-	if (likely(objp)) {
-		if (unlikely(slab_debug_on(cachep)))
+		if (objp)
 			slab_debug_alloc(cachep, objp);
-		stat(cachep, allocs, 1);
+		goto out;
 	}
-	arch_irq_restore(flags);
+	if (ac == &slab_no_array) {
+		ac = cache_make_array(cachep);
+		if (!ac) {
+			objp = cache_alloc_one(cachep);
+			goto out;
+		}
+	}
+	stat(cachep, alloc_misses, 1);
+	if (unlikely(ac->avail))	/* a new array filled by a nested allocation */
+		objp = ac->entry[ac->avail--];
+	else
+		objp = cache_alloc_refill(cachep, ac);
+out:
+	if (likely(objp))
+		stat(cachep, allocs, 1);
+	arch_irq_restore(irqflags);
 	return objp;
 }
 
-/* Give the oldest batchcount objects of a full array back to their slabs. Interrupts off. */
+/*
+ * The array is full: move its oldest batch to the shared array if that has
+ * room, else back to the slabs. Interrupts off.
+ */
 static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 {
 	struct kmem_cache_node *n = &cachep->node;
 	struct list_head release = LIST_HEAD_INIT(release);
 	unsigned int batch = MIN(ac->batchcount, ac->avail);
+	struct array_cache *shared;
 
-	assert_irqs_disabled();
 	spin_lock(&n->list_lock);
-	cache_free_objs(cachep, ac->entry, batch, &release);
+	shared = n->shared;
+	if (shared && shared->avail < shared->limit) {
+		batch = MIN(batch, shared->limit - shared->avail);
+		copy_ptrs(&shared->entry[shared->avail + 1], &ac->entry[1], batch);
+		shared->avail += batch;
+		stat(cachep, shared_flushed, batch);
+	} else {
+		cache_free_objs(cachep, &ac->entry[1], batch, &release);
+	}
 	spin_unlock(&n->list_lock);
-	ac->avail -= batch;
-	for (unsigned int i = 0; i < ac->avail; i++)
-		ac->entry[i] = ac->entry[i + batch];
+	ac_remove_oldest(ac, batch);
 	stat(cachep, flushed, batch);
+	slab_count_event();
 	slabs_release(cachep, &release);
 }
 
-/*
- * __kmem_cache_free - free an object already checked to lie on an object
- * boundary of one of cachep's slabs. 'fn' names the caller's entry point
- * for reports.
- */
-void __kmem_cache_free(struct kmem_cache *cachep, void *objp, const char *fn)
+/* cache_free_slow: see slab_def.h. */
+void cache_free_slow(struct kmem_cache *cachep, void *objp, unsigned long irqflags,
+		     const char *fn)
 {
-	unsigned long flags = arch_irq_save();
-	struct array_cache *ac;
+	struct array_cache *ac = cpu_array(cachep);
 
-	if (unlikely(slab_debug_on(cachep)) && !slab_debug_free(cachep, objp, fn))
-		goto out;
-	ac = cpu_array(cachep);
-	if (unlikely(!ac)) {
-		cache_free_one(cachep, objp);
+	if (ac->avail && ac->entry[ac->avail] == objp) {
+		slab_bad_free(cachep, fn, objp, "double free (already in the CPU's array)");
 		goto out;
 	}
-	for (unsigned int i = ac->avail; i > 0 && i + SLAB_DFREE_WINDOW > ac->avail; i--) {
-		if (unlikely(ac->entry[i - 1] == objp)) {
-			slab_bad_free(cachep, fn, objp, "double free (already in the CPU's array)");
+	if (unlikely(slab_debug_on(cachep))) {
+		/* Red zones: a pointer just before s_mem passes the fast test; look again. */
+		if (slab_find_head(cachep, objp, fn) && slab_debug_free(cachep, objp, fn)) {
+			cache_free_one(cachep, objp);
+			stat(cachep, frees, 1);
+		}
+		goto out;
+	}
+	if (ac == &slab_no_array) {
+		ac = cache_make_array(cachep);
+		if (!ac) {
+			cache_free_one(cachep, objp);
+			stat(cachep, frees, 1);
 			goto out;
 		}
 	}
-	if (unlikely(ac->avail >= ac->limit)) {
+	if (ac->avail >= ac->limit) {
 		stat(cachep, free_misses, 1);
 		cache_flusharray(cachep, ac);
 	} else {
 		stat(cachep, free_hits, 1);
 	}
-	ac->entry[ac->avail++] = objp;
+	ac->entry[++ac->avail] = objp;
 	stat(cachep, frees, 1);
 out:
-	arch_irq_restore(flags);
+	arch_irq_restore(irqflags);
+}
+
+/* kmem_cache_alloc: see slab.h. */
+void *kmem_cache_alloc(struct kmem_cache *cachep)
+{
+	return slab_alloc(cachep);
 }
 
 /* kmem_cache_free: see slab.h. */
 void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 {
-	if (!objp)
+	struct page *head = slab_obj_head(objp);	/* NULL for NULL too */
+
+	if (unlikely(!head || head->slab_cache != cachep)) {
+		if (objp)
+			slab_find_head(cachep, objp, "kmem_cache_free");	/* reports why */
 		return;
-	if (slab_find_head(cachep, objp, "kmem_cache_free"))
-		__kmem_cache_free(cachep, objp, "kmem_cache_free");
+	}
+	slab_free(cachep, objp, "kmem_cache_free");
 }
 
 /*
- * cache_drain_array - give every object in 'ac' back to its slab. Interrupts
- * off; ac is the running CPU's array, or the cache is idle everywhere.
+ * cache_drain_array - give the n oldest objects of ac (all if fewer) back
+ * to their slabs. Interrupts off; ac is the running CPU's array (or
+ * slab_no_array), or the cache is idle everywhere.
  */
-void cache_drain_array(struct kmem_cache *cachep, struct array_cache *ac)
+void cache_drain_array(struct kmem_cache *cachep, struct array_cache *ac, unsigned int n)
 {
-	struct kmem_cache_node *n = &cachep->node;
+	struct kmem_cache_node *node = &cachep->node;
 	struct list_head release = LIST_HEAD_INIT(release);
 
-	assert_irqs_disabled();
-	if (!ac->avail)
+	n = MIN(n, ac->avail);
+	if (!n)
 		return;
-	spin_lock(&n->list_lock);
-	cache_free_objs(cachep, ac->entry, ac->avail, &release);
-	spin_unlock(&n->list_lock);
-	stat(cachep, flushed, ac->avail);
-	ac->avail = 0;
+	spin_lock(&node->list_lock);
+	cache_free_objs(cachep, &ac->entry[1], n, &release);
+	ac_remove_oldest(ac, n);
+	spin_unlock(&node->list_lock);
+	stat(cachep, flushed, n);
+	slab_count_event();
+	slabs_release(cachep, &release);
+}
+
+/* cache_drain_shared - give the n oldest objects of the shared array back to their slabs. */
+void cache_drain_shared(struct kmem_cache *cachep, unsigned int n)
+{
+	struct kmem_cache_node *node = &cachep->node;
+	struct list_head release = LIST_HEAD_INIT(release);
+	struct array_cache *sh;
+	unsigned long flags;
+
+	flags = spin_lock_irqsave(&node->list_lock);
+	sh = node->shared;
+	if (sh)
+		n = MIN(n, sh->avail);
+	if (sh && n) {
+		cache_free_objs(cachep, &sh->entry[1], n, &release);
+		ac_remove_oldest(sh, n);
+		slab_count_event();
+	}
+	spin_unlock_irqrestore(&node->list_lock, flags);
 	slabs_release(cachep, &release);
 }
 
@@ -223,10 +415,8 @@ void cache_drain_array(struct kmem_cache *cachep, struct array_cache *ac)
 void kmem_cache_drain_local(struct kmem_cache *cachep)
 {
 	unsigned long flags = arch_irq_save();
-	struct array_cache *ac = cpu_array(cachep);
 
-	if (ac)
-		cache_drain_array(cachep, ac);
+	cache_drain_array(cachep, cpu_array(cachep), ~0U);
 	arch_irq_restore(flags);
 }
 
@@ -242,31 +432,41 @@ void slab_drain_local_all(void)
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
-/*
- * cache_setup_arrays - give the cache an empty array for every CPU, sized by
- * its tunables, from kmalloc. Returns 0, or -ENOMEM with none made.
- */
-int cache_setup_arrays(struct kmem_cache *cachep)
+/* Stay array-less on this CPU (on) or not (off). Interrupts off. */
+void slab_set_arrayless(bool on)
 {
-	struct array_cache *made[NR_CPUS];
-	size_t bytes = sizeof(struct array_cache) + cachep->limit * sizeof(void *);
+	this_cpu_write(slab_arrayless, on ? 1 : 0);
+}
 
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
-		made[cpu] = kmalloc(bytes);
-		if (!made[cpu]) {
-			while (cpu--)
-				kfree(made[cpu]);
-			return -ENOMEM;
-		}
-		made[cpu]->avail = 0;
-		made[cpu]->limit = cachep->limit;
-		made[cpu]->batchcount = cachep->batchcount;
-		made[cpu]->touched = 0;
+/*
+ * slab_drop_local_arrays - this CPU drains every array it has and gives
+ * the arrays themselves back to kmalloc: it is as if it had never used a
+ * cache. Not from an interrupt handler.
+ */
+void slab_drop_local_arrays(void)
+{
+	unsigned int cpu = smp_processor_id();
+	struct kmem_cache *cachep;
+	unsigned long flags;
+
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	slab_set_arrayless(true);
+	list_for_each_entry(cachep, &slab_caches, list) {
+		struct kmem_cache_node *n = &cachep->node;
+		struct array_cache *ac = cachep->cpu_array[cpu];
+
+		if (ac == &slab_no_array)
+			continue;
+		cache_drain_array(cachep, ac, ~0U);
+		WRITE_ONCE(cachep->cpu_array[cpu], &slab_no_array);
+		spin_lock(&n->list_lock);
+		n->nr_arrays--;
+		n->free_limit = (1UL + n->nr_arrays) * cachep->batchcount + cachep->num;
+		spin_unlock(&n->list_lock);
+		kfree(ac);
 	}
-	/* Publish: until now this CPU used the array-less path for cachep. */
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-		WRITE_ONCE(cachep->cpu_array[cpu], made[cpu]);
-	return 0;
+	slab_set_arrayless(false);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
 /* cache_free_arrays - free the (drained) arrays of a cache being destroyed. */
@@ -275,10 +475,14 @@ void cache_free_arrays(struct kmem_cache *cachep)
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct array_cache *ac = cachep->cpu_array[cpu];
 
-		if (!ac)
+		if (ac == &slab_no_array)
 			continue;
 		BUG_ON(ac->avail != 0);
-		cachep->cpu_array[cpu] = NULL;
+		cachep->cpu_array[cpu] = &slab_no_array;
 		kfree(ac);
 	}
+	BUG_ON(cachep->node.shared && cachep->node.shared->avail);
+	kfree(cachep->node.shared);
+	cachep->node.shared = NULL;
+	cachep->node.nr_arrays = 0;
 }

@@ -116,8 +116,8 @@ struct page *slab_find_head(struct kmem_cache *cachep, const void *objp, const c
 		slab_bad_free(cachep, fn, objp, what);
 		return NULL;
 	}
-	off = (uintptr_t)objp - (uintptr_t)head->s_mem - owner->obj_offset;
-	if (off >= (uintptr_t)owner->num * owner->size || off % owner->size) {
+	off = (uintptr_t)objp - (uintptr_t)head->s_mem;
+	if (off >= owner->span || off % owner->size) {
 		slab_bad_free(owner, fn, objp, "not at an object boundary");
 		return NULL;
 	}

@@ -1,13 +1,14 @@
 /*
- * slab_def.h - SLAB's internal data structures, shared by mm/slab*.c and
- * mm/kmalloc.c (and read by the tests). Users include mm/slab.h only.
+ * slab_def.h - SLAB's internal data structures and its inline fast paths,
+ * shared by mm/slab*.c and mm/kmalloc.c (and read by the tests). Users
+ * include mm/slab.h only.
  *
  * A cache (struct kmem_cache) owns slabs: blocks of 2^order pages holding
- * 'num' objects 'size' bytes apart from s_mem. There is no slab descriptor:
- * the head struct page of the block describes the slab (page->slab_cache,
- * s_mem, freelist, active, lru); every page of it has PG_slab and
- * page->private pointing at the head, so kfree finds the cache from any
- * object address through virt_to_page() in O(1).
+ * 'num' objects 'size' bytes apart. There is no slab descriptor: the head
+ * struct page of the block describes the slab (page->slab_cache, s_mem =
+ * the caller's pointer to object 0, freelist, active, lru); every page of
+ * it has PG_slab and page->private pointing at the head, so kfree finds the
+ * cache from any object address through virt_to_page() in O(1).
  *
  * Free objects of a slab are a stack of indexes: freelist[] holds num
  * freelist_idx_t; entries [active, num) name the free objects, the next one
@@ -16,24 +17,25 @@
  * top. Where it lives is the cache's layout (enum slab_layout).
  *
  * Each cache has one node (Quarry has no NUMA) with three lists of slabs by
- * fullness, counters, and list_lock; and one array_cache per CPU, a stack of
- * object pointers that is the allocation fast path.
+ * fullness, counters, a shared array and list_lock; and per CPU an
+ * array_cache, a stack of object pointers that is the allocation fast path
+ * (made on the CPU's first use of the cache; until then cpu_array[cpu] is
+ * the empty slab_no_array, which sends both fast paths to the slow path).
  *
  * Locks, outermost first: slab_caches_lock (the list of caches) ->
- * node.list_lock (the node's lists, counters and the freelist of every slab
- * on them) -> the buddy allocator's zone lock -> the console lock. A node
- * lock is only taken with interrupts off. A CPU's array_cache is touched only
- * by that CPU with interrupts off; the one exception is kmem_cache_destroy
- * and kmem_cache_check, whose callers guarantee the cache is not in use.
- * A slab being made (between cache_grow_begin and cache_grow_end) is on no
- * list and belongs to the CPU making it: no lock is needed to take objects
- * from it.
+ * node.list_lock (the node's lists, counters, shared array and the
+ * freelist of every slab on them) -> the buddy allocator's zone lock -> the
+ * console lock. A node lock is only taken with interrupts off. A CPU's
+ * array_cache is touched only by that CPU with interrupts off (slab_reap
+ * runs on the CPU it drains); kmem_cache_destroy and kmem_cache_check read
+ * other CPUs' arrays, and their callers guarantee the cache is idle. A slab
+ * being made (between cache_grow_begin and cache_grow_end) is on no list
+ * and belongs to the CPU making it: no lock is needed to take objects from it.
  *
- * Departures from Linux: one node; no colouring (the leftover stays at the
- * end of the slab); no shared per-node array yet (sharedfactor prints 0);
- * arrays for all NR_CPUS are made with the cache; a cache that still has
- * objects when destroyed is kept rather than freed; double frees are looked
- * for at the stack tops even without debugging.
+ * Departures from Linux: one node, so no alien caches; no colouring; arrays
+ * made lazily per CPU; a cache destroyed with live objects is kept; double
+ * frees looked for at the stack tops even without debugging; debug caches
+ * take no per-CPU array (every operation is checked under the node lock).
  */
 #ifndef MM_SLAB_DEF_H
 #define MM_SLAB_DEF_H
@@ -43,6 +45,8 @@
 #include "kernel/spinlock.h"
 #include "mm/page.h"
 #include "mm/slab.h"
+#include "mm/buddy.h"
+#include "kernel/percpu.h"
 #include <asm/processor.h>
 
 #ifndef CONFIG_SLAB_DEBUG
@@ -61,7 +65,7 @@
  * At 4K pages the smallest object is 16 bytes, so an order-0 slab holds at
  * most 256; at 64K pages it would hold 4096 and the index is two bytes.
  * Larger orders must keep num <= SLAB_OBJ_MAX_NUM: calculate_slab_order()
- * stops there and cache setup asserts it for every cache.
+ * stops there and cache setup asserts it.
  */
 #if PAGE_SHIFT == 12
 typedef uint8_t freelist_idx_t;
@@ -89,21 +93,34 @@ enum slab_layout {
 };
 
 /*
- * Per-CPU array of free objects, a LIFO stack: entry[avail - 1] is the most
- * recently freed (cache-hot) object. Owned by one CPU (see above).
+ * A stack of free objects: one per CPU (the fast path), and the node's
+ * shared array. entry[0] is always NULL; the objects are entry[1..avail],
+ * the most recently freed (cache-hot) at entry[avail]. The NULL bottom lets
+ * the free fast path compare a freed object with the top without testing
+ * for an empty array first.
  */
 struct array_cache {
-	unsigned int avail;		/* objects in entry[] */
-	unsigned int limit;		/* most objects entry[] may hold */
+	unsigned long avail;		/* objects in entry[1..avail] (a word: an index as is) */
+	unsigned long limit;		/* most objects it may hold */
 	unsigned int batchcount;	/* objects moved per refill or flush */
-	unsigned int touched;		/* set when the array was refilled for an allocation */
-	void *entry[];			/* limit slots */
+	unsigned int touched;		/* used since the last reap looked */
+	void *entry[];			/* limit + 1 slots */
 };
+
+/* The array of every CPU that has none (yet): avail 0, limit 0, never written. */
+extern struct array_cache slab_no_array;
+
+/*
+ * This CPU's number as a word, set for every CPU by kmem_cache_init(): the
+ * fast paths index cpu_array[] with it in one load, where the 32-bit
+ * smp_processor_id() would cost a zero-extension more.
+ */
+DECLARE_PER_CPU(unsigned long, slab_cpu_index);
 
 /* An untouched array refills at most this many objects at once. */
 #define BATCHREFILL_LIMIT	16
-/* Stack-top entries compared with a freed object to catch a double free cheaply. */
-#define SLAB_DFREE_WINDOW	8
+/* Shared array size, in batches, when more than one CPU may run (slabinfo's sharedfactor). */
+#define SLAB_SHARED_FACTOR	8
 
 /* The slabs of a cache (one node) and the counts derived from them. */
 struct kmem_cache_node {
@@ -115,6 +132,10 @@ struct kmem_cache_node {
 	unsigned long free_slabs;	/* slabs on slabs_free */
 	unsigned long free_objects;	/* free objects on the lists' slabs (not in arrays) */
 	unsigned long free_limit;	/* above this many free objects, empty slabs go back */
+	struct array_cache *shared;	/* objects for any CPU; NULL until a second CPU comes */
+	unsigned int nr_arrays;		/* CPUs that have an array of this cache */
+	unsigned int free_touched;	/* a free slab was allocated from since the last node reap */
+	unsigned int reap_visits;	/* slab_reap passes since the last node reap */
 };
 
 /* Event counters of one cache; all zero unless CONFIG_SLAB_STATS. */
@@ -125,8 +146,10 @@ struct kmem_cache_stats {
 	unsigned long alloc_misses;	/* allocations that found the CPU array empty */
 	unsigned long free_hits;	/* frees that found room in the CPU array */
 	unsigned long free_misses;	/* frees that flushed the full CPU array first */
-	unsigned long refilled;		/* objects moved from slabs into CPU arrays */
-	unsigned long flushed;		/* objects moved from CPU arrays back to slabs */
+	unsigned long refilled;		/* objects moved into CPU arrays from slabs or shared */
+	unsigned long shared_refilled;	/* of those, from the shared array */
+	unsigned long flushed;		/* objects moved out of CPU arrays (to slabs or shared) */
+	unsigned long shared_flushed;	/* of those, into the shared array */
 	unsigned long grown;		/* slabs made with pages from the buddy allocator */
 	unsigned long grown_batch;	/* objects taken from new slabs before publishing them */
 	unsigned long grow_failed;	/* slabs we could not make: no pages or no freelist */
@@ -144,8 +167,12 @@ struct kmem_cache_stats {
 #endif
 
 struct kmem_cache {
-	struct array_cache *cpu_array[NR_CPUS]; /* per CPU; NULL until arrays are set up */
+	/* What the fast paths read, together at the front. */
+	struct array_cache *cpu_array[NR_CPUS]; /* per CPU; &slab_no_array until made */
+	uint64_t obj_magic;		/* floor((2^64 - 1) / size) + 2: divides by size */
+	uint64_t obj_bound;		/* num * (size * obj_magic mod 2^64): see slab_obj_head */
 	unsigned int size;		/* bytes from one object to the next, guards included */
+	unsigned int span;		/* num * size: bytes from s_mem covering every object */
 	unsigned int object_size;	/* bytes the caller may use (ksize) */
 	unsigned int obj_offset;	/* from an object's start to the caller's pointer */
 	unsigned int num;		/* objects per slab */
@@ -158,7 +185,7 @@ struct kmem_cache {
 	unsigned int waste;		/* bytes per slab holding no object (+ off-slab list) */
 	unsigned int limit;		/* tunables, as given to the arrays */
 	unsigned int batchcount;
-	unsigned int shared;
+	unsigned int shared;		/* shared array size in batches (0: none) */
 	bool dead;			/* destroyed with live objects: kept for their frees */
 	void (*ctor)(void *);
 	struct kmem_cache_node node;
@@ -172,7 +199,7 @@ enum slab_state {
 	SLAB_DOWN,	/* nothing yet */
 	SLAB_PARTIAL,	/* the kmem_cache cache works, array-less */
 	SLAB_KMALLOC,	/* kmalloc caches exist, array-less */
-	SLAB_UP,	/* every cache has its per-CPU arrays */
+	SLAB_UP,	/* CPUs make their arrays as they use a cache */
 };
 
 extern enum slab_state slab_state;
@@ -184,16 +211,21 @@ extern struct kmem_cache *kmalloc_caches[KMALLOC_SHIFT_HIGH + 1];
 static inline void *slab_obj(const struct kmem_cache *cachep, const struct page *page,
 			     unsigned int idx)
 {
-	return (char *)page->s_mem + (size_t)idx * cachep->size + cachep->obj_offset;
+	return (char *)page->s_mem + (size_t)idx * cachep->size;
 }
 
-/* The index of a caller's object pointer known to be on an object boundary. */
+/*
+ * The index of a caller's object pointer known to lie in the slab:
+ * offset / size as the high half of offset * obj_magic (exact for offsets
+ * below 2^32: the error term offset * (obj_magic * size - 2^64) stays far
+ * below 2^64 / size).
+ */
 static inline unsigned int slab_obj_index(const struct kmem_cache *cachep, const struct page *page,
 					  const void *objp)
 {
-	uintptr_t off = (uintptr_t)objp - (uintptr_t)page->s_mem - cachep->obj_offset;
+	uint32_t off = (uint32_t)((uintptr_t)objp - (uintptr_t)page->s_mem);
 
-	return (uint32_t)off / cachep->size;
+	return (unsigned int)(((unsigned __int128)cachep->obj_magic * off) >> 64);
 }
 
 static inline freelist_idx_t *slab_freelist(const struct page *page)
@@ -212,6 +244,90 @@ static inline bool slab_debug_on(const struct kmem_cache *cachep)
 	return cachep->flags & SLAB_DEBUG;
 }
 
+/*
+ * slab_obj_head - the head page of the slab objp belongs to, if objp is in
+ * RAM (NULL and ZERO_SIZE_PTR are not), on a slab page, and on an object
+ * boundary of that slab; else NULL (slab_find_head() then says why).
+ *
+ * The boundary test is one multiplication: with K = obj_magic and E =
+ * size * K mod 2^64 (size <= E < 2 * size), an offset q * size + r
+ * (0 <= r < size, offset < 2^32) gives offset * K mod 2^64 = q * E + r * K.
+ * For r = 0 that is q * E, below obj_bound = num * E exactly when q < num;
+ * for r > 0 it is at least K > 2^42, far above any obj_bound (< 2^24). The
+ * offset of a slab page's pointer from s_mem is below 2^32 unless the
+ * cache has red zones (s_mem is past the first one); a debug cache's slow
+ * path checks the pointer again in full.
+ */
+static __always_inline struct page *slab_obj_head(const void *objp)
+{
+	struct kmem_cache *cachep;
+	struct page *page, *head;
+	uintptr_t off;
+
+	if (unlikely(!virt_addr_valid(objp)))
+		return NULL;
+	page = virt_to_page(objp);
+	if (unlikely(!(page->flags & PG_slab)))
+		return NULL;
+	head = (struct page *)page->private;
+	cachep = head->slab_cache;
+	off = (uintptr_t)objp - (uintptr_t)head->s_mem;
+	if (unlikely(off * cachep->obj_magic >= cachep->obj_bound))
+		return NULL;
+	return head;
+}
+
+/* mm/slab_cpu.c: what the fast paths fall back on. Entered with interrupts off (irqflags). */
+void *cache_alloc_slow(struct kmem_cache *cachep, unsigned long irqflags);
+void cache_free_slow(struct kmem_cache *cachep, void *objp, unsigned long irqflags,
+		     const char *fn);
+
+/*
+ * slab_alloc - the allocation fast path: pop this CPU's array with
+ * interrupts off. An empty array (or none, or a debug cache) goes to
+ * cache_alloc_slow, which restores interrupts itself.
+ */
+static __always_inline void *slab_alloc(struct kmem_cache *cachep)
+{
+	unsigned long flags = arch_irq_save();
+	struct array_cache *ac = cachep->cpu_array[this_cpu_read(slab_cpu_index)];
+	unsigned long avail = ac->avail;
+	void *objp;
+
+	if (unlikely(!avail))
+		return cache_alloc_slow(cachep, flags);
+	objp = ac->entry[avail];
+	ac->avail = avail - 1;
+	ac->touched = 1;
+	stat(cachep, alloc_hits, 1);
+	stat(cachep, allocs, 1);
+	arch_irq_restore(flags);
+	return objp;
+}
+
+/*
+ * slab_free - the free fast path for an object known to be on a boundary of
+ * one of cachep's slabs: push on this CPU's array with interrupts off. A
+ * full array (or none), or the object already on top (a double free), goes
+ * to cache_free_slow. 'fn' names the caller for reports.
+ */
+static __always_inline void slab_free(struct kmem_cache *cachep, void *objp, const char *fn)
+{
+	unsigned long flags = arch_irq_save();
+	struct array_cache *ac = cachep->cpu_array[this_cpu_read(slab_cpu_index)];
+	unsigned long avail = ac->avail;
+
+	if (unlikely(avail >= ac->limit || ac->entry[avail] == objp)) {
+		cache_free_slow(cachep, objp, flags, fn);
+		return;
+	}
+	ac->entry[avail + 1] = objp;
+	ac->avail = avail + 1;
+	stat(cachep, free_hits, 1);
+	stat(cachep, frees, 1);
+	arch_irq_restore(flags);
+}
+
 /* mm/slab.c: slabs and their lists. */
 struct page *cache_grow_begin(struct kmem_cache *cachep);
 void cache_grow_end(struct kmem_cache *cachep, struct page *page);
@@ -221,12 +337,15 @@ unsigned int cache_take_from_lists(struct kmem_cache *cachep, void **out, unsign
 void cache_free_objs(struct kmem_cache *cachep, void *const *objs, unsigned int n,
 		     struct list_head *release);
 void slabs_release(struct kmem_cache *cachep, struct list_head *release);
+unsigned long cache_release_free_slabs(struct kmem_cache *cachep, unsigned long max);
 
-/* mm/slab_cpu.c: per-CPU arrays. */
-int cache_setup_arrays(struct kmem_cache *cachep);
+/* mm/slab_cpu.c: per-CPU and shared arrays. */
 void cache_free_arrays(struct kmem_cache *cachep);
-void cache_drain_array(struct kmem_cache *cachep, struct array_cache *ac);
-void __kmem_cache_free(struct kmem_cache *cachep, void *objp, const char *fn);
+void cache_drain_array(struct kmem_cache *cachep, struct array_cache *ac, unsigned int n);
+void cache_drain_shared(struct kmem_cache *cachep, unsigned int n);
+void slab_count_event(void);
+void slab_set_arrayless(bool on);
+void slab_drop_local_arrays(void);
 
 /* mm/slab_debug.c: guards, poison and pointer checks. */
 void slab_debug_init_obj(struct kmem_cache *cachep, void *objp);
@@ -235,7 +354,7 @@ void slab_debug_alloc(struct kmem_cache *cachep, void *objp);
 int slab_debug_verify_free(struct kmem_cache *cachep, void *objp);
 struct page *slab_find_head(struct kmem_cache *cachep, const void *objp, const char *fn);
 void slab_print_error(const struct kmem_cache *cachep, const char *fn, const void *objp,
-			      const char *what);
+		      const char *what);
 void slab_bad_free(struct kmem_cache *cachep, const char *fn, const void *objp, const char *what);
 
 /* mm/kmalloc.c */

@@ -21,6 +21,12 @@
  * order that holds one object. Every choice keeps num <= SLAB_OBJ_MAX_NUM,
  * the freelist index's range, and cache setup asserts it.
  *
+ * Tunables: the per-CPU array limit by object size as Linux's SLAB sets it,
+ * batchcount half of it, a shared array of SLAB_SHARED_FACTOR batches for
+ * objects up to a page. cache_setup also precomputes what the fast paths
+ * need: obj_magic and obj_bound, which turn the object-boundary test and
+ * the index computation into multiplications (mm/slab_def.h).
+ *
  * Runs at cache creation only, on data no other CPU can see yet: no locks.
  * Departure from Linux: Linux prefers off-slab by object size; Quarry
  * compares the bytes each placement costs.
@@ -154,8 +160,9 @@ static void cache_set_tunables(struct kmem_cache *cachep)
 		limit = 120;
 	cachep->limit = limit;
 	cachep->batchcount = (limit + 1) / 2;
-	cachep->shared = 0;
-	cachep->node.free_limit = 2UL * cachep->batchcount + cachep->num;
+	cachep->shared = cachep->size <= PAGE_SIZE && NR_CPUS > 1 ? SLAB_SHARED_FACTOR : 0;
+	/* A batch per CPU with an array, plus one, plus a slab: no CPU has one yet. */
+	cachep->node.free_limit = cachep->batchcount + cachep->num;
 }
 
 /*
@@ -200,6 +207,11 @@ bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_
 		return false;
 	}
 	cache_set_tunables(cachep);
+	cachep->span = cachep->num * cachep->size;
+	cachep->obj_magic = UINT64_MAX / cachep->size + 2;
+	cachep->obj_bound = (uint64_t)cachep->num * (cachep->size * cachep->obj_magic);
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		cachep->cpu_array[cpu] = &slab_no_array;
 
 	spin_lock_init(&cachep->node.list_lock);
 	INIT_LIST_HEAD(&cachep->node.slabs_full);

@@ -4,8 +4,10 @@
  *
  * Every number comes from a cache's node counters, read under its
  * list_lock so that one line is consistent: num_objs = total_slabs * num,
- * active_objs = num_objs - free_objects (objects in per-CPU arrays count as
- * active, as in Linux's SLAB), active_slabs = total_slabs - free_slabs.
+ * active_objs = num_objs - free_objects (objects in per-CPU and shared
+ * arrays count as active, as in Linux's SLAB), active_slabs = total_slabs -
+ * free_slabs, sharedfactor the cache's shared tunable and sharedavail the
+ * objects now in the node's shared array.
  * The statistics are the ones stat() counts (struct kmem_cache_stats).
  *
  * Lock order: slab_caches_lock (held for the walk) -> a node's list_lock
@@ -13,15 +15,14 @@
  * (printk, after the node lock is dropped). Not for interrupt handlers.
  *
  * Caches are listed newest first, as Linux does; the boot caches last.
- * Departure from Linux: sharedfactor and sharedavail are 0 because there is
- * no shared per-node array yet; the statistics are a separate report so the
- * 2.1 table stays exactly what slabtop reads.
+ * Departure from Linux: the statistics are a separate report so the 2.1
+ * table stays exactly what slabtop reads.
  */
 #include "mm/slab_def.h"
 #include "kernel/printk.h"
 
 struct cache_counts {
-	unsigned long active_objs, num_objs, active_slabs, num_slabs;
+	unsigned long active_objs, num_objs, active_slabs, num_slabs, shared_avail;
 };
 
 static void cache_counts(struct kmem_cache *cachep, struct cache_counts *c)
@@ -33,6 +34,7 @@ static void cache_counts(struct kmem_cache *cachep, struct cache_counts *c)
 	c->active_slabs = n->total_slabs - n->free_slabs;
 	c->num_objs = n->total_slabs * cachep->num;
 	c->active_objs = c->num_objs - n->free_objects;
+	c->shared_avail = n->shared ? n->shared->avail : 0;
 	spin_unlock_irqrestore(&n->list_lock, flags);
 }
 
@@ -47,7 +49,7 @@ int slabinfo_line(struct kmem_cache *cachep, char *buf, size_t size)
 			" : tunables %4u %4u %4u : slabdata %6lu %6lu %6lu",
 			cachep->name, c.active_objs, c.num_objs, cachep->size, cachep->num,
 			1 << cachep->order, cachep->limit, cachep->batchcount, cachep->shared,
-			c.active_slabs, c.num_slabs, 0UL);
+			c.active_slabs, c.num_slabs, c.shared_avail);
 }
 
 /* slabinfo_show: see slab.h. */
@@ -97,11 +99,12 @@ static void cache_stats_show(struct kmem_cache *cachep)
 	const struct kmem_cache_stats *s = &cachep->stats;
 
 	printk("  %-17s allocs %lu (array %lu, refill %lu) frees %lu (array %lu, flush %lu)"
-	       " refilled %lu flushed %lu grown %lu (batch %lu) failed %lu reaped %lu"
-	       " bad %lu corrupt %lu\n",
+	       " refilled %lu (shared %lu) flushed %lu (shared %lu) grown %lu (batch %lu)"
+	       " failed %lu reaped %lu bad %lu corrupt %lu\n",
 	       cachep->name, s->allocs, s->alloc_hits, s->alloc_misses, s->frees, s->free_hits,
-	       s->free_misses, s->refilled, s->flushed, s->grown, s->grown_batch, s->grow_failed,
-	       s->reaped, s->bad_frees, s->corruptions);
+	       s->free_misses, s->refilled, s->shared_refilled, s->flushed, s->shared_flushed,
+	       s->grown, s->grown_batch, s->grow_failed, s->reaped, s->bad_frees,
+	       s->corruptions);
 #else
 	(void)cachep;
 #endif

@@ -102,10 +102,12 @@ SELFTEST(slab_seed_objperslab_figures)
 /* A cache's objects: distinct, aligned, inside their slab, writable; then all back. */
 static int cycle_cache(size_t size, size_t align, unsigned int flags, unsigned int count)
 {
-	unsigned long pages = slab_test_settle();
-	struct kmem_cache *c = kmem_cache_create("test-cycle", size, align, flags, NULL);
+	struct slab_test_mark pages;
+	struct kmem_cache *c;
 	void **objs;
 
+	slab_test_begin(&pages);
+	c = kmem_cache_create("test-cycle", size, align, flags, NULL);
 	ST_EXPECT(c, "create(%zu, %zu) failed", size, align);
 	objs = kmalloc_array(count, sizeof(void *));
 	ST_EXPECT(objs, "no memory for the object table");
@@ -141,8 +143,7 @@ static int cycle_cache(size_t size, size_t align, unsigned int flags, unsigned i
 	ST_EXPECT(slab_test_active(c) == slab_test_in_arrays(c), "objects lost");
 	kfree(objs);
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
-	ST_EXPECT(slab_test_settle() == pages, "%lu free pages after destroy, %lu before",
-		  nr_free_pages(), pages);
+	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;
 }
 
@@ -183,13 +184,13 @@ static void ctor_fill(void *p)
 
 SELFTEST(slab_off_slab_freelist_with_ctor)
 {
-	unsigned long pages;
+	struct slab_test_mark pages;
 	struct kmem_cache *c;
 	unsigned int count;
 	void **objs;
 
 	slab_test_init();
-	pages = slab_test_settle();
+	slab_test_begin(&pages);
 	ctor_calls = 0;
 	/* 1/16 of a page with a ctor: on-slab fits 15, off-slab 16 for a few index bytes. */
 	c = kmem_cache_create("test-offslab", PAGE_SIZE / 16, 0, SLAB_NO_DEBUG, ctor_fill);
@@ -217,21 +218,20 @@ SELFTEST(slab_off_slab_freelist_with_ctor)
 	kfree(objs);
 	ST_EXPECT(kmem_cache_check(c) == 0, "check failed after frees");
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
-	ST_EXPECT(slab_test_settle() == pages, "pages not all back: %lu != %lu", nr_free_pages(),
-		  pages);
+	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;
 }
 
 /* The in-object freelist through full and refilled slabs, one slab at a time. */
 SELFTEST(slab_in_object_freelist_full_and_back)
 {
-	unsigned long pages;
+	struct slab_test_mark pages;
 	struct kmem_cache *c;
 	void *objs[2 * 64];
 	unsigned int n;
 
 	slab_test_init();
-	pages = slab_test_settle();
+	slab_test_begin(&pages);
 	c = kmem_cache_create("test-inobj", PAGE_SIZE / 32, 0, SLAB_NO_DEBUG, NULL);
 	ST_EXPECT(c && c->layout == SLAB_LAYOUT_IN_OBJ && c->num == 32, "layout %s num %u",
 		  c ? slab_layout_name(c) : "-", c ? c->num : 0);
@@ -260,7 +260,7 @@ SELFTEST(slab_in_object_freelist_full_and_back)
 			  slab_test_active(c));
 	}
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
-	ST_EXPECT(slab_test_settle() == pages, "pages not back");
+	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;
 }
 
@@ -269,27 +269,30 @@ SELFTEST(slab_per_cpu_array_limits_and_batches)
 	struct kmem_cache *c;
 	struct array_cache *ac;
 	void *objs[512];
-	unsigned long pages;
+	struct slab_test_mark pages;
 
 	slab_test_init();
-	pages = slab_test_settle();
+	slab_test_begin(&pages);
 	c = kmem_cache_create("test-array", 48, 0, SLAB_NO_DEBUG, NULL);
 	ST_EXPECT(c && c->limit == 120 && c->batchcount == 60, "tunables %u/%u", c->limit,
 		  c->batchcount);
-	ac = c->cpu_array[smp_processor_id()];
-	ST_EXPECT(ac && ac->avail == 0 && !ac->touched, "fresh array not empty");
+	/* A CPU's array is made on its first use of the cache. */
+	ST_EXPECT(c->cpu_array[smp_processor_id()] == &slab_no_array, "array made before use");
 	objs[0] = kmem_cache_alloc(c);
+	ac = c->cpu_array[smp_processor_id()];
+	ST_EXPECT(ac != &slab_no_array && ac->limit == c->limit && c->node.nr_arrays == 1,
+		  "no array after the first alloc");
 	/* An untouched array refills at most BATCHREFILL_LIMIT from a new slab. */
 	ST_EXPECT(ac->avail == MIN(BATCHREFILL_LIMIT, c->num) - 1 && ac->touched,
-		  "after the first alloc avail %u", ac->avail);
+		  "after the first alloc avail %lu", ac->avail);
 	for (unsigned int i = 1; i < ARRAY_SIZE(objs); i++)
 		objs[i] = kmem_cache_alloc(c);
 	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++) {
 		ST_EXPECT(objs[i], "alloc failed");
 		kmem_cache_free(c, objs[i]);
-		ST_EXPECT(ac->avail <= ac->limit, "avail %u > limit", ac->avail);
+		ST_EXPECT(ac->avail <= ac->limit, "avail %lu > limit", ac->avail);
 	}
-	ST_EXPECT(ac->avail > ac->limit - ac->batchcount, "array drained too far: %u", ac->avail);
+	ST_EXPECT(ac->avail > ac->limit - ac->batchcount, "array drained too far: %lu", ac->avail);
 	ST_EXPECT(c->node.free_slabs * c->num <= c->node.free_limit,
 		  "%lu empty slabs kept, free_limit %lu objects", c->node.free_slabs,
 		  c->node.free_limit);
@@ -312,18 +315,18 @@ SELFTEST(slab_per_cpu_array_limits_and_batches)
 	}
 #endif
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
-	ST_EXPECT(slab_test_settle() == pages, "pages not back");
+	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;
 }
 
 SELFTEST(slab_destroy_with_live_objects_is_loud_and_safe)
 {
 	struct kmem_cache *c;
-	unsigned long pages;
+	struct slab_test_mark pages;
 	void *a, *b;
 
 	slab_test_init();
-	pages = slab_test_settle();
+	slab_test_begin(&pages);
 	c = kmem_cache_create("test-live", 128, 0, 0, NULL);
 	ST_EXPECT(c, "create failed");
 	a = kmem_cache_alloc(c);
@@ -338,7 +341,7 @@ SELFTEST(slab_destroy_with_live_objects_is_loud_and_safe)
 	ST_EXPECT(kmem_cache_check(c) == 0, "cache inconsistent after refused destroy");
 	kmem_cache_free(c, a);	/* still a valid free */
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "second destroy refused");
-	ST_EXPECT(slab_test_settle() == pages, "pages not back");
+	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;
 }
 
@@ -346,11 +349,12 @@ SELFTEST(slab_destroy_with_live_objects_is_loud_and_safe)
 SELFTEST(slab_out_of_memory_and_back)
 {
 	struct kmem_cache *c;
-	unsigned long pages, n = 0, small = 0;
+	struct slab_test_mark pages;
+	unsigned long n = 0, small = 0;
 	void *head = NULL, *shead = NULL, *p;
 
 	slab_test_init();
-	pages = slab_test_settle();
+	slab_test_begin(&pages);
 	c = kmem_cache_create("test-oom", PAGE_SIZE, 0, SLAB_NO_DEBUG, NULL);
 	ST_EXPECT(c, "create failed");
 	while ((p = kmem_cache_alloc(c))) {
@@ -384,8 +388,7 @@ SELFTEST(slab_out_of_memory_and_back)
 	kmem_cache_free(c, p);
 	ST_EXPECT(kmem_cache_check(c) == 0, "inconsistent after recovery");
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
-	ST_EXPECT(slab_test_settle() == pages, "leak: %lu free pages, %lu before (%lu + %lu objs)",
-		  nr_free_pages(), pages, n, small);
+	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;
 }
 
@@ -406,7 +409,7 @@ SELFTEST(slab_slabinfo_format)
 	snprintf(want, sizeof(want),
 		 "%-17s %6lu %6lu %6u %4u %4d : tunables %4u %4u %4u : slabdata %6lu %6lu %6lu",
 		 "test-info", active, c->node.total_slabs * c->num, c->size, c->num,
-		 1 << c->order, 120U, 60U, 0U, c->node.total_slabs - c->node.free_slabs,
+		 1 << c->order, 120U, 60U, 8U, c->node.total_slabs - c->node.free_slabs,
 		 c->node.total_slabs, 0UL);
 	ST_EXPECT(strcmp(line, want) == 0, "slabinfo line\n  '%s'\nexpected\n  '%s'", line, want);
 	ST_EXPECT(active >= 10 && c->size == 200 && line[17] == ' ' && line[16] == ' ',

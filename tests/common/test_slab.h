@@ -4,9 +4,13 @@
  *
  * The tests run in the kernel after boot and on the host, where the first
  * test to need the slab allocator brings it up on the harness's arena.
- * "Settling" drains this CPU's arrays and returns every empty slab of every
- * cache to the buddy allocator, so that nr_free_pages() can be compared
- * before and after a test: slabs that hold live objects stay where they are.
+ * "Settling" makes sure this CPU has its array of every kmalloc cache (made
+ * on first use, from kmalloc itself), drains this CPU's arrays and the
+ * shared ones, and returns every empty slab of every cache to the buddy
+ * allocator, so that nr_free_pages() can be compared before and after a
+ * test: slabs that hold live objects stay where they are. The comparison
+ * is exact only if no other CPU moved slabs or pages meanwhile
+ * (tests/common/test_mm.h); otherwise it proves nothing and is skipped.
  */
 #ifndef TESTS_COMMON_TEST_SLAB_H
 #define TESTS_COMMON_TEST_SLAB_H
@@ -17,6 +21,7 @@
 #include "kernel/string.h"
 #include "mm/buddy.h"
 #include "mm/slab_def.h"
+#include "test_mm.h"
 #ifdef QUARRY_HOST
 #include "host_shim.h"
 #endif
@@ -34,6 +39,10 @@ static inline unsigned long slab_test_settle(void)
 	struct kmem_cache *cachep;
 	unsigned long flags;
 
+	/* This CPU's arrays of the kmalloc caches exist from now on. */
+	for (unsigned int i = 1; i <= KMALLOC_SHIFT_HIGH; i++)
+		if (kmalloc_caches[i])
+			kfree(kmalloc(kmalloc_caches[i]->object_size));
 	/* Twice: shrinking one cache can free objects (off-slab freelists) into another. */
 	for (int pass = 0; pass < 2; pass++) {
 		flags = spin_lock_irqsave(&slab_caches_lock);
@@ -43,6 +52,26 @@ static inline unsigned long slab_test_settle(void)
 	}
 	return nr_free_pages();
 }
+
+/* Free pages at the start of a test, and the activity elsewhere then. */
+struct slab_test_mark {
+	unsigned long pages;
+	unsigned long others;
+};
+
+static inline void slab_test_begin(struct slab_test_mark *m)
+{
+	m->pages = slab_test_settle();
+	m->others = mm_test_others();
+}
+
+/* SLAB_EXPECT_PAGES_BACK - after settling, as many pages free as at the mark (if undisturbed). */
+#define SLAB_EXPECT_PAGES_BACK(m)                                                        \
+	do {                                                                             \
+		unsigned long now_ = slab_test_settle();                                 \
+		ST_EXPECT(now_ == (m)->pages || mm_test_others() != (m)->others,         \
+			  "pages not back: %lu free, %lu at the start", now_, (m)->pages); \
+	} while (0)
 
 static inline void slab_test_console_clear(void)
 {
@@ -73,14 +102,17 @@ static inline unsigned long slab_test_active(struct kmem_cache *cachep)
 	return active;
 }
 
-/* Objects sitting in the cache's per-CPU arrays (cache idle on other CPUs). */
+/* Objects sitting in the cache's per-CPU and shared arrays (cache idle on other CPUs). */
 static inline unsigned long slab_test_in_arrays(struct kmem_cache *cachep)
 {
-	unsigned long n = 0;
+	unsigned long n = 0, flags;
 
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-		if (cachep->cpu_array[cpu])
-			n += cachep->cpu_array[cpu]->avail;
+		n += cachep->cpu_array[cpu]->avail;
+	flags = spin_lock_irqsave(&cachep->node.list_lock);
+	if (cachep->node.shared)
+		n += cachep->node.shared->avail;
+	spin_unlock_irqrestore(&cachep->node.list_lock, flags);
 	return n;
 }
 

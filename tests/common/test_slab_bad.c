@@ -24,12 +24,13 @@ static int still_works(struct kmem_cache *c)
 SELFTEST(slab_bad_pointer_frees_are_refused)
 {
 	struct kmem_cache *c, *other;
-	unsigned long bad, pages;
+	struct slab_test_mark pages;
+	unsigned long bad;
 	struct page *pg;
 	char *p, *q, *big;
 
 	slab_test_init();
-	pages = slab_test_settle();
+	slab_test_begin(&pages);
 	c = kmem_cache_create("test-bad", 64, 0, SLAB_NO_DEBUG, NULL);
 	other = kmem_cache_create("test-other", 64, 0, SLAB_NO_DEBUG, NULL);
 	ST_EXPECT(c && other, "create failed");
@@ -90,18 +91,19 @@ SELFTEST(slab_bad_pointer_frees_are_refused)
 	kmem_cache_free(c, p);
 	kfree(q);
 	ST_EXPECT(kmem_cache_destroy(c) == 0 && kmem_cache_destroy(other) == 0, "destroy refused");
-	ST_EXPECT(slab_test_settle() == pages, "pages not back");
+	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;
 }
 
 SELFTEST(slab_double_frees_seen_by_the_stacks)
 {
 	struct kmem_cache *c;
-	unsigned long bad, pages;
+	struct slab_test_mark pages;
+	unsigned long bad;
 	void *p, *a;
 
 	slab_test_init();
-	pages = slab_test_settle();
+	slab_test_begin(&pages);
 	c = kmem_cache_create("test-dfree", 64, 0, SLAB_NO_DEBUG, NULL);
 	ST_EXPECT(c, "create failed");
 
@@ -139,18 +141,19 @@ SELFTEST(slab_double_frees_seen_by_the_stacks)
 		return -1;
 	ST_EXPECT(slab_test_active(c) == slab_test_in_arrays(c), "active count went wrong");
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
-	ST_EXPECT(slab_test_settle() == pages, "pages not back");
+	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;
 }
 
 SELFTEST(slab_debug_cache_catches_misuse)
 {
 	struct kmem_cache *c;
-	unsigned long bad, corrupt, pages;
+	struct slab_test_mark pages;
+	unsigned long bad, corrupt;
 	unsigned char *p, *q;
 
 	slab_test_init();
-	pages = slab_test_settle();
+	slab_test_begin(&pages);
 	c = kmem_cache_create("test-debug", 40, 0, SLAB_DEBUG, NULL);
 	ST_EXPECT(c && c->object_size == 40 && c->size == 56 && c->obj_offset == 8,
 		  "debug layout: size %u object %u offset %u", c->size, c->object_size,
@@ -200,7 +203,7 @@ SELFTEST(slab_debug_cache_catches_misuse)
 	if (still_works(c))
 		return -1;
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
-	ST_EXPECT(slab_test_settle() == pages, "pages not back");
+	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;
 }
 
@@ -212,12 +215,13 @@ static void ctor_mark(void *p)
 SELFTEST(slab_debug_poison_only_and_red_zone_only)
 {
 	struct kmem_cache *pc, *rc;
-	unsigned long bad, pages;
+	struct slab_test_mark pages;
+	unsigned long bad;
 	uint64_t *p;
 	void *objs[100];
 
 	slab_test_init();
-	pages = slab_test_settle();
+	slab_test_begin(&pages);
 	/* SLAB_NO_DEBUG: exactly these checks, even with CONFIG_SLAB_DEBUG. */
 	pc = kmem_cache_create("test-poison", 32, 0, SLAB_POISON | SLAB_NO_DEBUG, ctor_mark);
 	rc = kmem_cache_create("test-redzone", PAGE_SIZE / 64, 0, SLAB_RED_ZONE | SLAB_NO_DEBUG,
@@ -247,6 +251,6 @@ SELFTEST(slab_debug_poison_only_and_red_zone_only)
 		ST_EXPECT(kmem_cache_check(rc) == 0, "check failed after frees");
 	}
 	ST_EXPECT(kmem_cache_destroy(pc) == 0 && kmem_cache_destroy(rc) == 0, "destroy refused");
-	ST_EXPECT(slab_test_settle() == pages, "pages not back");
+	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;
 }

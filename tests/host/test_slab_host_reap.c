@@ -1,0 +1,238 @@
+/*
+ * test_slab_host_reap.c - host-only tests of what happens between CPUs and
+ * over time, one thread acting as several CPUs in turn (host_cpu_id):
+ *  - the shared array: objects one CPU frees and another allocates pass
+ *    through it without touching a slab; when it is full, flushes go to
+ *    the slabs; slabinfo shows sharedfactor and sharedavail; shrink empties it;
+ *  - slab_reap(): a touched array only loses its flag, an untouched one a
+ *    fifth of its limit (at most half of it), other CPUs' arrays are never
+ *    touched, idle nodes give back their shared objects and free slabs, a
+ *    busy list of caches makes the pass a no-op;
+ *  - slab_drain_all(): every CPU's arrays and the shared ones are freed,
+ *    and the free page count is what it was before any CPU used the caches.
+ */
+#include "tests/common/test_slab.h"
+
+#define SHARED_OBJS	700
+
+/* as - run the following as CPU cpu (the caller puts CPU 0 back). */
+static void as(unsigned int cpu)
+{
+	host_cpu_id = cpu;
+}
+
+static bool in_set(void *const *set, unsigned int n, const void *p)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (set[i] == p)
+			return true;
+	return false;
+}
+
+static int shared_body(struct kmem_cache *c, void **objs)
+{
+	struct kmem_cache_node *n = &c->node;
+	unsigned long active, shared_limit = c->shared * c->batchcount;
+	char line[160], want[32];
+	void *again[180], *mine[120];
+	unsigned int nmine = 0;
+
+	/* CPU 1 takes them all; CPU 2 frees them: its array, then the shared one. */
+	as(1);
+	for (unsigned int i = 0; i < 300; i++)
+		ST_EXPECT((objs[i] = kmem_cache_alloc(c)) != NULL, "alloc %u failed", i);
+	ST_EXPECT(!n->shared && n->nr_arrays == 1, "a shared array with one CPU");
+	active = slab_test_active(c);
+	as(2);
+	for (unsigned int i = 0; i < 300; i++)
+		kmem_cache_free(c, objs[i]);
+	ST_EXPECT(n->shared && n->nr_arrays == 2 && n->shared->limit == shared_limit,
+		  "no shared array of %lu for two CPUs", shared_limit);
+	ST_EXPECT(n->shared->avail == 180 && c->cpu_array[2]->avail == 120,
+		  "shared %lu, CPU 2 %lu: expected 180 and 120", n->shared->avail,
+		  c->cpu_array[2]->avail);
+	ST_EXPECT(slab_test_active(c) == active, "objects went back to slabs");
+	ST_EXPECT(c->stats.shared_flushed == 180, "shared_flushed %lu", c->stats.shared_flushed);
+	ST_EXPECT(kmem_cache_check(c) == 0, "inconsistent with a full shared array");
+	slabinfo_line(c, line, sizeof(line));
+	snprintf(want, sizeof(want), "%4u : slabdata", SLAB_SHARED_FACTOR);
+	ST_EXPECT(strstr(line, want) && strstr(line, "    180") == line + strlen(line) - 7,
+		  "slabinfo sharedfactor/sharedavail: '%s'", line);
+
+	/* CPU 1 allocates again: once its own array is empty, from the shared one. */
+	as(1);
+	while (c->cpu_array[1]->avail)
+		mine[nmine++] = kmem_cache_alloc(c);
+	for (unsigned int i = 0; i < ARRAY_SIZE(again); i++) {
+		again[i] = kmem_cache_alloc(c);
+		ST_EXPECT(in_set(objs, 300, again[i]), "object %u not one CPU 2 freed", i);
+	}
+	ST_EXPECT(c->stats.shared_refilled == ARRAY_SIZE(again) && n->shared->avail == 0,
+		  "shared_refilled %lu, %lu left shared", c->stats.shared_refilled,
+		  n->shared->avail);
+	for (unsigned int i = 0; i < ARRAY_SIZE(again); i++)
+		kmem_cache_free(c, again[i]);
+	while (nmine)
+		kmem_cache_free(c, mine[--nmine]);
+	ST_EXPECT(kmem_cache_check(c) == 0, "inconsistent after refills from shared");
+
+	/* More than the shared array holds: the rest goes to the slabs. */
+	for (unsigned int i = 0; i < SHARED_OBJS; i++)
+		ST_EXPECT((objs[i] = kmem_cache_alloc(c)) != NULL, "alloc %u failed", i);
+	as(2);
+	for (unsigned int i = 0; i < SHARED_OBJS; i++)
+		kmem_cache_free(c, objs[i]);
+	ST_EXPECT(n->shared->avail == shared_limit, "shared %lu, not full", n->shared->avail);
+	ST_EXPECT(kmem_cache_check(c) == 0, "inconsistent with the shared array full");
+	as(0);
+	ST_EXPECT(kmem_cache_shrink(c) == 1 && n->shared->avail == 0,
+		  "shrink left %lu in the shared array", n->shared->avail);
+	return kmem_cache_check(c) ? selftest_fail("inconsistent after shrink") : 0;
+}
+
+SELFTEST_HOST(slab_host_shared_array)
+{
+	static void *objs[SHARED_OBJS];
+	struct slab_test_mark pages;
+	struct kmem_cache *c;
+	int ret;
+
+	slab_drain_all();	/* no CPU has arrays: the page count does not depend on who had */
+	slab_test_begin(&pages);
+	c = kmem_cache_create("test-shared", 64, 0, SLAB_NO_DEBUG, NULL);
+	ST_EXPECT(c && c->limit == 120 && c->shared == SLAB_SHARED_FACTOR, "tunables");
+	ret = shared_body(c, objs);
+	as(0);
+	slab_drain_all();
+	if (ret)
+		return ret;	/* the reason is the body's */
+	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
+	SLAB_EXPECT_PAGES_BACK(&pages);
+	return 0;
+}
+
+/* Reap as cpu until the node has had a pass (2 * reaping CPUs visits at most). */
+static void reap_node_pass(unsigned int cpu)
+{
+	as(cpu);
+	for (unsigned int i = 0; i < 2 * NR_CPUS; i++)
+		slab_reap();
+}
+
+static int reap_body(struct kmem_cache *c, void **objs, unsigned int nobjs)
+{
+	struct kmem_cache_node *n = &c->node;
+	struct array_cache *ac3, *ac4;
+	unsigned long avail, events, flags;
+
+	/* CPUs 3 and 4 fill their arrays; CPU 4 never reaps. */
+	as(4);
+	for (unsigned int i = 0; i < 50; i++)
+		objs[i] = kmem_cache_alloc(c);
+	for (unsigned int i = 0; i < 50; i++)
+		kmem_cache_free(c, objs[i]);
+	ac4 = c->cpu_array[4];
+	avail = ac4->avail;
+	as(3);
+	for (unsigned int i = 0; i < nobjs; i++)
+		ST_EXPECT((objs[i] = kmem_cache_alloc(c)) != NULL, "alloc %u failed", i);
+	for (unsigned int i = 0; i < nobjs; i++)
+		kmem_cache_free(c, objs[i]);
+	ac3 = c->cpu_array[3];
+	avail = ac3->avail;
+	ST_EXPECT(avail >= 2 * ((ac3->limit + 4) / 5) && ac3->touched,
+		  "CPU 3 array %lu of %lu, touched %u", avail, ac3->limit, ac3->touched);
+
+	/* A touched array loses only its flag; an untouched one a fifth of its limit. */
+	events = slab_reap_events();
+	slab_reap();
+	ST_EXPECT(ac3->avail == avail && !ac3->touched, "touched array drained");
+	slab_reap();
+	ST_EXPECT(ac3->avail == avail - (ac3->limit + 4) / 5, "untouched array: %lu left of %lu",
+		  ac3->avail, avail);
+	ST_EXPECT(slab_reap_events() > events, "reap work not counted");
+	ST_EXPECT(kmem_cache_check(c) == 0, "inconsistent after a reap");
+
+	/* A busy list of caches: the pass does nothing (and does not wait). */
+	avail = ac3->avail;
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	slab_reap();
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+	ST_EXPECT(ac3->avail == avail, "reaped with slab_caches_lock held");
+
+	/* Enough passes: CPU 3's array and the node's free slabs go; CPU 4's stays. */
+	avail = ac4->avail;
+	for (unsigned int pass = 0; pass < 40 && (ac3->avail || n->free_slabs); pass++)
+		reap_node_pass(3);
+	ST_EXPECT(ac3->avail == 0 && n->free_slabs == 0, "idle cache kept %lu objects, %lu slabs",
+		  ac3->avail, n->free_slabs);
+	ST_EXPECT(ac4->avail == avail && avail > 0, "CPU 3's reap touched CPU 4's array");
+	ST_EXPECT(c->stats.reaped > 0, "no slab reaped");
+	as(0);
+	return kmem_cache_check(c) ? selftest_fail("inconsistent after reaping") : 0;
+}
+
+SELFTEST_HOST(slab_host_reap)
+{
+	struct slab_test_mark pages;
+	struct kmem_cache *c;
+	unsigned int nobjs;
+	void **objs;
+	int ret;
+
+	slab_drain_all();
+	slab_test_begin(&pages);
+	c = kmem_cache_create("test-reap", 64, 0, SLAB_NO_DEBUG, NULL);
+	ST_EXPECT(c, "create failed");
+	nobjs = 3 * c->num;	/* several slabs: some empty once only CPU 4 holds objects */
+	objs = kmalloc_array(nobjs, sizeof(*objs));
+	ST_EXPECT(objs, "no table");
+	ret = reap_body(c, objs, nobjs);
+	as(0);
+	kfree(objs);
+	slab_drain_all();
+	if (ret)
+		return ret;	/* the reason is the body's */
+	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
+	SLAB_EXPECT_PAGES_BACK(&pages);
+	return 0;
+}
+
+/* slab_drain_all: every CPU's arrays and the shared ones freed, every page back. */
+SELFTEST_HOST(slab_host_drain_all_frees_arrays)
+{
+	void *objs[6][64];
+	unsigned long pages;
+
+	slab_drain_all();
+	pages = nr_free_pages();
+	for (unsigned int cpu = 1; cpu <= 6; cpu++) {
+		as(cpu);
+		for (unsigned int i = 0; i < ARRAY_SIZE(objs[0]); i++)
+			objs[cpu - 1][i] = kmalloc(16 << (i % 9));
+	}
+	for (unsigned int cpu = 1; cpu <= 6; cpu++) {
+		as(7 - cpu);	/* freed on another CPU than the one that took them */
+		for (unsigned int i = 0; i < ARRAY_SIZE(objs[0]); i++)
+			kfree(objs[cpu - 1][i]);
+	}
+	as(0);
+	ST_EXPECT(slab_debug_on(kmalloc_slab(64)) ||
+			  (kmalloc_slab(64)->node.shared && kmalloc_slab(64)->node.nr_arrays >= 6),
+		  "no shared array for kmalloc-64");
+	slab_drain_all();
+	for (unsigned int i = 1; i <= KMALLOC_SHIFT_HIGH; i++) {
+		struct kmem_cache *c = kmalloc_caches[i];
+
+		if (!c)
+			continue;
+		for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+			ST_EXPECT(c->cpu_array[cpu] == &slab_no_array, "%s: CPU %u kept its array",
+				  c->name, cpu);
+		ST_EXPECT(!c->node.shared && !c->node.nr_arrays && !c->node.free_slabs,
+			  "%s: shared array or free slabs left", c->name);
+		ST_EXPECT(kmem_cache_check(c) == 0, "%s inconsistent", c->name);
+	}
+	ST_EXPECT(nr_free_pages() == pages, "%lu pages free, %lu before", nr_free_pages(), pages);
+	return 0;
+}
