@@ -21,6 +21,8 @@
  *   CONFIG_SLAB_STATS=1: count events per cache (struct kmem_cache_stats in
  *	mm/slab_def.h). Costs one atomic add per counted event, fast paths
  *	included; on by default in debug and host builds only.
+ *   CONFIG_SLAB_IDX_BYTES=4 (SLAB_IDX=4), CONFIG_SLAB_GROW_LOCKED=1: the
+ *	benchmark variants of seeds 000 and 001 (mm/slab_def.h, mm/slab_cpu.c).
  */
 #ifndef MM_SLAB_H
 #define MM_SLAB_H

@@ -25,7 +25,8 @@
  * Empty array, nothing shared: refill up to 'batchcount' objects (16 while
  * untouched) from partial, then free slabs. No slab with a free object: grow
  * (seed 001): take this CPU's batch from the new slab while it is private,
- * without the node lock, and only then publish it.
+ * without the node lock, and only then publish it (CONFIG_SLAB_GROW_LOCKED
+ * publishes first and takes the batch under the lock: seed 001's "before").
  * Full array: the oldest batch goes to the shared array if it has room, else
  * back to the slabs; empty slabs beyond free_limit go back to the buddy
  * allocator once the node lock is dropped.
@@ -237,6 +238,22 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *a
 	stat(cachep, refilled, ac->avail);
 	slab_count_event();
 
+#if CONFIG_SLAB_GROW_LOCKED
+	/*
+	 * Seed 001's "before": publish the new slab first, then take the batch
+	 * under the lock, growing again if other CPUs emptied it meanwhile.
+	 */
+	while (!ac->avail) {
+		page = cache_grow_begin(cachep);
+		if (!page)
+			return NULL;
+		cache_grow_end(cachep, page);
+		spin_lock(&n->list_lock);
+		ac->avail = cache_take_from_lists(cachep, &ac->entry[1], batch);
+		spin_unlock(&n->list_lock);
+		stat(cachep, refilled, ac->avail);
+	}
+#else
 	if (!ac->avail) {
 		page = cache_grow_begin(cachep);
 		/* Seed 001: fill the array from the new slab before anyone can see it. */
@@ -248,6 +265,7 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *a
 		if (!ac->avail)
 			return NULL;
 	}
+#endif
 	ac->touched = 1;
 	return ac->entry[ac->avail--];
 }

@@ -59,28 +59,40 @@
 #define CONFIG_SLAB_STATS 0
 #endif
 #endif
+#ifndef CONFIG_SLAB_GROW_LOCKED
+#define CONFIG_SLAB_GROW_LOCKED 0
+#endif
 
 /*
  * The freelist index: one byte when no slab can hold more than 256 objects.
  * At 4K pages the smallest object is 16 bytes, so an order-0 slab holds at
  * most 256; at 64K pages it would hold 4096 and the index is two bytes.
- * Larger orders must keep num <= SLAB_OBJ_MAX_NUM: calculate_slab_order()
- * stops there and cache setup asserts it.
+ * CONFIG_SLAB_IDX_BYTES=4 forces four-byte indexes (seed 000's "before",
+ * a benchmark variant). Larger orders must keep num <= SLAB_OBJ_MAX_NUM:
+ * calculate_slab_order() stops there and cache setup asserts it.
  */
-#if PAGE_SHIFT == 12
+#if defined(CONFIG_SLAB_IDX_BYTES) && CONFIG_SLAB_IDX_BYTES == 4
+typedef uint32_t freelist_idx_t;
+#elif defined(CONFIG_SLAB_IDX_BYTES)
+#error "CONFIG_SLAB_IDX_BYTES may only force 4-byte indexes"
+#elif PAGE_SHIFT == 12
 typedef uint8_t freelist_idx_t;
 #else
 typedef uint16_t freelist_idx_t;
 #endif
 
 #define SLAB_OBJ_MIN_SIZE	16
-#define SLAB_OBJ_MAX_NUM	(1UL << (8 * sizeof(freelist_idx_t)))
+/* Objects a slab can hold: the index's range, and no more than fit in a MAX_ORDER block. */
+#define SLAB_OBJ_MAX_NUM	MIN(1UL << MIN(8 * sizeof(freelist_idx_t), 31UL), \
+				    (PAGE_SIZE << MAX_ORDER) / SLAB_OBJ_MIN_SIZE)
 
 _Static_assert(SLAB_OBJ_MIN_SIZE == KMALLOC_MIN_SIZE, "kmalloc-16 is the smallest cache");
 _Static_assert(PAGE_SIZE / SLAB_OBJ_MIN_SIZE <= SLAB_OBJ_MAX_NUM,
 	       "an order-0 slab of the smallest objects must fit the index");
+#ifndef CONFIG_SLAB_IDX_BYTES
 _Static_assert(PAGE_SHIFT != 12 || sizeof(freelist_idx_t) == 1, "4K pages: one-byte index");
 _Static_assert(PAGE_SHIFT != 16 || sizeof(freelist_idx_t) == 2, "64K pages: two-byte index");
+#endif
 
 /* Slab orders tried first; larger ones only when an object needs them. */
 #define SLAB_MAX_ORDER_SOFT	(PAGE_SHIFT == 12 ? 3 : 1)

@@ -15,10 +15,11 @@
  *    that object. Only from a kmalloc cache that is itself not OFF_SLAB and
  *    exists already (kmalloc caches are made smallest first), so making a
  *    slab never needs a slab of its own cache.
- * Ties go to IN_OBJ, then ON_SLAB. The order is the first whose waste
- * (leftover plus freelist cost) is at most 1/8 of the slab; failing that the
- * least waste fraction up to SLAB_MAX_ORDER_SOFT; failing that the first
- * order that holds one object. Every choice keeps num <= SLAB_OBJ_MAX_NUM,
+ * Ties go to IN_OBJ, then ON_SLAB. The order is the first whose leftover
+ * (bytes holding neither objects nor on-slab indexes, as Linux counts it)
+ * is at most 1/8 of the slab; failing that the least waste fraction
+ * (freelist cost included) up to SLAB_MAX_ORDER_SOFT; failing that the
+ * first order that holds one object. Every choice keeps num <= SLAB_OBJ_MAX_NUM,
  * the freelist index's range, and cache setup asserts it.
  *
  * Tunables: the per-CPU array limit by object size as Linux's SLAB sets it,
@@ -38,7 +39,8 @@
 struct layout_choice {
 	unsigned int order;
 	unsigned int num;
-	unsigned long waste;
+	unsigned long waste;		/* bytes holding no object, freelist cost included */
+	unsigned long leftover;		/* bytes holding neither objects nor on-slab indexes */
 	enum slab_layout layout;
 	struct kmem_cache *freelist_cache;
 };
@@ -48,13 +50,14 @@ static bool layout_try(const struct kmem_cache *cachep, unsigned int order,
 		       enum slab_layout layout, struct layout_choice *out)
 {
 	unsigned long slab = PAGE_SIZE << order;
-	unsigned long num, waste;
+	unsigned long num, waste, leftover;
 	struct kmem_cache *fc = NULL;
 
 	switch (layout) {
 	case SLAB_LAYOUT_ON_SLAB:
 		num = slab / (cachep->size + sizeof(freelist_idx_t));
 		waste = slab - num * cachep->size;
+		leftover = waste - num * sizeof(freelist_idx_t);
 		break;
 	case SLAB_LAYOUT_IN_OBJ:
 		if (cachep->ctor || (cachep->flags & SLAB_POISON))
@@ -62,7 +65,7 @@ static bool layout_try(const struct kmem_cache *cachep, unsigned int order,
 		num = slab / cachep->size;
 		if (num * sizeof(freelist_idx_t) > cachep->object_size)
 			return false;
-		waste = slab - num * cachep->size;
+		waste = leftover = slab - num * cachep->size;
 		break;
 	case SLAB_LAYOUT_OFF_SLAB:
 		num = slab / cachep->size;
@@ -71,7 +74,8 @@ static bool layout_try(const struct kmem_cache *cachep, unsigned int order,
 		fc = kmalloc_slab(num * sizeof(freelist_idx_t));
 		if (!fc || fc->layout == SLAB_LAYOUT_OFF_SLAB)
 			return false;
-		waste = slab - num * cachep->size + fc->size;
+		leftover = slab - num * cachep->size;
+		waste = leftover + fc->size;
 		break;
 	default:
 		return false;
@@ -81,6 +85,7 @@ static bool layout_try(const struct kmem_cache *cachep, unsigned int order,
 	out->order = order;
 	out->num = (unsigned int)num;
 	out->waste = waste;
+	out->leftover = leftover;
 	out->layout = layout;
 	out->freelist_cache = fc;
 	return true;
@@ -107,8 +112,8 @@ static bool layout_best(const struct kmem_cache *cachep, unsigned int order,
 
 /*
  * calculate_slab_order - choose order, objects per slab and freelist place:
- * the first order whose waste is at most 1/8 of the slab; failing that the
- * smallest waste fraction among the soft orders; failing that (the object
+ * the first order whose leftover is at most 1/8 of the slab; failing that
+ * the smallest waste fraction among the soft orders; failing that (the object
  * does not fit) the first order that holds one object. False if none does.
  */
 static bool calculate_slab_order(struct kmem_cache *cachep)
@@ -127,7 +132,7 @@ static bool calculate_slab_order(struct kmem_cache *cachep)
 				      (uint64_t)best.waste * slab)
 			best = c;
 		found = true;
-		if (c.waste * 8 <= slab)
+		if (c.leftover * 8 <= slab)
 			break;
 	}
 	if (!found)

@@ -19,6 +19,17 @@ static unsigned int expect_num(const struct kmem_cache *c, enum slab_layout layo
 	return (unsigned int)(slab / c->size);
 }
 
+/* Bytes of an order-'order' slab holding neither objects nor on-slab indexes. */
+static unsigned long expect_leftover(const struct kmem_cache *c, enum slab_layout layout,
+				     unsigned int order, unsigned int num)
+{
+	unsigned long used = (unsigned long)num * c->size;
+
+	if (layout == SLAB_LAYOUT_ON_SLAB)
+		used += (unsigned long)num * sizeof(freelist_idx_t);
+	return (PAGE_SIZE << order) - used;
+}
+
 /* Can the whole freelist of this cache live in one of its objects? */
 static bool in_obj_fits(const struct kmem_cache *c, unsigned int order)
 {
@@ -33,7 +44,7 @@ SELFTEST(slab_kmalloc_layouts_match_formula)
 	slab_test_init();
 	for (unsigned int i = 1; i <= KMALLOC_SHIFT_HIGH; i++) {
 		struct kmem_cache *c = kmalloc_caches[i];
-		unsigned long slab, waste;
+		unsigned long slab, left;
 		unsigned int order, num;
 		enum slab_layout want;
 
@@ -42,24 +53,24 @@ SELFTEST(slab_kmalloc_layouts_match_formula)
 		/* Whatever the layout, num is what its formula gives at the cache's order. */
 		slab = PAGE_SIZE << c->order;
 		num = expect_num(c, c->layout, c->order);
-		waste = slab - (unsigned long)num * c->size;
+		left = expect_leftover(c, c->layout, c->order, num);
 		ST_EXPECT(c->num == num, "%s: %s order %u holds %u, formula says %u", c->name,
 			  slab_layout_name(c), c->order, c->num, num);
 		ST_EXPECT(c->layout != SLAB_LAYOUT_IN_OBJ || in_obj_fits(c, c->order),
 			  "%s: freelist does not fit in an object", c->name);
 		ST_EXPECT(c->num <= SLAB_OBJ_MAX_NUM, "%s: %u objects overflow the index", c->name,
 			  c->num);
-		ST_EXPECT(waste * 8 <= slab || c->order >= SLAB_MAX_ORDER_SOFT,
-			  "%s: waste %lu of %lu at order %u", c->name, waste, slab, c->order);
+		ST_EXPECT(left * 8 <= slab || c->order >= SLAB_MAX_ORDER_SOFT,
+			  "%s: leftover %lu of %lu at order %u", c->name, left, slab, c->order);
 		ST_EXPECT(kmem_cache_check(c) == 0, "%s inconsistent", c->name);
 		if (CONFIG_SLAB_DEBUG)
 			continue;	/* red zones: off-slab and larger orders come into play */
-		/* No debugging: in-object if it fits, else on-slab; first order <= 1/8 waste. */
+		/* No debugging: in-object if it fits, else on-slab; first order <= 1/8 leftover. */
 		for (order = 0;; order++) {
 			slab = PAGE_SIZE << order;
 			want = in_obj_fits(c, order) ? SLAB_LAYOUT_IN_OBJ : SLAB_LAYOUT_ON_SLAB;
 			num = expect_num(c, want, order);
-			if (num && (slab - (unsigned long)num * c->size) * 8 <= slab)
+			if (num && expect_leftover(c, want, order, num) * 8 <= slab)
 				break;
 			ST_EXPECT(order < 4, "%s: no order found", c->name);
 		}
@@ -76,6 +87,24 @@ SELFTEST(slab_seed_objperslab_figures)
 	slab_test_init();
 	if (CONFIG_SLAB_DEBUG)
 		return 0;	/* red zones change every figure */
+	if (sizeof(freelist_idx_t) == 4) {
+		/* Seed 000's "before": four-byte indexes, order-0 slabs, on-slab or in-object. */
+		static const unsigned int sizes[] = { 16, 32, 64, 128 };
+
+		for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
+			struct kmem_cache *c = kmalloc_slab(sizes[i]);
+			unsigned int want = (unsigned int)(PAGE_SIZE / (sizes[i] + 4));
+
+			if ((PAGE_SIZE / sizes[i]) * 4 <= sizes[i])	/* the freelist fits in one */
+				want = (unsigned int)(PAGE_SIZE / sizes[i]);
+
+			ST_EXPECT(c->num == want && c->order == 0, "%s: %u per order-%u slab, want %u",
+				  c->name, c->num, c->order, want);
+		}
+		ST_EXPECT(PAGE_SHIFT != 12 || kmalloc_slab(32)->num == 113,
+			  "kmalloc-32: %u, seed 000 says 113", kmalloc_slab(32)->num);
+		return 0;
+	}
 #if PAGE_SHIFT == 12
 	ST_EXPECT(kmalloc_slab(16)->num == 240, "kmalloc-16: %u per slab", kmalloc_slab(16)->num);
 	ST_EXPECT(kmalloc_slab(32)->num >= 124, "kmalloc-32: %u per slab", kmalloc_slab(32)->num);
