@@ -3,6 +3,9 @@
  * turns a CPU stuck with interrupts off into a report naming it.
  */
 #include "kernel/timer.h"
+#ifndef CONFIG_ALLOC_NONE
+#include "mm/slab.h"
+#endif
 #include "kernel/arch.h"
 #include "kernel/bug.h"
 #include "kernel/percpu.h"
@@ -60,9 +63,15 @@ void timer_tick(unsigned int cpu)
 	this_cpu_inc(ticks);
 	now = this_cpu_read(ticks);
 	/*
-	 * Periodic per-CPU housekeeping (the slab reap) belongs here as a
-	 * direct call; the hook below is for tests, which replace it freely.
+	 * Periodic per-CPU housekeeping is a direct call; the hook below is
+	 * for tests, which replace it freely. The slab reap runs every
+	 * SLAB_REAP_TICKS on each CPU, the CPUs spread over the period so
+	 * they do not all reap on the same tick.
 	 */
+#ifndef CONFIG_ALLOC_NONE
+	if ((now + cpu * (SLAB_REAP_TICKS / NR_CPUS)) % SLAB_REAP_TICKS == 0)
+		slab_reap();
+#endif
 	if (hook)
 		hook(cpu);
 	if (READ_ONCE(watchdog_on) && now % HZ == 0)

@@ -3,8 +3,8 @@
  * local timer (x86_64: the local APIC timer), while the kernel runs.
  *
  * timer_tick() runs in interrupt context with interrupts off, on the CPU
- * whose timer fired; it counts the tick per CPU, runs the tick hook (tests;
- * later the slab reap), and every second checks that the other CPUs are
+ * whose timer fired; it counts the tick per CPU, runs the slab reap every
+ * SLAB_REAP_TICKS, runs the tick hook (tests), and every second checks that the other CPUs are
  * still taking their ticks (the watchdog: a CPU with no tick for
  * WATCHDOG_SECONDS is stuck with interrupts off, or dead; the report names
  * it and where it is, then panics).
@@ -15,6 +15,7 @@
 #include "kernel/compiler.h"
 
 #define HZ			100
+#define SLAB_REAP_TICKS		(2 * HZ)	/* each CPU reaps its slab arrays every 2 s */
 #define WATCHDOG_SECONDS	10
 
 /* timer_tick - called by the arch timer interrupt on cpu (the running CPU), interrupts off. */
