@@ -46,12 +46,12 @@ void bench_line(const char *test, unsigned long size, unsigned int nkv, ...)
 	printk("%s unit=%s\n", buf, bench_icount ? "instructions" : "cycles");
 }
 
-static void memory_report(const char *when)
+static void memory_report(const char *when, const char *test)
 {
 	printk("\n== Memory %s\n", when);
 	slabinfo_show();
 	slab_meminfo_show();
-	bench_line("memory", 0, 2, "slab_kb", slab_total_pages() * (PAGE_SIZE / 1024),
+	bench_line(test, 0, 2, "slab_kb", slab_total_pages() * (PAGE_SIZE / 1024),
 		   "free_kb", nr_free_pages() * (PAGE_SIZE / 1024));
 }
 
@@ -78,13 +78,13 @@ void bench_run_all(bool icount)
 		       khz / 1000, khz % 1000);
 	bench_line("header", 0, 2, "counter_khz", khz, "quick", (unsigned long)bench_quick);
 
-	memory_report("after boot");
+	memory_report("after boot", "memory_boot");
 	objperslab_table();
 	bench_kmalloc_single();
 	bench_kmalloc_concurrent();
 	bench_remote_free();
 	bench_messaging();
 	bench_pages();
-	memory_report("after the workloads");
+	memory_report("after the workloads", "memory_end");
 	printk("BENCH done\n");
 }

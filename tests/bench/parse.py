@@ -71,7 +71,7 @@ def expected(rows):
     """The (test, size, metric) rows a complete run must have."""
     cpus = int(rows[0][3]) if rows else 1
     page = rows[0][1] if rows else "4K"
-    want = [("header", 0, "counter_khz"), ("memory", 0, "slab_kb"), ("messaging", 0, "per_message_cost")]
+    want = [("header", 0, "counter_khz"), ("memory_boot", 0, "slab_kb"), ("memory_end", 0, "slab_kb"), ("messaging", 0, "per_message_cost")]
     for s in SINGLE_SIZES:
         want += [("kmalloc_then_free", s, "alloc_cost"), ("kmalloc_then_free", s, "free_cost"),
                  ("kmalloc_free_pair", s, "pair_cost")]

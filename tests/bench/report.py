@@ -31,6 +31,11 @@ def load(outdir):
     return raw
 
 
+def num(x):
+    """An integer when it is one (counts, kB, single runs), else one decimal."""
+    return "%d" % x if float(x).is_integer() else "%.1f" % x
+
+
 def summarise(raw):
     groups = collections.OrderedDict()
     for r in raw:
@@ -43,10 +48,10 @@ def summarise(raw):
         nums = [v for v, _ in vals]
         unit = vals[0][1]
         med = statistics.median(nums)
-        results.append(list(key) + ["%g" % med, unit])
+        results.append(list(key) + [num(med), unit])
         if len(nums) > 1:
-            results.append(list(key[:7]) + [key[7] + "_min", "%g" % min(nums), unit])
-            results.append(list(key[:7]) + [key[7] + "_max", "%g" % max(nums), unit])
+            results.append(list(key[:7]) + [key[7] + "_min", num(min(nums)), unit])
+            results.append(list(key[:7]) + [key[7] + "_max", num(max(nums)), unit])
     return results
 
 
@@ -147,16 +152,10 @@ def report(outdir, results):
     md.append(md_table(head, rows))
     head = ["", "4K " + " / ".join(allocs), "64K " + " / ".join(allocs)]
     rows = []
-    for metric, label in (("slab_kb", "Slab: kB (after boot, then after the workloads)"),):
-        cells = []
-        for p in ("4K", "64K"):
-            vals = []
-            for a in allocs:
-                v = [r[8] for r in results if r[1] == p and r[2] == a and r[3] == "1"
-                     and r[4] == "icount" and r[5] == "memory" and r[7] == metric]
-                vals.append("/".join(v) if v else "-")
-            cells.append(" ; ".join(vals))
-        rows.append([label] + cells)
+    for test, label in (("memory_boot", "Slab: kB after boot"),
+                        ("memory_end", "Slab: kB after the workloads")):
+        rows.append([label] + [" / ".join(t.get(p, a, 1, "icount", test, 0, "slab_kb") or "-"
+                                          for a in allocs) for p in ("4K", "64K")])
     md.append("\n" + md_table(head, rows))
 
     smps = sorted({int(r[3]) for r in results if r[4] == "realtime"})
