@@ -169,6 +169,23 @@ def report(outdir, results):
                        for p, a, n in cols]
                 for s in sizes_of(results, "concurrent_alloc_free")]
         md.append(md_table(head, rows))
+        if 1 in smps:
+            md.append("\nPer-operation cost (alloc + free, medians) on N CPUs over the cost on 1 CPU "
+                      "in real time (issue 5's target: at most 1.3 at 2 CPUs, 32 bytes):\n\n")
+            ratio_cols = [(p, a, n) for p, a, n in cols if n > 1]
+            head = ["size"] + ["%s %s %d/1 CPUs" % c for c in ratio_cols]
+            rows = []
+            for s in sizes_of(results, "concurrent_alloc_free"):
+                row = [s]
+                for p, a, n in ratio_cols:
+                    def cost(k):
+                        x = [t.get(p, a, k, "realtime", "concurrent_alloc_free", s, m)
+                             for m in ("alloc_cost", "free_cost")]
+                        return None if None in x else float(x[0]) + float(x[1])
+                    one, many = cost(1), cost(n)
+                    row.append("%.2f" % (many / one) if one and many else "-")
+                rows.append(row)
+            md.append(md_table(head, rows))
 
         md.append("\n## 4. Remote free: CPU 0 allocates, CPU 1 frees (cycles per op, median [range])\n\n")
         cols = [(p, "slab", n) for p in ("4K", "64K") for n in smps]

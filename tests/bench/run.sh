@@ -5,8 +5,9 @@
 #   single CPU: QEMU TCG -icount shift=0,sleep=off (rdtsc counts guest
 #     instructions), every configuration booted twice: the figures must be
 #     identical, and the run fails if they are not;
-#   multi-CPU: MTTCG at -smp 2 and -smp 4 in real time, 5 boots each
-#     (QUICK: 1 boot at -smp 2), reported as median and range.
+#   multi-CPU: MTTCG at -smp 2 and -smp 4 in real time, 5 boots each, and
+#     -smp 1 in real time as the base of the concurrent ratio (QUICK: 1 boot
+#     at -smp 1 and 2), reported as median and range.
 # Configurations: x86_64 at 4K and 64K pages, each with the natural freelist
 # index and the two seed-post variants (SLAB_IDX=4, SLAB_GROW_LOCKED=1);
 # QUICK=1 runs the natural configuration only.
@@ -30,9 +31,9 @@ fi
 
 variants=("" "SLAB_IDX=4" "SLAB_GROW_LOCKED=1")
 [ -n "$quick" ] && variants=("")
-smps=(2 4)
+smps=(1 2 4)	# -smp 1 in real time too: the base of the concurrent ratio
 boots=5
-if [ -n "$quick" ]; then smps=(2); boots=1; fi
+if [ -n "$quick" ]; then smps=(1 2); boots=1; fi
 cmd_extra=${quick:+ quick}
 status=0
 
@@ -71,7 +72,7 @@ for ps in 4K 64K; do
 		[ "$v" = "SLAB_IDX=4" ] && continue
 		for n in "${smps[@]}"; do
 			for r in $(seq 1 $boots); do
-				echo "== $name: -smp $n MTTCG, boot $r of $boots"
+				echo "== $name: -smp $n real time, boot $r of $boots"
 				tests/qemu/run.sh "$dir/bench.iso" 900 -m 1G -smp $n > "$out/logs/$name-smp$n-$r.log" 2>&1 ||
 					{ echo "   boot failed (see $out/logs/$name-smp$n-$r.log)"; status=1; }
 			done
