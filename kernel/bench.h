@@ -38,7 +38,7 @@ void bench_messaging(void);
 /* alloc_pages/free_pages, single CPU and concurrent (test 6). */
 void bench_pages(void);
 
-/* Per-operation cost with one decimal digit of rounding removed: total / n. */
+/* Per-operation cost: total / n, rounded to the nearest unit. */
 static inline unsigned long bench_per_op(uint64_t total, unsigned long n)
 {
 	return (unsigned long)((total + n / 2) / n);

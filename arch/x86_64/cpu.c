@@ -40,7 +40,7 @@ static struct idt_entry idt[256] __aligned(16);
 static uint8_t df_stack[NR_CPUS][IST_STACK_SIZE] __aligned(16);
 static uint8_t nmi_stack[NR_CPUS][IST_STACK_SIZE] __aligned(16);
 
-extern const uint64_t isr_stub_table[256];
+extern const uint64_t isr_entry_table[256];
 
 /*
  * gdt_init - build CPU cpu's GDT and TSS, load them on the running CPU and
@@ -95,11 +95,11 @@ static void idt_set(int vec, uint64_t handler, uint8_t ist)
 	};
 }
 
-/* idt_init - point every vector at its isr.asm stub and load the IDT. Boot CPU, once. */
+/* idt_init - point every vector at its isr.asm entry point and load the IDT. Boot CPU, once. */
 void idt_init(void)
 {
 	for (int v = 0; v < 256; v++)
-		idt_set(v, isr_stub_table[v], v == 8 ? 1 : v == 2 ? 2 : 0);
+		idt_set(v, isr_entry_table[v], v == 8 ? 1 : v == 2 ? 2 : 0);
 	idt_load();
 }
 

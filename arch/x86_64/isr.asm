@@ -1,9 +1,9 @@
-; isr.asm - interrupt entry stubs. Each stub makes the stack look the same
+; isr.asm - interrupt entry points, one per vector. Each makes the stack look the same
 ; (an error code, real or 0, then the vector), saves the general registers as
 ; struct trap_frame (x86.h) and calls x86_trap(frame).
 
 extern x86_trap
-global isr_stub_table
+global isr_entry_table
 
 section .text
 bits 64
@@ -71,7 +71,7 @@ isr_common:
 
 section .rodata
 align 8
-isr_stub_table:
+isr_entry_table:
 %assign v 0
 %rep 256
 	dq isr_ %+ v
