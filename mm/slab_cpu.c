@@ -31,6 +31,12 @@
  * back to the slabs; empty slabs beyond free_limit go back to the buddy
  * allocator once the node lock is dropped.
  *
+ * kfree reaches this CPU's array through a per-CPU hint, the cache it
+ * freed to last and that cache's array (slab_def.h): the pushes then do not
+ * wait on the object -> page -> cache -> array loads, which only confirm a
+ * predicted branch. Linux looks the array up every time. The hint names a
+ * real array of its cache or nothing: taking an array away clears it first.
+ *
  * Lock order: interrupts off -> node list_lock -> zone lock. A whole
  * allocation or free runs with interrupts off (nothing here sleeps). A CPU
  * drains only its own array (slab_reap and slab_drain_all run on each CPU).
@@ -42,6 +48,22 @@
 #include "kernel/printk.h"
 
 struct array_cache slab_no_array;
+DEFINE_PER_CPU(struct kmem_cache *, slab_free_cache);
+DEFINE_PER_CPU(struct array_cache *, slab_free_array);
+
+/*
+ * slab_free_hint_forget - cpu's free hint may no longer name cachep: call
+ * before taking cachep's array away from cpu (from any CPU). The hint's
+ * owner only ever sets it to a cache it is freeing an object of, which a
+ * cache losing its arrays has none of, so one compare-and-swap suffices.
+ */
+void slab_free_hint_forget(struct kmem_cache *cachep, unsigned int cpu)
+{
+	struct kmem_cache *expected = cachep;
+
+	__atomic_compare_exchange_n(&per_cpu(slab_free_cache, cpu), &expected, NULL, false,
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
 
 /*
  * This CPU is making an array, or giving all of them back: its own
@@ -476,6 +498,7 @@ void slab_drop_local_arrays(void)
 		if (ac == &slab_no_array)
 			continue;
 		cache_drain_array(cachep, ac, ~0U);
+		slab_free_hint_forget(cachep, cpu);
 		WRITE_ONCE(cachep->cpu_array[cpu], &slab_no_array);
 		spin_lock(&n->list_lock);
 		n->nr_arrays--;
@@ -496,6 +519,7 @@ void cache_free_arrays(struct kmem_cache *cachep)
 		if (ac == &slab_no_array)
 			continue;
 		BUG_ON(ac->avail != 0);
+		slab_free_hint_forget(cachep, cpu);
 		cachep->cpu_array[cpu] = &slab_no_array;
 		kfree(ac);
 	}

@@ -308,13 +308,40 @@ static __always_inline void *slab_alloc(struct kmem_cache *cachep)
 
 	if (unlikely(!avail))
 		return cache_alloc_slow(cachep, flags);
-	objp = ac->entry[avail];
-	ac->avail = avail - 1;
 	ac->touched = 1;
+	ac->avail = --avail;
+	objp = ac->entry[avail + 1];
 	stat(cachep, alloc_hits, 1);
 	stat(cachep, allocs, 1);
 	arch_irq_restore(flags);
 	return objp;
+}
+
+/*
+ * The cache this CPU last freed to, and its array: kfree finds the array
+ * without the load chain object -> page -> cache -> cpu_array[cpu], so a
+ * free's pushes do not wait for it (the chain only decides a predicted
+ * branch). Invariant, on each CPU with interrupts off: slab_free_cache is
+ * NULL or slab_free_array == slab_free_cache->cpu_array[this CPU], a real
+ * array. Whoever takes an array away from a CPU clears that CPU's pair
+ * first (slab_free_hint_forget); only the CPU itself sets it.
+ */
+DECLARE_PER_CPU(struct kmem_cache *, slab_free_cache);
+DECLARE_PER_CPU(struct array_cache *, slab_free_array);
+
+/* This CPU frees to another cache than last time: its array, remembered if real. */
+static __always_inline struct array_cache *slab_free_switch(struct kmem_cache *cachep)
+{
+	struct array_cache *ac = cachep->cpu_array[this_cpu_read(slab_cpu_index)];
+
+	if (ac != &slab_no_array) {
+		this_cpu_write(slab_free_cache, NULL);
+		barrier();
+		this_cpu_write(slab_free_array, ac);
+		barrier();
+		this_cpu_write(slab_free_cache, cachep);
+	}
+	return ac;
 }
 
 /*
@@ -326,8 +353,14 @@ static __always_inline void *slab_alloc(struct kmem_cache *cachep)
 static __always_inline void slab_free(struct kmem_cache *cachep, void *objp, const char *fn)
 {
 	unsigned long flags = arch_irq_save();
-	struct array_cache *ac = cachep->cpu_array[this_cpu_read(slab_cpu_index)];
-	unsigned long avail = ac->avail;
+	struct array_cache *ac;
+	unsigned long avail;
+
+	if (likely(this_cpu_read(slab_free_cache) == cachep))
+		ac = this_cpu_read(slab_free_array);
+	else
+		ac = slab_free_switch(cachep);
+	avail = ac->avail;
 
 	if (unlikely(avail >= ac->limit || ac->entry[avail] == objp)) {
 		cache_free_slow(cachep, objp, flags, fn);
@@ -358,6 +391,7 @@ void cache_drain_shared(struct kmem_cache *cachep, unsigned int n);
 void slab_count_event(void);
 void slab_set_arrayless(bool on);
 void slab_drop_local_arrays(void);
+void slab_free_hint_forget(struct kmem_cache *cachep, unsigned int cpu);
 
 /* mm/slab_debug.c: guards, poison and pointer checks. */
 void slab_debug_init_obj(struct kmem_cache *cachep, void *objp);

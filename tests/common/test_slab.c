@@ -348,6 +348,69 @@ SELFTEST(slab_per_cpu_array_limits_and_batches)
 	return 0;
 }
 
+/*
+ * The free fast path finds this CPU's array through a per-CPU hint (the
+ * cache freed to last): it must follow the array as frees move between
+ * caches, and never outlive the array when the CPU drops its arrays or the
+ * cache is destroyed and another is made in its place.
+ */
+SELFTEST(slab_free_hint_follows_arrays)
+{
+	unsigned int cpu = smp_processor_id();
+	struct kmem_cache *a, *b, *c;
+	struct slab_test_mark pages;
+	void *pa, *pb;
+
+	slab_test_init();
+	/* The test drops this CPU's arrays: start and end without them, for the page count. */
+	slab_drop_local_arrays();
+	slab_test_begin(&pages);
+	a = kmem_cache_create("test-hint-a", 40, 0, SLAB_NO_DEBUG, NULL);
+	b = kmem_cache_create("test-hint-b", 72, 0, SLAB_NO_DEBUG, NULL);
+	ST_EXPECT(a && b, "caches not made");
+	pa = kmem_cache_alloc(a);
+	pb = kmem_cache_alloc(b);
+	ST_EXPECT(pa && pb, "alloc failed");
+	kmem_cache_free(a, pa);
+	ST_EXPECT(this_cpu_read(slab_free_cache) == a &&
+			  this_cpu_read(slab_free_array) == a->cpu_array[cpu] &&
+			  a->cpu_array[cpu]->entry[a->cpu_array[cpu]->avail] == pa,
+		  "free to a: hint %p, not on a's array", (void *)this_cpu_read(slab_free_cache));
+	kmem_cache_free(b, pb);
+	ST_EXPECT(this_cpu_read(slab_free_cache) == b &&
+			  this_cpu_read(slab_free_array) == b->cpu_array[cpu],
+		  "free to b left the hint on %p", (void *)this_cpu_read(slab_free_cache));
+	ST_EXPECT(kmem_cache_check(a) == 0 && kmem_cache_check(b) == 0, "check failed");
+
+	/* Dropping this CPU's arrays forgets the hint; the next free makes a new array. */
+	slab_drop_local_arrays();
+	ST_EXPECT(this_cpu_read(slab_free_cache) != b && b->cpu_array[cpu] == &slab_no_array,
+		  "hint still names b after its arrays were dropped");
+	pb = kmem_cache_alloc(b);
+	ST_EXPECT(pb && b->cpu_array[cpu] != &slab_no_array, "no new array for b");
+	kmem_cache_free(b, pb);
+	ST_EXPECT(this_cpu_read(slab_free_cache) == b &&
+			  this_cpu_read(slab_free_array) == b->cpu_array[cpu],
+		  "hint not on b's new array");
+
+	/* Destroying b forgets the hint; a cache made at b's address starts clean. */
+	ST_EXPECT(kmem_cache_destroy(b) == 0, "destroy b refused");
+	ST_EXPECT(this_cpu_read(slab_free_cache) != b, "hint names destroyed b");
+	c = kmem_cache_create("test-hint-c", 72, 0, SLAB_NO_DEBUG, NULL);
+	ST_EXPECT(c, "cache c not made");
+	pb = kmem_cache_alloc(c);
+	ST_EXPECT(pb, "alloc from c failed");
+	kmem_cache_free(c, pb);
+	ST_EXPECT(this_cpu_read(slab_free_array) == c->cpu_array[cpu] &&
+			  c->cpu_array[cpu]->entry[c->cpu_array[cpu]->avail] == pb,
+		  "free to c missed c's array");
+	ST_EXPECT(kmem_cache_check(a) == 0 && kmem_cache_check(c) == 0, "check failed");
+	ST_EXPECT(kmem_cache_destroy(c) == 0 && kmem_cache_destroy(a) == 0, "destroy refused");
+	slab_drop_local_arrays();
+	SLAB_EXPECT_PAGES_BACK(&pages);
+	return 0;
+}
+
 SELFTEST(slab_destroy_with_live_objects_is_loud_and_safe)
 {
 	struct kmem_cache *c;

@@ -97,7 +97,7 @@ BH_STAMP := $(BH_OBJDIR)/cflags
 BH_CFLAGS := -D_GNU_SOURCE -DQUARRY_HOST -DPAGE_SHIFT=$(PAGE_SHIFT) $(ALLOC_CFLAGS) \
 	$(MM_CONFIG_CFLAGS) $(if $(SLAB_STATS),,-DCONFIG_SLAB_STATS=0) \
 	-I. -Itests/host/include -include tests/host/include/host_prelude.h \
-	-O2 -g -Wall -Wextra
+	-O2 -g -Wall -Wextra -ftls-model=local-exec -DHOST_IRQS_UNTRACKED
 BH_LDFLAGS := -pthread
 BH_LIBS := -ldl
 
