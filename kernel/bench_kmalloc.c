@@ -4,7 +4,16 @@
  *      of one size timed as a loop, then as many kfrees;
  *   2. single CPU, "alloc/free": kmalloc and kfree at once;
  *   3. concurrent: every CPU runs test 1 at the same time, each phase
- *      started through a barrier (seed 001's "N*alloc N*free" table);
+ *      started through a barrier (seed 001's "N*alloc N*free" table).
+ *      Alternating with it, in the same boot, CPU 0 runs it alone while
+ *      the others wait at the barrier: the ratio of the two is what the
+ *      other CPUs cost CPU 0, with the host's speed (which drifts by tens
+ *      of percent between and within real-time QEMU boots) the same in
+ *      both. Then the same pair of runs with a private kmem_cache of the
+ *      size on every CPU: nothing is shared above the page allocator, so
+ *      its ratio is what the machine itself (QEMU, host caches, buddy)
+ *      charges for running CPUs at once, the floor for kmalloc's ratio.
+ *      CONCURRENT_ROUNDS of each, alternating, medians reported;
  *   4. remote free: CPU 0 allocates, CPU 1 frees.
  * Single-CPU loops run with interrupts off so that, under QEMU -icount, no
  * timer tick lands in a timed loop and the figures repeat exactly. Each
@@ -120,13 +129,37 @@ void bench_kmalloc_single(void)
 	free_pages_addr(objs, order);
 }
 
+/* Rounds of each concurrent measurement (all CPUs, CPU 0 alone), alternating. */
+#define CONCURRENT_ROUNDS	5
+
 struct concurrent_run {
 	size_t size;
+	bool alone;		/* only CPU 0 works; the others wait at the barriers */
+	bool private;		/* each CPU its own kmem_cache of 'size', not kmalloc */
 	struct smp_barrier barrier;
 	uint64_t alloc_cost[NR_CPUS];
 	uint64_t free_cost[NR_CPUS];
 	unsigned long got[NR_CPUS];
 };
+
+/* alloc_loop and free_loop for one cache. */
+static unsigned long cache_alloc_loop(struct kmem_cache *c, void **objs, unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++) {
+		void *p = kmem_cache_alloc(c);
+		if (unlikely(!p))
+			return i;
+		*(volatile char *)p = 1;
+		objs[i] = p;
+	}
+	return n;
+}
+
+static void cache_free_loop(struct kmem_cache *c, void **objs, unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		kmem_cache_free(c, objs[i]);
+}
 
 static void concurrent_cpu(void *arg)
 {
@@ -134,20 +167,36 @@ static void concurrent_cpu(void *arg)
 	unsigned int cpu = smp_processor_id();
 	unsigned int order = ptr_array_order();
 	void **objs = get_free_pages(order);
+	struct kmem_cache *mine = NULL;
+	bool work = objs && (!run->alone || cpu == 0);
 	unsigned long got = 0;
 	uint64_t t0, t1, t2, t3;
 
+	if (run->private && work) {
+		char name[24];
+
+		snprintf(name, sizeof(name), "bench-%zu-cpu%u", run->size, cpu);
+		mine = kmem_cache_create(name, run->size, 0, SLAB_NO_DEBUG, NULL);
+		work = mine != NULL;
+	}
 	smp_barrier_wait(&run->barrier);
 	t0 = arch_cycles();
-	if (objs)
-		got = alloc_loop(objs, BENCH_OBJECTS, run->size);
+	if (work)
+		got = mine ? cache_alloc_loop(mine, objs, BENCH_OBJECTS)
+			   : alloc_loop(objs, BENCH_OBJECTS, run->size);
 	t1 = arch_cycles();
 	smp_barrier_wait(&run->barrier);
 	t2 = arch_cycles();
-	if (objs)
-		free_loop(objs, got);
+	if (work) {
+		if (mine)
+			cache_free_loop(mine, objs, got);
+		else
+			free_loop(objs, got);
+	}
 	t3 = arch_cycles();
 	smp_barrier_wait(&run->barrier);
+	if (mine)
+		kmem_cache_destroy(mine);
 	run->got[cpu] = got;
 	run->alloc_cost[cpu] = got ? bench_per_op(t1 - t0, got) : 0;
 	run->free_cost[cpu] = got ? bench_per_op(t3 - t2, got) : 0;
@@ -155,37 +204,111 @@ static void concurrent_cpu(void *arg)
 		free_pages_addr(objs, order);
 }
 
+/* The median of n values (n <= CONCURRENT_ROUNDS); sorts them. */
+static uint64_t median(uint64_t *v, unsigned int n)
+{
+	for (unsigned int i = 1; i < n; i++)
+		for (unsigned int k = i; k > 0 && v[k - 1] > v[k]; k--) {
+			uint64_t t = v[k];
+
+			v[k] = v[k - 1];
+			v[k - 1] = t;
+		}
+	return v[n / 2];
+}
+
+/* One concurrent run; false when some CPU fell short of BENCH_OBJECTS. */
+static bool concurrent_once(struct concurrent_run *run, unsigned int ncpus, bool alone,
+			    bool private)
+{
+	unsigned int cpu;
+	bool full = true;
+
+	run->alone = alone;
+	run->private = private;
+	smp_barrier_init(&run->barrier, ncpus);
+	on_each_cpu_wait(concurrent_cpu, run);
+	for_each_online_cpu(cpu)
+		if (!alone || cpu == 0)
+			full &= run->got[cpu] == BENCH_OBJECTS;
+	return full;
+}
+
 /* bench_kmalloc_concurrent: see bench.h. */
 void bench_kmalloc_concurrent(void)
 {
 	static struct concurrent_run run;
 	unsigned int ncpus = num_online_cpus(), cpu;
+	unsigned int rounds = bench_quick ? 1 : CONCURRENT_ROUNDS;
 
-	printk("\n3. Concurrent allocs on %u CPU(s)\n", ncpus);
+	if (ncpus > 1)
+		printk("\n3. Concurrent allocs on %u CPUs, alternating %u times with CPU 0 alone"
+		       " (medians)\n", ncpus, rounds);
+	else
+		printk("\n3. Concurrent allocs on 1 CPU (median of %u)\n", rounds);
 	for (unsigned int s = 0; s < ARRAY_SIZE(concurrent_sizes); s++) {
-		uint64_t asum = 0, fsum = 0;
-		bool short_run = false;
+		uint64_t all_a[CONCURRENT_ROUNDS], all_f[CONCURRENT_ROUNDS];
+		uint64_t one_a[CONCURRENT_ROUNDS], one_f[CONCURRENT_ROUNDS];
+		uint64_t pall[CONCURRENT_ROUNDS], pone[CONCURRENT_ROUNDS];
+		uint64_t cpu_a[NR_CPUS] = { 0 }, cpu_f[NR_CPUS] = { 0 };
+		uint64_t a, f, a1, f1, ratio, pratio;
+		bool full = true;
 
 		run.size = concurrent_sizes[s];
-		smp_barrier_init(&run.barrier, ncpus);
-		on_each_cpu_wait(concurrent_cpu, &run);
-		for_each_online_cpu(cpu) {
-			asum += run.alloc_cost[cpu];
-			fsum += run.free_cost[cpu];
-			short_run |= run.got[cpu] < BENCH_OBJECTS;
-			printk("  CPU %u: %lu/%lu\n", cpu, (unsigned long)run.alloc_cost[cpu],
-			       (unsigned long)run.free_cost[cpu]);
+		for (unsigned int r = 0; r < rounds; r++) {
+			uint64_t asum = 0, fsum = 0;
+
+			if (ncpus > 1) {
+				full &= concurrent_once(&run, ncpus, true, true);
+				pone[r] = run.alloc_cost[0] + run.free_cost[0];
+				full &= concurrent_once(&run, ncpus, false, true);
+				pall[r] = 0;
+				for_each_online_cpu(cpu)
+					pall[r] += run.alloc_cost[cpu] + run.free_cost[cpu];
+				pall[r] = bench_per_op(pall[r], ncpus);
+				full &= concurrent_once(&run, ncpus, true, false);
+				one_a[r] = run.alloc_cost[0];
+				one_f[r] = run.free_cost[0];
+			}
+			full &= concurrent_once(&run, ncpus, false, false);
+			for_each_online_cpu(cpu) {
+				asum += run.alloc_cost[cpu];
+				fsum += run.free_cost[cpu];
+				/* Per-CPU figures: the last round's. */
+				cpu_a[cpu] = run.alloc_cost[cpu];
+				cpu_f[cpu] = run.free_cost[cpu];
+			}
+			all_a[r] = bench_per_op(asum, ncpus);
+			all_f[r] = bench_per_op(fsum, ncpus);
 		}
-		if (short_run)
+		a = median(all_a, rounds);
+		f = median(all_f, rounds);
+		for_each_online_cpu(cpu)
+			printk("  CPU %u: %lu/%lu\n", cpu, (unsigned long)cpu_a[cpu],
+			       (unsigned long)cpu_f[cpu]);
+		if (!full)
 			printk("  (out of memory: some CPUs allocated fewer than %d)\n", BENCH_OBJECTS);
-		printk("Kmalloc N*alloc N*free(%zu): Average=%lu/%lu\n", run.size,
-		       bench_per_op(asum, ncpus), bench_per_op(fsum, ncpus));
-		bench_line("concurrent_alloc_free", run.size, 2, "alloc_cost",
-			   bench_per_op(asum, ncpus), "free_cost", bench_per_op(fsum, ncpus));
+		printk("Kmalloc N*alloc N*free(%zu): Average=%lu/%lu\n", run.size, (unsigned long)a,
+		       (unsigned long)f);
+		bench_line("concurrent_alloc_free", run.size, 2, "alloc_cost", a, "free_cost", f);
 		for_each_online_cpu(cpu)
 			bench_line("concurrent_alloc_free_cpu", run.size, 3, "cpu", (unsigned long)cpu,
-				   "alloc_cost", (unsigned long)run.alloc_cost[cpu], "free_cost",
-				   (unsigned long)run.free_cost[cpu]);
+				   "alloc_cost", (unsigned long)cpu_a[cpu], "free_cost",
+				   (unsigned long)cpu_f[cpu]);
+		if (ncpus == 1)
+			continue;
+		a1 = median(one_a, rounds);
+		f1 = median(one_f, rounds);
+		ratio = (a + f) * 100 / MAX(a1 + f1, 1);
+		pratio = median(pall, rounds) * 100 / MAX(median(pone, rounds), 1);
+		printk("  CPU 0 alone: %lu/%lu; all %u CPUs over alone: %lu.%02lu"
+		       " (private caches: %lu.%02lu)\n", (unsigned long)a1, (unsigned long)f1, ncpus,
+		       (unsigned long)(ratio / 100), (unsigned long)(ratio % 100),
+		       (unsigned long)(pratio / 100), (unsigned long)(pratio % 100));
+		bench_line("concurrent_alone", run.size, 3, "alloc_cost", a1, "free_cost", f1,
+			   "ratio_x100", ratio);
+		bench_line("concurrent_private", run.size, 3, "alone_cost", median(pone, rounds),
+			   "all_cost", median(pall, rounds), "ratio_x100", pratio);
 	}
 }
 

@@ -30,6 +30,8 @@ def unit_of(metric, line_unit):
         return "kB"
     if metric.endswith("_khz"):
         return "kHz"
+    if metric.endswith("_x100"):
+        return "percent"
     return "count"
 
 
@@ -78,7 +80,8 @@ def expected(rows):
     for s in CONCURRENT_SIZES:
         want += [("concurrent_alloc_free", s, "alloc_cost"), ("concurrent_alloc_free", s, "free_cost")]
         if cpus >= 2:
-            want.append(("remote_free", s, "remote_free_cost"))
+            want += [("remote_free", s, "remote_free_cost"), ("concurrent_alone", s, "ratio_x100"),
+                     ("concurrent_private", s, "ratio_x100")]
     for o in range(4):
         want += [("pages_single", o, "alloc_cost"), ("pages_concurrent", o, "free_cost")]
     top = 13 if page == "4K" else 15
