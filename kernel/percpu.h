@@ -47,6 +47,13 @@
 
 /* Scalar (1, 2, 4 or 8 byte) variables only; each is one instruction. */
 #define this_cpu_read(name)		arch_this_cpu_read(name)
+/*
+ * __this_cpu_read - the same read for a caller with interrupts off, where
+ * nothing else on this CPU can change the variable: the compiler may merge
+ * it into the instruction that uses it (x86: cmp %gs:var, reg) or reuse an
+ * earlier read. A compiler barrier (arch_irq_save is one) orders it.
+ */
+#define __this_cpu_read(name)		arch___this_cpu_read(name)
 #define this_cpu_write(name, val)	arch_this_cpu_write(name, val)
 #define this_cpu_add(name, val)		arch_this_cpu_add(name, val)
 #define this_cpu_sub(name, val)		arch_this_cpu_add(name, -(val))

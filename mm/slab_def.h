@@ -356,8 +356,8 @@ static __always_inline void slab_free(struct kmem_cache *cachep, void *objp, con
 	struct array_cache *ac;
 	unsigned long avail;
 
-	if (likely(this_cpu_read(slab_free_cache) == cachep))
-		ac = this_cpu_read(slab_free_array);
+	if (likely(__this_cpu_read(slab_free_cache) == cachep))
+		ac = __this_cpu_read(slab_free_array);
 	else
 		ac = slab_free_switch(cachep);
 	avail = ac->avail;

@@ -42,6 +42,10 @@ ARCH_DECLARE_PER_CPU(unsigned long, this_cpu_off);
 		__v;                                                              \
 	})
 
+/* A plain access in GCC's %gs address space: the compiler may fold it into its user. */
+#define arch___this_cpu_read(name) \
+	(*(__typeof__(per_cpu__##name) __seg_gs *)(uintptr_t)&per_cpu__##name)
+
 #define arch_this_cpu_write(name, val)                                            \
 	do {                                                                      \
 		__typeof__(per_cpu__##name) __v = (val);                          \

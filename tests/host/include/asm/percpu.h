@@ -15,6 +15,7 @@
 #define arch_per_cpu_ptr(name, cpu)	(&per_cpu__##name[(cpu)])
 #define arch_this_cpu_ptr(name)		arch_per_cpu_ptr(name, host_cpu_id)
 #define arch_this_cpu_read(name)	(*arch_this_cpu_ptr(name))
+#define arch___this_cpu_read(name)	(*arch_this_cpu_ptr(name))
 #define arch_this_cpu_write(name, val)	((void)(*arch_this_cpu_ptr(name) = (val)))
 #define arch_this_cpu_add(name, val)	((void)(*arch_this_cpu_ptr(name) += (val)))
 
