@@ -8,9 +8,10 @@
 #   make -f tests/bench/host/bench-host.mk bench-host-clean
 #   make bench-host                                  the same from the top-level Makefile
 #
-# Options: BH_ROUNDS=7 (timed rounds), BH_COUNT=10000 (objects per size),
-# BH_CG_COUNT=1000 (objects per size under callgrind), QUICK=1 (2 rounds, 2000
-# objects, 200 under callgrind), SLAB_STATS=1 (keep mm/'s event counters; off by
+# Options: BH_PROCS=5 (timed processes per binary, for as many address layouts),
+# BH_ROUNDS=7 (timed rounds per process), BH_COUNT=10000 (objects per size),
+# BH_CG_COUNT=1000 (objects per size under callgrind), QUICK=1 (2 processes of 2
+# rounds, 2000 objects, 200 under callgrind), SLAB_STATS=1 (keep mm/'s event counters; off by
 # default, as in the kernel).
 #
 # The file can also be included by another Makefile: it then only adds the
@@ -23,7 +24,12 @@
 #
 # Binaries: one per page size and freelist index width, each built from the
 # same mm/ sources as the kernel (mm/files.mk) with -O2 and -DQUARRY_HOST, no
-# sanitizers: build/bench-host/bench-{4k,64k}{,-idx4}. Each variant is built by
+# sanitizers: build/bench-host/bench-{4k,64k}{,-idx4}. Two host-only choices:
+# -DHOST_IRQS_UNTRACKED (a thread has no interrupts to disable, so the shim's
+# save/restore are empty; the unit tests keep tracking them to check mm/'s
+# assertions) and -ftls-model=local-exec (the program's own thread-locals in
+# one %fs access, as the kernel's per-CPU data is one %gs access; the bare
+# free list in bench.c gets the same). Each variant is built by
 # a recursive make with PAGE_SHIFT and SLAB_IDX set, so mm/files.mk gives it
 # exactly the flags the kernel build would get.
 
@@ -35,10 +41,12 @@ ifeq ($(BH_VARIANT_BUILD),)
 BH_SAVED_GOAL := $(.DEFAULT_GOAL)
 BH_STANDALONE := $(if $(filter 1,$(words $(MAKEFILE_LIST))),1)
 
+BH_PROCS ?= 5
 BH_ROUNDS ?= 7
 BH_COUNT ?= 10000
 BH_CG_COUNT ?= 1000
 ifneq ($(QUICK),)
+BH_PROCS := 2
 BH_ROUNDS := 2
 BH_COUNT := 2000
 BH_CG_COUNT := 200
@@ -46,7 +54,7 @@ endif
 
 .PHONY: bench-host bench-host-build bench-host-deps bench-host-clean
 bench-host: bench-host-build
-	@ROUNDS=$(BH_ROUNDS) COUNT=$(BH_COUNT) CG_COUNT=$(BH_CG_COUNT) OUT=$(BH_OUT) \
+	@PROCS=$(BH_PROCS) ROUNDS=$(BH_ROUNDS) COUNT=$(BH_COUNT) CG_COUNT=$(BH_CG_COUNT) OUT=$(BH_OUT) \
 		$(BH_DIR)/run.sh
 
 bench-host-deps:

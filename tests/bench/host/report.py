@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """report.py - results.csv and report.md of `make bench-host`.
 
-    report.py --out DIR [--rounds N] [--count N] [--cg-count N]
+    report.py --out DIR [--procs N] [--rounds N] [--count N] [--cg-count N]
 
-Reads DIR/timed-*.csv (rows written by the bench binaries: median, _min and
-_max of each per-operation figure over the rounds, in TSC ticks), DIR/meta-*.txt,
+Reads DIR/timed-*.csv (rows written by the bench binaries, one file per
+process: median, _min and _max of each per-operation figure over the rounds,
+in TSC ticks; merged over the processes), DIR/meta-*.txt,
 and the callgrind dumps DIR/cg-*/callgrind.out.N (one per measured loop, named
 "test|metric|allocator|size|ops" by the client request that made it). Writes
 DIR/results.csv (columns: arch, page_size, allocator, cpus, mode, test, size,
@@ -42,10 +43,20 @@ def read_meta(path):
 
 
 def read_timed(out):
-    rows = []
+    """Rows of every process (timed-TAG.pN.csv), merged: the median of the
+    processes' medians, the least _min and the greatest _max."""
+    groups = {}
     for path in sorted(glob.glob(os.path.join(out, "timed-*.csv"))):
         with open(path) as f:
-            rows += [r for r in csv.reader(f) if len(r) == len(COLUMNS)]
+            for r in csv.reader(f):
+                if len(r) == len(COLUMNS) and r[0] != "arch":
+                    groups.setdefault(tuple(r[:8]), (r[9], []))[1].append(float(r[8]))
+    rows = []
+    for key, (unit, vals) in groups.items():
+        metric = key[7]
+        v = min(vals) if metric.endswith("_min") else max(vals) if metric.endswith("_max") \
+            else statistics.median(vals)
+        rows.append(list(key) + ["%.2f" % v, unit])
     return rows
 
 
@@ -456,6 +467,7 @@ def where_section(out, w):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
+    ap.add_argument("--procs", type=int, default=5)
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--count", type=int, default=10000)
     ap.add_argument("--cg-count", type=int, default=1000)
@@ -490,10 +502,12 @@ def main():
     if tsc:
         w(f"- Figures are TSC ticks (`rdtsc`, constant rate), estimated at "
           f"{statistics.median(tsc) / 1e6:.1f} MHz against CLOCK_MONOTONIC_RAW. Each loop of "
-          f"{args.count} operations is timed as a whole and divided; {args.rounds} rounds, "
-          "the allocators taking turns within each round (the starting allocator rotates "
-          "every round), one untimed warm-up loop before each measured one; tables give the "
-          "median of the rounds, results.csv also min and max.\n")
+          f"{args.count} operations is timed as a whole and divided; {args.procs} processes "
+          f"of {args.rounds} rounds each, the allocators taking turns within each round (the "
+          "starting allocator rotates every round), one untimed warm-up loop before each "
+          "measured one; tables give the median over the processes of each process's median "
+          "of the rounds (each process has its own address layout, which moves loops this "
+          "short by up to a third), results.csv also the min and max of all rounds.\n")
     loads = [f"{tag}: {m.get('loadavg_start', '?')} → {m.get('loadavg_end', '?')}"
               for tag, m in sorted(metas.items())]
     w("- Load average (1/5/15 min) at the start → end of each timed run: " + "; ".join(loads)

@@ -2,9 +2,9 @@
 # run.sh - run the host-native benchmark binaries built by bench-host.mk and
 # write $OUT/results.csv and $OUT/report.md. Called by `make bench-host`.
 #
-# Environment: OUT (build/bench-host), ROUNDS (7), COUNT (10000), CG_COUNT (1000).
+# Environment: OUT (build/bench-host), PROCS (5), ROUNDS (7), COUNT (10000), CG_COUNT (1000).
 #
-# 1. Timed runs, one process per binary, each with every allocator in turn:
+# 1. Timed runs, PROCS processes per binary, each with every allocator in turn:
 #    bench-4k and bench-64k with all allocators; the SLAB_IDX=4 builds with
 #    Quarry only.
 # 2. Callgrind (cache simulation on, fixed cache geometry, ASLR off) with
@@ -17,6 +17,7 @@ set -euo pipefail
 
 OUT=${OUT:-build/bench-host}
 ROUNDS=${ROUNDS:-7}
+PROCS=${PROCS:-5}
 COUNT=${COUNT:-10000}
 CG_COUNT=${CG_COUNT:-1000}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -31,13 +32,17 @@ rm -rf "$OUT"/cg-*
 start=$(date +%s)
 elapsed() { echo "$(( $(date +%s) - start )) s"; }
 
-# timed TAG VARIANT ALLOCATORS
+# timed TAG VARIANT ALLOCATORS: PROCS processes, since each one's address
+# layout (ASLR) moves a loop of a few nanoseconds by up to a third; report.py
+# takes the median of the processes' medians.
 timed() {
-	local tag=$1 variant=$2 allocs=$3
-	echo "bench-host: [$(elapsed)] timed run: bench-$tag (allocators: ${allocs//,/ }), $ROUNDS rounds x $COUNT objects"
-	"$OUT/bench-$tag" --csv "$OUT/timed-$tag.csv" --meta "$OUT/meta-$tag.txt" \
-		--variant "$variant" --allocators "$allocs" --rounds "$ROUNDS" --count "$COUNT" \
-		> "$OUT/console-$tag.log"
+	local tag=$1 variant=$2 allocs=$3 p
+	echo "bench-host: [$(elapsed)] timed run: bench-$tag (allocators: ${allocs//,/ }), $PROCS processes x $ROUNDS rounds x $COUNT objects"
+	for p in $(seq "$PROCS"); do
+		"$OUT/bench-$tag" --csv "$OUT/timed-$tag.p$p.csv" --meta "$OUT/meta-$tag.txt" \
+			--variant "$variant" --allocators "$allocs" --rounds "$ROUNDS" --count "$COUNT" \
+			> "$OUT/console-$tag.log"
+	done
 }
 
 ALL=slab,glibc,jemalloc,tcmalloc,mimalloc,freelist
@@ -73,5 +78,5 @@ else
 fi
 
 echo "bench-host: [$(elapsed)] report"
-python3 "$HERE/report.py" --out "$OUT" --rounds "$ROUNDS" --count "$COUNT" --cg-count "$CG_COUNT"
+python3 "$HERE/report.py" --out "$OUT" --procs "$PROCS" --rounds "$ROUNDS" --count "$COUNT" --cg-count "$CG_COUNT"
 echo "bench-host: done in $(elapsed): $OUT/report.md, $OUT/results.csv"
