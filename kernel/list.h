@@ -72,15 +72,24 @@ static inline bool list_empty(const struct list_head *h)
 #define list_for_each(pos, head) \
 	for (pos = (head)->next; pos != (head); pos = pos->next)
 
+/*
+ * The link inside an entry, by address arithmetic: the loops below reach
+ * the head's would-be entry (not a real one) before they stop, and must
+ * not access a member through it (UBSan: misaligned for an entry type
+ * aligned more strictly than a list_head).
+ */
+#define list_entry_link(pos, member) \
+	((struct list_head *)((char *)(pos) + offsetof(__typeof__(*(pos)), member)))
+
 #define list_for_each_entry(pos, head, member)                                     \
 	for (pos = list_entry((head)->next, __typeof__(*pos), member);             \
-	     &pos->member != (head);                                               \
+	     list_entry_link(pos, member) != (head);                               \
 	     pos = list_entry(pos->member.next, __typeof__(*pos), member))
 
 #define list_for_each_entry_safe(pos, n, head, member)                             \
 	for (pos = list_entry((head)->next, __typeof__(*pos), member),             \
-	    n = list_entry(pos->member.next, __typeof__(*pos), member);            \
-	     &pos->member != (head);                                               \
-	     pos = n, n = list_entry(n->member.next, __typeof__(*n), member))
+	    n = list_entry(list_entry_link(pos, member)->next, __typeof__(*pos), member); \
+	     list_entry_link(pos, member) != (head);                               \
+	     pos = n, n = list_entry(list_entry_link(n, member)->next, __typeof__(*n), member))
 
 #endif

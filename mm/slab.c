@@ -2,10 +2,11 @@
  * slab.c - SLAB caches and their slabs: creation, growing a cache, the
  * node's slab lists, shrinking and destroying, boot.
  *
- * Data structures (mm/slab_def.h): a cache's slabs hang on its node's lists
- * slabs_full / slabs_partial / slabs_free by their head page's lru link,
- * sorted by page->active (== num, in between, == 0). Invariants, under the
- * node's list_lock: each slab is on exactly the list its 'active' names;
+ * Data structures (mm/slab_def.h): a cache's slabs hang on their home
+ * node's lists slabs_full / slabs_partial / slabs_free by their head page's
+ * lru link, sorted by page->active (== num, in between, == 0); the home is
+ * the CPU that made the slab. Invariants, under that node's list_lock: each
+ * slab is on exactly the list its 'active' names, of its home node;
  * total_slabs, free_slabs and free_objects equal what the lists hold;
  * freelist[active..num-1] are the distinct indexes of the slab's free
  * objects; every page of a slab has PG_slab, slab_cache and private = head;
@@ -20,7 +21,7 @@
  * into a full slab becomes the array's new home and its index is written at
  * freelist[num-1], inside itself.
  *
- * Locking: node.list_lock is taken with interrupts off, here always with
+ * Locking: a node's list_lock is taken with interrupts off, here always with
  * spin_lock() after the caller disabled them or with spin_lock_irqsave().
  * A new slab is private to its maker until cache_grow_end() publishes it.
  * Pages go back to the buddy allocator, and off-slab freelists back to
@@ -28,7 +29,8 @@
  * slab_caches_lock (interrupts off) covers the list of caches; slab_reap()
  * walks it, so a cache leaves the list before its arrays are torn down.
  *
- * Departures from Linux: no slab colouring, no NUMA, no gfp flags: nothing
+ * Departures from Linux: no slab colouring, a node per CPU (mm/slab_def.h),
+ * no gfp flags: nothing
  * here sleeps, and allocation runs with interrupts off throughout. Giving
  * objects back checks each against the top of its slab's free stack only.
  */
@@ -38,6 +40,7 @@
 #include "kernel/errno.h"
 
 enum slab_state slab_state = SLAB_DOWN;
+struct kmem_cache *slab_node_cache;
 DEFINE_PER_CPU(unsigned long, slab_cpu_index);
 struct list_head slab_caches = LIST_HEAD_INIT(slab_caches);
 struct spinlock slab_caches_lock = SPINLOCK_INIT;
@@ -95,12 +98,13 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 }
 
 /*
- * cache_grow_begin - make a new slab: pages from the buddy allocator, the
- * freelist placed, every object initialised. The slab is on no list and
- * belongs to the caller until cache_grow_end(). Returns NULL when out of
- * memory. No lock held; interrupts may be on or off.
+ * cache_grow_begin - make a new slab homed at node nid (the calling CPU's):
+ * pages from the buddy allocator, the freelist placed, every object
+ * initialised. The slab is on no list and belongs to the caller until
+ * cache_grow_end(). Returns NULL when out of memory. No lock held;
+ * interrupts may be on or off.
  */
-struct page *cache_grow_begin(struct kmem_cache *cachep)
+struct page *cache_grow_begin(struct kmem_cache *cachep, unsigned int nid)
 {
 	struct page *page = alloc_pages(cachep->order);
 	freelist_idx_t *fl;
@@ -129,6 +133,7 @@ struct page *cache_grow_begin(struct kmem_cache *cachep)
 		page[i].private = (unsigned long)page;
 		page[i].slab_cache = cachep;
 	}
+	page->flags = (page->flags & ~SLAB_NODE_MASK) | ((unsigned long)nid << SLAB_NODE_SHIFT);
 	page->s_mem = addr + cachep->obj_offset;
 	page->active = 0;
 	INIT_LIST_HEAD(&page->lru);
@@ -151,10 +156,10 @@ struct page *cache_grow_begin(struct kmem_cache *cachep)
 	return page;
 }
 
-/* Put a slab on the list its 'active' count names. Node lock held. */
+/* Put a slab on the list its 'active' count names. Its node's lock held. */
 static void slab_list_fix(struct kmem_cache *cachep, struct page *page)
 {
-	struct kmem_cache_node *n = &cachep->node;
+	struct kmem_cache_node *n = slab_node(cachep, page);
 
 	if (page->active == cachep->num)
 		list_move(&page->lru, &n->slabs_full);
@@ -166,14 +171,15 @@ static void slab_list_fix(struct kmem_cache *cachep, struct page *page)
 
 /*
  * cache_grow_end - publish a slab from cache_grow_begin() (NULL: nothing to
- * do): put it on the node's lists and count it. Interrupts must be off.
+ * do): put it on its home node's lists and count it. Interrupts must be off.
  */
 void cache_grow_end(struct kmem_cache *cachep, struct page *page)
 {
-	struct kmem_cache_node *n = &cachep->node;
+	struct kmem_cache_node *n;
 
 	if (!page)
 		return;
+	n = slab_node(cachep, page);
 	assert_irqs_disabled();
 	spin_lock(&n->list_lock);
 	slab_list_fix(cachep, page);
@@ -207,13 +213,14 @@ unsigned int slab_take_objs(struct kmem_cache *cachep, struct page *page, void *
 }
 
 /*
- * cache_take_from_lists - take up to max objects from the node's slabs,
- * partial ones first, then free ones, into out[]. Node lock held. Returns
- * the count (0 when the cache must grow).
+ * cache_take_from_lists - take up to max objects from node nid's slabs,
+ * partial ones first, then free ones, into out[]. That node's lock held.
+ * Returns the count (0 when the node has no free object).
  */
-unsigned int cache_take_from_lists(struct kmem_cache *cachep, void **out, unsigned int max)
+unsigned int cache_take_from_lists(struct kmem_cache *cachep, unsigned int nid, void **out,
+				   unsigned int max)
 {
-	struct kmem_cache_node *n = &cachep->node;
+	struct kmem_cache_node *n = cachep->node[nid];
 	unsigned int got = 0;
 
 	assert_spin_locked(&n->list_lock);
@@ -306,26 +313,31 @@ static void *const *slab_put_run(struct kmem_cache *cachep, struct page *page,
 }
 
 /*
- * cache_free_objs - give n objects (from an array) back to their slabs, a
- * run of one slab's objects at a time, fix the lists, and move empty slabs
- * beyond the node's free_limit to 'release' for slabs_release() once the
- * lock is dropped. Node lock held. Each object must be on an object
- * boundary of one of this cache's slabs; a double free the slab's stack
- * shows (see slab_put_obj_slow) is reported and skipped.
+ * cache_free_objs - give objects from objs[0..n) (from an array) back to
+ * their slabs, a run of one slab's objects at a time, for as long as the
+ * slabs are homed at node nid; fix the lists, and move empty slabs beyond
+ * the node's free_limit to 'release' for slabs_release() once the lock is
+ * dropped. Returns how many objects it took (up to the first of another
+ * home). Node nid's lock held. Each object must be on an object boundary
+ * of one of this cache's slabs; a double free the slab's stack shows (see
+ * slab_put_obj_slow) is reported and skipped.
  */
-void cache_free_objs(struct kmem_cache *cachep, void *const *objs, unsigned int n,
-		     struct list_head *release)
+unsigned int cache_free_objs(struct kmem_cache *cachep, unsigned int nid, void *const *objs,
+			     unsigned int n, struct list_head *release)
 {
-	struct kmem_cache_node *node = &cachep->node;
+	struct kmem_cache_node *node = cachep->node[nid];
+	void *const *start = objs, *const *end = objs + n;
 	unsigned int num = cachep->num;
 	unsigned long freed = 0;
 
 	assert_spin_locked(&node->list_lock);
-	for (void *const *end = objs + n; objs < end;) {
+	while (objs < end) {
 		struct page *page = slab_head_page(*objs);
 		unsigned int was = page->active;
 
 		BUG_ON(page->slab_cache != cachep);
+		if (slab_node_id(page) != nid)
+			break;
 		objs = slab_put_run(cachep, page, objs, end);
 		freed += was - page->active;
 		if (page->active == 0 && was != 0) {
@@ -344,6 +356,7 @@ void cache_free_objs(struct kmem_cache *cachep, void *const *objs, unsigned int 
 		node->free_slabs--;
 		node->free_objects -= num;
 	}
+	return (unsigned int)(objs - start);
 }
 
 /* Undo cache_grow_begin() for an empty slab on no list. */
@@ -357,6 +370,7 @@ static void slab_destroy(struct kmem_cache *cachep, struct page *page)
 		page[i].private = 0;
 		page[i].slab_cache = NULL;
 	}
+	page->flags &= ~SLAB_NODE_MASK;
 	page->s_mem = NULL;
 	page->freelist = NULL;
 	if (cachep->layout == SLAB_LAYOUT_OFF_SLAB)
@@ -380,46 +394,78 @@ void slabs_release(struct kmem_cache *cachep, struct list_head *release)
 }
 
 /*
- * cache_release_free_slabs - take up to max empty slabs off the node and
- * give them back to the buddy allocator. Returns the slabs left (with
- * objects in use or in arrays). Interrupts on or off, no lock held.
+ * cache_release_free_slabs - take up to max empty slabs off the nodes (the
+ * running CPU's first) and give them back to the buddy allocator. Returns
+ * the slabs left on all nodes (with objects in use or in arrays).
+ * Interrupts on or off, no lock held.
  */
 unsigned long cache_release_free_slabs(struct kmem_cache *cachep, unsigned long max)
 {
-	struct kmem_cache_node *n = &cachep->node;
-	struct list_head release = LIST_HEAD_INIT(release);
-	unsigned long flags, left;
+	unsigned int self = smp_processor_id();
+	unsigned long left = 0;
 
-	flags = spin_lock_irqsave(&n->list_lock);
-	while (max-- && !list_empty(&n->slabs_free)) {
-		list_move(n->slabs_free.prev, &release);
-		n->total_slabs--;
-		n->free_slabs--;
-		n->free_objects -= cachep->num;
+	for (unsigned int i = 0; i < NR_CPUS; i++) {
+		struct kmem_cache_node *n = READ_ONCE(cachep->node[(self + i) % NR_CPUS]);
+		struct list_head release = LIST_HEAD_INIT(release);
+		unsigned long flags;
+
+		if (!n)
+			continue;
+		flags = spin_lock_irqsave(&n->list_lock);
+		while (max && !list_empty(&n->slabs_free)) {
+			list_move(n->slabs_free.prev, &release);
+			n->total_slabs--;
+			n->free_slabs--;
+			n->free_objects -= cachep->num;
+			max--;
+		}
+		left += n->total_slabs;
+		spin_unlock_irqrestore(&n->list_lock, flags);
+		slabs_release(cachep, &release);
 	}
-	left = n->total_slabs;
-	spin_unlock_irqrestore(&n->list_lock, flags);
-	slabs_release(cachep, &release);
 	return left;
+}
+
+/*
+ * cache_counts_sum - the slab counters of all nodes added up, each node
+ * read under its lock (so the sum is of consistent parts, not a snapshot).
+ */
+void cache_counts_sum(struct kmem_cache *cachep, unsigned long *total_slabs,
+		      unsigned long *free_slabs, unsigned long *free_objects)
+{
+	*total_slabs = *free_slabs = *free_objects = 0;
+	for (unsigned int i = 0; i < NR_CPUS; i++) {
+		struct kmem_cache_node *n = READ_ONCE(cachep->node[i]);
+		unsigned long flags;
+
+		if (!n)
+			continue;
+		flags = spin_lock_irqsave(&n->list_lock);
+		*total_slabs += n->total_slabs;
+		*free_slabs += n->free_slabs;
+		*free_objects += n->free_objects;
+		spin_unlock_irqrestore(&n->list_lock, flags);
+	}
 }
 
 /* kmem_cache_shrink: see slab.h. */
 int kmem_cache_shrink(struct kmem_cache *cachep)
 {
 	kmem_cache_drain_local(cachep);
-	cache_drain_shared(cachep, ~0U);
+	for (unsigned int i = 0; i < NR_CPUS; i++)
+		cache_drain_shared(cachep, i, ~0U);
 	return cache_release_free_slabs(cachep, ~0UL) ? 1 : 0;
 }
 
 /* kmem_cache_destroy: see slab.h. */
 int kmem_cache_destroy(struct kmem_cache *cachep)
 {
-	struct kmem_cache_node *n;
-	unsigned long flags, live;
+	unsigned long flags, live, slabs, free_slabs, free_objects;
 
 	if (!cachep)
 		return 0;
-	if (cachep == &kmem_cache_boot || cachep == kmalloc_slab(cachep->object_size)) {
+	if (cachep == &kmem_cache_boot || cachep == slab_node_cache ||
+	    cachep == kmalloc_slab(cachep->object_size)) {
 		printk("slab: kmem_cache_destroy(%s): a boot cache cannot be destroyed\n",
 		       cachep->name);
 		return -EINVAL;
@@ -434,20 +480,20 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 		cache_drain_array(cachep, cachep->cpu_array[cpu], ~0U);
 		arch_irq_restore(flags);
 	}
-	cache_drain_shared(cachep, ~0U);
+	for (unsigned int i = 0; i < NR_CPUS; i++)
+		cache_drain_shared(cachep, i, ~0U);
 	cache_release_free_slabs(cachep, ~0UL);
-	n = &cachep->node;
-	flags = spin_lock_irqsave(&n->list_lock);
-	live = n->total_slabs * cachep->num - n->free_objects;
-	spin_unlock_irqrestore(&n->list_lock, flags);
+	cache_counts_sum(cachep, &slabs, &free_slabs, &free_objects);
+	live = slabs * cachep->num - free_objects;
 	if (live) {
 		printk("slab: kmem_cache_destroy(%s): %lu objects still allocated; "
-		       "cache kept, leaking %lu slabs\n", cachep->name, live, n->total_slabs);
+		       "cache kept, leaking %lu slabs\n", cachep->name, live, slabs);
 		cachep->dead = true;
 		slab_caches_add(cachep);
 		return -EBUSY;
 	}
 	cache_free_arrays(cachep);
+	cache_free_nodes(cachep);
 	kmem_cache_free(&kmem_cache_boot, cachep);
 	return 0;
 }
@@ -470,12 +516,19 @@ void kmem_cache_init(void)
 	ASSERT(slab_state == SLAB_DOWN);
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
 		per_cpu(slab_cpu_index, cpu) = cpu;
-	if (!cache_setup(&kmem_cache_boot, "kmem_cache", sizeof(struct kmem_cache), 0, 0, NULL))
+	/* Aligned to a cache line, as the nodes inside a kmem_cache are. */
+	if (!cache_setup(&kmem_cache_boot, "kmem_cache", sizeof(struct kmem_cache),
+			 __alignof__(struct kmem_cache), 0, NULL))
 		panic("slab: cannot lay out the kmem_cache cache");
 	slab_caches_add(&kmem_cache_boot);
 	slab_state = SLAB_PARTIAL;
 
 	kmalloc_caches_init();
+	slab_node_cache = __kmem_cache_create("kmem_cache_node", sizeof(struct kmem_cache_node),
+					      __alignof__(struct kmem_cache_node), 0, NULL);
+	if (!slab_node_cache)
+		panic("slab: cannot make the kmem_cache_node cache");
+	slab_caches_add(slab_node_cache);
 	slab_state = SLAB_KMALLOC;
 
 	/* Now kmalloc works: each CPU makes its arrays as it uses a cache. */

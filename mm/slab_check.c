@@ -1,17 +1,18 @@
 /*
  * slab_check.c - kmem_cache_check(): the invariant walk the tests lean on.
  *
- * Under the cache's node lock it visits every slab on the three lists and
- * every entry of every CPU's array, and checks what mm/slab.c and
- * mm/slab_cpu.c promise:
- *  - each slab is on the list its 'active' names, every page of it has
+ * Under every node lock of the cache (taken in index order) it visits every
+ * slab on each node's three lists and every entry of every CPU's array and
+ * node's shared array, and checks what mm/slab.c and mm/slab_cpu.c promise:
+ *  - each slab is on the list its 'active' names, of its home node, every page of it has
  *    PG_slab, slab_cache == the cache and private == the head page, and
  *    s_mem is the first page's address;
  *  - the freelist is where the cache's layout says (after the objects, in
  *    an object of the freelist cache, or in the object freelist[num-1],
  *    NULL when full), and freelist[active..num-1] are distinct indexes < num;
- *  - node counters equal what the lists hold; num fits the index type;
- *  - each array (per CPU, and the node's shared one) has a NULL bottom
+ *  - node counters equal what the lists hold, free_limit is the node's;
+ *    num fits the index type;
+ *  - each array (per CPU, and each node's shared one) has a NULL bottom
  *    entry, avail <= limit and the cache's tunables, and holds objects of
  *    this cache, on object boundaries, that their slabs count as in use;
  *    no object is in the arrays twice (all of them sorted by address);
@@ -28,8 +29,8 @@
 
 static struct spinlock check_lock = SPINLOCK_INIT;
 static uint8_t check_map[SLAB_OBJ_MAX_NUM / 8];
-/* Every object in a cache's arrays: NR_CPUS arrays of at most 120 and a shared one. */
-#define CHECK_MAX_OBJS	(NR_CPUS * 120 + SLAB_SHARED_FACTOR * 60)
+/* Every object in a cache's arrays: NR_CPUS arrays of at most 120 and as many shared ones. */
+#define CHECK_MAX_OBJS	(NR_CPUS * (120 + SLAB_SHARED_FACTOR * 60))
 static void *check_objs[CHECK_MAX_OBJS];
 
 #define CHECK(cond, fmt, ...)                                                           \
@@ -70,8 +71,8 @@ static int check_freelist_place(struct kmem_cache *cachep, struct page *page)
 	return 0;
 }
 
-/* One slab found on list 'want' (0 full, 1 partial, 2 free). */
-static int check_slab(struct kmem_cache *cachep, struct page *page, int want,
+/* One slab found on node nid's list 'want' (0 full, 1 partial, 2 free). */
+static int check_slab(struct kmem_cache *cachep, unsigned int nid, struct page *page, int want,
 		      unsigned long *free_objs)
 {
 	static const char *const lists[] = { "full", "partial", "free" };
@@ -82,6 +83,8 @@ static int check_slab(struct kmem_cache *cachep, struct page *page, int want,
 	      page->active, cachep->num);
 	CHECK(is == want, "slab %p with active %u on the %s list", page->s_mem, page->active,
 	      lists[want]);
+	CHECK(slab_node_id(page) == nid, "slab %p homed at node %u is on node %u's lists",
+	      page->s_mem, slab_node_id(page), nid);
 	CHECK(page->s_mem == (char *)page_address(page) + cachep->obj_offset,
 	      "slab at %p: s_mem %p", page_address(page), page->s_mem);
 	for (unsigned long i = 0; i < (1UL << cachep->order); i++)
@@ -106,7 +109,7 @@ static int check_slab(struct kmem_cache *cachep, struct page *page, int want,
 	return 0;
 }
 
-/* One object found in an array ('cpu' names it: NR_CPUS for the shared one). */
+/* One object found in an array ('cpu' names it: NR_CPUS + n for node n's shared one). */
 static int check_array_obj(struct kmem_cache *cachep, unsigned int cpu, void *objp)
 {
 	struct page *page;
@@ -178,7 +181,6 @@ static int check_one_array(struct kmem_cache *cachep, unsigned int cpu,
 
 static int check_arrays(struct kmem_cache *cachep)
 {
-	const struct kmem_cache_node *n = &cachep->node;
 	unsigned int arrays = 0;
 	size_t nobjs = 0;
 
@@ -202,12 +204,15 @@ static int check_arrays(struct kmem_cache *cachep)
 			return -1;
 		arrays++;
 	}
-	CHECK(arrays == n->nr_arrays, "%u arrays, the node counts %u", arrays, n->nr_arrays);
-	CHECK(n->free_limit == (1UL + arrays) * cachep->batchcount + cachep->num,
-	      "free_limit %lu with %u arrays", n->free_limit, arrays);
-	if (n->shared) {
-		CHECK(cachep->shared && arrays >= 2, "a shared array with %u CPU arrays", arrays);
-		if (check_one_array(cachep, NR_CPUS, n->shared, cachep->shared * cachep->batchcount,
+	CHECK(arrays == (unsigned int)atomic_read(&cachep->nr_arrays), "%u arrays, the cache counts %d",
+	      arrays, atomic_read(&cachep->nr_arrays));
+	for (unsigned int nid = 0; nid < NR_CPUS; nid++) {
+		const struct array_cache *sh = cachep->node[nid] ? cachep->node[nid]->shared : NULL;
+
+		if (!sh)
+			continue;
+		CHECK(cachep->shared, "node %u has a shared array, the cache none", nid);
+		if (check_one_array(cachep, NR_CPUS + nid, sh, cachep->shared * cachep->batchcount,
 				    &nobjs))
 			return -1;
 	}
@@ -218,20 +223,16 @@ static int check_arrays(struct kmem_cache *cachep)
 	return 0;
 }
 
-static int check_node(struct kmem_cache *cachep)
+static int check_node(struct kmem_cache *cachep, unsigned int nid)
 {
-	struct kmem_cache_node *n = &cachep->node;
+	struct kmem_cache_node *n = cachep->node[nid];
 	struct list_head *lists[] = { &n->slabs_full, &n->slabs_partial, &n->slabs_free };
 	unsigned long slabs = 0, free_slabs = 0, free_objs = 0;
 	struct page *page;
 
-	CHECK(cachep->num >= 1 && cachep->num <= SLAB_OBJ_MAX_NUM,
-	      "num %u outside the index range", cachep->num);
-	CHECK(cachep->freelist_size == cachep->num * sizeof(freelist_idx_t), "freelist_size %u",
-	      cachep->freelist_size);
 	for (int l = 0; l < 3; l++) {
 		list_for_each_entry(page, lists[l], lru) {
-			if (check_slab(cachep, page, l, &free_objs))
+			if (check_slab(cachep, nid, page, l, &free_objs))
 				return -1;
 			slabs++;
 			free_slabs += l == 2;
@@ -239,21 +240,43 @@ static int check_node(struct kmem_cache *cachep)
 	}
 	CHECK(slabs == n->total_slabs && free_slabs == n->free_slabs &&
 		      free_objs == n->free_objects,
-	      "counters say %lu slabs, %lu free, %lu free objects; lists hold %lu, %lu, %lu",
-	      n->total_slabs, n->free_slabs, n->free_objects, slabs, free_slabs, free_objs);
+	      "node %u: counters say %lu slabs, %lu free, %lu free objects; lists hold %lu, %lu, %lu",
+	      nid, n->total_slabs, n->free_slabs, n->free_objects, slabs, free_slabs, free_objs);
+	CHECK(n->free_limit == SLAB_NODE_FREE_LIMIT(cachep), "node %u: free_limit %lu", nid,
+	      n->free_limit);
+	return 0;
+}
+
+static int check_cache(struct kmem_cache *cachep)
+{
+	CHECK(cachep->num >= 1 && cachep->num <= SLAB_OBJ_MAX_NUM,
+	      "num %u outside the index range", cachep->num);
+	CHECK(cachep->freelist_size == cachep->num * sizeof(freelist_idx_t), "freelist_size %u",
+	      cachep->freelist_size);
+	CHECK(cachep->node[0] == &cachep->node0, "node 0 is not the cache's own");
+	for (unsigned int nid = 0; nid < NR_CPUS; nid++)
+		if (cachep->node[nid] && check_node(cachep, nid))
+			return -1;
 	return check_arrays(cachep);
 }
 
 /* kmem_cache_check: see slab.h. */
 int kmem_cache_check(struct kmem_cache *cachep)
 {
+	static struct kmem_cache_node *nodes[NR_CPUS];	/* under check_lock */
 	unsigned long flags;
 	int ret;
 
 	flags = spin_lock_irqsave(&check_lock);
-	spin_lock(&cachep->node.list_lock);
-	ret = check_node(cachep);
-	spin_unlock(&cachep->node.list_lock);
+	for (unsigned int nid = 0; nid < NR_CPUS; nid++) {
+		nodes[nid] = READ_ONCE(cachep->node[nid]);
+		if (nodes[nid])
+			spin_lock(&nodes[nid]->list_lock);
+	}
+	ret = check_cache(cachep);
+	for (unsigned int nid = NR_CPUS; nid-- > 0;)
+		if (nodes[nid])
+			spin_unlock(&nodes[nid]->list_lock);
 	spin_unlock_irqrestore(&check_lock, flags);
 	return ret;
 }

@@ -1,5 +1,5 @@
 /*
- * slab_cpu.c - the per-CPU array caches and the node's shared array: what
+ * slab_cpu.c - the per-CPU array caches and the nodes' shared arrays: what
  * SLAB's fast paths (inline in mm/slab_def.h) fall back on, and making,
  * refilling, flushing and draining the arrays.
  *
@@ -12,24 +12,27 @@
  * handler that allocates on the same CPU runs wholly before or after an
  * array operation: the array needs no lock.
  *
- * Objects freed on another CPU than the one that took them go on the freeing
- * CPU's array; when it is full a batch moves to the node's shared array
- * (Linux SLAB's 'shared', shared * batchcount objects, made when a second
- * CPU makes its array), and an empty array takes a batch from there before
- * it looks at slabs. Both moves copy pointers under the node lock without
- * touching a slab's freelist, so producer/consumer CPUs trade objects
- * cheaply. Quarry has one node, so every slab is local memory and alien
- * caches (per-remote-node arrays sending objects home) would have nothing
- * to do: the shared array is the natural choice.
+ * Every CPU is a node (mm/slab_def.h): it refills from its own node and
+ * grows slabs homed there; objects go back to their home node. A full
+ * array sends its oldest batch home, a run of one home at a time under that
+ * node's lock: into the node's shared array while it has room (Linux SLAB's
+ * 'shared', shared * batchcount objects), else onto the slabs. An empty
+ * array takes a batch from its node's shared array before it looks at
+ * slabs. Copying pointers to and from a shared array leaves slab freelists
+ * alone, so producer/consumer CPUs trade objects cheaply: the consumer's
+ * frees land in the producer's shared array, which the producer refills
+ * from. A node gets its shared array when another CPU first frees objects
+ * home to it (Linux makes it per node at once; CPUs that never trade
+ * objects cost nothing here).
  *
  * Empty array, nothing shared: refill up to 'batchcount' objects (16 while
- * untouched) from partial, then free slabs. No slab with a free object: grow
- * (seed 001): take this CPU's batch from the new slab while it is private,
- * without the node lock, and only then publish it (CONFIG_SLAB_GROW_LOCKED
- * publishes first and takes the batch under the lock: seed 001's "before").
- * Full array: the oldest batch goes to the shared array if it has room, else
- * back to the slabs; empty slabs beyond free_limit go back to the buddy
- * allocator once the node lock is dropped.
+ * untouched) from the node's partial, then free slabs. No slab with a free
+ * object: grow (seed 001): take this CPU's batch from the new slab while it
+ * is private, without the node lock, and only then publish it
+ * (CONFIG_SLAB_GROW_LOCKED publishes first and takes the batch under the
+ * lock: seed 001's "before"). No memory for a slab: take objects from the
+ * other nodes before giving up. Empty slabs beyond a node's free_limit go
+ * back to the buddy allocator once its lock is dropped.
  *
  * kfree reaches this CPU's array through a per-CPU hint, the cache it
  * freed to last and that cache's array (slab_def.h): the pushes then do not
@@ -37,7 +40,7 @@
  * predicted branch. Linux looks the array up every time. The hint names a
  * real array of its cache or nothing: taking an array away clears it first.
  *
- * Lock order: interrupts off -> node list_lock -> zone lock. A whole
+ * Lock order: interrupts off -> one node's list_lock -> zone lock. A whole
  * allocation or free runs with interrupts off (nothing here sleeps). A CPU
  * drains only its own array (slab_reap and slab_drain_all run on each CPU).
  * Debug caches, boot, and a CPU busy making or dropping arrays go to and
@@ -74,6 +77,8 @@ static DEFINE_PER_CPU(unsigned int, slab_arrayless);
 /* Slow-path operations on this CPU that moved objects to or from slabs. */
 static DEFINE_PER_CPU(unsigned long, slab_events);
 
+static void copy_ptrs(void **dst, void *const *src, unsigned long n);
+
 static inline struct array_cache *cpu_array(struct kmem_cache *cachep)
 {
 	return cachep->cpu_array[smp_processor_id()];
@@ -91,38 +96,99 @@ unsigned long slab_cpu_events(unsigned int cpu)
 	return READ_ONCE(per_cpu(slab_events, cpu));
 }
 
-/* One object straight from the slabs (no array). Interrupts off. */
+/*
+ * Out of memory for a new slab: take up to max objects from the other
+ * nodes' shared arrays and slabs, one node lock at a time. They stay homed
+ * where they are and go back there when freed. Interrupts off.
+ */
+static unsigned int cache_take_elsewhere(struct kmem_cache *cachep, void **out, unsigned int max)
+{
+	unsigned int self = slab_cpu_node(cachep), got = 0;
+
+	for (unsigned int i = 1; i < NR_CPUS && !got; i++) {
+		unsigned int nid = (self + i) % NR_CPUS;
+		struct kmem_cache_node *n = READ_ONCE(cachep->node[nid]);
+		struct array_cache *sh;
+
+		if (!n)
+			continue;
+		spin_lock(&n->list_lock);
+		sh = n->shared;
+		if (sh && sh->avail) {
+			got = MIN(max, (unsigned int)sh->avail);
+			for (unsigned int k = 0; k < got; k++)
+				out[k] = sh->entry[sh->avail - k];
+			sh->avail -= got;
+		} else {
+			got = cache_take_from_lists(cachep, nid, out, max);
+		}
+		spin_unlock(&n->list_lock);
+	}
+	return got;
+}
+
+/* One object straight from this CPU's node or a new slab (no array). Interrupts off. */
 static void *cache_alloc_one(struct kmem_cache *cachep)
 {
-	struct kmem_cache_node *n = &cachep->node;
+	unsigned int nid = slab_cpu_node(cachep);
+	struct kmem_cache_node *n = cachep->node[nid];
 	struct page *page;
 	void *objp = NULL;
 	unsigned int got;
 
 	spin_lock(&n->list_lock);
-	got = cache_take_from_lists(cachep, &objp, 1);
+	got = cache_take_from_lists(cachep, nid, &objp, 1);
 	spin_unlock(&n->list_lock);
 	slab_count_event();
 	if (got)
 		return objp;
-	page = cache_grow_begin(cachep);
+	page = cache_grow_begin(cachep, nid);
 	if (page)
 		slab_take_objs(cachep, page, &objp, 1);
 	cache_grow_end(cachep, page);
+	if (!page)
+		cache_take_elsewhere(cachep, &objp, 1);
 	return objp;
+}
+
+/*
+ * Send objs[0..n) home: the node of the first object's slab takes, under
+ * its lock, as many as its shared array has room for when to_shared
+ * (whatever their homes: its CPU refills from there and frees send them
+ * home again), then on its slabs the following objects homed there; the
+ * rest goes round again to the next object's home. Interrupts off.
+ */
+static void cache_free_home(struct kmem_cache *cachep, void *const *objs, unsigned int n,
+			    bool to_shared)
+{
+	while (n) {
+		struct list_head release = LIST_HEAD_INIT(release);
+		unsigned int nid = slab_node_id(slab_head_page(objs[0])), k = 0;
+		struct kmem_cache_node *node = cachep->node[nid];
+		struct array_cache *sh;
+
+		spin_lock(&node->list_lock);
+		sh = node->shared;
+		if (to_shared && sh) {
+			k = MIN(n, (unsigned int)(sh->limit - sh->avail));
+			copy_ptrs(&sh->entry[sh->avail + 1], objs, k);
+			sh->avail += k;
+			stat(cachep, shared_flushed, k);
+		}
+		if (k < n)
+			k += cache_free_objs(cachep, nid, objs + k, n - k, &release);
+		spin_unlock(&node->list_lock);
+		slabs_release(cachep, &release);
+		objs += k;
+		n -= k;
+	}
 }
 
 /* One object straight back to its slab (no array). Interrupts off. */
 static void cache_free_one(struct kmem_cache *cachep, void *objp)
 {
-	struct kmem_cache_node *n = &cachep->node;
-	struct list_head release = LIST_HEAD_INIT(release);
-
-	spin_lock(&n->list_lock);
-	cache_free_objs(cachep, &objp, 1, &release);
-	spin_unlock(&n->list_lock);
+	cache_free_home(cachep, &objp, 1, false);
 	slab_count_event();
-	slabs_release(cachep, &release);
 }
 
 static inline size_t array_bytes(unsigned int limit)
@@ -145,10 +211,10 @@ static struct array_cache *array_alloc(unsigned int limit, unsigned int batchcou
 	return ac;
 }
 
-/* Give the node its shared array, unless another CPU got there first. Interrupts off. */
-static void cache_make_shared(struct kmem_cache *cachep)
+/* Give node nid its shared array, unless another CPU got there first. Interrupts off. */
+static void cache_make_shared(struct kmem_cache *cachep, unsigned int nid)
 {
-	struct kmem_cache_node *n = &cachep->node;
+	struct kmem_cache_node *n = cachep->node[nid];
 	struct array_cache *sh;
 
 	sh = array_alloc(cachep->shared * cachep->batchcount, cachep->batchcount);
@@ -163,31 +229,66 @@ static void cache_make_shared(struct kmem_cache *cachep)
 	kfree(sh);
 }
 
+/* cache_node_init - an empty node of cachep (lists, lock, free_limit). */
+void cache_node_init(struct kmem_cache *cachep, struct kmem_cache_node *n)
+{
+	*n = (struct kmem_cache_node){ .free_limit = SLAB_NODE_FREE_LIMIT(cachep) };
+	spin_lock_init(&n->list_lock);
+	INIT_LIST_HEAD(&n->slabs_full);
+	INIT_LIST_HEAD(&n->slabs_partial);
+	INIT_LIST_HEAD(&n->slabs_free);
+}
+
 /*
- * cache_make_array - this CPU's first use of the cache: make its array,
- * count it in the node (free_limit grows by a batch per CPU, as in Linux),
- * and make the shared array once two CPUs use the cache. Returns the array,
- * or NULL (array-less for now: boot, nested, or out of memory). Interrupts off.
+ * Give this CPU (not CPU 0, whose node is part of the cache) its node of
+ * the cache, published once whole; with no memory for it, the CPU goes on
+ * using node 0. Interrupts off.
+ */
+static void cache_make_node(struct kmem_cache *cachep)
+{
+	struct kmem_cache_node *n;
+
+	this_cpu_write(slab_arrayless, 1);
+	n = kmem_cache_alloc(slab_node_cache);
+	this_cpu_write(slab_arrayless, 0);
+	if (!n)
+		return;
+	cache_node_init(cachep, n);
+	smp_store_release(&cachep->node[smp_processor_id()], n);
+}
+
+/* cache_free_nodes - free the nodes of a destroyed cache (empty, no shared arrays). */
+void cache_free_nodes(struct kmem_cache *cachep)
+{
+	for (unsigned int i = 1; i < NR_CPUS; i++) {
+		struct kmem_cache_node *n = cachep->node[i];
+
+		if (!n)
+			continue;
+		BUG_ON(n->total_slabs || n->shared);
+		cachep->node[i] = NULL;
+		kmem_cache_free(slab_node_cache, n);
+	}
+}
+
+/*
+ * cache_make_array - this CPU's first use of the cache: make its node (if
+ * it has none) and its array, and count the array. Returns the array, or NULL (array-less for now: boot, nested,
+ * or out of memory). Interrupts off.
  */
 static struct array_cache *cache_make_array(struct kmem_cache *cachep)
 {
-	struct kmem_cache_node *n = &cachep->node;
 	struct array_cache *ac;
-	bool want_shared;
 
 	if (slab_state < SLAB_UP || this_cpu_read(slab_arrayless))
 		return NULL;
+	if (!cachep->node[smp_processor_id()])
+		cache_make_node(cachep);
 	ac = array_alloc(cachep->limit, cachep->batchcount);
 	if (!ac)
 		return NULL;
-	spin_lock(&n->list_lock);
-	n->nr_arrays++;
-	n->free_limit = (1UL + n->nr_arrays) * cachep->batchcount + cachep->num;
-	want_shared = cachep->shared && !n->shared && n->nr_arrays >= 2;
-	spin_unlock(&n->list_lock);
+	atomic_inc(&cachep->nr_arrays);
 	WRITE_ONCE(cachep->cpu_array[smp_processor_id()], ac);
-	if (want_shared)
-		cache_make_shared(cachep);
 	return ac;
 }
 
@@ -232,12 +333,14 @@ static void ac_transfer(struct array_cache *to, struct array_cache *from, unsign
 }
 
 /*
- * The array is empty: refill it from the shared array, the node's slabs or
- * a new slab, then pop one object. NULL when memory is out. Interrupts off.
+ * The array is empty: refill it from this CPU's node (shared array, then
+ * slabs), a new slab, or at worst the other nodes, then pop one object.
+ * NULL when memory is out. Interrupts off.
  */
 static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *ac)
 {
-	struct kmem_cache_node *n = &cachep->node;
+	unsigned int nid = slab_cpu_node(cachep);
+	struct kmem_cache_node *n = cachep->node[nid];
 	unsigned int batch = ac->batchcount;
 	struct array_cache *shared;
 	struct page *page;
@@ -254,7 +357,7 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *a
 		shared->touched = 1;
 		stat(cachep, shared_refilled, batch);
 	} else {
-		ac->avail = cache_take_from_lists(cachep, &ac->entry[1], batch);
+		ac->avail = cache_take_from_lists(cachep, nid, &ac->entry[1], batch);
 	}
 	spin_unlock(&n->list_lock);
 	stat(cachep, refilled, ac->avail);
@@ -266,24 +369,30 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *a
 	 * under the lock, growing again if other CPUs emptied it meanwhile.
 	 */
 	while (!ac->avail) {
-		page = cache_grow_begin(cachep);
-		if (!page)
-			return NULL;
+		page = cache_grow_begin(cachep, nid);
+		if (!page) {
+			ac->avail = cache_take_elsewhere(cachep, &ac->entry[1], batch);
+			if (!ac->avail)
+				return NULL;
+			break;
+		}
 		cache_grow_end(cachep, page);
 		spin_lock(&n->list_lock);
-		ac->avail = cache_take_from_lists(cachep, &ac->entry[1], batch);
+		ac->avail = cache_take_from_lists(cachep, nid, &ac->entry[1], batch);
 		spin_unlock(&n->list_lock);
 		stat(cachep, refilled, ac->avail);
 	}
 #else
 	if (!ac->avail) {
-		page = cache_grow_begin(cachep);
+		page = cache_grow_begin(cachep, nid);
 		/* Seed 001: fill the array from the new slab before anyone can see it. */
 		if (page) {
 			ac->avail = slab_take_objs(cachep, page, &ac->entry[1], batch);
 			stat(cachep, grown_batch, ac->avail);
 		}
 		cache_grow_end(cachep, page);
+		if (!page)
+			ac->avail = cache_take_elsewhere(cachep, &ac->entry[1], batch);
 		if (!ac->avail)
 			return NULL;
 	}
@@ -324,31 +433,24 @@ out:
 }
 
 /*
- * The array is full: move its oldest batch to the shared array if that has
- * room, else back to the slabs. Interrupts off.
+ * The array is full: send its oldest batch home, shared arrays first. The
+ * first time this CPU sends another node its objects, that node gets its
+ * shared array (made before the batch is taken: making it may allocate
+ * from this very array). Interrupts off.
  */
 static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 {
-	struct kmem_cache_node *n = &cachep->node;
-	struct list_head release = LIST_HEAD_INIT(release);
-	unsigned int batch = MIN(ac->batchcount, ac->avail);
-	struct array_cache *shared;
+	unsigned int nid = slab_node_id(slab_head_page(ac->entry[1])), batch;
 
-	spin_lock(&n->list_lock);
-	shared = n->shared;
-	if (shared && shared->avail < shared->limit) {
-		batch = MIN(batch, shared->limit - shared->avail);
-		copy_ptrs(&shared->entry[shared->avail + 1], &ac->entry[1], batch);
-		shared->avail += batch;
-		stat(cachep, shared_flushed, batch);
-	} else {
-		cache_free_objs(cachep, &ac->entry[1], batch, &release);
-	}
-	spin_unlock(&n->list_lock);
+	if (nid != slab_cpu_node(cachep) && cachep->shared && !READ_ONCE(cachep->node[nid]->shared))
+		cache_make_shared(cachep, nid);
+	batch = MIN(ac->batchcount, ac->avail);
+	if (!batch)
+		return;
+	cache_free_home(cachep, &ac->entry[1], batch, true);
 	ac_remove_oldest(ac, batch);
 	stat(cachep, flushed, batch);
 	slab_count_event();
-	slabs_release(cachep, &release);
 }
 
 /* cache_free_slow: see slab_def.h. */
@@ -410,45 +512,68 @@ void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 
 /*
  * cache_drain_array - give the n oldest objects of ac (all if fewer) back
- * to their slabs. Interrupts off; ac is the running CPU's array (or
- * slab_no_array), or the cache is idle everywhere.
+ * to their slabs on their home nodes. Interrupts off; ac is the running
+ * CPU's array (or slab_no_array), or the cache is idle everywhere. A chunk
+ * at a time leaves the array under this CPU's node lock before it goes
+ * home, so that kmem_cache_check (holding every node lock) never sees an
+ * object both in an array and free on its slab.
  */
 void cache_drain_array(struct kmem_cache *cachep, struct array_cache *ac, unsigned int n)
 {
-	struct kmem_cache_node *node = &cachep->node;
-	struct list_head release = LIST_HEAD_INIT(release);
+	struct kmem_cache_node *self = cachep->node[slab_cpu_node(cachep)];
+	void *chunk[32];
 
 	n = MIN(n, ac->avail);
 	if (!n)
 		return;
-	spin_lock(&node->list_lock);
-	cache_free_objs(cachep, &ac->entry[1], n, &release);
-	ac_remove_oldest(ac, n);
-	spin_unlock(&node->list_lock);
 	stat(cachep, flushed, n);
 	slab_count_event();
-	slabs_release(cachep, &release);
+	while (n) {
+		unsigned int k = MIN(n, (unsigned int)ARRAY_SIZE(chunk));
+
+		spin_lock(&self->list_lock);
+		copy_ptrs(chunk, &ac->entry[1], k);
+		ac_remove_oldest(ac, k);
+		spin_unlock(&self->list_lock);
+		cache_free_home(cachep, chunk, k, false);
+		n -= k;
+	}
 }
 
-/* cache_drain_shared - give the n oldest objects of the shared array back to their slabs. */
-void cache_drain_shared(struct kmem_cache *cachep, unsigned int n)
+/*
+ * cache_drain_shared - give the n oldest objects of node nid's shared array
+ * back to their slabs on their home nodes, a chunk at a time taken out
+ * under the node's lock (as cache_drain_array does). Interrupts on or off.
+ */
+void cache_drain_shared(struct kmem_cache *cachep, unsigned int nid, unsigned int n)
 {
-	struct kmem_cache_node *node = &cachep->node;
-	struct list_head release = LIST_HEAD_INIT(release);
-	struct array_cache *sh;
+	struct kmem_cache_node *node = READ_ONCE(cachep->node[nid]);
 	unsigned long flags;
+	void *chunk[32];
 
-	flags = spin_lock_irqsave(&node->list_lock);
-	sh = node->shared;
-	if (sh)
-		n = MIN(n, sh->avail);
-	if (sh && n) {
-		cache_free_objs(cachep, &sh->entry[1], n, &release);
-		ac_remove_oldest(sh, n);
+	if (!node)
+		return;
+	flags = arch_irq_save();
+
+	while (n) {
+		struct array_cache *sh;
+		unsigned int k = 0;
+
+		spin_lock(&node->list_lock);
+		sh = node->shared;
+		if (sh) {
+			k = MIN(n, MIN((unsigned int)sh->avail, (unsigned int)ARRAY_SIZE(chunk)));
+			copy_ptrs(chunk, &sh->entry[1], k);
+			ac_remove_oldest(sh, k);
+		}
+		spin_unlock(&node->list_lock);
+		if (!k)
+			break;
+		cache_free_home(cachep, chunk, k, false);
 		slab_count_event();
+		n -= k;
 	}
-	spin_unlock_irqrestore(&node->list_lock, flags);
-	slabs_release(cachep, &release);
+	arch_irq_restore(flags);
 }
 
 /* kmem_cache_drain_local: see slab.h. */
@@ -492,7 +617,6 @@ void slab_drop_local_arrays(void)
 	flags = spin_lock_irqsave(&slab_caches_lock);
 	slab_set_arrayless(true);
 	list_for_each_entry(cachep, &slab_caches, list) {
-		struct kmem_cache_node *n = &cachep->node;
 		struct array_cache *ac = cachep->cpu_array[cpu];
 
 		if (ac == &slab_no_array)
@@ -500,10 +624,7 @@ void slab_drop_local_arrays(void)
 		cache_drain_array(cachep, ac, ~0U);
 		slab_free_hint_forget(cachep, cpu);
 		WRITE_ONCE(cachep->cpu_array[cpu], &slab_no_array);
-		spin_lock(&n->list_lock);
-		n->nr_arrays--;
-		n->free_limit = (1UL + n->nr_arrays) * cachep->batchcount + cachep->num;
-		spin_unlock(&n->list_lock);
+		atomic_dec(&cachep->nr_arrays);
 		kfree(ac);
 	}
 	slab_set_arrayless(false);
@@ -523,8 +644,14 @@ void cache_free_arrays(struct kmem_cache *cachep)
 		cachep->cpu_array[cpu] = &slab_no_array;
 		kfree(ac);
 	}
-	BUG_ON(cachep->node.shared && cachep->node.shared->avail);
-	kfree(cachep->node.shared);
-	cachep->node.shared = NULL;
-	cachep->node.nr_arrays = 0;
+	for (unsigned int i = 0; i < NR_CPUS; i++) {
+		struct kmem_cache_node *n = cachep->node[i];
+
+		if (!n)
+			continue;
+		BUG_ON(n->shared && n->shared->avail);
+		kfree(n->shared);
+		n->shared = NULL;
+	}
+	atomic_set(&cachep->nr_arrays, 0);
 }

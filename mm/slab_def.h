@@ -16,23 +16,35 @@
  * freelist[active - 1]. The array is only ever read or written at the stack
  * top. Where it lives is the cache's layout (enum slab_layout).
  *
- * Each cache has one node (Quarry has no NUMA) with three lists of slabs by
- * fullness, counters, a shared array and list_lock; and per CPU an
- * array_cache, a stack of object pointers that is the allocation fast path
- * (made on the CPU's first use of the cache; until then cpu_array[cpu] is
- * the empty slab_no_array, which sends both fast paths to the slow path).
+ * Each cache has a node per CPU (Linux SLAB's NUMA structure, with every
+ * CPU its own node): three lists of slabs by fullness, counters, a shared
+ * array and list_lock. Node 0 is part of the cache; another CPU's node is
+ * made with its first array of the cache (until then, or if that fails, it
+ * uses node 0), so caches cost memory only on the CPUs that use them. A
+ * slab belongs to the node of the CPU that made it
+ * (its home, kept in the head page's flags); a CPU refills only from its
+ * own node, and objects always go back to their home node, so CPUs that
+ * allocate and free their own objects never touch each other's slabs or
+ * locks. Per CPU there is also an array_cache, a stack of object pointers
+ * that is the allocation fast path (made on the CPU's first use of the
+ * cache; until then cpu_array[cpu] is the empty slab_no_array, which sends
+ * both fast paths to the slow path).
  *
  * Locks, outermost first: slab_caches_lock (the list of caches) ->
- * node.list_lock (the node's lists, counters, shared array and the
- * freelist of every slab on them) -> the buddy allocator's zone lock -> the
- * console lock. A node lock is only taken with interrupts off. A CPU's
+ * node[n].list_lock (node n's lists, counters, shared array and the
+ * freelist of every slab on them; one node lock at a time, except
+ * kmem_cache_check, which takes them in index order) -> the buddy
+ * allocator's zone lock -> the console lock. A node lock is only taken
+ * with interrupts off. A CPU's
  * array_cache is touched only by that CPU with interrupts off (slab_reap
  * runs on the CPU it drains); kmem_cache_destroy and kmem_cache_check read
  * other CPUs' arrays, and their callers guarantee the cache is idle. A slab
  * being made (between cache_grow_begin and cache_grow_end) is on no list
  * and belongs to the CPU making it: no lock is needed to take objects from it.
  *
- * Departures from Linux: one node, so no alien caches; no colouring; arrays
+ * Departures from Linux: a node per CPU rather than per memory node, and
+ * no alien caches (a free to another node goes to that node's shared array
+ * or slabs under its lock, a batch at a time); no colouring; arrays
  * made lazily per CPU; a cache destroyed with live objects is kept; double
  * frees looked for at the stack tops even without debugging; debug caches
  * take no per-CPU array (every operation is checked under the node lock).
@@ -47,6 +59,7 @@
 #include "mm/slab.h"
 #include "mm/buddy.h"
 #include "kernel/percpu.h"
+#include "kernel/atomic.h"
 #include <asm/processor.h>
 
 #ifndef CONFIG_SLAB_DEBUG
@@ -134,7 +147,7 @@ DECLARE_PER_CPU(unsigned long, slab_cpu_index);
 /* Shared array size, in batches, when more than one CPU may run (slabinfo's sharedfactor). */
 #define SLAB_SHARED_FACTOR	8
 
-/* The slabs of a cache (one node) and the counts derived from them. */
+/* The slabs of a cache homed at one node (CPU) and the counts derived from them. */
 struct kmem_cache_node {
 	struct spinlock list_lock;	/* protects everything below and the slabs' freelists */
 	struct list_head slabs_full;	/* active == num */
@@ -144,11 +157,22 @@ struct kmem_cache_node {
 	unsigned long free_slabs;	/* slabs on slabs_free */
 	unsigned long free_objects;	/* free objects on the lists' slabs (not in arrays) */
 	unsigned long free_limit;	/* above this many free objects, empty slabs go back */
-	struct array_cache *shared;	/* objects for any CPU; NULL until a second CPU comes */
-	unsigned int nr_arrays;		/* CPUs that have an array of this cache */
+	struct array_cache *shared;	/* this node's objects freed by CPUs in a batch; NULL
+					   until another CPU first frees some */
 	unsigned int free_touched;	/* a free slab was allocated from since the last node reap */
 	unsigned int reap_visits;	/* slab_reap passes since the last node reap */
-};
+} __aligned(64);			/* nodes of different CPUs share no cache line */
+
+/*
+ * Free objects a node keeps on empty slabs before giving slabs back: as
+ * Linux's (1 + CPUs of the node) batches plus a slab, a node having one CPU.
+ */
+#define SLAB_NODE_FREE_LIMIT(cachep) (2UL * (cachep)->batchcount + (cachep)->num)
+
+/* A slab's home node, in bits 8..15 of its head page's flags (set by cache_grow_begin). */
+#define SLAB_NODE_SHIFT		8
+#define SLAB_NODE_MASK		(0xffUL << SLAB_NODE_SHIFT)
+_Static_assert(NR_CPUS <= 256, "a node number fits eight bits of page->flags");
 
 /* Event counters of one cache; all zero unless CONFIG_SLAB_STATS. */
 struct kmem_cache_stats {
@@ -199,8 +223,11 @@ struct kmem_cache {
 	unsigned int batchcount;
 	unsigned int shared;		/* shared array size in batches (0: none) */
 	bool dead;			/* destroyed with live objects: kept for their frees */
+	struct atomic nr_arrays;	/* CPUs that have an array of this cache */
 	void (*ctor)(void *);
-	struct kmem_cache_node node;
+	struct kmem_cache_node *node[NR_CPUS];	/* per CPU, made on its first array; NULL: */
+						/* that CPU uses node 0 (see slab_cpu_node) */
+	struct kmem_cache_node node0;		/* node[0], made with the cache */
 	struct list_head list;		/* on slab_caches, under slab_caches_lock */
 	char name[SLAB_NAME_LEN];
 	struct kmem_cache_stats stats;
@@ -215,6 +242,8 @@ enum slab_state {
 };
 
 extern enum slab_state slab_state;
+/* The nodes of CPUs other than 0 (aligned to a cache line, which kmalloc's red zones would break). */
+extern struct kmem_cache *slab_node_cache;
 extern struct list_head slab_caches;
 extern struct spinlock slab_caches_lock;
 extern struct kmem_cache *kmalloc_caches[KMALLOC_SHIFT_HIGH + 1];
@@ -249,6 +278,28 @@ static inline freelist_idx_t *slab_freelist(const struct page *page)
 static inline struct page *slab_head_page(const void *objp)
 {
 	return (struct page *)virt_to_page(objp)->private;
+}
+
+/* The node a slab (its head page) belongs to. */
+static inline unsigned int slab_node_id(const struct page *head)
+{
+	return (unsigned int)((head->flags & SLAB_NODE_MASK) >> SLAB_NODE_SHIFT);
+}
+
+static inline struct kmem_cache_node *slab_node(struct kmem_cache *cachep, const struct page *head)
+{
+	return cachep->node[slab_node_id(head)];
+}
+
+/*
+ * The node the running CPU allocates from and grows slabs for: its own once
+ * it has one (made with its first array of the cache), else node 0.
+ */
+static inline unsigned int slab_cpu_node(const struct kmem_cache *cachep)
+{
+	unsigned int cpu = smp_processor_id();
+
+	return READ_ONCE(cachep->node[cpu]) ? cpu : 0;
 }
 
 static inline bool slab_debug_on(const struct kmem_cache *cachep)
@@ -374,24 +425,29 @@ static __always_inline void slab_free(struct kmem_cache *cachep, void *objp, con
 }
 
 /* mm/slab.c: slabs and their lists. */
-struct page *cache_grow_begin(struct kmem_cache *cachep);
+struct page *cache_grow_begin(struct kmem_cache *cachep, unsigned int nid);
 void cache_grow_end(struct kmem_cache *cachep, struct page *page);
 unsigned int slab_take_objs(struct kmem_cache *cachep, struct page *page, void **out,
 			    unsigned int max);
-unsigned int cache_take_from_lists(struct kmem_cache *cachep, void **out, unsigned int max);
-void cache_free_objs(struct kmem_cache *cachep, void *const *objs, unsigned int n,
-		     struct list_head *release);
+unsigned int cache_take_from_lists(struct kmem_cache *cachep, unsigned int nid, void **out,
+				   unsigned int max);
+unsigned int cache_free_objs(struct kmem_cache *cachep, unsigned int nid, void *const *objs,
+			     unsigned int n, struct list_head *release);
 void slabs_release(struct kmem_cache *cachep, struct list_head *release);
 unsigned long cache_release_free_slabs(struct kmem_cache *cachep, unsigned long max);
+void cache_counts_sum(struct kmem_cache *cachep, unsigned long *total_slabs,
+		      unsigned long *free_slabs, unsigned long *free_objects);
 
 /* mm/slab_cpu.c: per-CPU and shared arrays. */
 void cache_free_arrays(struct kmem_cache *cachep);
 void cache_drain_array(struct kmem_cache *cachep, struct array_cache *ac, unsigned int n);
-void cache_drain_shared(struct kmem_cache *cachep, unsigned int n);
+void cache_drain_shared(struct kmem_cache *cachep, unsigned int nid, unsigned int n);
 void slab_count_event(void);
 void slab_set_arrayless(bool on);
 void slab_drop_local_arrays(void);
 void slab_free_hint_forget(struct kmem_cache *cachep, unsigned int cpu);
+void cache_node_init(struct kmem_cache *cachep, struct kmem_cache_node *n);
+void cache_free_nodes(struct kmem_cache *cachep);
 
 /* mm/slab_debug.c: guards, poison and pointer checks. */
 void slab_debug_init_obj(struct kmem_cache *cachep, void *objp);

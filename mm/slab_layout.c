@@ -166,8 +166,6 @@ static void cache_set_tunables(struct kmem_cache *cachep)
 	cachep->limit = limit;
 	cachep->batchcount = (limit + 1) / 2;
 	cachep->shared = cachep->size <= PAGE_SIZE && NR_CPUS > 1 ? SLAB_SHARED_FACTOR : 0;
-	/* A batch per CPU with an array, plus one, plus a slab: no CPU has one yet. */
-	cachep->node.free_limit = cachep->batchcount + cachep->num;
 }
 
 /*
@@ -218,10 +216,8 @@ bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
 		cachep->cpu_array[cpu] = &slab_no_array;
 
-	spin_lock_init(&cachep->node.list_lock);
-	INIT_LIST_HEAD(&cachep->node.slabs_full);
-	INIT_LIST_HEAD(&cachep->node.slabs_partial);
-	INIT_LIST_HEAD(&cachep->node.slabs_free);
+	cache_node_init(cachep, &cachep->node0);
+	cachep->node[0] = &cachep->node0;
 	INIT_LIST_HEAD(&cachep->list);
 	return true;
 }

@@ -6,9 +6,8 @@
  * walks the caches. For each cache it looks at the calling CPU's own array:
  * if the array was used since the last pass (touched), it only clears the
  * flag; otherwise about a fifth of its limit (at most half of what it
- * holds) goes back to the slabs. Every second pass of each reaping CPU,
- * so about every 4 s per cache (counted per node in reap_visits against
- * the number of CPUs that reap), the node itself is reaped: an untouched
+ * holds) goes back to the slabs. Every second pass, so about every 4 s per
+ * cache, the CPU also reaps its own node (counted in reap_visits): an untouched
  * shared array loses a fifth of its limit to the slabs the same way, and
  * if no allocation needed a free slab since the last node pass
  * (free_touched clear), about a fifth of the free_limit's worth of empty
@@ -19,8 +18,8 @@
  * Locking: the walk holds slab_caches_lock, taken with a trylock so that a
  * reap from a timer tick never waits (a busy lock skips this pass); a cache
  * leaves the list before kmem_cache_destroy() drains it. Per cache: this
- * CPU's array with interrupts off (the only array a reap touches), then the
- * node lock for the node's fields; objects and slabs go back through
+ * CPU's array with interrupts off (the only array a reap touches), then its
+ * node's lock for the node's fields; objects and slabs go back through
  * cache_drain_array/cache_drain_shared/cache_release_free_slabs, which take
  * the node lock and then, with it dropped, the zone lock.
  *
@@ -32,11 +31,11 @@
  *
  * Departures from Linux: no per-CPU deferred work; the caller's tick drives
  * the reap, and node passes are paced by counting passes, not by jiffies.
+ * Each CPU reaps its own node (Linux: one CPU per node in turn).
  */
 #include "mm/slab_def.h"
 #include "kernel/smp.h"
 
-static unsigned long reap_cpus;		/* bit n: CPU n has called slab_reap() */
 static unsigned long reap_events;	/* reap passes that gave anything back */
 
 /* slab_reap_events: see slab.h. */
@@ -53,11 +52,12 @@ static unsigned int reap_amount(const struct array_cache *ac)
 	return n > ac->avail ? (ac->avail + 1) / 2 : n;
 }
 
-/* One cache: this CPU's array, then (every 2 * reapers visits) the node. Interrupts off. */
-static bool reap_cache(struct kmem_cache *cachep, unsigned int reapers)
+/* One cache: this CPU's array, then (every second visit) its node. Interrupts off. */
+static bool reap_cache(struct kmem_cache *cachep)
 {
-	struct array_cache *ac = cachep->cpu_array[smp_processor_id()];
-	struct kmem_cache_node *n = &cachep->node;
+	unsigned int nid = smp_processor_id();
+	struct array_cache *ac = cachep->cpu_array[nid];
+	struct kmem_cache_node *n = READ_ONCE(cachep->node[nid]);
 	unsigned int shared = 0;
 	unsigned long slabs = 0;
 	bool worked = false;
@@ -70,8 +70,10 @@ static bool reap_cache(struct kmem_cache *cachep, unsigned int reapers)
 			worked = true;
 		}
 	}
+	if (!n)		/* this CPU uses node 0: CPU 0 reaps it */
+		return worked;
 	spin_lock(&n->list_lock);
-	if (++n->reap_visits >= 2 * reapers) {
+	if (++n->reap_visits >= 2) {
 		n->reap_visits = 0;
 		if (n->shared && n->shared->avail) {
 			if (n->shared->touched)
@@ -86,7 +88,7 @@ static bool reap_cache(struct kmem_cache *cachep, unsigned int reapers)
 	}
 	spin_unlock(&n->list_lock);
 	if (shared)
-		cache_drain_shared(cachep, shared);
+		cache_drain_shared(cachep, nid, shared);
 	if (slabs)
 		cache_release_free_slabs(cachep, slabs);
 	return worked || shared || slabs;
@@ -96,19 +98,12 @@ static bool reap_cache(struct kmem_cache *cachep, unsigned int reapers)
 void slab_reap(void)
 {
 	unsigned long flags = arch_irq_save();
-	unsigned long bit = 1UL << smp_processor_id();
 	struct kmem_cache *cachep;
-	unsigned int reapers;
 	bool worked = false;
 
-	if (!(READ_ONCE(reap_cpus) & bit))
-		__atomic_fetch_or(&reap_cpus, bit, __ATOMIC_RELAXED);
-	reapers = 0;
-	for (unsigned long m = READ_ONCE(reap_cpus); m; m &= m - 1)	/* no libgcc popcount */
-		reapers++;
 	if (slab_state == SLAB_UP && spin_trylock(&slab_caches_lock)) {
 		list_for_each_entry(cachep, &slab_caches, list)
-			worked |= reap_cache(cachep, reapers);
+			worked |= reap_cache(cachep);
 		spin_unlock(&slab_caches_lock);
 	}
 	if (worked)
@@ -134,17 +129,21 @@ static void release_all(void)
 	flags = spin_lock_irqsave(&slab_caches_lock);
 	slab_set_arrayless(true);
 	list_for_each_entry(cachep, &slab_caches, list) {
-		struct kmem_cache_node *n = &cachep->node;
-		struct array_cache *sh = NULL;
+		for (unsigned int i = 0; i < NR_CPUS; i++) {
+			struct kmem_cache_node *n = cachep->node[i];
+			struct array_cache *sh = NULL;
 
-		cache_drain_shared(cachep, ~0U);
-		spin_lock(&n->list_lock);
-		if (n->nr_arrays < 2) {
-			sh = n->shared;
-			n->shared = NULL;
+			if (!n)
+				continue;
+			cache_drain_shared(cachep, i, ~0U);
+			spin_lock(&n->list_lock);
+			if (atomic_read(&cachep->nr_arrays) == 0) {
+				sh = n->shared;
+				n->shared = NULL;
+			}
+			spin_unlock(&n->list_lock);
+			kfree(sh);
 		}
-		spin_unlock(&n->list_lock);
-		kfree(sh);
 		cache_release_free_slabs(cachep, ~0UL);
 	}
 	slab_set_arrayless(false);

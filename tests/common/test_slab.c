@@ -238,9 +238,9 @@ SELFTEST(slab_off_slab_freelist_with_ctor)
 			  "object %u not constructed", i);
 		objs[i] = p;
 	}
-	ST_EXPECT(ctor_calls == slab_test_active(c) + c->node.free_objects,
+	ST_EXPECT(ctor_calls == slab_test_active(c) + slab_test_node(c)->free_objects,
 		  "ctor ran %u times for %lu objects", ctor_calls,
-		  slab_test_active(c) + c->node.free_objects);
+		  slab_test_active(c) + slab_test_node(c)->free_objects);
 	ST_EXPECT(kmem_cache_check(c) == 0, "check failed");
 	for (unsigned int i = 0; i < count; i++)
 		kmem_cache_free(c, objs[i]);
@@ -309,7 +309,7 @@ SELFTEST(slab_per_cpu_array_limits_and_batches)
 	ST_EXPECT(c->cpu_array[smp_processor_id()] == &slab_no_array, "array made before use");
 	objs[0] = kmem_cache_alloc(c);
 	ac = c->cpu_array[smp_processor_id()];
-	ST_EXPECT(ac != &slab_no_array && ac->limit == c->limit && c->node.nr_arrays == 1,
+	ST_EXPECT(ac != &slab_no_array && ac->limit == c->limit && atomic_read(&c->nr_arrays) == 1,
 		  "no array after the first alloc");
 	/* An untouched array refills at most BATCHREFILL_LIMIT from a new slab. */
 	ST_EXPECT(ac->avail == MIN(BATCHREFILL_LIMIT, c->num) - 1 && ac->touched,
@@ -322,12 +322,13 @@ SELFTEST(slab_per_cpu_array_limits_and_batches)
 		ST_EXPECT(ac->avail <= ac->limit, "avail %lu > limit", ac->avail);
 	}
 	ST_EXPECT(ac->avail > ac->limit - ac->batchcount, "array drained too far: %lu", ac->avail);
-	ST_EXPECT(c->node.free_slabs * c->num <= c->node.free_limit,
-		  "%lu empty slabs kept, free_limit %lu objects", c->node.free_slabs,
-		  c->node.free_limit);
+	ST_EXPECT(slab_test_node(c)->free_slabs * c->num <= slab_test_node(c)->free_limit,
+		  "%lu empty slabs kept, free_limit %lu objects", slab_test_node(c)->free_slabs,
+		  slab_test_node(c)->free_limit);
 	ST_EXPECT(kmem_cache_check(c) == 0, "check failed");
 	ST_EXPECT(kmem_cache_shrink(c) == 0, "shrink left slabs");
-	ST_EXPECT(ac->avail == 0 && c->node.total_slabs == 0, "shrink did not empty the cache");
+	ST_EXPECT(ac->avail == 0 && slab_test_node(c)->total_slabs == 0,
+		  "shrink did not empty the cache");
 #if CONFIG_SLAB_STATS
 	{
 		const struct kmem_cache_stats *s = &c->stats;
@@ -500,9 +501,10 @@ SELFTEST(slab_slabinfo_format)
 	slabinfo_line(c, line, sizeof(line));
 	snprintf(want, sizeof(want),
 		 "%-17s %6lu %6lu %6u %4u %4d : tunables %4u %4u %4u : slabdata %6lu %6lu %6lu",
-		 "test-info", active, c->node.total_slabs * c->num, c->size, c->num,
-		 1 << c->order, 120U, 60U, 8U, c->node.total_slabs - c->node.free_slabs,
-		 c->node.total_slabs, 0UL);
+		 "test-info", active, slab_test_node(c)->total_slabs * c->num, c->size, c->num,
+		 1 << c->order, 120U, 60U, 8U,
+		 slab_test_node(c)->total_slabs - slab_test_node(c)->free_slabs,
+		 slab_test_node(c)->total_slabs, 0UL);
 	ST_EXPECT(strcmp(line, want) == 0, "slabinfo line\n  '%s'\nexpected\n  '%s'", line, want);
 	ST_EXPECT(active >= 10 && c->size == 200 && line[17] == ' ' && line[16] == ' ',
 		  "bad numbers or name column: '%s'", line);

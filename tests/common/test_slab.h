@@ -91,15 +91,19 @@ static inline bool slab_test_console_has(const char *what)
 #endif
 }
 
-/* Objects the slabs of a cache count as in use (in arrays or with callers). */
+/* Objects the slabs of a cache count as in use (in arrays or with callers), all nodes. */
 static inline unsigned long slab_test_active(struct kmem_cache *cachep)
 {
-	struct kmem_cache_node *n = &cachep->node;
-	unsigned long flags = spin_lock_irqsave(&n->list_lock);
-	unsigned long active = n->total_slabs * cachep->num - n->free_objects;
+	unsigned long slabs, free_slabs, free_objects;
 
-	spin_unlock_irqrestore(&n->list_lock, flags);
-	return active;
+	cache_counts_sum(cachep, &slabs, &free_slabs, &free_objects);
+	return slabs * cachep->num - free_objects;
+}
+
+/* The running CPU's node of a cache: where a single-CPU test's slabs live. */
+static inline struct kmem_cache_node *slab_test_node(struct kmem_cache *cachep)
+{
+	return cachep->node[slab_cpu_node(cachep)];
 }
 
 /* Objects sitting in the cache's per-CPU and shared arrays (cache idle on other CPUs). */
@@ -107,12 +111,17 @@ static inline unsigned long slab_test_in_arrays(struct kmem_cache *cachep)
 {
 	unsigned long n = 0, flags;
 
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct kmem_cache_node *node = cachep->node[cpu];
+
 		n += cachep->cpu_array[cpu]->avail;
-	flags = spin_lock_irqsave(&cachep->node.list_lock);
-	if (cachep->node.shared)
-		n += cachep->node.shared->avail;
-	spin_unlock_irqrestore(&cachep->node.list_lock, flags);
+		if (!node)
+			continue;
+		flags = spin_lock_irqsave(&node->list_lock);
+		if (node->shared)
+			n += node->shared->avail;
+		spin_unlock_irqrestore(&node->list_lock, flags);
+	}
 	return n;
 }
 

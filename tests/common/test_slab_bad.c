@@ -131,7 +131,8 @@ SELFTEST(slab_double_frees_seen_by_the_stacks)
 	/* Its slab empty: nothing of it can be freed. */
 	kmem_cache_free(c, a);
 	kmem_cache_drain_local(c);
-	ST_EXPECT(c->node.total_slabs == 1 && c->node.free_slabs == 1, "empty slab not kept");
+	ST_EXPECT(slab_test_node(c)->total_slabs == 1 && slab_test_node(c)->free_slabs == 1,
+		  "empty slab not kept");
 	bad = slab_bad_frees;
 	kmem_cache_free(c, a);
 	kmem_cache_drain_local(c);

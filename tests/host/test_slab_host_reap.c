@@ -31,23 +31,26 @@ static bool in_set(void *const *set, unsigned int n, const void *p)
 
 static int shared_body(struct kmem_cache *c, void **objs)
 {
-	struct kmem_cache_node *n = &c->node;
+	struct kmem_cache_node *n;
 	unsigned long active, shared_limit = c->shared * c->batchcount;
 	char line[160], want[32];
 	void *again[180], *mine[120];
 	unsigned int nmine = 0;
 
-	/* CPU 1 takes them all; CPU 2 frees them: its array, then the shared one. */
+	/* CPU 1 takes them all; CPU 2 frees them: its array, then node 1's shared one. */
 	as(1);
 	for (unsigned int i = 0; i < 300; i++)
 		ST_EXPECT((objs[i] = kmem_cache_alloc(c)) != NULL, "alloc %u failed", i);
-	ST_EXPECT(!n->shared && n->nr_arrays == 1, "a shared array with one CPU");
+	n = c->node[1];		/* CPU 1's, made with its array: where its objects live */
+	ST_EXPECT(n && !n->shared && atomic_read(&c->nr_arrays) == 1,
+		  "no node for CPU 1, or a shared array with one CPU");
 	active = slab_test_active(c);
 	as(2);
 	for (unsigned int i = 0; i < 300; i++)
 		kmem_cache_free(c, objs[i]);
-	ST_EXPECT(n->shared && n->nr_arrays == 2 && n->shared->limit == shared_limit,
-		  "no shared array of %lu for two CPUs", shared_limit);
+	ST_EXPECT(n->shared && atomic_read(&c->nr_arrays) == 2 && n->shared->limit == shared_limit &&
+			  c->node[2] && !c->node[2]->shared,
+		  "no shared array of %lu on node 1 (only)", shared_limit);
 	ST_EXPECT(n->shared->avail == 180 && c->cpu_array[2]->avail == 120,
 		  "shared %lu, CPU 2 %lu: expected 180 and 120", n->shared->avail,
 		  c->cpu_array[2]->avail);
@@ -121,7 +124,7 @@ static void reap_node_pass(unsigned int cpu)
 
 static int reap_body(struct kmem_cache *c, void **objs, unsigned int nobjs)
 {
-	struct kmem_cache_node *n = &c->node;
+	struct kmem_cache_node *n;
 	struct array_cache *ac3, *ac4;
 	unsigned long avail, events, flags;
 
@@ -139,6 +142,8 @@ static int reap_body(struct kmem_cache *c, void **objs, unsigned int nobjs)
 	for (unsigned int i = 0; i < nobjs; i++)
 		kmem_cache_free(c, objs[i]);
 	ac3 = c->cpu_array[3];
+	n = c->node[3];		/* CPU 3's: it made the slabs */
+	ST_EXPECT(n, "CPU 3 has no node");
 	avail = ac3->avail;
 	ST_EXPECT(avail >= 2 * ((ac3->limit + 4) / 5) && ac3->touched,
 		  "CPU 3 array %lu of %lu, touched %u", avail, ac3->limit, ac3->touched);
@@ -198,28 +203,47 @@ SELFTEST_HOST(slab_host_reap)
 	return 0;
 }
 
-/* slab_drain_all: every CPU's arrays and the shared ones freed, every page back. */
+/* Six CPUs allocate many sizes, others free them; then one size enough for a shared array. */
+static void drain_all_workload(void *objs[6][64])
+{
+	for (unsigned int cpu = 1; cpu <= 6; cpu++) {
+		as(cpu);
+		for (unsigned int i = 0; i < 64; i++)
+			objs[cpu - 1][i] = kmalloc(16 << (i % 9));
+	}
+	for (unsigned int cpu = 1; cpu <= 6; cpu++) {
+		as(7 - cpu);	/* freed on another CPU than the one that took them */
+		for (unsigned int i = 0; i < 64; i++)
+			kfree(objs[cpu - 1][i]);
+	}
+	/* Enough of one size freed on another CPU to give CPU 1's node a shared array. */
+	as(1);
+	for (unsigned int i = 0; i < 200; i++)
+		objs[i / 64][i % 64] = kmalloc(64);
+	as(2);
+	for (unsigned int i = 0; i < 200; i++)
+		kfree(objs[i / 64][i % 64]);
+	as(0);
+}
+
+/*
+ * slab_drain_all: every CPU's arrays and the shared ones freed, every page
+ * back but the nodes CPUs made for the caches, which stay with the cache:
+ * a first round makes them, before the count.
+ */
 SELFTEST_HOST(slab_host_drain_all_frees_arrays)
 {
 	void *objs[6][64];
 	unsigned long pages;
 
+	drain_all_workload(objs);
 	slab_drain_all();
 	pages = nr_free_pages();
-	for (unsigned int cpu = 1; cpu <= 6; cpu++) {
-		as(cpu);
-		for (unsigned int i = 0; i < ARRAY_SIZE(objs[0]); i++)
-			objs[cpu - 1][i] = kmalloc(16 << (i % 9));
-	}
-	for (unsigned int cpu = 1; cpu <= 6; cpu++) {
-		as(7 - cpu);	/* freed on another CPU than the one that took them */
-		for (unsigned int i = 0; i < ARRAY_SIZE(objs[0]); i++)
-			kfree(objs[cpu - 1][i]);
-	}
-	as(0);
+	drain_all_workload(objs);
 	ST_EXPECT(slab_debug_on(kmalloc_slab(64)) ||
-			  (kmalloc_slab(64)->node.shared && kmalloc_slab(64)->node.nr_arrays >= 6),
-		  "no shared array for kmalloc-64");
+			  (kmalloc_slab(64)->node[1] && kmalloc_slab(64)->node[1]->shared &&
+			   atomic_read(&kmalloc_slab(64)->nr_arrays) >= 6),
+		  "no shared array for kmalloc-64 on node 1");
 	slab_drain_all();
 	for (unsigned int i = 1; i <= KMALLOC_SHIFT_HIGH; i++) {
 		struct kmem_cache *c = kmalloc_caches[i];
@@ -229,8 +253,10 @@ SELFTEST_HOST(slab_host_drain_all_frees_arrays)
 		for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
 			ST_EXPECT(c->cpu_array[cpu] == &slab_no_array, "%s: CPU %u kept its array",
 				  c->name, cpu);
-		ST_EXPECT(!c->node.shared && !c->node.nr_arrays && !c->node.free_slabs,
-			  "%s: shared array or free slabs left", c->name);
+		ST_EXPECT(!atomic_read(&c->nr_arrays), "%s: arrays counted", c->name);
+		for (unsigned int nid = 0; nid < NR_CPUS; nid++)
+			ST_EXPECT(!c->node[nid] || (!c->node[nid]->shared && !c->node[nid]->free_slabs),
+				  "%s: node %u kept a shared array or free slabs", c->name, nid);
 		ST_EXPECT(kmem_cache_check(c) == 0, "%s inconsistent", c->name);
 	}
 	ST_EXPECT(nr_free_pages() == pages, "%lu pages free, %lu before", nr_free_pages(), pages);
