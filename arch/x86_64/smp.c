@@ -155,6 +155,13 @@ int arch_cpu_start(unsigned int cpu)
 		printk("smp: no memory for CPU %u's stack\n", cpu);
 		return -1;
 	}
+	/*
+	 * Every byte written once: under QEMU TCG, a page the boot loader ran
+	 * code from (the top of RAM, where GRUB relocates itself) stays slow to
+	 * write until all of that code is overwritten, and an AP's stack there
+	 * made the CPU 200 times slower. Harmless elsewhere.
+	 */
+	memset(stack, 0, PAGE_SIZE << AP_STACK_ORDER);
 	p->cr3_ap = KERNEL_TO_PHYS(ap_pml4);
 	p->cr3_kernel = read_cr3();
 	p->stack_top = (uint64_t)(stack + AP_STACK_SIZE);
