@@ -90,7 +90,7 @@ void *kmem_cache_alloc(struct kmem_cache *cachep);
 void kmem_cache_free(struct kmem_cache *cachep, void *objp);
 
 /*
- * kmem_cache_shrink - drain this CPU's array of the cache and the node's
+ * kmem_cache_shrink - drain this CPU's array of the cache and every node's
  * shared array, and return every empty slab to the buddy allocator. Objects
  * in other CPUs' arrays stay there (only their CPU may drain them: see
  * slab_drain_all). Returns 0 if the cache now holds no slabs, 1 if slabs
@@ -114,8 +114,8 @@ int kmem_cache_destroy(struct kmem_cache *cachep);
  * this cache's free-to-hand-out objects, each once, debug guards intact.
  * Returns 0, or -1 after printing the first violation. The caller
  * guarantees no other CPU allocates from or frees to the cache meanwhile
- * (their timer's slab_reap may run: it holds the node lock, as the check
- * does). O(objects): for tests.
+ * (their timer's slab_reap may run: it changes an array only under its
+ * CPU's node lock, which the check holds with every other). O(objects): for tests.
  */
 int kmem_cache_check(struct kmem_cache *cachep);
 
@@ -193,8 +193,8 @@ void slab_drain_local_all(void);
 /*
  * slab_reap - give back what this CPU's idle arrays and idle caches hold
  * (mm/slab_reap.c): an array unused since the last call loses about a
- * fifth of its limit to the slabs; about every other call the node's
- * shared array does the same and idle caches return surplus empty slabs to
+ * fifth of its limit to the slabs; about every other call the CPU's own
+ * node's shared array does the same and idle caches return surplus empty slabs to
  * the buddy allocator. Call it on every CPU about every 2 s, from the
  * timer tick: it runs on the calling CPU, which it may find with interrupts
  * on or off (it disables them itself), in an interrupt handler or not. It

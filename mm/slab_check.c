@@ -19,8 +19,8 @@
  *  - with debugging, every free object (on a slab or in an array) has free
  *    red zones and intact poison.
  * The caller guarantees no other CPU uses the cache meanwhile (arrays are
- * read without their owners' cooperation; a reap changes them only under
- * the node lock, which the check holds). A static bitmap and a static
+ * read without their owners' cooperation; a reap takes objects out of an
+ * array only under its CPU's node lock, which the check holds). A static bitmap and a static
  * buffer of array objects, under check_lock, keep the walk off the stack.
  */
 #include "mm/slab_def.h"

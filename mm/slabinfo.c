@@ -2,12 +2,12 @@
  * slabinfo.c - the reports: /proc/slabinfo version 2.1, the meminfo "Slab:"
  * line, and the layout (and statistics) report.
  *
- * Every number comes from a cache's node counters, read under its
- * list_lock so that one line is consistent: num_objs = total_slabs * num,
+ * Every number comes from a cache's node counters, added up over its nodes
+ * (each read under its list_lock): num_objs = total_slabs * num,
  * active_objs = num_objs - free_objects (objects in per-CPU and shared
  * arrays count as active, as in Linux's SLAB), active_slabs = total_slabs -
  * free_slabs, sharedfactor the cache's shared tunable and sharedavail the
- * objects now in the node's shared array.
+ * objects now in the nodes' shared arrays.
  * The statistics are the ones stat() counts (struct kmem_cache_stats).
  *
  * Lock order: slab_caches_lock (held for the walk) -> a node's list_lock
