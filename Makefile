@@ -115,7 +115,7 @@ $(ISO): $(ELF) iso/grub.cfg.in | deps
 	$(call make_iso,0)
 
 $(TEST_ISO): $(ELF) iso/grub.cfg.in | deps
-	$(call make_iso,1)
+	$(call make_iso,2)
 
 # Boot the default entry with the console on this terminal; QEMU's exit
 # status is the kernel's.
@@ -137,10 +137,10 @@ test-host:
 	@$(MAKE) --no-print-directory -f tests/host/host.mk PAGE_SHIFT=$(PAGE_SHIFT) ALLOC=$(ALLOC) run
 
 test-kernel: deps iso
-	@tests/qemu/selftest.sh $(TEST_ISO) $(TIMEOUT) $(QEMU_FLAGS)
+	@tests/qemu/selftest.sh kernel-$(ARCH)-$(PAGE_TAG) $(TEST_ISO) $(TIMEOUT) $(QEMU_FLAGS)
 
 test-gdb: deps iso
-	@tests/gdb/stepping.sh $(ELF) $(ISO)
+	@tests/gdb/stepping.sh gdb-$(ARCH)-$(PAGE_TAG) $(ELF) $(ISO)
 
 # QEMU paused with its gdbstub on :1234; `make gdb` in another terminal attaches.
 debug: deps iso
@@ -153,7 +153,8 @@ gdb: deps kernel
 
 help:
 	@echo "Quarry targets:"
-	@echo "  make run      build, make the GRUB ISO and boot it in QEMU (serial on this terminal)"
+	@echo "  make run      build, make the GRUB ISO and boot it in QEMU: boot reports, then the"
+	@echo "                benchmark tables (serial on this terminal)"
 	@echo "  make test     every test: host unit tests (ASan/UBSan), in-kernel self-tests"
 	@echo "                at 4K and 64K pages, and the GDB stepping test"
 	@echo "  make bench    boot-time benchmarks of every configuration -> build/bench/report.md"
