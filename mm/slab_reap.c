@@ -118,8 +118,9 @@ static void drop_local_cb(void *unused)
 }
 
 /*
- * Every cache's shared array (drained, then freed: no CPU has an array
- * now) and empty slabs back, this CPU array-less meanwhile.
+ * Every cache's shared arrays (drained, then freed; a node makes another
+ * when a CPU next sends it objects) and empty slabs back, this CPU
+ * array-less meanwhile.
  */
 static void release_all(void)
 {
@@ -136,8 +137,9 @@ static void release_all(void)
 			if (!n)
 				continue;
 			cache_drain_shared(cachep, i, ~0U);
+			/* Empty under the lock: nothing can be in it (another CPU may flush meanwhile). */
 			spin_lock(&n->list_lock);
-			if (atomic_read(&cachep->nr_arrays) == 0) {
+			if (n->shared && !n->shared->avail) {
 				sh = n->shared;
 				n->shared = NULL;
 			}
