@@ -18,6 +18,7 @@
 
 uintptr_t host_phys_offset;
 __thread unsigned int host_cpu_id;
+__thread unsigned long host_cpu_off;
 __thread int host_irqs_off;
 const char arch_name[] = "host";
 struct host_arena host_arena;
@@ -82,11 +83,11 @@ void on_each_cpu_wait(void (*fn)(void *arg), void *arg)
 	int irqs = host_irqs_off;
 
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
-		host_cpu_id = cpu;
+		host_set_cpu(cpu);
 		host_irqs_off = 0;
 		fn(arg);
 	}
-	host_cpu_id = self;
+	host_set_cpu(self);
 	host_irqs_off = irqs;
 }
 

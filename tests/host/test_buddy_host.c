@@ -445,7 +445,7 @@ static void *smp_worker_fn(void *arg)
 	unsigned int order[64], n = 0;
 	uint64_t seed = 0x51afd7ed558ccdULL * (w->cpu + 1);
 
-	host_cpu_id = w->cpu;
+	host_set_cpu(w->cpu);
 	for (unsigned long i = 0; i < w->ops && !w->failed; i++) {
 		uint64_t r = rng_next(&seed);
 

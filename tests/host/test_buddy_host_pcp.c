@@ -77,10 +77,10 @@ static int marks_body(void)
 		return -1;
 
 	/* A page waiting on CPU 5's list, freed again from CPU 0. */
-	host_cpu_id = 5;
+	host_set_cpu(5);
 	p = alloc_pages(0);
 	ST_EXPECT(p && free_pages(p, 0) == 0 && buddy_pcp_count(5) >= 1, "CPU 5 list empty");
-	host_cpu_id = 0;
+	host_set_cpu(0);
 	host_console_clear();
 	ST_EXPECT(free_pages(p, 0) == -EINVAL, "double free from another CPU accepted");
 	ST_EXPECT(host_console_contains("double free (page is already free, on a CPU's page list)"),
@@ -118,7 +118,7 @@ static int fill_and_free(unsigned int cpu, const unsigned long *heads, unsigned 
 	unsigned int nlast = 0;
 
 	ST_EXPECT(held, "calloc failed");
-	host_cpu_id = cpu;
+	host_set_cpu(cpu);
 	while (n < cap + 1 && (held[n] = get_free_pages(0)) != NULL)
 		n++;
 	for (unsigned long i = 0; i < n; i++) {
@@ -134,7 +134,7 @@ static int fill_and_free(unsigned int cpu, const unsigned long *heads, unsigned 
 	}
 	for (unsigned int k = 0; k < nlast; k++)
 		free_pages_addr(last[k], 0);
-	host_cpu_id = 0;
+	host_set_cpu(0);
 	free(held);
 	ST_EXPECT(n == cap && nlast == nheads, "held %lu of %lu pages, %u of %u heads", n, cap,
 		  nlast, nheads);
@@ -246,7 +246,7 @@ static void *pcp_worker_fn(void *arg)
 	unsigned int n = 0;
 	struct page *p;
 
-	host_cpu_id = w->cpu;
+	host_set_cpu(w->cpu);
 	for (unsigned long i = 0; i < PCP_OPS; i++) {
 		seed ^= seed << 13;
 		seed ^= seed >> 7;

@@ -11,7 +11,7 @@
 
 static void as(unsigned int cpu)
 {
-	host_cpu_id = cpu;
+	host_set_cpu(cpu);
 }
 
 static unsigned int home_of(const void *objp)

@@ -18,7 +18,7 @@
 /* as - run the following as CPU cpu (the caller puts CPU 0 back). */
 static void as(unsigned int cpu)
 {
-	host_cpu_id = cpu;
+	host_set_cpu(cpu);
 }
 
 static bool in_set(void *const *set, unsigned int n, const void *p)

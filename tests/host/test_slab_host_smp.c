@@ -122,7 +122,7 @@ static void *smp_worker(void *arg)
 	unsigned int nheld = 0;
 	uint32_t serial = 0;
 
-	host_cpu_id = w->cpu;
+	host_set_cpu(w->cpu);
 	for (unsigned long op = 0; op < w->ops; op++) {
 		unsigned int r = (unsigned int)(xorshift(&x) % 100);
 

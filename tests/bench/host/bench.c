@@ -607,7 +607,7 @@ static void *worker_main(void *arg)
 	uint32_t seen = 0;
 
 	pin(w->id % ncores);
-	host_cpu_id = w->id;
+	host_set_cpu(w->id);
 	fl_me = &fl_threads[w->id];
 	for (;;) {
 		wait_change(&job_seq, seen, &job_sleepers, 0);	/* idle workers sleep */
@@ -853,7 +853,7 @@ static void run_callgrind(void)
 
 	if (!v)
 		exit(2);
-	host_cpu_id = 0;
+	host_set_cpu(0);
 	fl_me = &fl_threads[0];
 	for (unsigned int i = 0; i < NALLOCS; i++) {
 		struct allocator *a = &allocs[i];
@@ -892,20 +892,20 @@ static void run_callgrind(void)
 			if (!size_on(n))
 				continue;
 			for (int pass = 0; pass < 2; pass++) {
-				host_cpu_id = 0;
+				host_set_cpu(0);
 				if (pass)
 					cg_region_begin();
 				a->alloc_n(n, v, opt_count);
 				if (pass)
 					cg_region_end("remote_free", "alloc", name, n, opt_count);
-				host_cpu_id = 1;
+				host_set_cpu(1);
 				if (pass)
 					cg_region_begin();
 				a->free_n(v, opt_count);
 				if (pass)
 					cg_region_end("remote_free", "free", name, n, opt_count);
 			}
-			host_cpu_id = 0;
+			host_set_cpu(0);
 		}
 	}
 	free(v);
@@ -920,7 +920,7 @@ static void quarry_setup(void)
 	const struct mem_range reserved[] = { { HOST_PHYS_BASE, HOST_PHYS_BASE + (1UL << 20) } };
 	char *mem;
 
-	host_cpu_id = 0;
+	host_set_cpu(0);
 	mem = host_mm_setup_layout(bytes, HOST_PHYS_BASE, avail, 1, reserved, 1);
 	/* The kernel's RAM is mapped: fault the arena in now, contents unchanged. */
 #ifdef MADV_POPULATE_WRITE

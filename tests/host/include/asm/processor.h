@@ -1,5 +1,5 @@
 /*
- * Host shim: threads stand in for CPUs; each sets host_cpu_id before using mm/.
+ * Host shim: threads stand in for CPUs; each calls host_set_cpu() before using mm/.
  * Unlike CPUs, threads get descheduled: a spinner yields, so that a ticket
  * lock's next owner, preempted, does not hold up every waiter behind it
  * when there are more threads than host cores.
@@ -10,6 +10,16 @@
 #include <stdint.h>
 #define NR_CPUS 8
 extern __thread unsigned int host_cpu_id;
+/* host_cpu_id * HOST_PER_CPU_STRIDE: where this CPU's copy of a per-CPU variable starts. */
+extern __thread unsigned long host_cpu_off;
+#define HOST_PER_CPU_STRIDE	128UL
+
+/* host_set_cpu - the calling thread acts as CPU cpu from now on (both thread-locals). */
+static inline void host_set_cpu(unsigned int cpu)
+{
+	host_cpu_id = cpu;
+	host_cpu_off = cpu * HOST_PER_CPU_STRIDE;
+}
 static inline void cpu_relax(void)
 {
 	__asm__ __volatile__("pause" ::: "memory");
