@@ -21,11 +21,10 @@
  * array and list_lock. Node 0 is part of the cache; another CPU's node is
  * made with its first array of the cache (until then, or if that fails, it
  * uses node 0), so caches cost memory only on the CPUs that use them. A
- * slab belongs to the node of the CPU that made it
- * (its home, kept in the head page's flags); a CPU refills only from its
- * own node, and objects always go back to their home node, so CPUs that
- * allocate and free their own objects never touch each other's slabs or
- * locks. Per CPU there is also an array_cache, a stack of object pointers
+ * slab belongs to the node of the CPU that made it (its home, kept in the
+ * head page's flags); a CPU refills only from its own node, and objects
+ * always go back to their home node, so CPUs that allocate and free their
+ * own objects never touch each other's slabs or locks. Per CPU there is also an array_cache, a stack of object pointers
  * that is the allocation fast path (made on the CPU's first use of the
  * cache; until then cpu_array[cpu] is the empty slab_no_array, which sends
  * both fast paths to the slow path).
@@ -35,9 +34,8 @@
  * freelist of every slab on them; one node lock at a time, except
  * kmem_cache_check, which takes them in index order) -> the buddy
  * allocator's zone lock -> the console lock. A node lock is only taken
- * with interrupts off. A CPU's
- * array_cache is touched only by that CPU with interrupts off (slab_reap
- * runs on the CPU it drains); kmem_cache_destroy and kmem_cache_check read
+ * with interrupts off. A CPU's array_cache is touched only by that CPU
+ * with interrupts off (slab_reap runs on the CPU it drains); kmem_cache_destroy and kmem_cache_check read
  * other CPUs' arrays, and their callers guarantee the cache is idle. A slab
  * being made (between cache_grow_begin and cache_grow_end) is on no list
  * and belongs to the CPU making it: no lock is needed to take objects from it.
