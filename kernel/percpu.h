@@ -27,7 +27,8 @@
  *    or atomics like any other.
  *
  * On x86_64 a copy is reached through the GS base (asm/percpu.h); on the host
- * build, per-CPU variables are arrays indexed by the thread's host_cpu_id.
+ * build, per-CPU variables are arrays of copies a cache line or more apart,
+ * one per CPU a thread may act as (tests/host/include/asm/percpu.h).
  */
 #ifndef QUARRY_PERCPU_H
 #define QUARRY_PERCPU_H

@@ -333,11 +333,12 @@ unsigned int cache_free_objs(struct kmem_cache *cachep, unsigned int nid, void *
 	assert_spin_locked(&node->list_lock);
 	while (objs < end) {
 		struct page *page = slab_head_page(*objs);
-		unsigned int was = page->active;
+		unsigned int was;
 
 		BUG_ON(page->slab_cache != cachep);
 		if (slab_node_id(page) != nid)
-			break;
+			break;		/* another node's slab: not ours to read */
+		was = page->active;
 		objs = slab_put_run(cachep, page, objs, end);
 		freed += was - page->active;
 		if (page->active == 0 && was != 0) {
@@ -394,34 +395,49 @@ void slabs_release(struct kmem_cache *cachep, struct list_head *release)
 }
 
 /*
- * cache_release_free_slabs - take up to max empty slabs off the nodes (the
- * running CPU's first) and give them back to the buddy allocator. Returns
- * the slabs left on all nodes (with objects in use or in arrays).
- * Interrupts on or off, no lock held.
+ * cache_release_node_free_slabs - take up to max empty slabs off node nid
+ * (which must exist) and give them back to the buddy allocator. Returns how
+ * many it took. Interrupts on or off, no lock held.
  */
-unsigned long cache_release_free_slabs(struct kmem_cache *cachep, unsigned long max)
+unsigned long cache_release_node_free_slabs(struct kmem_cache *cachep, unsigned int nid,
+					    unsigned long max)
 {
-	unsigned int self = smp_processor_id();
+	struct kmem_cache_node *n = cachep->node[nid];
+	struct list_head release = LIST_HEAD_INIT(release);
+	unsigned long flags, took = 0;
+
+	flags = spin_lock_irqsave(&n->list_lock);
+	while (took < max && !list_empty(&n->slabs_free)) {
+		list_move(n->slabs_free.prev, &release);
+		n->total_slabs--;
+		n->free_slabs--;
+		n->free_objects -= cachep->num;
+		took++;
+	}
+	spin_unlock_irqrestore(&n->list_lock, flags);
+	slabs_release(cachep, &release);
+	return took;
+}
+
+/*
+ * cache_release_free_slabs - give every empty slab of every node back to
+ * the buddy allocator. Returns the slabs left on all nodes (with objects in
+ * use or in arrays). Interrupts on or off, no lock held.
+ */
+unsigned long cache_release_free_slabs(struct kmem_cache *cachep)
+{
 	unsigned long left = 0;
 
-	for (unsigned int i = 0; i < NR_CPUS; i++) {
-		struct kmem_cache_node *n = READ_ONCE(cachep->node[(self + i) % NR_CPUS]);
-		struct list_head release = LIST_HEAD_INIT(release);
+	for (unsigned int nid = 0; nid < NR_CPUS; nid++) {
+		struct kmem_cache_node *n = READ_ONCE(cachep->node[nid]);
 		unsigned long flags;
 
 		if (!n)
 			continue;
+		cache_release_node_free_slabs(cachep, nid, ~0UL);
 		flags = spin_lock_irqsave(&n->list_lock);
-		while (max && !list_empty(&n->slabs_free)) {
-			list_move(n->slabs_free.prev, &release);
-			n->total_slabs--;
-			n->free_slabs--;
-			n->free_objects -= cachep->num;
-			max--;
-		}
 		left += n->total_slabs;
 		spin_unlock_irqrestore(&n->list_lock, flags);
-		slabs_release(cachep, &release);
 	}
 	return left;
 }
@@ -454,7 +470,7 @@ int kmem_cache_shrink(struct kmem_cache *cachep)
 	kmem_cache_drain_local(cachep);
 	for (unsigned int i = 0; i < NR_CPUS; i++)
 		cache_drain_shared(cachep, i, ~0U);
-	return cache_release_free_slabs(cachep, ~0UL) ? 1 : 0;
+	return cache_release_free_slabs(cachep) ? 1 : 0;
 }
 
 /* kmem_cache_destroy: see slab.h. */
@@ -482,7 +498,7 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 	}
 	for (unsigned int i = 0; i < NR_CPUS; i++)
 		cache_drain_shared(cachep, i, ~0U);
-	cache_release_free_slabs(cachep, ~0UL);
+	cache_release_free_slabs(cachep);
 	cache_counts_sum(cachep, &slabs, &free_slabs, &free_objects);
 	live = slabs * cachep->num - free_objects;
 	if (live) {

@@ -32,6 +32,8 @@ static uint8_t check_map[SLAB_OBJ_MAX_NUM / 8];
 /* Every object in a cache's arrays: NR_CPUS arrays of at most 120 and as many shared ones. */
 #define CHECK_MAX_OBJS	(NR_CPUS * (120 + SLAB_SHARED_FACTOR * 60))
 static void *check_objs[CHECK_MAX_OBJS];
+/* The cache's nodes as they were when the check locked them: the walk sees no later one. */
+static struct kmem_cache_node *check_nodes[NR_CPUS];
 
 #define CHECK(cond, fmt, ...)                                                           \
 	do {                                                                            \
@@ -207,7 +209,7 @@ static int check_arrays(struct kmem_cache *cachep)
 	CHECK(arrays == (unsigned int)atomic_read(&cachep->nr_arrays), "%u arrays, the cache counts %d",
 	      arrays, atomic_read(&cachep->nr_arrays));
 	for (unsigned int nid = 0; nid < NR_CPUS; nid++) {
-		const struct array_cache *sh = cachep->node[nid] ? cachep->node[nid]->shared : NULL;
+		const struct array_cache *sh = check_nodes[nid] ? check_nodes[nid]->shared : NULL;
 
 		if (!sh)
 			continue;
@@ -225,7 +227,7 @@ static int check_arrays(struct kmem_cache *cachep)
 
 static int check_node(struct kmem_cache *cachep, unsigned int nid)
 {
-	struct kmem_cache_node *n = cachep->node[nid];
+	struct kmem_cache_node *n = check_nodes[nid];
 	struct list_head *lists[] = { &n->slabs_full, &n->slabs_partial, &n->slabs_free };
 	unsigned long slabs = 0, free_slabs = 0, free_objs = 0;
 	struct page *page;
@@ -253,9 +255,9 @@ static int check_cache(struct kmem_cache *cachep)
 	      "num %u outside the index range", cachep->num);
 	CHECK(cachep->freelist_size == cachep->num * sizeof(freelist_idx_t), "freelist_size %u",
 	      cachep->freelist_size);
-	CHECK(cachep->node[0] == &cachep->node0, "node 0 is not the cache's own");
+	CHECK(check_nodes[0] == &cachep->node0, "node 0 is not the cache's own");
 	for (unsigned int nid = 0; nid < NR_CPUS; nid++)
-		if (cachep->node[nid] && check_node(cachep, nid))
+		if (check_nodes[nid] && check_node(cachep, nid))
 			return -1;
 	return check_arrays(cachep);
 }
@@ -263,20 +265,19 @@ static int check_cache(struct kmem_cache *cachep)
 /* kmem_cache_check: see slab.h. */
 int kmem_cache_check(struct kmem_cache *cachep)
 {
-	static struct kmem_cache_node *nodes[NR_CPUS];	/* under check_lock */
 	unsigned long flags;
 	int ret;
 
 	flags = spin_lock_irqsave(&check_lock);
 	for (unsigned int nid = 0; nid < NR_CPUS; nid++) {
-		nodes[nid] = READ_ONCE(cachep->node[nid]);
-		if (nodes[nid])
-			spin_lock(&nodes[nid]->list_lock);
+		check_nodes[nid] = READ_ONCE(cachep->node[nid]);
+		if (check_nodes[nid])
+			spin_lock(&check_nodes[nid]->list_lock);
 	}
 	ret = check_cache(cachep);
 	for (unsigned int nid = NR_CPUS; nid-- > 0;)
-		if (nodes[nid])
-			spin_unlock(&nodes[nid]->list_lock);
+		if (check_nodes[nid])
+			spin_unlock(&check_nodes[nid]->list_lock);
 	spin_unlock_irqrestore(&check_lock, flags);
 	return ret;
 }

@@ -196,14 +196,19 @@ static inline size_t array_bytes(unsigned int limit)
 	return sizeof(struct array_cache) + (limit + 1) * sizeof(void *);
 }
 
-/* kmalloc an empty array, this CPU's own allocations going array-less meanwhile. */
+/*
+ * kmalloc an empty array, this CPU's own allocations going array-less
+ * meanwhile (and staying so after, if they were already: a flush in the
+ * middle of slab_drop_local_arrays can get here).
+ */
 static struct array_cache *array_alloc(unsigned int limit, unsigned int batchcount)
 {
+	unsigned int was = this_cpu_read(slab_arrayless);
 	struct array_cache *ac;
 
 	this_cpu_write(slab_arrayless, 1);
 	ac = kmalloc(array_bytes(limit));
-	this_cpu_write(slab_arrayless, 0);
+	this_cpu_write(slab_arrayless, was);
 	if (ac)
 		*ac = (struct array_cache){ .limit = limit, .batchcount = batchcount };
 	if (ac)
@@ -246,11 +251,12 @@ void cache_node_init(struct kmem_cache *cachep, struct kmem_cache_node *n)
  */
 static void cache_make_node(struct kmem_cache *cachep)
 {
+	unsigned int was = this_cpu_read(slab_arrayless);
 	struct kmem_cache_node *n;
 
 	this_cpu_write(slab_arrayless, 1);
 	n = kmem_cache_alloc(slab_node_cache);
-	this_cpu_write(slab_arrayless, 0);
+	this_cpu_write(slab_arrayless, was);
 	if (!n)
 		return;
 	cache_node_init(cachep, n);
@@ -372,6 +378,7 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *a
 		page = cache_grow_begin(cachep, nid);
 		if (!page) {
 			ac->avail = cache_take_elsewhere(cachep, &ac->entry[1], batch);
+			stat(cachep, refilled, ac->avail);
 			if (!ac->avail)
 				return NULL;
 			break;
@@ -391,8 +398,10 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *a
 			stat(cachep, grown_batch, ac->avail);
 		}
 		cache_grow_end(cachep, page);
-		if (!page)
+		if (!page) {
 			ac->avail = cache_take_elsewhere(cachep, &ac->entry[1], batch);
+			stat(cachep, refilled, ac->avail);
+		}
 		if (!ac->avail)
 			return NULL;
 	}

@@ -432,7 +432,9 @@ unsigned int cache_take_from_lists(struct kmem_cache *cachep, unsigned int nid, 
 unsigned int cache_free_objs(struct kmem_cache *cachep, unsigned int nid, void *const *objs,
 			     unsigned int n, struct list_head *release);
 void slabs_release(struct kmem_cache *cachep, struct list_head *release);
-unsigned long cache_release_free_slabs(struct kmem_cache *cachep, unsigned long max);
+unsigned long cache_release_node_free_slabs(struct kmem_cache *cachep, unsigned int nid,
+					    unsigned long max);
+unsigned long cache_release_free_slabs(struct kmem_cache *cachep);
 void cache_counts_sum(struct kmem_cache *cachep, unsigned long *total_slabs,
 		      unsigned long *free_slabs, unsigned long *free_objects);
 

@@ -20,7 +20,7 @@
  * leaves the list before kmem_cache_destroy() drains it. Per cache: this
  * CPU's array with interrupts off (the only array a reap touches), then its
  * node's lock for the node's fields; objects and slabs go back through
- * cache_drain_array/cache_drain_shared/cache_release_free_slabs, which take
+ * cache_drain_array/cache_drain_shared/cache_release_node_free_slabs, which take
  * the node lock and then, with it dropped, the zone lock.
  *
  * slab_drain_all() is the heavy version, for tests and shutdown checks:
@@ -90,7 +90,7 @@ static bool reap_cache(struct kmem_cache *cachep)
 	if (shared)
 		cache_drain_shared(cachep, nid, shared);
 	if (slabs)
-		cache_release_free_slabs(cachep, slabs);
+		cache_release_node_free_slabs(cachep, nid, slabs);
 	return worked || shared || slabs;
 }
 
@@ -146,7 +146,7 @@ static void release_all(void)
 			spin_unlock(&n->list_lock);
 			kfree(sh);
 		}
-		cache_release_free_slabs(cachep, ~0UL);
+		cache_release_free_slabs(cachep);
 	}
 	slab_set_arrayless(false);
 	spin_unlock_irqrestore(&slab_caches_lock, flags);

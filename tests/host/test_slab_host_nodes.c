@@ -5,7 +5,9 @@
  *    objects another CPU frees go back to that home, not to the freeing
  *    CPU's node; a CPU with no array (a debug cache) uses node 0;
  *  - with no page left for a new slab, a CPU takes objects from another
- *    node's slabs rather than fail, and they still go home when freed.
+ *    node's slabs rather than fail, and they still go home when freed;
+ *  - a CPU dropping its arrays stays array-less through the frees that
+ *    makes; a CPU's node reap leaves other nodes' free slabs alone.
  */
 #include "tests/common/test_slab.h"
 
@@ -184,5 +186,87 @@ SELFTEST_HOST(slab_host_out_of_pages_takes_from_other_nodes)
 	ST_EXPECT(kmem_cache_destroy(big) == 0 && kmem_cache_destroy(small) == 0,
 		  "destroy refused");
 	SLAB_EXPECT_PAGES_BACK(&pages);
+	return 0;
+}
+
+/*
+ * A free that flushes a full array while a CPU drops its arrays may make a
+ * shared array (with kmalloc); that must not end the CPU's array-less state
+ * and let it make arrays again mid-drop.
+ */
+SELFTEST_HOST(slab_host_drop_local_arrays_stays_arrayless)
+{
+	struct kmem_cache *a, *k1024 = kmalloc_slab(1000);
+	void *objs[64], *p;
+	unsigned int lim;
+	bool remade = false;
+
+	slab_drain_all();
+	a = kmem_cache_create("test-arrayless", 64, 0, SLAB_NO_DEBUG, NULL);
+	ST_EXPECT(a && k1024 && !k1024->node0.shared, "setup");
+	as(1);
+	p = kmem_cache_alloc(a);	/* CPU 1's array of a: a kmalloc-1024 object */
+	kmem_cache_free(a, p);
+	as(0);
+	lim = k1024->limit;
+	ST_EXPECT(lim <= ARRAY_SIZE(objs), "limit %u", lim);
+	for (unsigned int i = 0; i < lim; i++)
+		objs[i] = kmalloc(1000);	/* homed at node 0 */
+	as(1);
+	for (unsigned int i = 0; i < lim; i++)
+		kfree(objs[i]);		/* CPU 1's kmalloc-1024 array: exactly full */
+	ST_EXPECT(k1024->cpu_array[1]->avail == lim, "array not full: %lu",
+		  k1024->cpu_array[1]->avail);
+	slab_drop_local_arrays();	/* kfree of a's array flushes: node 0 gets a shared array */
+	for (unsigned int i = 0; i <= KMALLOC_SHIFT_HIGH; i++) {
+		struct kmem_cache *k = kmalloc_caches[i];
+
+		if (k && k->cpu_array[1] != &slab_no_array) {
+			printk("CPU 1 has an array of %s again (avail %lu)\n", k->name,
+			       k->cpu_array[1]->avail);
+			remade = true;
+		}
+	}
+	as(0);
+	slab_drain_all();
+	ST_EXPECT(kmem_cache_destroy(a) == 0, "destroy refused");
+	ST_EXPECT(!remade, "CPU 1 made arrays while dropping them");
+	return 0;
+}
+
+/* A CPU's node reap gives back its own node's free slabs only, never a busy node's. */
+SELFTEST_HOST(slab_host_reap_takes_only_own_node)
+{
+	struct kmem_cache *c;
+	void *objs[40], *p;
+	unsigned long before, after;
+
+	slab_drain_all();
+	/* Four objects a slab at either page size: node 2 keeps several empty slabs. */
+	c = kmem_cache_create("test-reap-node", PAGE_SIZE / 4, 0, SLAB_NO_DEBUG, NULL);
+	ST_EXPECT(c && c->num == 4, "create failed");
+	as(2);
+	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
+		objs[i] = kmem_cache_alloc(c);
+	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
+		kmem_cache_free(c, objs[i]);
+	kmem_cache_drain_local(c);
+	p = kmem_cache_alloc(c);	/* node 2 needed a free slab: it is busy */
+	as(1);
+	kmem_cache_free(c, kmem_cache_alloc(c));
+	kmem_cache_drain_local(c);
+	before = c->node[2]->free_slabs;
+	ST_EXPECT(before > 0 && c->node[2]->free_touched, "node 2: %lu free slabs, touched %u",
+		  before, c->node[2]->free_touched);
+	slab_reap();
+	slab_reap();		/* CPU 1's node pass */
+	after = c->node[2]->free_slabs;
+	as(2);
+	kmem_cache_free(c, p);
+	as(0);
+	slab_drain_all();
+	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
+	ST_EXPECT(after == before, "CPU 1's reap gave back %lu free slabs of busy node 2",
+		  before - after);
 	return 0;
 }

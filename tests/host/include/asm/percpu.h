@@ -1,6 +1,7 @@
 /*
  * Host shim for kernel/percpu.h: threads stand in for CPUs, so a per-CPU
- * variable is an array of NR_CPUS copies indexed by the thread's host_cpu_id.
+ * variable is an array of NR_CPUS copies, one per CPU the thread may act as
+ * (host_set_cpu() sets host_cpu_id and host_cpu_off, which pick the copy).
  * There are no interrupts on the host, so plain accesses are as safe as the
  * kernel's single-instruction ones.
  */
