@@ -426,30 +426,22 @@ unsigned long cache_release_node_free_slabs(struct kmem_cache *cachep, unsigned 
  */
 unsigned long cache_release_free_slabs(struct kmem_cache *cachep)
 {
-	unsigned long left = 0;
+	struct slab_counts c;
 
-	for (unsigned int nid = 0; nid < NR_CPUS; nid++) {
-		struct kmem_cache_node *n = READ_ONCE(cachep->node[nid]);
-		unsigned long flags;
-
-		if (!n)
-			continue;
-		cache_release_node_free_slabs(cachep, nid, ~0UL);
-		flags = spin_lock_irqsave(&n->list_lock);
-		left += n->total_slabs;
-		spin_unlock_irqrestore(&n->list_lock, flags);
-	}
-	return left;
+	for (unsigned int nid = 0; nid < NR_CPUS; nid++)
+		if (READ_ONCE(cachep->node[nid]))
+			cache_release_node_free_slabs(cachep, nid, ~0UL);
+	cache_counts_sum(cachep, &c);
+	return c.total_slabs;
 }
 
 /*
- * cache_counts_sum - the slab counters of all nodes added up, each node
+ * cache_counts_sum - the counters of all nodes added up into *c, each node
  * read under its lock (so the sum is of consistent parts, not a snapshot).
  */
-void cache_counts_sum(struct kmem_cache *cachep, unsigned long *total_slabs,
-		      unsigned long *free_slabs, unsigned long *free_objects)
+void cache_counts_sum(struct kmem_cache *cachep, struct slab_counts *c)
 {
-	*total_slabs = *free_slabs = *free_objects = 0;
+	*c = (struct slab_counts){ 0 };
 	for (unsigned int i = 0; i < NR_CPUS; i++) {
 		struct kmem_cache_node *n = READ_ONCE(cachep->node[i]);
 		unsigned long flags;
@@ -457,9 +449,10 @@ void cache_counts_sum(struct kmem_cache *cachep, unsigned long *total_slabs,
 		if (!n)
 			continue;
 		flags = spin_lock_irqsave(&n->list_lock);
-		*total_slabs += n->total_slabs;
-		*free_slabs += n->free_slabs;
-		*free_objects += n->free_objects;
+		c->total_slabs += n->total_slabs;
+		c->free_slabs += n->free_slabs;
+		c->free_objects += n->free_objects;
+		c->shared_avail += n->shared ? n->shared->avail : 0;
 		spin_unlock_irqrestore(&n->list_lock, flags);
 	}
 }
@@ -476,7 +469,8 @@ int kmem_cache_shrink(struct kmem_cache *cachep)
 /* kmem_cache_destroy: see slab.h. */
 int kmem_cache_destroy(struct kmem_cache *cachep)
 {
-	unsigned long flags, live, slabs, free_slabs, free_objects;
+	struct slab_counts c;
+	unsigned long flags, live;
 
 	if (!cachep)
 		return 0;
@@ -499,11 +493,11 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 	for (unsigned int i = 0; i < NR_CPUS; i++)
 		cache_drain_shared(cachep, i, ~0U);
 	cache_release_free_slabs(cachep);
-	cache_counts_sum(cachep, &slabs, &free_slabs, &free_objects);
-	live = slabs * cachep->num - free_objects;
+	cache_counts_sum(cachep, &c);
+	live = c.total_slabs * cachep->num - c.free_objects;
 	if (live) {
 		printk("slab: kmem_cache_destroy(%s): %lu objects still allocated; "
-		       "cache kept, leaking %lu slabs\n", cachep->name, live, slabs);
+		       "cache kept, leaking %lu slabs\n", cachep->name, live, c.total_slabs);
 		cachep->dead = true;
 		slab_caches_add(cachep);
 		return -EBUSY;

@@ -520,68 +520,66 @@ void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 }
 
 /*
+ * Send up to n of the oldest objects of *acp home, a chunk at a time taken
+ * out of the array under lockn's lock, so that kmem_cache_check (holding
+ * every node lock) never sees an object both in an array and free on its
+ * slab. *acp is read under that lock each time (a node's shared array may
+ * go meanwhile). Returns how many went. Interrupts off.
+ */
+static unsigned int drain_oldest(struct kmem_cache *cachep, struct kmem_cache_node *lockn,
+				 struct array_cache *const *acp, unsigned int n)
+{
+	unsigned int done = 0;
+	void *chunk[32];
+
+	while (done < n) {
+		struct array_cache *ac;
+		unsigned int k = 0;
+
+		spin_lock(&lockn->list_lock);
+		ac = *acp;
+		if (ac) {
+			k = MIN(n - done, MIN((unsigned int)ac->avail, (unsigned int)ARRAY_SIZE(chunk)));
+			copy_ptrs(chunk, &ac->entry[1], k);
+			ac_remove_oldest(ac, k);
+		}
+		spin_unlock(&lockn->list_lock);
+		if (!k)
+			break;
+		cache_free_home(cachep, chunk, k, false);
+		done += k;
+	}
+	return done;
+}
+
+/*
  * cache_drain_array - give the n oldest objects of ac (all if fewer) back
  * to their slabs on their home nodes. Interrupts off; ac is the running
- * CPU's array (or slab_no_array), or the cache is idle everywhere. A chunk
- * at a time leaves the array under this CPU's node lock before it goes
- * home, so that kmem_cache_check (holding every node lock) never sees an
- * object both in an array and free on its slab.
+ * CPU's array (or slab_no_array), or the cache is idle everywhere.
  */
 void cache_drain_array(struct kmem_cache *cachep, struct array_cache *ac, unsigned int n)
 {
-	struct kmem_cache_node *self = cachep->node[slab_cpu_node(cachep)];
-	void *chunk[32];
-
-	n = MIN(n, ac->avail);
-	if (!n)
-		return;
-	stat(cachep, flushed, n);
-	slab_count_event();
-	while (n) {
-		unsigned int k = MIN(n, (unsigned int)ARRAY_SIZE(chunk));
-
-		spin_lock(&self->list_lock);
-		copy_ptrs(chunk, &ac->entry[1], k);
-		ac_remove_oldest(ac, k);
-		spin_unlock(&self->list_lock);
-		cache_free_home(cachep, chunk, k, false);
-		n -= k;
+	n = drain_oldest(cachep, cachep->node[slab_cpu_node(cachep)], &ac, n);
+	if (n) {
+		stat(cachep, flushed, n);
+		slab_count_event();
 	}
 }
 
 /*
  * cache_drain_shared - give the n oldest objects of node nid's shared array
- * back to their slabs on their home nodes, a chunk at a time taken out
- * under the node's lock (as cache_drain_array does). Interrupts on or off.
+ * back to their slabs on their home nodes. Interrupts on or off.
  */
 void cache_drain_shared(struct kmem_cache *cachep, unsigned int nid, unsigned int n)
 {
 	struct kmem_cache_node *node = READ_ONCE(cachep->node[nid]);
 	unsigned long flags;
-	void *chunk[32];
 
 	if (!node)
 		return;
 	flags = arch_irq_save();
-
-	while (n) {
-		struct array_cache *sh;
-		unsigned int k = 0;
-
-		spin_lock(&node->list_lock);
-		sh = node->shared;
-		if (sh) {
-			k = MIN(n, MIN((unsigned int)sh->avail, (unsigned int)ARRAY_SIZE(chunk)));
-			copy_ptrs(chunk, &sh->entry[1], k);
-			ac_remove_oldest(sh, k);
-		}
-		spin_unlock(&node->list_lock);
-		if (!k)
-			break;
-		cache_free_home(cachep, chunk, k, false);
+	if (drain_oldest(cachep, node, &node->shared, n))
 		slab_count_event();
-		n -= k;
-	}
 	arch_irq_restore(flags);
 }
 

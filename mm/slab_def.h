@@ -435,8 +435,14 @@ void slabs_release(struct kmem_cache *cachep, struct list_head *release);
 unsigned long cache_release_node_free_slabs(struct kmem_cache *cachep, unsigned int nid,
 					    unsigned long max);
 unsigned long cache_release_free_slabs(struct kmem_cache *cachep);
-void cache_counts_sum(struct kmem_cache *cachep, unsigned long *total_slabs,
-		      unsigned long *free_slabs, unsigned long *free_objects);
+/* A cache's counters added up over its nodes (cache_counts_sum). */
+struct slab_counts {
+	unsigned long total_slabs;	/* slabs on the nodes' lists */
+	unsigned long free_slabs;	/* of those, empty */
+	unsigned long free_objects;	/* free objects on them (not in arrays) */
+	unsigned long shared_avail;	/* objects in the nodes' shared arrays */
+};
+void cache_counts_sum(struct kmem_cache *cachep, struct slab_counts *c);
 
 /* mm/slab_cpu.c: per-CPU and shared arrays. */
 void cache_free_arrays(struct kmem_cache *cachep);

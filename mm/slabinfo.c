@@ -27,24 +27,14 @@ struct cache_counts {
 
 static void cache_counts(struct kmem_cache *cachep, struct cache_counts *c)
 {
-	unsigned long total, free_slabs, free_objects;
+	struct slab_counts sum;
 
-	cache_counts_sum(cachep, &total, &free_slabs, &free_objects);
-	c->num_slabs = total;
-	c->active_slabs = total - free_slabs;
-	c->num_objs = total * cachep->num;
-	c->active_objs = c->num_objs - free_objects;
-	c->shared_avail = 0;
-	for (unsigned int i = 0; i < NR_CPUS; i++) {
-		struct kmem_cache_node *n = READ_ONCE(cachep->node[i]);
-		unsigned long flags;
-
-		if (!n)
-			continue;
-		flags = spin_lock_irqsave(&n->list_lock);
-		c->shared_avail += n->shared ? n->shared->avail : 0;
-		spin_unlock_irqrestore(&n->list_lock, flags);
-	}
+	cache_counts_sum(cachep, &sum);
+	c->num_slabs = sum.total_slabs;
+	c->active_slabs = sum.total_slabs - sum.free_slabs;
+	c->num_objs = sum.total_slabs * cachep->num;
+	c->active_objs = c->num_objs - sum.free_objects;
+	c->shared_avail = sum.shared_avail;
 }
 
 /* slabinfo_line: see slab.h. */

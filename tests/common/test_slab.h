@@ -94,10 +94,10 @@ static inline bool slab_test_console_has(const char *what)
 /* Objects the slabs of a cache count as in use (in arrays or with callers), all nodes. */
 static inline unsigned long slab_test_active(struct kmem_cache *cachep)
 {
-	unsigned long slabs, free_slabs, free_objects;
+	struct slab_counts c;
 
-	cache_counts_sum(cachep, &slabs, &free_slabs, &free_objects);
-	return slabs * cachep->num - free_objects;
+	cache_counts_sum(cachep, &c);
+	return c.total_slabs * cachep->num - c.free_objects;
 }
 
 /* The running CPU's node of a cache: where a single-CPU test's slabs live. */
@@ -109,20 +109,13 @@ static inline struct kmem_cache_node *slab_test_node(struct kmem_cache *cachep)
 /* Objects sitting in the cache's per-CPU and shared arrays (cache idle on other CPUs). */
 static inline unsigned long slab_test_in_arrays(struct kmem_cache *cachep)
 {
-	unsigned long n = 0, flags;
+	struct slab_counts c;
+	unsigned long n = 0;
 
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
-		struct kmem_cache_node *node = cachep->node[cpu];
-
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
 		n += cachep->cpu_array[cpu]->avail;
-		if (!node)
-			continue;
-		flags = spin_lock_irqsave(&node->list_lock);
-		if (node->shared)
-			n += node->shared->avail;
-		spin_unlock_irqrestore(&node->list_lock, flags);
-	}
-	return n;
+	cache_counts_sum(cachep, &c);
+	return n + c.shared_avail;
 }
 
 /*

@@ -184,10 +184,10 @@ static void stress_cpu(void *arg)
 /* Pages of the kmem_cache_node cache (the per-CPU nodes of every cache). */
 static unsigned long stress_node_pages(void)
 {
-	unsigned long slabs, free_slabs, free_objects;
+	struct slab_counts c;
 
-	cache_counts_sum(slab_node_cache, &slabs, &free_slabs, &free_objects);
-	return slabs << slab_node_cache->order;
+	cache_counts_sum(slab_node_cache, &c);
+	return c.total_slabs << slab_node_cache->order;
 }
 
 static int stress_run_on(unsigned int workers)
