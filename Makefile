@@ -1,7 +1,7 @@
 # Quarry - see README.md, or `make help`.
 #
 #   make run | test | bench | debug | gdb | help | clean
-#   ARCH=x86_64  PAGE_SIZE=4K|64K  SMP=N  ALLOC=slab  SLAB_DEBUG=1
+#   ARCH=x86_64|arm64  PAGE_SIZE=4K|16K|64K  SMP=N  ALLOC=slab  SLAB_DEBUG=1  CPU=...
 
 ARCH      ?= x86_64
 PAGE_SIZE ?= 4K
@@ -10,24 +10,31 @@ ALLOC     ?= slab
 MEM       ?= 256M
 TIMEOUT   ?= 120
 
+ifeq ($(filter x86_64 arm64,$(ARCH)),)
+$(error ARCH must be x86_64 or arm64, not '$(ARCH)')
+endif
 ifeq ($(PAGE_SIZE),4K)
 PAGE_SHIFT := 12
-PAGE_TAG   := 4k
+else ifeq ($(PAGE_SIZE),16K)
+PAGE_SHIFT := 14
 else ifeq ($(PAGE_SIZE),64K)
 PAGE_SHIFT := 16
-PAGE_TAG   := 64k
 else
-$(error PAGE_SIZE must be 4K or 64K, not '$(PAGE_SIZE)')
+$(error PAGE_SIZE must be 4K, 16K (arm64 only) or 64K, not '$(PAGE_SIZE)')
 endif
-ifneq ($(ARCH),x86_64)
-$(error ARCH=$(ARCH) is not supported yet: only x86_64)
-endif
+PAGE_TAG := $(shell echo $(PAGE_SIZE) | tr K k)
 ifdef MM_ONLY
 ALLOC := none
 endif
 
 include mm/files.mk
 BUILD := build/$(ARCH)-$(PAGE_TAG)$(if $(filter slab,$(ALLOC)),,-$(ALLOC))$(MM_VARIANT)
+
+include arch/$(ARCH)/arch.mk
+# (host-only targets build mm/ for Linux at any page size)
+ifeq ($(filter $(PAGE_SIZE),$(ARCH_PAGE_SIZES))$(filter test-host clean help,$(MAKECMDGOALS)),)
+$(error PAGE_SIZE=$(PAGE_SIZE) is not available on $(ARCH): use one of $(ARCH_PAGE_SIZES))
+endif
 
 # V=1 shows every command.
 ifeq ($(V),1)
@@ -36,29 +43,20 @@ else
 Q := @
 endif
 
-CC      := gcc
-LD      := ld
-NASM    := nasm
-OBJDUMP := objdump
-NM      := nm
-
-# Freestanding kernel code: no red zone (interrupts use the stack), no SSE/x87
-# (we never save their state), kernel code model (linked at -2 GiB), no PIC,
-# no stack protector.
-KCFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -mno-red-zone \
-	-mno-sse -mno-sse2 -mno-mmx -mno-80387 -mcmodel=kernel -fno-pic -fno-pie \
+KCFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pie \
 	-fno-stack-protector -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
-	-O2 -g3 -Wall -Wextra -Werror -Wno-unused-parameter \
+	-O2 -g3 -Wall -Wextra -Werror -Wno-unused-parameter $(ARCH_CFLAGS) \
 	-DPAGE_SHIFT=$(PAGE_SHIFT) $(ALLOC_CFLAGS) -DCONFIG_NR_CPUS=$(SMP) \
 	$(MM_CONFIG_CFLAGS) \
 	-I. -Iarch/$(ARCH)/include -MMD -MP
-NFLAGS  := -f elf64 -F dwarf -g -Werror
 
-# tests/kernel/: self-tests that only make sense in the kernel (SMP, interrupts).
-KSRCS := $(filter-out $(if $(filter none,$(ALLOC)),kernel/bench%),$(wildcard kernel/*.c)) $(wildcard arch/$(ARCH)/*.c) boot/multiboot2.c boot/acpi.c \
+# boot/: the arch-free parts of platform discovery (ACPI tables, boot_info)
+# plus the arch's boot protocol (ARCH_SRCS). tests/kernel/: self-tests that
+# only make sense in the kernel (SMP, interrupts).
+KSRCS := $(filter-out $(if $(filter none,$(ALLOC)),kernel/bench%),$(wildcard kernel/*.c)) \
+	$(wildcard arch/$(ARCH)/*.c) boot/acpi.c boot/bootinfo.c $(ARCH_SRCS) \
 	$(MM_SRCS) $(TEST_SRCS) $(wildcard tests/kernel/*.c)
-ASRCS := $(wildcard boot/$(ARCH)/*.asm) $(wildcard arch/$(ARCH)/*.asm)
-KOBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(KSRCS)) $(patsubst %.asm,$(BUILD)/obj/%.o,$(ASRCS))
+KOBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(KSRCS)) $(ARCH_AOBJS)
 
 ELF := $(BUILD)/quarry.elf
 ISO := $(BUILD)/quarry.iso
@@ -73,8 +71,27 @@ else
 QEMU_ACCEL := -accel tcg
 endif
 
-.PHONY: all kernel iso deps run test test-host test-kernel test-gdb debug gdb help clean
-all: iso
+# What `make run`, `make test-kernel` and `make debug` boot. x86_64: a GRUB
+# ISO whose default entry carries the command line; arm64: the ELF itself,
+# with the command line in CMDLINE (tests/qemu/run.sh passes it to -append).
+ifeq ($(ARCH),x86_64)
+IMAGES     := $(ISO) $(TEST_ISO)
+RUN_IMAGE  := $(ISO)
+TEST_IMAGE := $(TEST_ISO)
+QEMU_BOOT  := -M pc -cdrom $(ISO) -device isa-debug-exit,iobase=0xf4,iosize=0x04
+GDB_ARCH   := i386:x86-64
+else
+IMAGES     := $(ELF)
+RUN_IMAGE  := $(ELF)
+TEST_IMAGE := $(ELF)
+QEMU_BOOT  := -M virt,gic-version=3 -cpu $(CPU) -semihosting-config enable=on,target=native \
+	-kernel $(ELF) -append "bench"
+GDB_ARCH   := aarch64
+endif
+export CPU
+
+.PHONY: all kernel images iso deps run test test-host test-kernel test-gdb debug gdb help clean
+all: images
 
 deps:
 	@scripts/deps.sh
@@ -86,18 +103,15 @@ $(BUILD)/obj/%.o: %.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
 
-$(BUILD)/obj/%.o: %.asm
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  NASM    $<")
-	$(Q)$(NASM) $(NFLAGS) $< -o $@
-
 # The ELF keeps full DWARF; beside it a symbol map, a link map and a disassembly.
-$(ELF): $(KOBJS) linker.ld
+LDSCRIPT := arch/$(ARCH)/linker.ld
+$(ELF): $(KOBJS) $(LDSCRIPT)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(LD) -n -nostdlib -z max-page-size=0x1000 -T linker.ld -Map=$(BUILD)/quarry.map -o $@ $(KOBJS)
+	$(Q)$(LD) -nostdlib $(ARCH_LDFLAGS) -T $(LDSCRIPT) -Map=$(BUILD)/quarry.map -o $@ $(KOBJS)
 	$(Q)$(NM) -n $@ > $(BUILD)/quarry.sym
-	$(Q)$(OBJDUMP) -d -S -M intel $@ > $(BUILD)/quarry.dis 2>/dev/null
+	$(Q)$(OBJDUMP) -d -S $@ > $(BUILD)/quarry.dis 2>/dev/null
 
+images: $(IMAGES)
 iso: $(ISO) $(TEST_ISO)
 
 # $(call make_iso,default-entry,output)
@@ -119,8 +133,8 @@ $(TEST_ISO): $(ELF) iso/grub.cfg.in | deps
 
 # Boot the default entry with the console on this terminal; QEMU's exit
 # status is the kernel's.
-run: deps iso
-	tests/qemu/run.sh $(ISO) $(TIMEOUT) $(QEMU_FLAGS)
+run: deps images
+	CMDLINE=bench tests/qemu/run.sh $(RUN_IMAGE) $(TIMEOUT) $(QEMU_FLAGS)
 
 .PHONY: bench
 # Benchmarks: every configuration, single-CPU under -icount (checked to repeat
@@ -136,20 +150,19 @@ test: deps
 test-host:
 	@$(MAKE) --no-print-directory -f tests/host/host.mk PAGE_SHIFT=$(PAGE_SHIFT) ALLOC=$(ALLOC) run
 
-test-kernel: deps iso
-	@tests/qemu/selftest.sh kernel-$(ARCH)-$(PAGE_TAG) $(TEST_ISO) $(TIMEOUT) $(QEMU_FLAGS)
+test-kernel: deps images
+	@CMDLINE=selftest tests/qemu/selftest.sh kernel-$(ARCH)-$(PAGE_TAG) $(TEST_IMAGE) $(TIMEOUT) $(QEMU_FLAGS)
 
-test-gdb: deps iso
-	@tests/gdb/stepping.sh gdb-$(ARCH)-$(PAGE_TAG) $(ELF) $(ISO)
+test-gdb: deps images
+	@tests/gdb/stepping.sh gdb-$(ARCH)-$(PAGE_TAG) $(ELF) $(RUN_IMAGE)
 
 # QEMU paused with its gdbstub on :1234; `make gdb` in another terminal attaches.
-debug: deps iso
+debug: deps images
 	@echo "QEMU is paused with a gdbstub on localhost:1234; run 'make gdb' in another terminal."
-	qemu-system-x86_64 $(QEMU_ACCEL) $(QEMU_FLAGS) -cdrom $(ISO) -serial stdio -display none -no-reboot \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -s -S
+	$(QEMU) $(QEMU_ACCEL) $(QEMU_FLAGS) $(QEMU_BOOT) -serial stdio -display none -no-reboot -s -S
 
 gdb: deps kernel
-	gdb-multiarch -q -x tests/gdb/quarry.gdb $(ELF)
+	gdb-multiarch -q -ex 'set architecture $(GDB_ARCH)' -x tests/gdb/quarry.gdb $(ELF)
 
 help:
 	@echo "Quarry targets:"
@@ -163,8 +176,10 @@ help:
 	@echo "  make gdb      attach gdb-multiarch to 'make debug' (break kmain, continue, ...)"
 	@echo "  make clean    remove build/"
 	@echo "Options:"
-	@echo "  ARCH=x86_64        target architecture (arm64 comes later)"
-	@echo "  PAGE_SIZE=4K|64K   software page size (default 4K)"
+	@echo "  ARCH=x86_64|arm64  target architecture (arm64: QEMU virt, GICv3)"
+	@echo "  PAGE_SIZE=4K|64K   page size (default 4K); arm64 also 16K. On arm64 it is the"
+	@echo "                     MMU granule; x86_64 makes a 64K page of 16 MMU pages"
+	@echo "  CPU=cortex-a72     arm64 QEMU CPU (cortex-a57, cortex-a72, max); 16K needs max"
 	@echo "  SMP=N              QEMU CPU count (default 1; 1-8; >1 runs MTTCG)"
 	@echo "  ALLOC=slab         object allocator (slub and slob come later)"
 	@echo "  SLAB_DEBUG=1       red zones, poisoning, double-free and bad-pointer checks in"

@@ -56,14 +56,6 @@ static void copy_string(char *dst, size_t n, const char *src)
 	dst[i] = '\0';
 }
 
-/* boot_reserve: see kernel/bootinfo.h. */
-void boot_reserve(struct boot_info *bi, uint64_t start, uint64_t end)
-{
-	if (bi->n_reserved == BOOT_MAX_RANGES)
-		panic("boot: more than %d reserved ranges", BOOT_MAX_RANGES);
-	bi->reserved[bi->n_reserved++] = (struct mem_range){ start, end };
-}
-
 static void add_mmap(struct boot_info *bi, const struct mb2_tag_mmap *m)
 {
 	const uint8_t *p = (const uint8_t *)(m + 1);

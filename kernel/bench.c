@@ -34,7 +34,7 @@ void bench_line(const char *test, unsigned long size, unsigned int nkv, ...)
 	va_list ap;
 
 	n = snprintf(buf, sizeof(buf), "BENCH arch=%s page=%s alloc=%s cpus=%u mode=%s test=%s size=%lu",
-		     arch_name, PAGE_SHIFT == 12 ? "4K" : "64K", alloc_name(), num_online_cpus(),
+		     arch_name, PAGE_SIZE_NAME, alloc_name(), num_online_cpus(),
 		     bench_icount ? "icount" : "realtime", test, size);
 	va_start(ap, nkv);
 	for (unsigned int i = 0; i < nkv && n < (int)sizeof(buf); i++) {
@@ -69,7 +69,7 @@ void bench_run_all(bool icount)
 
 	bench_icount = icount;
 	printk("\n== Quarry benchmarks: arch %s, page size %s, allocator %s, %u CPU(s)\n",
-	       arch_name, PAGE_SHIFT == 12 ? "4K" : "64K", alloc_name(), num_online_cpus());
+	       arch_name, PAGE_SIZE_NAME, alloc_name(), num_online_cpus());
 	if (icount)
 		printk("== counter: rdtsc under QEMU -icount shift=0: figures are guest instructions, "
 		       "not cycles, and repeat exactly\n");

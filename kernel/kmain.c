@@ -64,7 +64,7 @@ void kmain(unsigned long magic, unsigned long info)
 
 	arch_early_init();
 	printk("Quarry: %s, PAGE_SIZE %lu (%s pages)\n", arch_name, PAGE_SIZE,
-	       PAGE_SHIFT == 12 ? "4K" : "64K");
+	       PAGE_SIZE_NAME);
 	if (platform_discover(magic, info, bi))
 		panic("no usable boot information");
 	printk("boot loader: %s\n", bi->loader);

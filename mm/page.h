@@ -1,9 +1,10 @@
 /*
  * page.h - page size, struct page and the mem_map.
  *
- * PAGE_SHIFT (12 or 16) comes from the build and is the only page-size number;
- * everything else derives from it. The MMU page (MMU_PAGE_SHIFT, from the arch)
- * is separate: on x86_64 a 64K page is 16 consecutive 4K hardware pages.
+ * PAGE_SHIFT (12, 14 or 16) comes from the build and is the only page-size
+ * number; everything else derives from it. The MMU page (MMU_PAGE_SHIFT, from
+ * the arch) is separate: on x86_64 a 64K page is 16 consecutive 4K hardware
+ * pages; on arm64 the MMU granule is the page (4K, 16K or 64K).
  *
  * There is one struct page per page frame, in mem_map[] indexed by PFN from 0.
  * Its fields are shared by the buddy allocator and SLAB:
@@ -26,13 +27,16 @@
 #include <asm/memlayout.h>
 
 #ifndef PAGE_SHIFT
-#error "PAGE_SHIFT must come from the build (-DPAGE_SHIFT=12 or 16)"
+#error "PAGE_SHIFT must come from the build (-DPAGE_SHIFT=12, 14 or 16)"
 #endif
-_Static_assert(PAGE_SHIFT == 12 || PAGE_SHIFT == 16, "PAGE_SHIFT must be 12 (4K) or 16 (64K)");
+_Static_assert(PAGE_SHIFT == 12 || PAGE_SHIFT == 14 || PAGE_SHIFT == 16,
+	       "PAGE_SHIFT must be 12 (4K), 14 (16K) or 16 (64K)");
 _Static_assert(PAGE_SHIFT >= MMU_PAGE_SHIFT, "a page must be whole MMU pages");
 
 #define PAGE_SIZE	(1UL << PAGE_SHIFT)
 #define PAGE_MASK	(~(PAGE_SIZE - 1))
+/* The page size as users write it: "4K", "16K" or "64K". */
+#define PAGE_SIZE_NAME	(PAGE_SHIFT == 12 ? "4K" : PAGE_SHIFT == 14 ? "16K" : "64K")
 #define MMU_PAGES_PER_PAGE (1UL << (PAGE_SHIFT - MMU_PAGE_SHIFT))
 
 /* Page flag bits. */

@@ -102,7 +102,7 @@ _Static_assert(PAGE_SIZE / SLAB_OBJ_MIN_SIZE <= SLAB_OBJ_MAX_NUM,
 	       "an order-0 slab of the smallest objects must fit the index");
 #ifndef CONFIG_SLAB_IDX_BYTES
 _Static_assert(PAGE_SHIFT != 12 || sizeof(freelist_idx_t) == 1, "4K pages: one-byte index");
-_Static_assert(PAGE_SHIFT != 16 || sizeof(freelist_idx_t) == 2, "64K pages: two-byte index");
+_Static_assert(PAGE_SHIFT == 12 || sizeof(freelist_idx_t) == 2, "16K and 64K pages: two-byte index");
 #endif
 
 /* Slab orders tried first; larger ones only when an object needs them. */

@@ -4,7 +4,7 @@
 # packet ("Remote 'g' packet reply is too long"). kmain is a hardware
 # breakpoint: GRUB loads the kernel after we connect, and would overwrite a
 # software breakpoint's int3.
-set architecture i386:x86-64
+# (make gdb sets the architecture on its command line, before this file runs)
 set pagination off
 set confirm off
 target remote localhost:1234

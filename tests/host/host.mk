@@ -1,8 +1,8 @@
 # tests/host/host.mk - build and run the self-tests on the host under ASan and UBSan.
 #
-#   make -f tests/host/host.mk [PAGE_SHIFT=12|16] [ALLOC=slab] [MM_ONLY=1]        build
-#   make -f tests/host/host.mk [PAGE_SHIFT=12|16] [ALLOC=slab] [MM_ONLY=1] run    build and run
-#   make -f tests/host/host.mk [PAGE_SHIFT=12|16] clean
+#   make -f tests/host/host.mk [PAGE_SHIFT=12|14|16] [ALLOC=slab] [MM_ONLY=1]        build
+#   make -f tests/host/host.mk [PAGE_SHIFT=12|14|16] [ALLOC=slab] [MM_ONLY=1] run    build and run
+#   make -f tests/host/host.mk [PAGE_SHIFT=12|14|16] clean
 #
 # Output goes to build/host-4k/ or build/host-64k/. MM_ONLY=1 builds just the
 # page allocator: as in the top-level Makefile it means ALLOC=none
@@ -22,10 +22,12 @@ include mm/files.mk
 
 ifeq ($(PAGE_SHIFT),12)
 OUT := build/host-4k
+else ifeq ($(PAGE_SHIFT),14)
+OUT := build/host-16k
 else ifeq ($(PAGE_SHIFT),16)
 OUT := build/host-64k
 else
-$(error PAGE_SHIFT must be 12 or 16, not '$(PAGE_SHIFT)')
+$(error PAGE_SHIFT must be 12, 14 or 16, not '$(PAGE_SHIFT)')
 endif
 
 SRCS := $(MM_SRCS) kernel/printk.c kernel/selftest.c kernel/panic.c $(TEST_SRCS) \

@@ -82,7 +82,7 @@ static const char *opt_allocators = "slab,glibc,jemalloc,tcmalloc,mimalloc,freel
 static const char *opt_tests = "1,2,3,4";
 static const char *opt_sizes;	/* NULL: every size */
 
-static const char *page_size_str = PAGE_SHIFT == 12 ? "4K" : "64K";
+static const char *page_size_str = PAGE_SIZE_NAME;
 static FILE *csv;
 static unsigned int ncores;
 static double tsc_hz;
