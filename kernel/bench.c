@@ -10,6 +10,7 @@
 #include "mm/page.h"
 #include "mm/buddy.h"
 #include "mm/slab.h"
+#include <asm/processor.h>
 #include <stdarg.h>
 
 bool bench_quick;
@@ -71,11 +72,11 @@ void bench_run_all(bool icount)
 	printk("\n== Quarry benchmarks: arch %s, page size %s, allocator %s, %u CPU(s)\n",
 	       arch_name, PAGE_SIZE_NAME, alloc_name(), num_online_cpus());
 	if (icount)
-		printk("== counter: rdtsc under QEMU -icount shift=0: figures are guest instructions, "
-		       "not cycles, and repeat exactly\n");
+		printk("== counter: %s under QEMU -icount shift=0: figures are guest instructions, "
+		       "not cycles, and repeat exactly\n", ARCH_CYCLE_COUNTER);
 	else
-		printk("== counter: rdtsc at %lu.%03lu MHz (measured at boot): figures are cycles\n",
-		       khz / 1000, khz % 1000);
+		printk("== counter: %s at %lu.%03lu MHz (measured at boot): figures are cycles\n",
+		       ARCH_CYCLE_COUNTER, khz / 1000, khz % 1000);
 	bench_line("header", 0, 2, "counter_khz", khz, "quick", (unsigned long)bench_quick);
 
 	memory_report("after boot", "memory_boot");

@@ -77,7 +77,8 @@ void kmain(unsigned long magic, unsigned long info)
 	kmem_cache_init();
 	slab_report();
 #endif
-	acpi_init(bi->acpi_rsdp);
+	if (bi->acpi_rsdp)	/* device-tree platforms have none */
+		acpi_init(bi->acpi_rsdp);
 	smp_init();
 
 	if (cmdline_has(bi, "faulttest"))

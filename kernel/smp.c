@@ -21,6 +21,7 @@
 
 /* Bit n: CPU n is online. Set with release, read with acquire. */
 static unsigned long online_mask = 1;
+static unsigned int nr_possible = 1;
 
 struct call_slot {
 	void (*fn)(void *arg);
@@ -50,6 +51,12 @@ BUILD_BUG_ON(NR_CPUS > 8 * sizeof(unsigned long));
 bool cpu_online(unsigned int cpu)
 {
 	return cpu < NR_CPUS && (smp_load_acquire(&online_mask) >> cpu) & 1;
+}
+
+/* num_possible_cpus: see smp.h. */
+unsigned int num_possible_cpus(void)
+{
+	return nr_possible;
 }
 
 /* num_online_cpus: see smp.h. */
@@ -205,6 +212,7 @@ void smp_init(void)
 {
 	unsigned int n = arch_smp_prepare();
 
+	nr_possible = n;
 	for (unsigned int cpu = 1; cpu < n; cpu++)
 		arch_cpu_start(cpu);
 	printk("smp: %u CPUs online\n", num_online_cpus());

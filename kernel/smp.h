@@ -21,6 +21,13 @@
  */
 void smp_init(void);
 
+/*
+ * num_possible_cpus - how many CPUs the firmware (ACPI MADT, device tree)
+ * lists that Quarry can start, up to NR_CPUS: what smp_init tried to bring
+ * up. 1 before smp_init.
+ */
+unsigned int num_possible_cpus(void);
+
 /* num_online_cpus - how many CPUs are online (1 before smp_init). */
 unsigned int num_online_cpus(void);
 

@@ -113,7 +113,7 @@ void __free_one(unsigned long pfn, unsigned int order)
 		unsigned long buddy_pfn = pfn ^ order_pages(order);
 		struct page *buddy;
 
-		if (buddy_pfn >= max_pfn)
+		if (buddy_pfn >= max_pfn || buddy_pfn < PFN_OFFSET)
 			break;
 		buddy = pfn_to_page(buddy_pfn);
 		/* A page on some CPU's list changes flags without our lock: read once. */
@@ -376,7 +376,7 @@ int free_pages(struct page *page, unsigned int order)
 	char call[112];
 	unsigned long pfn;
 
-	if (off >= max_pfn * sizeof(struct page) || off % sizeof(struct page)) {
+	if (off >= mem_map_entries() * sizeof(struct page) || off % sizeof(struct page)) {
 		count_bad_free();
 		snprintf(call, sizeof(call), "free_pages(page %p order %u)", (void *)page, order);
 		return report_bad_free(call, &v);
@@ -385,7 +385,7 @@ int free_pages(struct page *page, unsigned int order)
 		pcp_free(page);
 		return 0;
 	}
-	pfn = off / sizeof(struct page);
+	pfn = page_to_pfn(page);
 	if (free_checked(pfn, order, &v))
 		return 0;
 	snprintf(call, sizeof(call), "free_pages(pfn 0x%lx phys 0x%lx virt %p order %u)", pfn,

@@ -137,7 +137,7 @@ struct walk_counts {
  */
 static int check_blocks(struct walk_counts *c)
 {
-	unsigned long pfn = 0;
+	unsigned long pfn = PFN_OFFSET;
 
 	while (pfn < max_pfn) {
 		struct page *page = pfn_to_page(pfn);
@@ -192,7 +192,7 @@ static bool in_mem_map(const struct page *page)
 {
 	uintptr_t off = (uintptr_t)page - (uintptr_t)mem_map;
 
-	return off < max_pfn * sizeof(struct page) && off % sizeof(struct page) == 0;
+	return off < mem_map_entries() * sizeof(struct page) && off % sizeof(struct page) == 0;
 }
 
 /*

@@ -1,8 +1,10 @@
 /*
  * memmap.c - building mem_map and handing free RAM to the buddy allocator.
  *
- * Data structures. mem_map is one struct page per PFN from 0 to max_pfn - 1,
- * where max_pfn is one past the last page that holds any available RAM. It
+ * Data structures. mem_map is one struct page per PFN from PFN_OFFSET (the
+ * arch's first RAM address, asm/memlayout.h) to max_pfn - 1, where max_pfn is
+ * one past the last page that holds any available RAM; RAM below PFN_OFFSET
+ * is left out, with a message. It
  * lives in RAM itself: the first page-aligned stretch of available RAM big
  * enough for it that no reserved range touches, reached through the direct
  * map. Holes between RAM ranges get struct pages too; they are simply never
@@ -165,12 +167,14 @@ void mm_init(const struct mem_range *avail, unsigned int n_avail,
 		panic("mm: %u reserved ranges, at most %d supported", n_reserved, MM_MAX_RANGES);
 	max_pfn = (unsigned long)DIV_ROUND_UP(ram[n_ram - 1].end, (uint64_t)PAGE_SIZE);
 
-	map_bytes = ALIGN_UP((uint64_t)max_pfn * sizeof(struct page), (uint64_t)PAGE_SIZE);
+	if (max_pfn <= PFN_OFFSET)
+		panic("mm: no RAM at or above 0x%llx", (unsigned long long)ARCH_PHYS_OFFSET);
+	map_bytes = ALIGN_UP((uint64_t)mem_map_entries() * sizeof(struct page), (uint64_t)PAGE_SIZE);
 	map_phys = place_mem_map(map_bytes, reserved, n_reserved);
 	mem_map = PHYS_TO_VIRT(map_phys);
-	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
-		mem_map[pfn] = (struct page){ .flags = PG_reserved };
-		INIT_LIST_HEAD(&mem_map[pfn].lru);
+	for (unsigned long i = 0; i < mem_map_entries(); i++) {
+		mem_map[i] = (struct page){ .flags = PG_reserved };
+		INIT_LIST_HEAD(&mem_map[i].lru);
 	}
 	buddy_init();
 
@@ -190,6 +194,11 @@ void mm_init(const struct mem_range *avail, unsigned int n_avail,
 		unsigned long pfn = (unsigned long)DIV_ROUND_UP(ram[i].start, (uint64_t)PAGE_SIZE);
 		unsigned long end = (unsigned long)(ram[i].end >> PAGE_SHIFT);
 
+		if (pfn < PFN_OFFSET) {
+			printk("mm: RAM below 0x%llx has no struct page and is not used\n",
+			       (unsigned long long)ARCH_PHYS_OFFSET);
+			pfn = PFN_OFFSET;
+		}
 		for (pfn = skip_excluded(pfn); pfn < end; pfn = skip_excluded(pfn)) {
 			unsigned long stop = next_excluded(pfn, end);
 

@@ -6,7 +6,9 @@
  * the arch) is separate: on x86_64 a 64K page is 16 consecutive 4K hardware
  * pages; on arm64 the MMU granule is the page (4K, 16K or 64K).
  *
- * There is one struct page per page frame, in mem_map[] indexed by PFN from 0.
+ * There is one struct page per page frame from PFN_OFFSET on, in mem_map[]
+ * indexed by PFN - PFN_OFFSET: RAM starts at ARCH_PHYS_OFFSET (asm/memlayout.h;
+ * 0 on x86_64, 1 GiB on arm64 virt), and nothing below it gets a struct page.
  * Its fields are shared by the buddy allocator and SLAB:
  *   flags        PG_* bits below.
  *   lru          buddy: link on a free list (PG_buddy head pages) or on a
@@ -62,17 +64,27 @@ struct page {
 
 _Static_assert(sizeof(struct page) <= 64, "struct page must stay within 64 bytes");
 
-extern struct page *mem_map;	/* one entry per PFN, 0..max_pfn-1 */
+/* The first PFN with a struct page (Linux's ARCH_PFN_OFFSET, a constant here). */
+#define PFN_OFFSET	((unsigned long)(ARCH_PHYS_OFFSET >> PAGE_SHIFT))
+
+extern struct page *mem_map;	/* one entry per PFN, PFN_OFFSET..max_pfn-1 */
 extern unsigned long max_pfn;	/* one past the highest PFN with a struct page */
 
+/* How many entries mem_map has. */
+static inline unsigned long mem_map_entries(void)
+{
+	return max_pfn - PFN_OFFSET;
+}
+
+/* Precondition: PFN_OFFSET <= pfn < max_pfn. */
 static inline struct page *pfn_to_page(unsigned long pfn)
 {
-	return mem_map + pfn;
+	return mem_map + (pfn - PFN_OFFSET);
 }
 
 static inline unsigned long page_to_pfn(const struct page *page)
 {
-	return (unsigned long)(page - mem_map);
+	return (unsigned long)(page - mem_map) + PFN_OFFSET;
 }
 
 static inline void *page_address(const struct page *page)
@@ -82,12 +94,13 @@ static inline void *page_address(const struct page *page)
 
 /*
  * True when v lies in the direct map of RAM that has a struct page. An
- * address below the direct map wraps round to a huge page number, so one
- * comparison covers both ends (kfree's fast path relies on it).
+ * address below the first such page wraps round to a huge page number, so
+ * one comparison covers both ends (kfree's fast path relies on it).
  */
 static inline bool virt_addr_valid(const void *v)
 {
-	return ((uintptr_t)v - (uintptr_t)PHYS_TO_VIRT(0)) >> PAGE_SHIFT < max_pfn;
+	return ((uintptr_t)v - (uintptr_t)PHYS_TO_VIRT(ARCH_PHYS_OFFSET)) >> PAGE_SHIFT <
+	       mem_map_entries();
 }
 
 /* Precondition: virt_addr_valid(v). */

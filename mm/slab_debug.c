@@ -103,7 +103,7 @@ struct page *slab_find_head(struct kmem_cache *cachep, const void *objp, const c
 		return NULL;
 	}
 	head = (struct page *)page->private;
-	if (head < mem_map || head >= mem_map + max_pfn || !(head->flags & PG_slab) ||
+	if (head < mem_map || head >= mem_map + mem_map_entries() || !(head->flags & PG_slab) ||
 	    !head->slab_cache) {
 		slab_bad_free(cachep, fn, objp, "slab page without a cache (struct page corrupt)");
 		return NULL;

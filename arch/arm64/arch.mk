@@ -37,3 +37,7 @@ $(BUILD)/obj/%.o: %.S
 	$(Q)$(CC) $(KCFLAGS) -D__ASSEMBLER__ -c $< -o $@
 
 QEMU := qemu-system-aarch64
+
+# mmu.c runs with the MMU off (Device memory: no unaligned accesses on real
+# hardware) before anything else in C.
+$(BUILD)/obj/arch/arm64/mmu.o: KCFLAGS += -mstrict-align

@@ -490,7 +490,7 @@ SELFTEST(buddy_bad_free_tail)
 
 SELFTEST(buddy_bad_free_outside)
 {
-	struct page *past = (struct page *)((uintptr_t)mem_map + max_pfn * sizeof(struct page));
+	struct page *past = (struct page *)((uintptr_t)mem_map + mem_map_entries() * sizeof(struct page));
 	struct page *before = (struct page *)((uintptr_t)mem_map - sizeof(struct page));
 	uintptr_t top = (uintptr_t)max_pfn << PAGE_SHIFT;
 	const char *bad_ptr = "not an entry of mem_map";

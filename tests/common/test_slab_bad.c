@@ -66,7 +66,7 @@ SELFTEST(slab_bad_pointer_frees_are_refused)
 	SLAB_EXPECT_REFUSED(c, bad, "not a slab object or large allocation");
 
 	/* A reserved page (the first PFNs are never handed out). */
-	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
+	for (unsigned long pfn = PFN_OFFSET; pfn < max_pfn; pfn++) {
 		if (pfn_to_page(pfn)->flags & PG_reserved) {
 			bad = slab_bad_frees;
 			kfree((char *)page_address(pfn_to_page(pfn)) + 64);

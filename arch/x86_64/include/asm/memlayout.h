@@ -10,6 +10,8 @@
 #ifndef ASM_MEMLAYOUT_H
 #define ASM_MEMLAYOUT_H
 
+/* Where RAM starts: the first PFN with a struct page (mm/page.h). */
+#define ARCH_PHYS_OFFSET	0
 #define MMU_PAGE_SHIFT	12
 #define KERNEL_VMA	0xffffffff80000000
 #define DIRECT_MAP_BASE	0xffff800000000000

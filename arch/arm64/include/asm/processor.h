@@ -1,0 +1,65 @@
+/*
+ * asm/processor.h - per-CPU identity, spinning hint and cycle counter on arm64.
+ */
+#ifndef ASM_PROCESSOR_H
+#define ASM_PROCESSOR_H
+
+#include <stdint.h>
+
+/* Most CPUs Quarry brings up; per-CPU arrays in mm/ are sized by it. */
+#define NR_CPUS 8
+
+/* What arch_cycles() reads, for the benchmark header. */
+#define ARCH_CYCLE_COUNTER "PMCCNTR_EL0"
+
+/* Hint to the CPU that we are spinning on a lock. */
+static inline void cpu_relax(void)
+{
+	__asm__ __volatile__("yield" : : : "memory");
+}
+
+/*
+ * arch_cycles - the PMU cycle counter (PMCCNTR_EL0, enabled on every CPU at
+ * boot). Under QEMU TCG with -icount shift=0 it counts guest instructions
+ * exactly; otherwise QEMU runs it at 1 GHz of host time. The isb keeps it
+ * from being read ahead of the code it measures.
+ */
+static inline uint64_t arch_cycles(void)
+{
+	uint64_t v;
+	__asm__ __volatile__("isb\n\tmrs %0, pmccntr_el0" : "=r"(v) : : "memory");
+	return v;
+}
+
+/* The running CPU's number, in its per-CPU area (see asm/percpu.h). */
+extern unsigned int per_cpu__cpu_number;
+
+/*
+ * __my_cpu_offset - TPIDR_EL1: what to add to a per-CPU variable's template
+ * address to reach this CPU's copy. Not volatile, so the compiler may reuse
+ * it (a CPU's offset never changes once set); the dummy memory input ties it
+ * to the stack so a "memory" clobber (the write that sets it) forces a fresh
+ * read.
+ */
+static inline unsigned long __my_cpu_offset(void)
+{
+	unsigned long off;
+	register unsigned long sp __asm__("sp");
+
+	__asm__("mrs %0, tpidr_el1" : "=r"(off) : "Q"(*(const unsigned long *)sp));
+	return off;
+}
+
+/*
+ * smp_processor_id - the running CPU's number, 0..NR_CPUS-1, from its
+ * per-CPU area. Code never moves between CPUs in Quarry, so it stays right
+ * for as long as the caller runs. Before the boot CPU's TPIDR_EL1 is set it
+ * is 0 and the load reads the template's 0: still right.
+ */
+static inline unsigned int smp_processor_id(void)
+{
+	return *(const volatile unsigned int *)((unsigned long)&per_cpu__cpu_number +
+						  __my_cpu_offset());
+}
+
+#endif

@@ -1,0 +1,554 @@
+/*
+ * dtb.c - platform discovery from a flattened device tree (FDT, "DTB"), the
+ * arm64 boot protocol: RAM, reserved ranges, command line, and what the arch
+ * code needs (struct dt_platform, boot/dtb.h). The blob is read in place
+ * through the direct map, byte by byte as big-endian (any alignment), and
+ * every read is checked against the header's sizes first: malformed input
+ * gets one "dtb: ..." line naming what and where, and -1, never a read
+ * outside the blob.
+ *
+ * dt_walk() is the only code that follows the structure block: it checks
+ * every token and calls back once per node, in DTB order, when the node's
+ * properties are all known (at its first subnode or its end). The callback
+ * looks properties up by name; the lookups re-read tokens already checked.
+ */
+#include "boot/dtb.h"
+#include "kernel/bootinfo.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+#include <asm/memlayout.h>
+
+#define FDT_BEGIN_NODE	1
+#define FDT_END_NODE	2
+#define FDT_PROP	3
+#define FDT_NOP		4
+#define FDT_END		9
+#define FDT_HEADER_SIZE	40	/* version 17 */
+#define DT_MAX_DEPTH	16
+#define DT_PPI(num)	(16 + (num))
+
+struct dt_platform dt_platform;
+
+/* The blob. Block offsets are from its start; token offsets from the structure block's. */
+struct fdt {
+	const uint8_t *blob;
+	uint32_t size;			/* header totalsize */
+	uint32_t off_struct, size_struct;
+	uint32_t off_strings, size_strings;
+	uint32_t off_rsvmap;
+	bool bad;			/* a lookup found malformed data and said so */
+};
+
+/* A node the walk is inside. */
+struct dt_node {
+	const char *name;		/* "memory@40000000"; "" for the root */
+	const char *path;		/* "/memory@40000000"; valid during the callback only */
+	unsigned int depth;		/* 0 for the root */
+	const struct dt_node *parent;	/* NULL for the root */
+	uint32_t addr_cells, size_cells;	/* for its children's reg (2 and 1 if absent) */
+	uint32_t props;			/* offset of the token after its name */
+	bool seen;			/* the callback has run */
+};
+
+struct dt_token {
+	uint32_t type;
+	uint32_t next;			/* offset of the following token */
+	const char *name;		/* FDT_BEGIN_NODE, FDT_PROP */
+	const uint8_t *val;		/* FDT_PROP */
+	uint32_t len;
+};
+
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint64_t be64(const uint8_t *p)
+{
+	return (uint64_t)be32(p) << 32 | be32(p + 4);
+}
+
+/* Length of s, looking at max bytes at most; max when there is no NUL. */
+static uint32_t bounded_strlen(const char *s, uint32_t max)
+{
+	uint32_t n = 0;
+
+	while (n < max && s[n])
+		n++;
+	return n;
+}
+
+/* Decode the token at structure offset off (in node path, for messages). 0, or -1 said. */
+static int dt_next(const struct fdt *f, uint32_t off, const char *path, struct dt_token *t)
+{
+	const uint8_t *s = f->blob + f->off_struct;
+	const char *strings = (const char *)f->blob + f->off_strings;
+	uint32_t at = f->off_struct + off, room, n, nameoff;
+
+	if (off > f->size_struct || f->size_struct - off < 4) {
+		printk("dtb: structure block ends at offset 0x%x inside %s, before FDT_END\n", at,
+		       path);
+		return -1;
+	}
+	t->type = be32(s + off);
+	off += 4;
+	room = f->size_struct - off;
+	switch (t->type) {
+	case FDT_BEGIN_NODE:
+		t->name = (const char *)s + off;
+		n = bounded_strlen(t->name, room);
+		if (n == room) {
+			printk("dtb: name of the node at offset 0x%x in %s runs past the structure block\n",
+			       at, path);
+			return -1;
+		}
+		off += ALIGN_UP(n + 1, 4);
+		break;
+	case FDT_PROP:
+		if (room < 8) {
+			printk("dtb: property at offset 0x%x of %s runs past the structure block\n",
+			       at, path);
+			return -1;
+		}
+		t->len = be32(s + off);
+		nameoff = be32(s + off + 4);
+		off += 8;
+		room -= 8;
+		if (nameoff >= f->size_strings ||
+		    bounded_strlen(strings + nameoff, f->size_strings - nameoff) ==
+			    f->size_strings - nameoff) {
+			printk("dtb: name of the property at offset 0x%x of %s (strings offset 0x%x) is not a string inside the strings block\n",
+			       at, path, nameoff);
+			return -1;
+		}
+		t->name = strings + nameoff;
+		if (t->len > room) {
+			printk("dtb: property '%s' of %s runs past the structure block at offset 0x%x\n",
+			       t->name, path, at);
+			return -1;
+		}
+		t->val = s + off;
+		off += ALIGN_UP(t->len, 4);
+		break;
+	case FDT_END_NODE:
+	case FDT_NOP:
+	case FDT_END:
+		break;
+	default:
+		printk("dtb: unknown token 0x%x at offset 0x%x in %s\n", t->type, at, path);
+		return -1;
+	}
+	t->next = off;
+	return 0;
+}
+
+/* Property name of n (already checked by dt_walk), or NULL; *len its size. */
+static const uint8_t *dt_prop(const struct fdt *f, const struct dt_node *n, const char *name,
+			      uint32_t *len)
+{
+	struct dt_token t;
+
+	for (uint32_t off = n->props; !dt_next(f, off, n->path, &t); off = t.next) {
+		if (t.type == FDT_PROP && !strcmp(t.name, name)) {
+			*len = t.len;
+			return t.val;
+		}
+		if (t.type != FDT_PROP && t.type != FDT_NOP)
+			break;
+	}
+	return NULL;
+}
+
+/* String (or string list) property; NULL if absent, or unterminated (said, f->bad). */
+static const char *dt_string(struct fdt *f, const struct dt_node *n, const char *name,
+			     uint32_t *len)
+{
+	uint32_t l = 0;
+	const char *s = (const char *)dt_prop(f, n, name, &l);
+
+	if (s && (!l || s[l - 1])) {
+		printk("dtb: property '%s' of %s is not a NUL-terminated string\n", name, n->path);
+		f->bad = true;
+		s = NULL;
+	}
+	if (len)
+		*len = s ? l : 0;
+	return s;
+}
+
+/* True when an entry of the string list equals want (starts with it, if prefix). */
+static bool in_list(const char *list, uint32_t len, const char *want, bool prefix)
+{
+	size_t wl = strlen(want);
+
+	for (uint32_t i = 0; i < len; i += (uint32_t)strlen(list + i) + 1)
+		if (prefix ? !strncmp(list + i, want, wl) : !strcmp(list + i, want))
+			return true;
+	return false;
+}
+
+static uint64_t read_cells(const uint8_t *p, uint32_t cells)
+{
+	return cells == 2 ? be64(p) : cells == 1 ? be32(p) : 0;
+}
+
+/*
+ * Entry i of n's "reg", in its parent's #address-cells/#size-cells. false if
+ * there is no such entry, or the property is malformed (said, f->bad).
+ */
+static bool dt_reg(struct fdt *f, const struct dt_node *n, uint32_t i, uint64_t *base,
+		   uint64_t *size)
+{
+	uint32_t ac = n->parent ? n->parent->addr_cells : 2, sc = n->parent ? n->parent->size_cells : 1;
+	uint32_t len, entry = (ac + sc) * 4;
+	const uint8_t *p = dt_prop(f, n, "reg", &len);
+
+	if (!p)
+		return false;
+	if (ac < 1 || ac > 2 || sc > 2 || len % entry) {
+		printk("dtb: property 'reg' of %s (%u bytes) does not fit #address-cells %u, #size-cells %u\n",
+		       n->path, len, ac, sc);
+		f->bad = true;
+		return false;
+	}
+	if (i >= len / entry)
+		return false;
+	*base = read_cells(p + i * entry, ac);
+	*size = read_cells(p + i * entry + ac * 4, sc);
+	if (*size > UINT64_MAX - *base) {
+		printk("dtb: reg entry %u of %s wraps past the top of the address space\n", i,
+		       n->path);
+		f->bad = true;
+		return false;
+	}
+	return true;
+}
+
+static bool dt_available(struct fdt *f, const struct dt_node *n)
+{
+	const char *s = dt_string(f, n, "status", NULL);
+
+	return !s || !strcmp(s, "okay") || !strcmp(s, "ok");
+}
+
+/* Run the callback for n once, when its properties are known. */
+static int dt_visit(struct fdt *f, struct dt_node *n,
+		    int (*fn)(struct fdt *f, const struct dt_node *n, void *arg), void *arg)
+{
+	if (!n || n->seen)
+		return 0;
+	n->seen = true;
+	return fn(f, n, arg);
+}
+
+/*
+ * dt_walk - check the structure block token by token and call fn once per node
+ * in DTB order, when its properties are known. Stops at the first malformed
+ * token (said) or non-zero fn result; returns 0 or -1.
+ */
+static int dt_walk(struct fdt *f, int (*fn)(struct fdt *f, const struct dt_node *n, void *arg),
+		   void *arg)
+{
+	struct dt_node stack[DT_MAX_DEPTH];
+	size_t plen[DT_MAX_DEPTH];	/* path length before each node's name */
+	char path[256] = "";
+	struct dt_node *n = NULL;	/* innermost open node, stack[d] */
+	bool root_done = false;
+	struct dt_token t;
+	int d = -1;
+
+	for (uint32_t off = 0;; off = t.next) {
+		uint32_t at = f->off_struct + off;
+
+		if (dt_next(f, off, n ? path : "the top level", &t))
+			return -1;
+		switch (t.type) {
+		case FDT_BEGIN_NODE:
+			if (root_done || d + 1 == DT_MAX_DEPTH) {
+				printk("dtb: node at offset 0x%x is %s\n", at,
+				       root_done ? "a second root" : "nested too deep");
+				return -1;
+			}
+			if (dt_visit(f, n, fn, arg))
+				return -1;
+			d++;
+			stack[d] = (struct dt_node){ .name = t.name, .path = path,
+						     .depth = (unsigned int)d,
+						     .parent = d ? &stack[d - 1] : NULL,
+						     .addr_cells = 2, .size_cells = 1,
+						     .props = t.next };
+			n = &stack[d];
+			plen[d] = strlen(path);
+			snprintf(path + plen[d], sizeof(path) - plen[d], "%s%s", d > 1 ? "/" : "",
+				 d ? t.name : "/");
+			break;
+		case FDT_PROP:
+			if (!n || n->seen) {
+				printk("dtb: property '%s' at offset 0x%x is %s%s\n", t.name, at,
+				       n ? "after the subnodes of " : "outside every node",
+				       n ? path : "");
+				return -1;
+			}
+			if (strcmp(t.name, "#address-cells") && strcmp(t.name, "#size-cells"))
+				break;
+			if (t.len != 4) {
+				printk("dtb: property '%s' of %s is %u bytes, not one cell\n", t.name,
+				       path, t.len);
+				return -1;
+			}
+			if (!strcmp(t.name, "#address-cells"))
+				n->addr_cells = be32(t.val);
+			else
+				n->size_cells = be32(t.val);
+			break;
+		case FDT_END_NODE:
+			if (!n) {
+				printk("dtb: FDT_END_NODE at offset 0x%x outside every node\n", at);
+				return -1;
+			}
+			if (dt_visit(f, n, fn, arg))
+				return -1;
+			path[plen[d]] = '\0';
+			root_done = d == 0;
+			d--;
+			n = d >= 0 ? &stack[d] : NULL;
+			break;
+		case FDT_END:
+			if (n || !root_done) {
+				printk("dtb: FDT_END at offset 0x%x %s%s\n", at,
+				       n ? "inside " : "before any node", n ? path : "");
+				return -1;
+			}
+			return 0;
+		}
+	}
+}
+
+/* Add [base, base + size) to bi->reserved; a full table is malformed input here. */
+static void reserve(struct fdt *f, struct boot_info *bi, uint64_t base, uint64_t size,
+		    const char *what)
+{
+	if (!size)
+		return;
+	if (bi->n_reserved == BOOT_MAX_RANGES) {
+		printk("dtb: more than %d reserved ranges (at %s)\n", BOOT_MAX_RANGES, what);
+		f->bad = true;
+		return;
+	}
+	printk("  mem [%016llx-%016llx] reserved (%s)\n", (unsigned long long)base,
+	       (unsigned long long)(base + size - 1), what);
+	boot_reserve(bi, base, base + size);
+}
+
+static void scan_cpu(struct fdt *f, const struct dt_node *n)
+{
+	uint64_t mpidr, size;
+
+	if (!dt_reg(f, n, 0, &mpidr, &size)) {
+		if (!f->bad)
+			printk("dtb: %s has no reg (its MPIDR affinity)\n", n->path);
+		f->bad = true;
+	} else if (dt_platform.n_cpus < DT_MAX_CPUS) {
+		dt_platform.cpu_mpidr[dt_platform.n_cpus++] = mpidr;
+	} else {
+		dt_platform.n_cpus_dropped++;
+	}
+}
+
+static void scan_gic(struct fdt *f, const struct dt_node *n, unsigned int v)
+{
+	struct dt_platform *p = &dt_platform;
+	uint64_t *base1 = v == 3 ? &p->gicr_base : &p->gicc_base;
+	uint64_t *size1 = v == 3 ? &p->gicr_size : &p->gicc_size;
+
+	if (!dt_reg(f, n, 0, &p->gicd_base, &p->gicd_size) || !dt_reg(f, n, 1, base1, size1)) {
+		if (!f->bad)
+			printk("dtb: %s (GICv%u) has fewer than 2 reg entries\n", n->path, v);
+		f->bad = true;
+		return;
+	}
+	p->gic_version = v;
+}
+
+static void scan_timer(struct fdt *f, const struct dt_node *n)
+{
+	uint32_t len;
+	const uint8_t *irq = dt_prop(f, n, "interrupts", &len);
+
+	if (!irq)
+		return;
+	if (len % 12 || len < 3 * 12) {
+		printk("dtb: property 'interrupts' of %s is %u bytes, not 4 <type number flags> triples\n",
+		       n->path, len);
+		f->bad = true;
+		return;
+	}
+	for (unsigned int i = 1; i <= 2; i++) {	/* non-secure physical, virtual */
+		if (be32(irq + i * 12) != 1 || be32(irq + i * 12 + 4) >= 16) {
+			printk("dtb: timer interrupt %u of %s is <%u %u>, not a PPI\n", i, n->path,
+			       be32(irq + i * 12), be32(irq + i * 12 + 4));
+			f->bad = true;
+			return;
+		}
+	}
+	dt_platform.timer_phys_intid = DT_PPI(be32(irq + 12 + 4));
+	dt_platform.timer_virt_intid = DT_PPI(be32(irq + 24 + 4));
+}
+
+/* The dt_walk callback: what each node gives boot_info and dt_platform. */
+static int scan_node(struct fdt *f, const struct dt_node *n, void *arg)
+{
+	struct boot_info *bi = arg;
+	const char *parent = n->parent ? n->parent->name : "";
+	const char *type = dt_string(f, n, "device_type", NULL), *s;
+	uint32_t clen;
+	const char *compat = dt_string(f, n, "compatible", &clen);
+	uint64_t base, size;
+
+	if (n->depth == 0 && (s = dt_string(f, n, "model", NULL)))
+		snprintf(bi->loader, sizeof(bi->loader), "device tree: %s", s);
+	if (n->depth == 1 && !strcmp(n->name, "chosen") &&
+	    (s = dt_string(f, n, "bootargs", NULL)) &&
+	    (size_t)snprintf(bi->cmdline, sizeof(bi->cmdline), "%s", s) >= sizeof(bi->cmdline))
+		printk("dtb: bootargs cut to %zu characters\n", sizeof(bi->cmdline) - 1);
+	if (n->depth == 2 && !strcmp(parent, "cpus") && type && !strcmp(type, "cpu"))
+		scan_cpu(f, n);
+	if (f->bad || !dt_available(f, n))
+		return f->bad ? -1 : 0;
+
+	if (type && !strcmp(type, "memory")) {
+		for (uint32_t i = 0; dt_reg(f, n, i, &base, &size); i++) {
+			if (!size)
+				continue;
+			printk("  mem [%016llx-%016llx] usable\n", (unsigned long long)base,
+			       (unsigned long long)(base + size - 1));
+			if (bi->n_avail == BOOT_MAX_RANGES) {
+				printk("dtb: more than %d memory ranges; rest ignored\n",
+				       BOOT_MAX_RANGES);
+				break;
+			}
+			bi->avail[bi->n_avail++] = (struct mem_range){ base, base + size };
+		}
+	}
+	if (n->depth == 2 && !strcmp(parent, "reserved-memory"))
+		for (uint32_t i = 0; dt_reg(f, n, i, &base, &size); i++)
+			reserve(f, bi, base, size, n->path);
+	if (!dt_platform.uart_base && in_list(compat, clen, "arm,pl011", false) &&
+	    dt_reg(f, n, 0, &base, &size))
+		dt_platform.uart_base = base;
+	if (!dt_platform.gic_version && in_list(compat, clen, "arm,gic-v3", false))
+		scan_gic(f, n, 3);
+	if (!dt_platform.gic_version && (in_list(compat, clen, "arm,cortex-a15-gic", false) ||
+					 in_list(compat, clen, "arm,gic-400", false)))
+		scan_gic(f, n, 2);
+	if (in_list(compat, clen, "arm,psci", true)) {
+		s = dt_string(f, n, "method", NULL);
+		dt_platform.psci_method = !s ? DT_PSCI_NONE : !strcmp(s, "hvc") ? DT_PSCI_HVC :
+					  !strcmp(s, "smc") ? DT_PSCI_SMC : DT_PSCI_NONE;
+		if (!dt_platform.psci_method)
+			printk("dtb: %s has no PSCI method 'hvc' or 'smc'\n", n->path);
+	}
+	if (in_list(compat, clen, "arm,armv8-timer", false) ||
+	    in_list(compat, clen, "arm,armv7-timer", false))
+		scan_timer(f, n);
+	return f->bad ? -1 : 0;
+}
+
+/* Does [off, off + size) lie in the blob, after the header, aligned? Else say so. */
+static bool block_ok(const struct fdt *f, const char *what, uint32_t off, uint32_t size,
+		     uint32_t align)
+{
+	if (off >= FDT_HEADER_SIZE && off % align == 0 && (uint64_t)off + size <= f->size)
+		return true;
+	printk("dtb: %s at offset 0x%x, 0x%x bytes, is not %u-aligned inside the blob (totalsize 0x%x)\n",
+	       what, off, size, align, f->size);
+	return false;
+}
+
+/* Check the header and fill f; 0, or -1 said. */
+static int fdt_open(struct fdt *f, unsigned long magic, unsigned long info)
+{
+	const uint8_t *b = PHYS_TO_VIRT(info);
+	uint32_t version, last_comp;
+
+	if (magic != DTB_MAGIC || be32(b) != DTB_MAGIC) {
+		printk("dtb: bad magic 0x%lx at phys 0x%lx (want 0x%x)\n", magic, info, DTB_MAGIC);
+		return -1;
+	}
+	f->blob = b;
+	f->size = be32(b + 4);
+	if (f->size < FDT_HEADER_SIZE) {
+		printk("dtb: header truncated: totalsize %u at phys 0x%lx is below the %u-byte header\n",
+		       f->size, info, FDT_HEADER_SIZE);
+		return -1;
+	}
+	version = be32(b + 20);
+	last_comp = be32(b + 24);
+	if (version < 16 || last_comp > 17) {
+		printk("dtb: version %u (last compatible %u) at phys 0x%lx: want >= 16, compatible with 17\n",
+		       version, last_comp, info);
+		return -1;
+	}
+	f->off_struct = be32(b + 8);
+	f->off_strings = be32(b + 12);
+	f->off_rsvmap = be32(b + 16);
+	f->size_strings = be32(b + 32);
+	/* Version 16 has no size_dt_struct: the structure block may run to the end. */
+	f->size_struct = version >= 17 ? be32(b + 36) :
+			 f->off_struct < f->size ? f->size - f->off_struct : 0;
+	if (!block_ok(f, "structure block", f->off_struct, f->size_struct, 4) ||
+	    !block_ok(f, "strings block", f->off_strings, f->size_strings, 1) ||
+	    !block_ok(f, "memory reservation map", f->off_rsvmap, 16, 8))
+		return -1;
+	return 0;
+}
+
+/* platform_discover: see kernel/bootinfo.h. DTB boots; also fills dt_platform. */
+int platform_discover(unsigned long magic, unsigned long info, struct boot_info *bi)
+{
+	struct dt_platform *p = &dt_platform;
+	struct fdt f = { 0 };
+
+	memset(p, 0, sizeof(*p));
+	p->timer_phys_intid = DT_PPI(14);
+	p->timer_virt_intid = DT_PPI(11);
+	if (fdt_open(&f, magic, info))
+		return -1;
+	p->dtb_phys = info;
+	p->dtb_size = f.size;
+	bi->cmdline[0] = '\0';
+	snprintf(bi->loader, sizeof(bi->loader), "device tree");
+	bi->acpi_rsdp = 0;
+	reserve(&f, bi, info, f.size, "device tree");
+
+	for (uint32_t off = f.off_rsvmap; !f.bad; off += 16) {
+		uint64_t base, size;
+
+		if (f.size - off < 16) {
+			printk("dtb: memory reservation map has no end entry before the blob ends (0x%x)\n",
+			       f.size);
+			return -1;
+		}
+		base = be64(f.blob + off);
+		size = be64(f.blob + off + 8);
+		if (!base && !size)
+			break;
+		if (size > UINT64_MAX - base) {
+			printk("dtb: /memreserve/ entry at offset 0x%x wraps past the top of the address space\n",
+			       off);
+			return -1;
+		}
+		reserve(&f, bi, base, size, "/memreserve/");
+	}
+	if (f.bad || dt_walk(&f, scan_node, bi))
+		return -1;
+	if (!bi->n_avail) {
+		printk("dtb: no node with device_type \"memory\" and a non-empty reg\n");
+		return -1;
+	}
+	printk("dtb: %u CPUs (%u more not used), GICv%u, PSCI %s, timer INTIDs %u/%u, uart 0x%llx\n",
+	       p->n_cpus, p->n_cpus_dropped, p->gic_version,
+	       p->psci_method == DT_PSCI_HVC ? "hvc" : p->psci_method == DT_PSCI_SMC ? "smc" : "none",
+	       p->timer_phys_intid, p->timer_virt_intid, (unsigned long long)p->uart_base);
+	return 0;
+}
