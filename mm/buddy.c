@@ -113,7 +113,7 @@ void __free_one(unsigned long pfn, unsigned int order)
 		unsigned long buddy_pfn = pfn ^ order_pages(order);
 		struct page *buddy;
 
-		if (buddy_pfn >= max_pfn || buddy_pfn < PFN_OFFSET)
+		if (buddy_pfn - PFN_OFFSET >= mem_map_entries())	/* either end */
 			break;
 		buddy = pfn_to_page(buddy_pfn);
 		/* A page on some CPU's list changes flags without our lock: read once. */

@@ -106,7 +106,7 @@ static unsigned int size_order(size_t size)
 	return order;
 }
 
-static void *kmalloc_large(size_t size)
+static __noinline void *kmalloc_large(size_t size)
 {
 	struct page *page;
 

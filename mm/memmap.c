@@ -4,7 +4,7 @@
  * Data structures. mem_map is one struct page per PFN from PFN_OFFSET (the
  * arch's first RAM address, asm/memlayout.h) to max_pfn - 1, where max_pfn is
  * one past the last page that holds any available RAM; RAM below PFN_OFFSET
- * is left out, with a message. It
+ * is left out. It
  * lives in RAM itself: the first page-aligned stretch of available RAM big
  * enough for it that no reserved range touches, reached through the direct
  * map. Holes between RAM ranges get struct pages too; they are simply never
@@ -44,6 +44,8 @@ _Static_assert(PAGE_SHIFT >= 10, "mm_report converts pages to kB by shifting");
 
 struct page *mem_map;
 unsigned long max_pfn;
+unsigned long mem_map_nr;
+uintptr_t mem_map_pfn0;
 
 /* A PFN range [start, end). */
 struct pfn_range {
@@ -169,9 +171,11 @@ void mm_init(const struct mem_range *avail, unsigned int n_avail,
 
 	if (max_pfn <= PFN_OFFSET)
 		panic("mm: no RAM at or above 0x%llx", (unsigned long long)ARCH_PHYS_OFFSET);
+	mem_map_nr = max_pfn - PFN_OFFSET;
 	map_bytes = ALIGN_UP((uint64_t)mem_map_entries() * sizeof(struct page), (uint64_t)PAGE_SIZE);
 	map_phys = place_mem_map(map_bytes, reserved, n_reserved);
 	mem_map = PHYS_TO_VIRT(map_phys);
+	mem_map_pfn0 = (uintptr_t)mem_map - PFN_OFFSET * sizeof(struct page);
 	for (unsigned long i = 0; i < mem_map_entries(); i++) {
 		mem_map[i] = (struct page){ .flags = PG_reserved };
 		INIT_LIST_HEAD(&mem_map[i].lru);
@@ -194,11 +198,7 @@ void mm_init(const struct mem_range *avail, unsigned int n_avail,
 		unsigned long pfn = (unsigned long)DIV_ROUND_UP(ram[i].start, (uint64_t)PAGE_SIZE);
 		unsigned long end = (unsigned long)(ram[i].end >> PAGE_SHIFT);
 
-		if (pfn < PFN_OFFSET) {
-			printk("mm: RAM below 0x%llx has no struct page and is not used\n",
-			       (unsigned long long)ARCH_PHYS_OFFSET);
-			pfn = PFN_OFFSET;
-		}
+		pfn = MAX(pfn, PFN_OFFSET);	/* RAM below it has no struct page */
 		for (pfn = skip_excluded(pfn); pfn < end; pfn = skip_excluded(pfn)) {
 			unsigned long stop = next_excluded(pfn, end);
 

@@ -69,22 +69,29 @@ _Static_assert(sizeof(struct page) <= 64, "struct page must stay within 64 bytes
 
 extern struct page *mem_map;	/* one entry per PFN, PFN_OFFSET..max_pfn-1 */
 extern unsigned long max_pfn;	/* one past the highest PFN with a struct page */
+extern unsigned long mem_map_nr;	/* max_pfn - PFN_OFFSET: mem_map's entries */
+/*
+ * Where mem_map would start if it began at PFN 0 (mem_map - PFN_OFFSET
+ * entries, as an address: it points at no object when PFN_OFFSET > 0), so
+ * pfn_to_page is one multiply-add, as in Linux's vmemmap.
+ */
+extern uintptr_t mem_map_pfn0;
 
 /* How many entries mem_map has. */
 static inline unsigned long mem_map_entries(void)
 {
-	return max_pfn - PFN_OFFSET;
+	return mem_map_nr;
 }
 
 /* Precondition: PFN_OFFSET <= pfn < max_pfn. */
 static inline struct page *pfn_to_page(unsigned long pfn)
 {
-	return mem_map + (pfn - PFN_OFFSET);
+	return (struct page *)(mem_map_pfn0 + pfn * sizeof(struct page));
 }
 
 static inline unsigned long page_to_pfn(const struct page *page)
 {
-	return (unsigned long)(page - mem_map) + PFN_OFFSET;
+	return ((uintptr_t)page - mem_map_pfn0) / sizeof(struct page);
 }
 
 static inline void *page_address(const struct page *page)

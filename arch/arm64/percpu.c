@@ -4,8 +4,9 @@
  * The linker gathers every per-CPU variable into the template
  * [__percpu_start, __percpu_end). Before anything writes a per-CPU variable,
  * percpu_init_areas() copies the template into one static area per possible
- * CPU and records each area's offset; each CPU then puts its offset in
- * TPIDR_EL1 (percpu_load). The template itself is never a CPU's copy.
+ * CPU and records each area's offset; each CPU then puts its area's
+ * address in TPIDR_EL1 (percpu_load). The template itself is only the boot
+ * CPU's copy until percpu_load(0), for code that runs before.
  */
 #include "arch/arm64/arm64.h"
 #include "kernel/percpu.h"
@@ -13,7 +14,7 @@
 
 extern char __percpu_start[], __percpu_end[];
 
-static uint8_t percpu_areas[NR_CPUS][PERCPU_AREA_SIZE] __aligned(64);
+static uint8_t percpu_areas[NR_CPUS][PERCPU_AREA_SIZE] __aligned(PERCPU_AREA_SIZE);
 
 unsigned long __per_cpu_offset[NR_CPUS];
 DEFINE_PER_CPU(unsigned int, cpu_number);
@@ -37,6 +38,6 @@ void percpu_init_areas(void)
 /* percpu_load - point this CPU's TPIDR_EL1 at cpu's area. */
 void percpu_load(unsigned int cpu)
 {
-	write_sysreg(tpidr_el1, __per_cpu_offset[cpu]);
+	write_sysreg(tpidr_el1, (unsigned long)percpu_areas[cpu]);
 	isb();
 }

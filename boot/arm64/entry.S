@@ -55,7 +55,9 @@ _start:
 2:
 	cbnz	x19, 3f
 	mov	x19, #ARCH_PHYS_OFFSET		/* ELF boot: the tree is at the start of RAM */
-3:	bl	cpu_setup_early
+3:	adrp	x0, __percpu_start		/* per-CPU template: the boot CPU's until */
+	msr	tpidr_el1, x0			/* percpu_load(0) gives it its own copy */
+	bl	cpu_setup_early
 	mov	x0, x19
 	bl	arm64_mmu_boot			/* C with the MMU off */
 	bl	mmu_on

@@ -212,6 +212,8 @@ void host_mm_restore(const struct host_mm_saved *s)
 	host_phys_offset = s->phys_offset;
 	mem_map = s->mem_map;
 	max_pfn = s->max_pfn;
+	mem_map_nr = max_pfn - PFN_OFFSET;
+	mem_map_pfn0 = (uintptr_t)mem_map - PFN_OFFSET * sizeof(struct page);
 
 	heads = calloc(s->stats.free_pages + 1, sizeof(*heads));
 	if (!heads) {

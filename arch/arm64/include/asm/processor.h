@@ -35,31 +35,35 @@ static inline uint64_t arch_cycles(void)
 extern unsigned int per_cpu__cpu_number;
 
 /*
- * __my_cpu_offset - TPIDR_EL1: what to add to a per-CPU variable's template
- * address to reach this CPU's copy. Not volatile, so the compiler may reuse
- * it (a CPU's offset never changes once set); the dummy memory input ties it
- * to the stack so a "memory" clobber (the write that sets it) forces a fresh
- * read.
+ * __my_cpu_base - TPIDR_EL1: the running CPU's per-CPU area, whose layout
+ * is the template's (see asm/percpu.h). Not volatile, so the compiler may
+ * reuse it (a CPU's area never changes once set); the dummy memory input
+ * ties it to the stack so a "memory" clobber (the write that sets it)
+ * forces a fresh read.
  */
-static inline unsigned long __my_cpu_offset(void)
+static inline unsigned long __my_cpu_base(void)
 {
-	unsigned long off;
+	unsigned long base;
 	register unsigned long sp __asm__("sp");
 
-	__asm__("mrs %0, tpidr_el1" : "=r"(off) : "Q"(*(const unsigned long *)sp));
-	return off;
+	__asm__("mrs %0, tpidr_el1" : "=r"(base) : "Q"(*(const unsigned long *)sp));
+	return base;
 }
 
 /*
- * smp_processor_id - the running CPU's number, 0..NR_CPUS-1, from its
- * per-CPU area. Code never moves between CPUs in Quarry, so it stays right
- * for as long as the caller runs. Before the boot CPU's TPIDR_EL1 is set it
- * is 0 and the load reads the template's 0: still right.
+ * smp_processor_id - the running CPU's number, 0..NR_CPUS-1: mrs and one
+ * load from its per-CPU area. Code never moves between CPUs in Quarry, so
+ * it stays right for as long as the caller runs. entry.S points the boot
+ * CPU's TPIDR_EL1 at the template (cpu_number 0) before any C runs.
  */
 static inline unsigned int smp_processor_id(void)
 {
-	return *(const volatile unsigned int *)((unsigned long)&per_cpu__cpu_number +
-						  __my_cpu_offset());
+	unsigned int id;
+
+	__asm__("ldr %w0, [%1, #:lo12:%2]"
+		: "=r"(id)
+		: "r"(__my_cpu_base()), "S"(&per_cpu__cpu_number));
+	return id;
 }
 
 #endif
