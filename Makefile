@@ -103,6 +103,9 @@ $(BUILD)/obj/%.o: %.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
 
+# Flags live in these files: a change to them rebuilds everything.
+$(KOBJS): Makefile arch/$(ARCH)/arch.mk mm/files.mk
+
 # The ELF keeps full DWARF; beside it a symbol map, a link map and a disassembly.
 LDSCRIPT := arch/$(ARCH)/linker.ld
 $(ELF): $(KOBJS) $(LDSCRIPT)

@@ -36,7 +36,7 @@ struct fdt {
 	uint32_t off_struct, size_struct;
 	uint32_t off_strings, size_strings;
 	uint32_t off_rsvmap;
-	bool bad;			/* a lookup found malformed data and said so */
+	bool bad;			/* malformed data was found (and said) */
 };
 
 /* A node the walk is inside. */
@@ -58,9 +58,29 @@ struct dt_token {
 	uint32_t len;
 };
 
+/* Say "dtb: <message>", mark the blob bad, return false. */
+static bool __printf(2, 3) fdt_error(struct fdt *f, const char *fmt, ...)
+{
+	char msg[320];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	printk("dtb: %s\n", msg);
+	f->bad = true;
+	return false;
+}
+
+/*
+ * Big-endian reads, one byte load each: volatile stops the compiler merging
+ * them into one word load, which faults when unaligned with the MMU off.
+ */
 static uint32_t be32(const uint8_t *p)
 {
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	const volatile uint8_t *v = p;
+
+	return (uint32_t)v[0] << 24 | (uint32_t)v[1] << 16 | (uint32_t)v[2] << 8 | v[3];
 }
 
 static uint64_t be64(const uint8_t *p)
@@ -78,77 +98,57 @@ static uint32_t bounded_strlen(const char *s, uint32_t max)
 	return n;
 }
 
-/* Decode the token at structure offset off (in node path, for messages). 0, or -1 said. */
-static int dt_next(const struct fdt *f, uint32_t off, const char *path, struct dt_token *t)
+/* Decode the token at structure offset off, inside path (for messages). */
+static bool dt_next(struct fdt *f, uint32_t off, const char *path, struct dt_token *t)
 {
 	const uint8_t *s = f->blob + f->off_struct;
 	const char *strings = (const char *)f->blob + f->off_strings;
-	uint32_t at = f->off_struct + off, room, n, nameoff;
+	uint32_t at = f->off_struct + off, room, nameoff;
 
-	if (off > f->size_struct || f->size_struct - off < 4) {
-		printk("dtb: structure block ends at offset 0x%x inside %s, before FDT_END\n", at,
-		       path);
-		return -1;
-	}
+	if (off > f->size_struct || f->size_struct - off < 4)
+		return fdt_error(f, "structure block ends at offset 0x%x inside %s, before FDT_END",
+				 at, path);
 	t->type = be32(s + off);
 	off += 4;
 	room = f->size_struct - off;
-	switch (t->type) {
-	case FDT_BEGIN_NODE:
+	if (t->type == FDT_BEGIN_NODE) {
 		t->name = (const char *)s + off;
-		n = bounded_strlen(t->name, room);
-		if (n == room) {
-			printk("dtb: name of the node at offset 0x%x in %s runs past the structure block\n",
-			       at, path);
-			return -1;
-		}
-		off += ALIGN_UP(n + 1, 4);
-		break;
-	case FDT_PROP:
-		if (room < 8) {
-			printk("dtb: property at offset 0x%x of %s runs past the structure block\n",
-			       at, path);
-			return -1;
-		}
+		t->len = bounded_strlen(t->name, room);
+		if (t->len == room)
+			return fdt_error(f, "name of the node at offset 0x%x in %s runs past the structure block",
+					 at, path);
+		off += ALIGN_UP(t->len + 1, 4);
+	} else if (t->type == FDT_PROP) {
+		if (room < 8)
+			return fdt_error(f, "property at offset 0x%x of %s runs past the structure block",
+					 at, path);
 		t->len = be32(s + off);
 		nameoff = be32(s + off + 4);
-		off += 8;
-		room -= 8;
 		if (nameoff >= f->size_strings ||
 		    bounded_strlen(strings + nameoff, f->size_strings - nameoff) ==
-			    f->size_strings - nameoff) {
-			printk("dtb: name of the property at offset 0x%x of %s (strings offset 0x%x) is not a string inside the strings block\n",
-			       at, path, nameoff);
-			return -1;
-		}
+			    f->size_strings - nameoff)
+			return fdt_error(f, "name of the property at offset 0x%x of %s (strings offset 0x%x) is not a string inside the strings block",
+					 at, path, nameoff);
 		t->name = strings + nameoff;
-		if (t->len > room) {
-			printk("dtb: property '%s' of %s runs past the structure block at offset 0x%x\n",
-			       t->name, path, at);
-			return -1;
-		}
-		t->val = s + off;
-		off += ALIGN_UP(t->len, 4);
-		break;
-	case FDT_END_NODE:
-	case FDT_NOP:
-	case FDT_END:
-		break;
-	default:
-		printk("dtb: unknown token 0x%x at offset 0x%x in %s\n", t->type, at, path);
-		return -1;
+		if (t->len > room - 8)
+			return fdt_error(f, "property '%s' of %s runs past the structure block at offset 0x%x",
+					 t->name, path, at);
+		t->val = s + off + 8;
+		off += 8 + ALIGN_UP(t->len, 4);
+	} else if (t->type != FDT_END_NODE && t->type != FDT_NOP && t->type != FDT_END) {
+		return fdt_error(f, "unknown token 0x%x at offset 0x%x in %s", t->type, at, path);
 	}
 	t->next = off;
-	return 0;
+	return true;
 }
 
-/* Property name of n (already checked by dt_walk), or NULL; *len its size. */
-static const uint8_t *dt_prop(const struct fdt *f, const struct dt_node *n, const char *name,
+/* Property name of n (its tokens already checked by dt_walk), or NULL; *len its size. */
+static const uint8_t *dt_prop(struct fdt *f, const struct dt_node *n, const char *name,
 			      uint32_t *len)
 {
 	struct dt_token t;
 
-	for (uint32_t off = n->props; !dt_next(f, off, n->path, &t); off = t.next) {
+	for (uint32_t off = n->props; dt_next(f, off, n->path, &t); off = t.next) {
 		if (t.type == FDT_PROP && !strcmp(t.name, name)) {
 			*len = t.len;
 			return t.val;
@@ -159,7 +159,7 @@ static const uint8_t *dt_prop(const struct fdt *f, const struct dt_node *n, cons
 	return NULL;
 }
 
-/* String (or string list) property; NULL if absent, or unterminated (said, f->bad). */
+/* String (or string list) property; NULL if absent or unterminated (said). */
 static const char *dt_string(struct fdt *f, const struct dt_node *n, const char *name,
 			     uint32_t *len)
 {
@@ -167,8 +167,7 @@ static const char *dt_string(struct fdt *f, const struct dt_node *n, const char 
 	const char *s = (const char *)dt_prop(f, n, name, &l);
 
 	if (s && (!l || s[l - 1])) {
-		printk("dtb: property '%s' of %s is not a NUL-terminated string\n", name, n->path);
-		f->bad = true;
+		fdt_error(f, "property '%s' of %s is not a NUL-terminated string", name, n->path);
 		s = NULL;
 	}
 	if (len)
@@ -179,64 +178,45 @@ static const char *dt_string(struct fdt *f, const struct dt_node *n, const char 
 /* True when an entry of the string list equals want (starts with it, if prefix). */
 static bool in_list(const char *list, uint32_t len, const char *want, bool prefix)
 {
-	size_t wl = strlen(want);
-
 	for (uint32_t i = 0; i < len; i += (uint32_t)strlen(list + i) + 1)
-		if (prefix ? !strncmp(list + i, want, wl) : !strcmp(list + i, want))
+		if (prefix ? !strncmp(list + i, want, strlen(want)) : !strcmp(list + i, want))
 			return true;
 	return false;
 }
 
-static uint64_t read_cells(const uint8_t *p, uint32_t cells)
-{
-	return cells == 2 ? be64(p) : cells == 1 ? be32(p) : 0;
-}
-
 /*
  * Entry i of n's "reg", in its parent's #address-cells/#size-cells. false if
- * there is no such entry, or the property is malformed (said, f->bad).
+ * there is no such entry, or the property is malformed (said).
  */
 static bool dt_reg(struct fdt *f, const struct dt_node *n, uint32_t i, uint64_t *base,
 		   uint64_t *size)
 {
-	uint32_t ac = n->parent ? n->parent->addr_cells : 2, sc = n->parent ? n->parent->size_cells : 1;
-	uint32_t len, entry = (ac + sc) * 4;
+	uint32_t ac = n->parent ? n->parent->addr_cells : 2;
+	uint32_t sc = n->parent ? n->parent->size_cells : 1, len;
 	const uint8_t *p = dt_prop(f, n, "reg", &len);
 
 	if (!p)
 		return false;
-	if (ac < 1 || ac > 2 || sc > 2 || len % entry) {
-		printk("dtb: property 'reg' of %s (%u bytes) does not fit #address-cells %u, #size-cells %u\n",
-		       n->path, len, ac, sc);
-		f->bad = true;
+	if (ac < 1 || ac > 2 || sc > 2 || len % ((ac + sc) * 4))
+		return fdt_error(f, "property 'reg' of %s (%u bytes) does not fit #address-cells %u, #size-cells %u",
+				 n->path, len, ac, sc);
+	if (i >= len / ((ac + sc) * 4))
 		return false;
-	}
-	if (i >= len / entry)
-		return false;
-	*base = read_cells(p + i * entry, ac);
-	*size = read_cells(p + i * entry + ac * 4, sc);
-	if (*size > UINT64_MAX - *base) {
-		printk("dtb: reg entry %u of %s wraps past the top of the address space\n", i,
-		       n->path);
-		f->bad = true;
-		return false;
-	}
+	p += i * (ac + sc) * 4;
+	*base = ac == 2 ? be64(p) : be32(p);
+	*size = sc == 2 ? be64(p + ac * 4) : sc == 1 ? be32(p + ac * 4) : 0;
+	if (*size > UINT64_MAX - *base)
+		return fdt_error(f, "reg entry %u of %s wraps past the top of the address space", i,
+				 n->path);
 	return true;
 }
 
-static bool dt_available(struct fdt *f, const struct dt_node *n)
-{
-	const char *s = dt_string(f, n, "status", NULL);
-
-	return !s || !strcmp(s, "okay") || !strcmp(s, "ok");
-}
-
 /* Run the callback for n once, when its properties are known. */
-static int dt_visit(struct fdt *f, struct dt_node *n,
-		    int (*fn)(struct fdt *f, const struct dt_node *n, void *arg), void *arg)
+static bool dt_visit(struct fdt *f, struct dt_node *n,
+		     bool (*fn)(struct fdt *f, const struct dt_node *n, void *arg), void *arg)
 {
 	if (!n || n->seen)
-		return 0;
+		return true;
 	n->seen = true;
 	return fn(f, n, arg);
 }
@@ -244,15 +224,14 @@ static int dt_visit(struct fdt *f, struct dt_node *n,
 /*
  * dt_walk - check the structure block token by token and call fn once per node
  * in DTB order, when its properties are known. Stops at the first malformed
- * token (said) or non-zero fn result; returns 0 or -1.
+ * token (said) or fn returning false; returns whether it got to FDT_END.
  */
-static int dt_walk(struct fdt *f, int (*fn)(struct fdt *f, const struct dt_node *n, void *arg),
-		   void *arg)
+static bool dt_walk(struct fdt *f, bool (*fn)(struct fdt *f, const struct dt_node *n, void *arg),
+		    void *arg)
 {
-	struct dt_node stack[DT_MAX_DEPTH];
+	struct dt_node stack[DT_MAX_DEPTH], *n = NULL;	/* n: innermost open node, stack[d] */
 	size_t plen[DT_MAX_DEPTH];	/* path length before each node's name */
 	char path[256] = "";
-	struct dt_node *n = NULL;	/* innermost open node, stack[d] */
 	bool root_done = false;
 	struct dt_token t;
 	int d = -1;
@@ -260,17 +239,15 @@ static int dt_walk(struct fdt *f, int (*fn)(struct fdt *f, const struct dt_node 
 	for (uint32_t off = 0;; off = t.next) {
 		uint32_t at = f->off_struct + off;
 
-		if (dt_next(f, off, n ? path : "the top level", &t))
-			return -1;
+		if (!dt_next(f, off, n ? path : "the top level", &t))
+			return false;
 		switch (t.type) {
 		case FDT_BEGIN_NODE:
-			if (root_done || d + 1 == DT_MAX_DEPTH) {
-				printk("dtb: node at offset 0x%x is %s\n", at,
-				       root_done ? "a second root" : "nested too deep");
-				return -1;
-			}
-			if (dt_visit(f, n, fn, arg))
-				return -1;
+			if (root_done || d + 1 == DT_MAX_DEPTH)
+				return fdt_error(f, "node at offset 0x%x is %s", at,
+						 root_done ? "a second root" : "nested too deep");
+			if (!dt_visit(f, n, fn, arg))
+				return false;
 			d++;
 			stack[d] = (struct dt_node){ .name = t.name, .path = path,
 						     .depth = (unsigned int)d,
@@ -283,43 +260,34 @@ static int dt_walk(struct fdt *f, int (*fn)(struct fdt *f, const struct dt_node 
 				 d ? t.name : "/");
 			break;
 		case FDT_PROP:
-			if (!n || n->seen) {
-				printk("dtb: property '%s' at offset 0x%x is %s%s\n", t.name, at,
-				       n ? "after the subnodes of " : "outside every node",
-				       n ? path : "");
-				return -1;
-			}
+			if (!n || n->seen)
+				return fdt_error(f, "property '%s' at offset 0x%x is %s%s", t.name, at,
+						 n ? "after the subnodes of " : "outside every node",
+						 n ? path : "");
 			if (strcmp(t.name, "#address-cells") && strcmp(t.name, "#size-cells"))
 				break;
-			if (t.len != 4) {
-				printk("dtb: property '%s' of %s is %u bytes, not one cell\n", t.name,
-				       path, t.len);
-				return -1;
-			}
+			if (t.len != 4)
+				return fdt_error(f, "property '%s' of %s is %u bytes, not one cell",
+						 t.name, path, t.len);
 			if (!strcmp(t.name, "#address-cells"))
 				n->addr_cells = be32(t.val);
 			else
 				n->size_cells = be32(t.val);
 			break;
 		case FDT_END_NODE:
-			if (!n) {
-				printk("dtb: FDT_END_NODE at offset 0x%x outside every node\n", at);
-				return -1;
-			}
-			if (dt_visit(f, n, fn, arg))
-				return -1;
+			if (!n)
+				return fdt_error(f, "FDT_END_NODE at offset 0x%x outside every node", at);
+			if (!dt_visit(f, n, fn, arg))
+				return false;
 			path[plen[d]] = '\0';
 			root_done = d == 0;
-			d--;
-			n = d >= 0 ? &stack[d] : NULL;
+			n = --d >= 0 ? &stack[d] : NULL;
 			break;
 		case FDT_END:
-			if (n || !root_done) {
-				printk("dtb: FDT_END at offset 0x%x %s%s\n", at,
-				       n ? "inside " : "before any node", n ? path : "");
-				return -1;
-			}
-			return 0;
+			if (n || !root_done)
+				return fdt_error(f, "FDT_END at offset 0x%x %s%s", at,
+						 n ? "inside " : "before any node", n ? path : "");
+			return true;
 		}
 	}
 }
@@ -331,8 +299,7 @@ static void reserve(struct fdt *f, struct boot_info *bi, uint64_t base, uint64_t
 	if (!size)
 		return;
 	if (bi->n_reserved == BOOT_MAX_RANGES) {
-		printk("dtb: more than %d reserved ranges (at %s)\n", BOOT_MAX_RANGES, what);
-		f->bad = true;
+		fdt_error(f, "more than %d reserved ranges (at %s)", BOOT_MAX_RANGES, what);
 		return;
 	}
 	printk("  mem [%016llx-%016llx] reserved (%s)\n", (unsigned long long)base,
@@ -340,31 +307,15 @@ static void reserve(struct fdt *f, struct boot_info *bi, uint64_t base, uint64_t
 	boot_reserve(bi, base, base + size);
 }
 
-static void scan_cpu(struct fdt *f, const struct dt_node *n)
-{
-	uint64_t mpidr, size;
-
-	if (!dt_reg(f, n, 0, &mpidr, &size)) {
-		if (!f->bad)
-			printk("dtb: %s has no reg (its MPIDR affinity)\n", n->path);
-		f->bad = true;
-	} else if (dt_platform.n_cpus < DT_MAX_CPUS) {
-		dt_platform.cpu_mpidr[dt_platform.n_cpus++] = mpidr;
-	} else {
-		dt_platform.n_cpus_dropped++;
-	}
-}
-
 static void scan_gic(struct fdt *f, const struct dt_node *n, unsigned int v)
 {
 	struct dt_platform *p = &dt_platform;
-	uint64_t *base1 = v == 3 ? &p->gicr_base : &p->gicc_base;
-	uint64_t *size1 = v == 3 ? &p->gicr_size : &p->gicc_size;
 
-	if (!dt_reg(f, n, 0, &p->gicd_base, &p->gicd_size) || !dt_reg(f, n, 1, base1, size1)) {
+	if (!dt_reg(f, n, 0, &p->gicd_base, &p->gicd_size) ||
+	    !dt_reg(f, n, 1, v == 3 ? &p->gicr_base : &p->gicc_base,
+		    v == 3 ? &p->gicr_size : &p->gicc_size)) {
 		if (!f->bad)
-			printk("dtb: %s (GICv%u) has fewer than 2 reg entries\n", n->path, v);
-		f->bad = true;
+			fdt_error(f, "%s (GICv%u) has fewer than 2 reg entries", n->path, v);
 		return;
 	}
 	p->gic_version = v;
@@ -378,29 +329,26 @@ static void scan_timer(struct fdt *f, const struct dt_node *n)
 	if (!irq)
 		return;
 	if (len % 12 || len < 3 * 12) {
-		printk("dtb: property 'interrupts' of %s is %u bytes, not 4 <type number flags> triples\n",
-		       n->path, len);
-		f->bad = true;
+		fdt_error(f, "property 'interrupts' of %s is %u bytes, not 4 <type number flags> triples",
+			  n->path, len);
 		return;
 	}
-	for (unsigned int i = 1; i <= 2; i++) {	/* non-secure physical, virtual */
-		if (be32(irq + i * 12) != 1 || be32(irq + i * 12 + 4) >= 16) {
-			printk("dtb: timer interrupt %u of %s is <%u %u>, not a PPI\n", i, n->path,
-			       be32(irq + i * 12), be32(irq + i * 12 + 4));
-			f->bad = true;
-			return;
-		}
-	}
+	for (unsigned int i = 1; i <= 2; i++)	/* non-secure physical, virtual */
+		if (be32(irq + i * 12) != 1 || be32(irq + i * 12 + 4) >= 16)
+			fdt_error(f, "timer interrupt %u of %s is <%u %u>, not a PPI", i, n->path,
+				  be32(irq + i * 12), be32(irq + i * 12 + 4));
 	dt_platform.timer_phys_intid = DT_PPI(be32(irq + 12 + 4));
 	dt_platform.timer_virt_intid = DT_PPI(be32(irq + 24 + 4));
 }
 
 /* The dt_walk callback: what each node gives boot_info and dt_platform. */
-static int scan_node(struct fdt *f, const struct dt_node *n, void *arg)
+static bool scan_node(struct fdt *f, const struct dt_node *n, void *arg)
 {
+	struct dt_platform *p = &dt_platform;
 	struct boot_info *bi = arg;
 	const char *parent = n->parent ? n->parent->name : "";
-	const char *type = dt_string(f, n, "device_type", NULL), *s;
+	const char *type = dt_string(f, n, "device_type", NULL);
+	const char *status = dt_string(f, n, "status", NULL), *s;
 	uint32_t clen;
 	const char *compat = dt_string(f, n, "compatible", &clen);
 	uint64_t base, size;
@@ -411,10 +359,17 @@ static int scan_node(struct fdt *f, const struct dt_node *n, void *arg)
 	    (s = dt_string(f, n, "bootargs", NULL)) &&
 	    (size_t)snprintf(bi->cmdline, sizeof(bi->cmdline), "%s", s) >= sizeof(bi->cmdline))
 		printk("dtb: bootargs cut to %zu characters\n", sizeof(bi->cmdline) - 1);
-	if (n->depth == 2 && !strcmp(parent, "cpus") && type && !strcmp(type, "cpu"))
-		scan_cpu(f, n);
-	if (f->bad || !dt_available(f, n))
-		return f->bad ? -1 : 0;
+	if (n->depth == 2 && !strcmp(parent, "cpus") && type && !strcmp(type, "cpu")) {
+		if (!dt_reg(f, n, 0, &base, &size)) {
+			if (!f->bad)
+				fdt_error(f, "%s has no reg (its MPIDR affinity)", n->path);
+		} else if (p->n_cpus < DT_MAX_CPUS)
+			p->cpu_mpidr[p->n_cpus++] = base;
+		else
+			p->n_cpus_dropped++;
+	}
+	if (f->bad || (status && strcmp(status, "okay") && strcmp(status, "ok")))
+		return !f->bad;	/* CPUs above are kept whatever their status */
 
 	if (type && !strcmp(type, "memory")) {
 		for (uint32_t i = 0; dt_reg(f, n, i, &base, &size); i++) {
@@ -433,62 +388,58 @@ static int scan_node(struct fdt *f, const struct dt_node *n, void *arg)
 	if (n->depth == 2 && !strcmp(parent, "reserved-memory"))
 		for (uint32_t i = 0; dt_reg(f, n, i, &base, &size); i++)
 			reserve(f, bi, base, size, n->path);
-	if (!dt_platform.uart_base && in_list(compat, clen, "arm,pl011", false) &&
+	if (!p->uart_base && in_list(compat, clen, "arm,pl011", false) &&
 	    dt_reg(f, n, 0, &base, &size))
-		dt_platform.uart_base = base;
-	if (!dt_platform.gic_version && in_list(compat, clen, "arm,gic-v3", false))
+		p->uart_base = base;
+	if (!p->gic_version && in_list(compat, clen, "arm,gic-v3", false))
 		scan_gic(f, n, 3);
-	if (!dt_platform.gic_version && (in_list(compat, clen, "arm,cortex-a15-gic", false) ||
-					 in_list(compat, clen, "arm,gic-400", false)))
+	if (!p->gic_version && (in_list(compat, clen, "arm,cortex-a15-gic", false) ||
+				in_list(compat, clen, "arm,gic-400", false)))
 		scan_gic(f, n, 2);
 	if (in_list(compat, clen, "arm,psci", true)) {
 		s = dt_string(f, n, "method", NULL);
-		dt_platform.psci_method = !s ? DT_PSCI_NONE : !strcmp(s, "hvc") ? DT_PSCI_HVC :
-					  !strcmp(s, "smc") ? DT_PSCI_SMC : DT_PSCI_NONE;
-		if (!dt_platform.psci_method)
+		if (s && !strcmp(s, "hvc"))
+			p->psci_method = DT_PSCI_HVC;
+		else if (s && !strcmp(s, "smc"))
+			p->psci_method = DT_PSCI_SMC;
+		else
 			printk("dtb: %s has no PSCI method 'hvc' or 'smc'\n", n->path);
 	}
 	if (in_list(compat, clen, "arm,armv8-timer", false) ||
 	    in_list(compat, clen, "arm,armv7-timer", false))
 		scan_timer(f, n);
-	return f->bad ? -1 : 0;
+	return !f->bad;
 }
 
 /* Does [off, off + size) lie in the blob, after the header, aligned? Else say so. */
-static bool block_ok(const struct fdt *f, const char *what, uint32_t off, uint32_t size,
+static bool block_ok(struct fdt *f, const char *what, uint32_t off, uint32_t size,
 		     uint32_t align)
 {
 	if (off >= FDT_HEADER_SIZE && off % align == 0 && (uint64_t)off + size <= f->size)
 		return true;
-	printk("dtb: %s at offset 0x%x, 0x%x bytes, is not %u-aligned inside the blob (totalsize 0x%x)\n",
-	       what, off, size, align, f->size);
-	return false;
+	return fdt_error(f, "%s at offset 0x%x, 0x%x bytes, is not %u-aligned inside the blob (totalsize 0x%x)",
+			 what, off, size, align, f->size);
 }
 
-/* Check the header and fill f; 0, or -1 said. */
-static int fdt_open(struct fdt *f, unsigned long magic, unsigned long info)
+/* Check the header and fill f. */
+static bool fdt_open(struct fdt *f, unsigned long magic, unsigned long info)
 {
 	const uint8_t *b = PHYS_TO_VIRT(info);
 	uint32_t version, last_comp;
 
-	if (magic != DTB_MAGIC || be32(b) != DTB_MAGIC) {
-		printk("dtb: bad magic 0x%lx at phys 0x%lx (want 0x%x)\n", magic, info, DTB_MAGIC);
-		return -1;
-	}
+	if (magic != DTB_MAGIC || be32(b) != DTB_MAGIC)
+		return fdt_error(f, "bad magic 0x%lx at phys 0x%lx (want 0x%x)", magic, info,
+				 DTB_MAGIC);
 	f->blob = b;
 	f->size = be32(b + 4);
-	if (f->size < FDT_HEADER_SIZE) {
-		printk("dtb: header truncated: totalsize %u at phys 0x%lx is below the %u-byte header\n",
-		       f->size, info, FDT_HEADER_SIZE);
-		return -1;
-	}
+	if (f->size < FDT_HEADER_SIZE)
+		return fdt_error(f, "header truncated: totalsize %u at phys 0x%lx is below the %u-byte header",
+				 f->size, info, FDT_HEADER_SIZE);
 	version = be32(b + 20);
 	last_comp = be32(b + 24);
-	if (version < 16 || last_comp > 17) {
-		printk("dtb: version %u (last compatible %u) at phys 0x%lx: want >= 16, compatible with 17\n",
-		       version, last_comp, info);
-		return -1;
-	}
+	if (version < 16 || last_comp > 17)
+		return fdt_error(f, "version %u (last compatible %u) at phys 0x%lx: want >= 16, compatible with 17",
+				 version, last_comp, info);
 	f->off_struct = be32(b + 8);
 	f->off_strings = be32(b + 12);
 	f->off_rsvmap = be32(b + 16);
@@ -496,11 +447,9 @@ static int fdt_open(struct fdt *f, unsigned long magic, unsigned long info)
 	/* Version 16 has no size_dt_struct: the structure block may run to the end. */
 	f->size_struct = version >= 17 ? be32(b + 36) :
 			 f->off_struct < f->size ? f->size - f->off_struct : 0;
-	if (!block_ok(f, "structure block", f->off_struct, f->size_struct, 4) ||
-	    !block_ok(f, "strings block", f->off_strings, f->size_strings, 1) ||
-	    !block_ok(f, "memory reservation map", f->off_rsvmap, 16, 8))
-		return -1;
-	return 0;
+	return block_ok(f, "structure block", f->off_struct, f->size_struct, 4) &&
+	       block_ok(f, "strings block", f->off_strings, f->size_strings, 1) &&
+	       block_ok(f, "memory reservation map", f->off_rsvmap, 16, 8);
 }
 
 /* platform_discover: see kernel/bootinfo.h. DTB boots; also fills dt_platform. */
@@ -512,7 +461,7 @@ int platform_discover(unsigned long magic, unsigned long info, struct boot_info 
 	memset(p, 0, sizeof(*p));
 	p->timer_phys_intid = DT_PPI(14);
 	p->timer_virt_intid = DT_PPI(11);
-	if (fdt_open(&f, magic, info))
+	if (!fdt_open(&f, magic, info))
 		return -1;
 	p->dtb_phys = info;
 	p->dtb_size = f.size;
@@ -525,22 +474,21 @@ int platform_discover(unsigned long magic, unsigned long info, struct boot_info 
 		uint64_t base, size;
 
 		if (f.size - off < 16) {
-			printk("dtb: memory reservation map has no end entry before the blob ends (0x%x)\n",
-			       f.size);
-			return -1;
+			fdt_error(&f, "memory reservation map has no end entry before the blob ends (0x%x)",
+				  f.size);
+			break;
 		}
 		base = be64(f.blob + off);
 		size = be64(f.blob + off + 8);
 		if (!base && !size)
 			break;
-		if (size > UINT64_MAX - base) {
-			printk("dtb: /memreserve/ entry at offset 0x%x wraps past the top of the address space\n",
-			       off);
-			return -1;
-		}
-		reserve(&f, bi, base, size, "/memreserve/");
+		if (size > UINT64_MAX - base)
+			fdt_error(&f, "/memreserve/ entry at offset 0x%x wraps past the top of the address space",
+				  off);
+		else
+			reserve(&f, bi, base, size, "/memreserve/");
 	}
-	if (f.bad || dt_walk(&f, scan_node, bi))
+	if (f.bad || !dt_walk(&f, scan_node, bi))
 		return -1;
 	if (!bi->n_avail) {
 		printk("dtb: no node with device_type \"memory\" and a non-empty reg\n");

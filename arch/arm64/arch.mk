@@ -24,10 +24,11 @@ endif
 # Freestanding: no FP/SIMD (exception entry does not save it), no PIC, no
 # outline atomics (libgcc's helpers are not linked), armv8.0 so cortex-a57/a72
 # run every instruction.
-# No frame pointer: gdb unwinds arm64 through the DWARF CFI (.debug_frame)
-# that -g emits, and the allocator fast paths save the prologue.
+# No frame pointer: gdb unwinds arm64 through the DWARF CFI, and the
+# allocator fast paths save the prologue. -fno-unwind-tables puts that CFI in
+# .debug_frame (kept) rather than .eh_frame (which the linker script drops).
 ARCH_CFLAGS := -mgeneral-regs-only -march=armv8-a -mno-outline-atomics -mcmodel=small \
-	-fomit-frame-pointer
+	-fomit-frame-pointer -fno-unwind-tables
 ARCH_LDFLAGS := -z max-page-size=0x10000 --no-warn-rwx-segments --build-id=none
 
 ARCH_SRCS := boot/dtb.c

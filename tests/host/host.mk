@@ -30,8 +30,8 @@ else
 $(error PAGE_SHIFT must be 12, 14 or 16, not '$(PAGE_SHIFT)')
 endif
 
-SRCS := $(MM_SRCS) kernel/printk.c kernel/selftest.c kernel/panic.c $(TEST_SRCS) \
-	$(sort $(wildcard tests/host/*.c))
+SRCS := $(MM_SRCS) kernel/printk.c kernel/selftest.c kernel/panic.c boot/bootinfo.c boot/dtb.c \
+	$(TEST_SRCS) $(sort $(wildcard tests/host/*.c))
 ifneq ($(MM_ONLY),)
 SRCS := $(filter-out mm/slab% mm/kmalloc% tests/common/test_slab% tests/common/test_kmalloc% \
 	tests/host/test_slab% tests/host/test_kmalloc%,$(SRCS))
