@@ -134,6 +134,29 @@ static void note_mapped(uint64_t start, uint64_t end)
 		mapped[n_mapped++] = (struct mem_range){ start, end };
 }
 
+/* The granule's field in ID_AA64MMFR0_EL1, and the values that mean "supported". */
+static bool granule_supported(uint64_t mmfr0)
+{
+	if (PAGE_SHIFT == 12)
+		return ((mmfr0 >> 28) & 0xf) != 0xf;	/* TGran4: 0xf = none */
+	if (PAGE_SHIFT == 14)
+		return ((mmfr0 >> 20) & 0xf) != 0;	/* TGran16: 0 = none */
+	return ((mmfr0 >> 24) & 0xf) != 0xf;		/* TGran64: 0xf = none */
+}
+
+/* Say why we stop, straight to the UART (nothing else is up), and leave with a failure. */
+static __noreturn void early_fail(const char *msg)
+{
+	volatile uint32_t *uart = (volatile uint32_t *)0x09000000UL;
+
+	for (; *msg; msg++) {
+		if (*msg == '\n')
+			*uart = '\r';
+		*uart = (uint8_t)*msg;
+	}
+	arch_exit(1);
+}
+
 /*
  * arm64_mmu_boot - called by entry.S with the MMU off: map RAM from its
  * start to the end of the kernel image (the device tree, the image, its
@@ -144,13 +167,17 @@ void arm64_mmu_boot(uint64_t dtb)
 {
 	extern char __kernel_phys_end[];
 	uint64_t kend = ALIGN_UP((uintptr_t)__kernel_phys_end, 1ULL << PAGE_SHIFT);
-	uint64_t parange = read_sysreg(id_aa64mmfr0_el1) & 0xf;
+	uint64_t mmfr0 = read_sysreg(id_aa64mmfr0_el1);
+	uint64_t parange = mmfr0 & 0xf;
 
+	if (!granule_supported(mmfr0))
+		early_fail(PAGE_SHIFT == 14 ? "Quarry: this CPU has no 16K translation granule "
+					      "(QEMU: -cpu max; cortex-a57/a72 have none)\n"
+					    : "Quarry: this CPU lacks the kernel's translation granule\n");
 	pt_used = 1;	/* pt_pool[0] is the start-level table */
 	if (map_range(ARCH_PHYS_OFFSET, kend - ARCH_PHYS_OFFSET, PROT_NORMAL) ||
 	    map_range(DEVICE_BASE, DEVICE_SIZE, PROT_DEVICE))
-		for (;;)
-			__asm__ __volatile__("wfi");
+		early_fail("Quarry: the boot page-table pool is too small (PT_POOL in mmu.c)\n");
 	note_mapped(ARCH_PHYS_OFFSET, kend);
 	mmu_regs.mair = MAIR_VALUE;
 	mmu_regs.tcr = TCR_T0SZ | TCR_IRGN0_WB | TCR_ORGN0_WB | TCR_SH0_INNER | TCR_TG0 |
