@@ -28,7 +28,7 @@ endif
 # allocator fast paths save the prologue. -fno-unwind-tables puts that CFI in
 # .debug_frame (kept) rather than .eh_frame (which the linker script drops).
 ARCH_CFLAGS := -mgeneral-regs-only -march=armv8-a -mno-outline-atomics -mcmodel=small \
-	-fomit-frame-pointer -fno-unwind-tables
+	-fomit-frame-pointer -fno-unwind-tables -fno-section-anchors
 ARCH_LDFLAGS := -z max-page-size=0x10000 --no-warn-rwx-segments --build-id=none
 
 ARCH_SRCS := boot/dtb.c
