@@ -142,13 +142,16 @@ run: deps images
 .PHONY: bench
 # Benchmarks: every configuration, single-CPU under -icount (checked to repeat
 # exactly), multi-CPU under MTTCG; report in build/bench/. QUICK=1: a short run.
+# Both arches unless ARCH= is given on the command line.
 bench: deps
-	@tests/bench/run.sh $(if $(QUICK),quick)
+	@tests/bench/run.sh $(if $(QUICK),quick) $(if $(filter command line,$(origin ARCH)),$(ARCH))
 
 # SMP=N given to `make test` runs the SMP self-tests and boot checks on N
-# CPUs instead of the default counts (2, 4 and 8; see tests/run-all.sh).
+# CPUs instead of the default counts (2, 4 and 8; see tests/run-all.sh);
+# ARCH=arm64 (or ARCHES="x86_64 arm64") narrows it to those arches.
 test: deps
-	@SMP_LIST="$(if $(filter command line environment,$(origin SMP)),$(SMP))" tests/run-all.sh
+	@SMP_LIST="$(if $(filter command line environment,$(origin SMP)),$(SMP))" \
+		ARCHES="$(if $(filter command line,$(origin ARCH)),$(ARCH),$(ARCHES))" tests/run-all.sh
 
 test-host:
 	@$(MAKE) --no-print-directory -f tests/host/host.mk PAGE_SHIFT=$(PAGE_SHIFT) ALLOC=$(ALLOC) run

@@ -1,72 +1,167 @@
 #!/usr/bin/env bash
 # run-all.sh - everything `make test` runs, ending with one line
 # "N passed, N failed" over all suites; exit status 1 on any failure.
-#   host unit tests (ASan+UBSan) at 4K and 64K pages
-#   in-kernel self-tests under QEMU at 4K and 64K pages, on 1 CPU and on
-#     2 and 4 CPUs (and 8 at 4K pages), the CPUs in parallel host threads
-#   boot checks (memory report, exception report) at 4K and 64K pages, on
-#     1 CPU and on 4 (there also: a fault and a hang on another CPU name it)
-# SMP_LIST="N..." (`make test SMP=N`) replaces those CPU counts with its own.
-#   the benchmark mode runs to its end and parses into every CSV row
-#   the dependency step as a user who is not root
-#   the GDB stepping test
-# Every QEMU run has a time limit; a hang or crash is a failure.
+# The matrix is every arch in ARCHES times its page sizes:
+#   x86_64: 4K, 64K (GRUB ISOs)    arm64: 4K, 16K, 64K (QEMU virt, the ELF;
+#                                  16K with CPU=max, which has the granule)
+# and for each configuration (make ARCH=.. PAGE_SIZE=.. images):
+#   host unit tests (ASan+UBSan): mm/ does not depend on the arch, so once per
+#     page size, with the first arch that has it
+#   in-kernel self-tests under QEMU on 1 CPU and on 2 and 4 CPUs (and 8 at
+#     x86_64 4K), the CPUs in parallel host threads (MTTCG)
+#   boot checks (memory report, exception report) on 1 CPU and on 4 (there
+#     also: a fault and a hang on another CPU name it)
+#   the benchmark mode runs to its end and parses into every CSV row (2 CPUs)
+# then, once: the dependency step as a user who is not root, and the GDB
+# stepping test at 4K pages on each arch.
+# Every QEMU run has a time limit; a hang or crash is a failure. At the end:
+# the time each suite took and the total, then the summary line.
+#
+# Environment:
+#   ARCHES="x86_64 arm64"  the arches to test (`make test ARCHES=arm64`)
+#   PAGE_SIZES="4K 16K 64K" narrow the page sizes (each arch keeps those it has)
+#   SMP_LIST="N..."        (`make test SMP=N`) replaces the CPU counts of the
+#                          SMP self-tests and boot checks with its own
+#   CPU                    arm64 QEMU CPU at 4K and 64K (default cortex-a72);
+#                          16K always runs on a CPU with the 16K granule (max
+#                          unless CPU names another one)
+#   JOBS=2                 make -j
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 mkdir -p build/test
 out=build/test/results.txt
+times=build/test/times.txt
 : > "$out"
+: > "$times"
 jobs=${JOBS:-2}
 smp_list=${SMP_LIST:-}
+user_cpu=${CPU:-}
+read -r -a arches <<< "${ARCHES:-x86_64 arm64}"
+want_pages=${PAGE_SIZES:-4K 16K 64K}
+start_all=$SECONDS
 
-suite() {	# suite TITLE COMMAND...: run, show and collect PASS/FAIL lines
-	local title=$1
-	shift
-	echo "== $title"
-	"$@" 2>&1 | tee -a "$out" | grep -E '^(PASS|FAIL) ' || true
+for a in "${arches[@]}"; do
+	case $a in x86_64 | arm64) ;;
+	*) echo "run-all.sh: unknown arch '$a' in ARCHES (x86_64, arm64)"; echo "0 passed, 1 failed"; exit 1 ;;
+	esac
+done
+
+page_sizes() {	# page_sizes ARCH: the page sizes to test on ARCH
+	local all ps
+	case $1 in x86_64) all="4K 64K" ;; arm64) all="4K 16K 64K" ;; esac
+	for ps in $all; do
+		case " $want_pages " in *" $ps "*) echo "$ps" ;; esac
+	done
 }
 
-build() {	# build PAGE_SIZE: the kernel and its ISOs; a build failure is a test failure
-	if ! make --no-print-directory -j"$jobs" PAGE_SIZE=$1 iso > build/test/build-$1.log 2>&1; then
-		tail -20 build/test/build-$1.log
-		echo "FAIL build-x86_64-$1: make PAGE_SIZE=$1 failed (see build/test/build-$1.log)" | tee -a "$out"
+# QEMU's arm64 CPU for a page size: 16K needs the 16K granule (cortex-a57
+# and a72 have none); otherwise the caller's CPU or run.sh's default.
+cpu_for() {
+	if [ "$1" = 16K ]; then
+		case $user_cpu in "" | cortex-a57 | cortex-a72) echo max ;; *) echo "$user_cpu" ;; esac
+	else
+		echo "$user_cpu"
+	fi
+}
+
+timed() {	# timed TITLE COMMAND...: run, and note how long it took
+	local title=$1 t0=$SECONDS rc
+	shift
+	"$@"
+	rc=$?
+	printf '%5d s  %s\n' $((SECONDS - t0)) "$title" >> "$times"
+	return $rc
+}
+
+suite() {	# suite TITLE COMMAND...: run, show and collect PASS/FAIL lines
+	local title=$1 t0=$SECONDS
+	shift
+	echo "== $title"
+	"$@" 2>&1 | tee -a "$out" | grep -E '^(PASS|FAIL) '
+	printf '%5d s  %s\n' $((SECONDS - t0)) "$title" >> "$times"
+}
+
+build() {	# build ARCH PAGE_SIZE CPU: the kernel and its images; a build failure is a test failure
+	local arch=$1 ps=$2 cpu=$3 log=build/test/build-$1-$2.log
+	if ! timed "build, $arch $ps pages" make --no-print-directory -j"$jobs" ARCH=$arch PAGE_SIZE=$ps \
+		${cpu:+CPU=$cpu} images > "$log" 2>&1; then
+		tail -20 "$log"
+		echo "FAIL build-$arch-$ps: make ARCH=$arch PAGE_SIZE=$ps images failed (see $log)" | tee -a "$out"
 		return 1
 	fi
 }
 
-for ps in 4K 64K; do
-	tag=$(echo "$ps" | tr K k)
-	suite "host unit tests, $ps pages (ASan+UBSan)" \
-		make --no-print-directory -j"$jobs" test-host PAGE_SIZE=$ps
-	if build $ps; then
-		dir=build/x86_64-$tag
-		suite "in-kernel self-tests, x86_64 $ps pages" \
-			tests/qemu/selftest.sh kernel-x86_64-$tag $dir/quarry-test.iso 300 -m 256M
-		for n in ${smp_list:-2 4 $([ $ps = 4K ] && echo 8)}; do
+build_dir() {	# build_dir ARCH PAGE_SIZE CPU: where make put it (ALLOC=, SLAB_DEBUG=... from
+		# `make test`'s command line reach the sub-make and name the directory)
+	make --no-print-directory -s ARCH=$1 PAGE_SIZE=$2 ${3:+CPU=$3} -f Makefile -f - print-build \
+		<<< 'print-build: ; @echo $(BUILD)' 2>/dev/null | tail -1 | grep . ||
+		echo "build/$1-$(echo "$2" | tr K k)"
+}
+
+host_done=" " built=" "
+for arch in "${arches[@]}"; do
+	for ps in $(page_sizes $arch); do
+		tag=$(echo "$ps" | tr K k)
+		name=$arch-$tag
+		if [ "${host_done/ $ps /}" = "$host_done" ]; then
+			suite "host unit tests, $ps pages (ASan+UBSan)" \
+				make --no-print-directory -j"$jobs" test-host PAGE_SIZE=$ps
+			host_done="$host_done$ps "
+		fi
+		cpu=
+		[ $arch = arm64 ] && cpu=$(cpu_for $ps)
+		build $arch $ps "$cpu" || continue
+		built="$built$name "
+		dir=$(build_dir $arch $ps "$cpu")
+		elf=$dir/quarry.elf
+		if [ $arch = x86_64 ]; then
+			test_image=$dir/quarry-test.iso	# default entry: "selftest"
+			smp_default="2 4 $([ $ps = 4K ] && echo 8)"
+		else
+			test_image=$elf			# run.sh: -append "$CMDLINE"
+			smp_default="2 4"
+		fi
+		export CPU=$cpu
+		suite "in-kernel self-tests, $arch $ps pages" \
+			env CMDLINE=selftest tests/qemu/selftest.sh kernel-$name $test_image 300 -m 256M
+		for n in ${smp_list:-$smp_default}; do
 			[ "$n" -gt 1 ] || continue
-			suite "in-kernel self-tests, x86_64 $ps pages, $n CPUs" \
-				tests/qemu/selftest.sh kernel-x86_64-$tag-smp$n $dir/quarry-test.iso 300 \
+			suite "in-kernel self-tests, $arch $ps pages, $n CPUs" \
+				env CMDLINE=selftest tests/qemu/selftest.sh kernel-$name-smp$n $test_image 300 \
 				-m 256M -smp $n
 		done
-		suite "boot checks, x86_64 $ps pages" \
-			tests/qemu/boot.sh x86_64-$tag $dir/quarry.elf 120 -m 256M
+		suite "boot checks, $arch $ps pages" \
+			tests/qemu/boot.sh $name $elf 120 -m 256M
 		for n in ${smp_list:-4}; do
 			[ "$n" -gt 1 ] || continue
-			suite "boot checks, x86_64 $ps pages, $n CPUs" \
-				tests/qemu/boot.sh x86_64-$tag-smp$n $dir/quarry.elf 120 -m 256M -smp $n
+			suite "boot checks, $arch $ps pages, $n CPUs" \
+				tests/qemu/boot.sh $name-smp$n $elf 120 -m 256M -smp $n
 		done
-		suite "benchmark mode runs and parses, x86_64 $ps pages, 2 CPUs" \
-			tests/bench/check.sh bench-x86_64-$tag $dir/quarry.elf 2
-	fi
+		suite "benchmark mode runs and parses, $arch $ps pages, 2 CPUs" \
+			tests/bench/check.sh bench-$name $elf 2
+	done
 done
 suite "dependency step (scripts/deps.sh)" tests/deps-test.sh
-suite "GDB stepping through kmain" \
-	tests/gdb/stepping.sh gdb-x86_64-4k build/x86_64-4k/quarry.elf build/x86_64-4k/quarry.iso
+for arch in "${arches[@]}"; do
+	case $built in *" $arch-4k "*) ;; *) continue ;; esac	# not tested, or its build failed
+	CPU=
+	[ $arch = arm64 ] && CPU=$(cpu_for 4K)
+	export CPU
+	dir=$(build_dir $arch 4K "$CPU")
+	if [ $arch = x86_64 ]; then image=$dir/quarry.iso; else image=$dir/quarry.elf; fi
+	suite "GDB stepping through kmain, $arch 4K pages" \
+		tests/gdb/stepping.sh gdb-$arch-4k $dir/quarry.elf $image
+done
 
 passed=$(grep -c '^PASS ' "$out")
 failed=$(grep -c '^FAIL ' "$out")
 echo
+echo "Time per suite:"
+cat "$times"
+printf '%5d s  total (%dm%02ds)\n' $((SECONDS - start_all)) $(((SECONDS - start_all) / 60)) \
+	$(((SECONDS - start_all) % 60))
 if [ "$failed" -ne 0 ]; then
+	echo
 	echo "Failures:"
 	grep '^FAIL ' "$out"
 fi

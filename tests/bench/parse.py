@@ -3,6 +3,7 @@
 
     parse.py [--run N] LOG...        rows on stdout, with a header
     parse.py --check LOG             exit 1 unless the log has every expected row
+    parse.py --counter LOG           the counter the figures are in (from the log)
 
 A BENCH line is
     BENCH arch=x86_64 page=4K alloc=slab cpus=1 mode=icount test=T size=N k=v ... unit=U
@@ -10,6 +11,13 @@ and gives one row per k=v (columns: arch, page_size, allocator, cpus, mode,
 test, size, metric, value, unit). The slabinfo table printed after boot also
 gives objperslab/pagesperslab rows for every kmalloc cache (test=slabinfo_boot,
 size = object size).
+
+The benchmark header says which counter the figures come from, e.g.
+    == counter: rdtsc under QEMU -icount shift=0: figures are guest instructions, ...
+    == counter: PMCCNTR_EL0 at 62.500 MHz (measured at boot): figures are cycles
+(x86_64 reads the TSC, arm64 the PMU cycle counter); counter_of() returns the
+name and the rest of that line, whatever the arch. Page sizes are 4K, 16K
+(arm64 only) and 64K.
 """
 import re
 import sys
@@ -17,6 +25,8 @@ import sys
 COLUMNS = ["arch", "page_size", "allocator", "cpus", "mode", "test", "size", "metric", "value", "unit"]
 FIXED = {"arch", "page", "alloc", "cpus", "mode", "test", "size", "unit"}
 SLABINFO_ROW = re.compile(r"^(kmalloc-\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+) : tunables")
+COUNTER_LINE = re.compile(r"^== counter: (\S+) (.*)$")
+PAGE_SHIFTS = {"4K": 12, "16K": 14, "64K": 16}
 
 SINGLE_SIZES = [8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192, 16384]
 CONCURRENT_SIZES = [32, 64, 128, 256, 512, 1024, 2048, 4096]
@@ -69,6 +79,24 @@ def parse(path):
     return rows, done
 
 
+def counter_of(path):
+    """(name, rest) of the log's first '== counter:' line, e.g. ("rdtsc", "under QEMU
+    -icount shift=0: ..."), or None when the log has none."""
+    with open(path, errors="replace") as f:
+        for raw in f:
+            m = COUNTER_LINE.match(raw.strip().replace("\r", ""))
+            if m:
+                return m.group(1), m.group(2)
+    return None
+
+
+def kmalloc_shift_high(page):
+    """The largest kmalloc cache's shift (mm/slab.h KMALLOC_SHIFT_HIGH): 8 KiB at 4K
+    pages, half a page above (16K: 8 KiB, 64K: 32 KiB)."""
+    shift = PAGE_SHIFTS.get(page, 12)
+    return 13 if shift == 12 else shift - 1
+
+
 def expected(rows):
     """The (test, size, metric) rows a complete run must have."""
     cpus = int(rows[0][3]) if rows else 1
@@ -84,7 +112,7 @@ def expected(rows):
                      ("concurrent_private", s, "ratio_x100")]
     for o in range(4):
         want += [("pages_single", o, "alloc_cost"), ("pages_concurrent", o, "free_cost")]
-    top = 13 if page == "4K" else 15
+    top = kmalloc_shift_high(page)
     for shift in range(4, top + 1):
         want.append(("slabinfo_boot", 1 << shift, "objperslab"))
     want += [("slabinfo_boot", 96, "objperslab"), ("slabinfo_boot", 192, "objperslab")]
@@ -100,8 +128,17 @@ def main(argv):
             print("parse.py: %s: the benchmark run did not reach 'BENCH done'" % argv[1])
         for w in missing:
             print("parse.py: %s: missing row test=%s size=%d metric=%s" % ((argv[1],) + w))
+        counter = counter_of(argv[1])
+        if counter is None:
+            print("parse.py: %s: no '== counter:' header line" % argv[1])
         print("parse.py: %s: %d rows, %d expected rows missing" % (argv[1], len(rows), len(missing)))
-        return 0 if done and not missing and rows else 1
+        return 0 if done and not missing and rows and counter else 1
+    if argv[:1] == ["--counter"]:
+        counter = counter_of(argv[1])
+        if counter is None:
+            return 1
+        print(" ".join(counter))
+        return 0
     run = None
     if argv[:1] == ["--run"]:
         run, argv = argv[1], argv[2:]

@@ -1,19 +1,49 @@
 #!/usr/bin/env bash
-# run.sh [QUICK] - `make bench`: build and boot each configuration with the
-# benchmarks, gather build/bench/results.csv, report.md and plots.
+# run.sh [quick] [ARCH...] - `make bench`: build and boot each configuration
+# with the benchmarks, gather build/bench/results.csv, report.md and plots.
 #
-#   single CPU: QEMU TCG -icount shift=0,sleep=off (rdtsc counts guest
-#     instructions), every configuration booted twice: the figures must be
-#     identical, and the run fails if they are not;
+#   quick    the natural configuration only, one boot at -smp 1 and 2
+#   ARCH...  x86_64 and/or arm64: the arches to run (default: both). Without
+#            ARCH arguments the environment variable BENCH_ARCHES (a
+#            space-separated list) is read, then the default. `make bench
+#            ARCH=arm64` runs arm64 only: the Makefile passes ARCH as an
+#            argument when it was given on make's command line:
+#              @tests/bench/run.sh $(if $(QUICK),quick) \
+#                $(if $(filter command line,$(origin ARCH)),$(ARCH))
+#            (the ARCH environment variable itself is not read: make exports
+#            it whenever it is set, command line or not)
+#
+# Configurations: x86_64 at 4K and 64K pages, arm64 at 4K, 16K and 64K pages
+# (QEMU virt; 16K with CPU=max, the others with $CPU, default cortex-a72),
+# each with the natural freelist index and the two seed-post variants
+# (SLAB_IDX=4, SLAB_GROW_LOCKED=1).
+#
+#   single CPU: QEMU TCG -icount shift=0,sleep=off (the cycle counter, rdtsc
+#     or PMCCNTR_EL0, counts guest instructions), every configuration booted
+#     twice: the figures must be identical, and the run fails if they are not;
 #   multi-CPU: MTTCG at -smp 2 and -smp 4 in real time, 5 boots each, and
-#     -smp 1 in real time as the base of the concurrent ratio (QUICK: 1 boot
+#     -smp 1 in real time as the base of the concurrent ratio (quick: 1 boot
 #     at -smp 1 and 2), reported as median and range.
-# Configurations: x86_64 at 4K and 64K pages, each with the natural freelist
-# index and the two seed-post variants (SLAB_IDX=4, SLAB_GROW_LOCKED=1);
-# QUICK=1 runs the natural configuration only.
+# Logs: build/bench/logs/<arch>-<page>-<variant>-{icount-R,smpN-R,build}.log.
+# Exit status 1 when a build, a boot or the determinism check failed (the
+# report is still written from what ran).
 set -u
-cd "$(dirname "$0")/../.."
-quick=${1:-}
+cd "$(dirname "$0")/../.." || exit 1
+quick=
+arches=()
+for a in "$@"; do
+	case $a in
+	quick | QUICK) quick=1 ;;
+	x86_64 | arm64) arches+=("$a") ;;
+	*) echo "usage: tests/bench/run.sh [quick] [x86_64] [arm64]  (not '$a')" >&2; exit 2 ;;
+	esac
+done
+if [ ${#arches[@]} -eq 0 ]; then
+	read -r -a arches <<< "${BENCH_ARCHES:-x86_64 arm64}"
+fi
+for a in "${arches[@]}"; do
+	case $a in x86_64 | arm64) ;; *) echo "bench: unknown arch '$a' (x86_64, arm64)" >&2; exit 2 ;; esac
+done
 out=build/bench
 mkdir -p "$out/logs"
 rm -f "$out"/logs/*.log
@@ -38,43 +68,56 @@ cmd_extra=${quick:+ quick}
 status=0
 
 vname() { case "$1" in "") echo slab ;; SLAB_IDX=4) echo slab-idx4 ;; *) echo slab-growlocked ;; esac; }
+vdir() { case "$1" in "") ;; SLAB_IDX=4) echo -idx4 ;; *) echo -growlocked ;; esac; }
+page_sizes() { case "$1" in x86_64) echo 4K 64K ;; arm64) echo 4K 16K 64K ;; esac; }
+# QEMU's arm64 CPU for a page size: 16K needs a CPU with the 16K granule
+# (max); otherwise the caller's CPU, or run.sh's default (cortex-a72).
+cpu_for() {
+	if [ "$1" = 16K ]; then
+		case ${CPU:-} in "" | cortex-a57 | cortex-a72) echo max ;; *) echo "$CPU" ;; esac
+	else
+		echo "${CPU:-}"
+	fi
+}
 
-for ps in 4K 64K; do
-	for v in "${variants[@]}"; do
-		name="x86_64-$(echo $ps | tr K k)-$(vname "$v")"
-		echo "== $name: build"
-		if ! make --no-print-directory -j$jobs PAGE_SIZE=$ps $v kernel > "$out/logs/$name-build.log" 2>&1; then
-			tail -20 "$out/logs/$name-build.log"; status=1; continue
-		fi
-		case "$v" in SLAB_IDX=4) dir=build/x86_64-$(echo $ps | tr K k)-idx4 ;;
-			SLAB_GROW_LOCKED=1) dir=build/x86_64-$(echo $ps | tr K k)-growlocked ;;
-			*) dir=build/x86_64-$(echo $ps | tr K k) ;; esac
-		elf=$dir/quarry.elf
-		tests/qemu/mkiso.sh "$elf" "$dir/bench-icount.iso" "bench icount$cmd_extra" || { status=1; continue; }
-		tests/qemu/mkiso.sh "$elf" "$dir/bench.iso" "bench$cmd_extra" || { status=1; continue; }
-		for r in 1 2; do
-			echo "== $name: single CPU, -icount, run $r of 2"
-			tests/qemu/run.sh "$dir/bench-icount.iso" 600 -m 1G -smp 1 \
-				-icount shift=0,sleep=off > "$out/logs/$name-icount-$r.log" 2>&1 ||
-				{ echo "   boot failed (see $out/logs/$name-icount-$r.log)"; status=1; }
-		done
-		a=$(grep '^BENCH .*cpus=1 mode=icount' "$out/logs/$name-icount-1.log" | tr -d '\r')
-		b=$(grep '^BENCH .*cpus=1 mode=icount' "$out/logs/$name-icount-2.log" | tr -d '\r')
-		if [ -n "$a" ] && [ "$a" = "$b" ]; then
-			echo "   deterministic: $(echo "$a" | wc -l) BENCH lines identical in both runs"
-		else
-			echo "   NOT deterministic: the two -icount runs differ:"
-			diff <(echo "$a") <(echo "$b") | head -10
-			status=1
-		fi
-		# multi-CPU runs only where they compare something: the natural build and
-		# the grow-locked variant (seed 001's concurrent table)
-		[ "$v" = "SLAB_IDX=4" ] && continue
-		for n in "${smps[@]}"; do
-			for r in $(seq 1 $boots); do
-				echo "== $name: -smp $n real time, boot $r of $boots"
-				tests/qemu/run.sh "$dir/bench.iso" 900 -m 1G -smp $n > "$out/logs/$name-smp$n-$r.log" 2>&1 ||
-					{ echo "   boot failed (see $out/logs/$name-smp$n-$r.log)"; status=1; }
+for arch in "${arches[@]}"; do
+	for ps in $(page_sizes $arch); do
+		tag=$(echo $ps | tr K k)
+		cpu=
+		[ $arch = arm64 ] && cpu=$(cpu_for $ps)
+		for v in "${variants[@]}"; do
+			name="$arch-$tag-$(vname "$v")"
+			echo "== $name: build"
+			if ! make --no-print-directory -j$jobs ARCH=$arch PAGE_SIZE=$ps $v ${cpu:+CPU=$cpu} kernel \
+				> "$out/logs/$name-build.log" 2>&1; then
+				tail -20 "$out/logs/$name-build.log"; status=1; continue
+			fi
+			elf=build/$arch-$tag$(vdir "$v")/quarry.elf
+			for r in 1 2; do
+				echo "== $name: single CPU, -icount, run $r of 2"
+				CPU=$cpu CMDLINE="bench icount$cmd_extra" tests/qemu/run.sh "$elf" 600 -m 1G -smp 1 \
+					-icount shift=0,sleep=off > "$out/logs/$name-icount-$r.log" 2>&1 ||
+					{ echo "   boot failed (see $out/logs/$name-icount-$r.log)"; status=1; }
+			done
+			a=$(grep '^BENCH .*cpus=1 mode=icount' "$out/logs/$name-icount-1.log" | tr -d '\r')
+			b=$(grep '^BENCH .*cpus=1 mode=icount' "$out/logs/$name-icount-2.log" | tr -d '\r')
+			if [ -n "$a" ] && [ "$a" = "$b" ]; then
+				echo "   deterministic: $(echo "$a" | wc -l) BENCH lines identical in both runs"
+			else
+				echo "   NOT deterministic: the two -icount runs differ:"
+				diff <(echo "$a") <(echo "$b") | head -10
+				status=1
+			fi
+			# multi-CPU runs only where they compare something: the natural build and
+			# the grow-locked variant (seed 001's concurrent table)
+			[ "$v" = "SLAB_IDX=4" ] && continue
+			for n in "${smps[@]}"; do
+				for r in $(seq 1 $boots); do
+					echo "== $name: -smp $n real time, boot $r of $boots"
+					CPU=$cpu CMDLINE="bench$cmd_extra" tests/qemu/run.sh "$elf" 900 -m 1G -smp $n \
+						> "$out/logs/$name-smp$n-$r.log" 2>&1 ||
+						{ echo "   boot failed (see $out/logs/$name-smp$n-$r.log)"; status=1; }
+				done
 			done
 		done
 	done

@@ -1,25 +1,39 @@
 #!/usr/bin/env bash
-# boot.sh NAME ELF TIMEOUT [QEMU options...] - boot checks of one build:
+# boot.sh NAME ELF TIMEOUT [QEMU options...] - boot checks of one build, either
+# arch (from the ELF header; tests/qemu/run.sh boots it with each command line):
 #   NAME-boot:  the default boot reports memory and slab state and exits 0
 #               (and "smp: N CPUs online", N from -smp N, default 1);
-#   NAME-fault: a write to an unmapped address prints the exception report
-#               (vector, error code, CR2, registers) and QEMU exits non-zero.
+#   NAME-fault: "faulttest", a write to address 8 (unmapped), prints the
+#               exception report and QEMU exits non-zero:
+#                 x86_64: vector 14, error code, CR2, registers (rip, rax...)
+#                 arm64:  data abort, EC 0x25, ESR, FAR, registers (elr, x0...)
 # With -smp N, N > 1, also:
-#   NAME-fault-ap: the same fault on the last CPU is reported as CPU N-1's;
-#   NAME-hang-ap:  the last CPU spinning with interrupts off is named by the
-#                  watchdog, with where it was, and the run fails.
-# Prints PASS/FAIL lines; logs in build/test/.
+#   NAME-fault-ap: "faulttest-ap", the same fault on the last CPU, is reported
+#                  as CPU N-1's;
+#   NAME-hang-ap:  "hangtest-ap", the last CPU spinning with interrupts off, is
+#                  named by the watchdog with where it was (x86_64: by NMI,
+#                  arm64: by FIQ), and the run fails.
+# Prints PASS/FAIL lines; logs in build/test/NAME-*.log.
 set -u
 name=$1 elf=$2 limit=$3
 shift 3
 cpus=1
 prev=
 for a in "$@"; do
-	[ "$prev" = -smp ] && cpus=${a%%,*}
+	if [ "$prev" = -smp ]; then
+		cpus=${a%%,*}
+		cpus=${cpus#cpus=}
+	fi
 	prev=$a
 done
 here=$(dirname "$0")
 mkdir -p build/test
+
+if ! info=$("$here/elfinfo.sh" "$elf"); then
+	echo "FAIL $name-boot: $elf is not an x86_64 or arm64 kernel ELF"
+	exit 0
+fi
+arch=${info% *}
 
 check() {	# check TEST LOG PATTERN...: every pattern must be in the log
 	local test=$1 log=$2
@@ -33,52 +47,76 @@ check() {	# check TEST LOG PATTERN...: every pattern must be in the log
 	return 0
 }
 
-iso=build/test/$name-boot.iso
-log=build/test/$name-boot.log
-"$here/mkiso.sh" "$elf" "$iso" "" && "$here/run.sh" "$iso" "$limit" "$@" > "$log" 2>&1
+qemu_opts=("$@")
+boot() {	# boot TEST CMDLINE: log in build/test/TEST.log; status is run.sh's
+	local test=$1 cmdline=$2
+	CMDLINE=$cmdline "$here/run.sh" "$elf" "$limit" "${qemu_opts[@]}" > "build/test/$test.log" 2>&1
+}
+
+# The exception report of a write to address 8 on CPU $1 (a regex per line).
+fault_report() {
+	case $arch in
+	x86_64)
+		printf '%s\n' "^EXCEPTION 14 \\(#PF page fault\\) on CPU $1: error 0x2 cr2 0x8\$" \
+			'^  rip [0-9a-f]{16} ' '^  rax [0-9a-f]{16} ' \
+			"^PANIC on CPU $1: unhandled exception 14" ;;
+	arm64)
+		printf '%s\n' "^EXCEPTION sync on CPU $1: data abort \\(EC 0x25\\) ESR 0x9600004[4-7] FAR 0x0000000000000008\$" \
+			'^  elr [0-9a-f]{16}( |$)' '^  x0  [0-9a-f]{16}( |$)' \
+			"^PANIC on CPU $1: unhandled exception: " ;;
+	esac
+}
+case $arch in
+x86_64) fault_what="page fault reported with vector, error, CR2, registers" nmi=NMI pc=rip ;;
+arm64)  fault_what="data abort reported with EC, ESR, FAR, registers" nmi=FIQ pc=elr ;;
+esac
+
+test=$name-boot
+boot "$test" ""
 rc=$?
+log=build/test/$test.log
 if [ $rc -ne 0 ]; then
-	echo "FAIL $name-boot: status $rc (see $log)"
-elif check "$name-boot" "$log" '^Memory: [0-9]+ kB available$' \
+	echo "FAIL $test: status $rc (see $log)"
+elif check "$test" "$log" '^Memory: [0-9]+ kB available$' \
 	'^Node 0, zone   Normal( +[0-9]+)+$' '^slabinfo - version: 2\.1$' \
 	'^kmalloc-32 ' '^Slab: +[0-9]+ kB$' "^smp: $cpus CPUs online\$"; then
-	echo "PASS $name-boot: memory report, buddyinfo, slabinfo, $cpus CPUs online, exit 0"
+	echo "PASS $test: memory report, buddyinfo, slabinfo, $cpus CPUs online, exit 0"
 fi
 
-iso=build/test/$name-fault.iso
-log=build/test/$name-fault.log
-"$here/mkiso.sh" "$elf" "$iso" "faulttest" && "$here/run.sh" "$iso" "$limit" "$@" > "$log" 2>&1
+test=$name-fault
+boot "$test" faulttest
 rc=$?
+log=build/test/$test.log
 if [ $rc -ne 1 ]; then
-	echo "FAIL $name-fault: want status 1 (kernel failure), got $rc (see $log)"
-elif check "$name-fault" "$log" '^EXCEPTION 14 \(#PF page fault\) on CPU 0: error 0x2 cr2 0x8$' \
-	'^  rip [0-9a-f]{16} ' '^  rax [0-9a-f]{16} ' '^PANIC on CPU 0: unhandled exception 14'; then
-	echo "PASS $name-fault: page fault reported with vector, error, CR2, registers; exit 1"
+	echo "FAIL $test: want status 1 (kernel failure), got $rc (see $log)"
+else
+	mapfile -t pats < <(fault_report 0)
+	check "$test" "$log" "${pats[@]}" && echo "PASS $test: $fault_what; exit 1"
 fi
 
 [ "$cpus" -gt 1 ] || exit 0
 last=$((cpus - 1))
 
-iso=build/test/$name-fault-ap.iso
-log=build/test/$name-fault-ap.log
-"$here/mkiso.sh" "$elf" "$iso" "faulttest-ap" && "$here/run.sh" "$iso" "$limit" "$@" > "$log" 2>&1
+test=$name-fault-ap
+boot "$test" faulttest-ap
 rc=$?
+log=build/test/$test.log
 if [ $rc -ne 1 ]; then
-	echo "FAIL $name-fault-ap: want status 1 (kernel failure), got $rc (see $log)"
-elif check "$name-fault-ap" "$log" \
-	"^EXCEPTION 14 \\(#PF page fault\\) on CPU $last: error 0x2 cr2 0x8\$" \
-	'^  rip [0-9a-f]{16} ' "^PANIC on CPU $last: unhandled exception 14"; then
-	echo "PASS $name-fault-ap: page fault on CPU $last reported as CPU $last's; exit 1"
+	echo "FAIL $test: want status 1 (kernel failure), got $rc (see $log)"
+else
+	mapfile -t pats < <(fault_report $last)
+	check "$test" "$log" "${pats[@]}" &&
+		echo "PASS $test: fault on CPU $last reported as CPU $last's; exit 1"
 fi
 
-iso=build/test/$name-hang-ap.iso
-log=build/test/$name-hang-ap.log
-"$here/mkiso.sh" "$elf" "$iso" "hangtest-ap" && "$here/run.sh" "$iso" "$limit" "$@" > "$log" 2>&1
+test=$name-hang-ap
+boot "$test" hangtest-ap
 rc=$?
+log=build/test/$test.log
 if [ $rc -ne 1 ]; then
-	echo "FAIL $name-hang-ap: want status 1 (kernel failure), got $rc (see $log)"
-elif check "$name-hang-ap" "$log" "^watchdog: CPU $last has taken no timer tick for [0-9]+ s" \
-	"^CPU $last was interrupted here \\(NMI\\):\$" '^  rip [0-9a-f]{16} ' \
+	echo "FAIL $test: want status 1 (kernel failure), got $rc (see $log)"
+elif check "$test" "$log" "^watchdog: CPU $last has taken no timer tick for [0-9]+ s" \
+	"^CPU $last was interrupted here \\($nmi\\):\$" "^  $pc [0-9a-f]{16} " \
 	"^PANIC on CPU [0-9]+: watchdog: CPU $last stuck\$"; then
-	echo "PASS $name-hang-ap: CPU $last stuck with interrupts off named by the watchdog; exit 1"
+	echo "PASS $test: CPU $last stuck with interrupts off named by the watchdog ($nmi); exit 1"
 fi

@@ -1,28 +1,113 @@
 #!/usr/bin/env bash
-# run.sh ISO TIMEOUT [QEMU options...] - boot a Quarry ISO in QEMU (TCG, no
-# window, no reboot), serial console on stdout, and exit with the kernel's
-# status: 0 success, 1 failure, 124 when killed at TIMEOUT seconds, other
-# values when QEMU itself failed.
-# With -smp N (N > 1) the CPUs run in parallel host threads (MTTCG).
+# run.sh IMAGE TIMEOUT [QEMU options...] - boot a Quarry kernel in QEMU (TCG,
+# no window, no monitor, no reboot), serial console on stdout, and exit with
+# the kernel's status: 0 success, 1 failure, 124 when killed at TIMEOUT
+# seconds, 2 when QEMU ended without the kernel's status (reset, triple
+# fault), other values when QEMU itself failed or IMAGE is unusable.
+#
+# IMAGE is
+#   an ELF (quarry.elf, told apart by its header, not its name): the machine
+#     comes from e_machine (tests/qemu/elfinfo.sh), the kernel command line
+#     from the environment variable CMDLINE (default: empty);
+#     x86_64: a one-entry GRUB ISO with that command line is made in a
+#       temporary directory (tests/qemu/mkiso.sh) and booted;
+#     arm64:  qemu-system-aarch64 -M virt,gic-version=3 -kernel ELF
+#       -append "$CMDLINE", semihosting on for the exit status;
+#   an ISO 9660 image: an x86_64 GRUB ISO (quarry.iso, quarry-test.iso),
+#     booted as a CD; its command line is the one baked into its default
+#     entry and CMDLINE is ignored.
+#   Anything else is refused (status 2).
+# QEMU options are appended as given (-m 256M, -smp 4, -icount ..., -S, -gdb ...).
+#
+# Environment:
+#   CMDLINE  kernel command line for an ELF (selftest, bench, "bench icount",
+#            faulttest, ...)
+#   CPU      arm64 only: QEMU's -cpu. Unset or empty: "max" for a 16K-page
+#            kernel (cortex-a57/a72 have no 16K granule and hang at the MMU
+#            switch), else cortex-a72. The page size comes from the ELF's
+#            DWARF (PAGE_SHIFT, -g3) or, failing that, its directory name
+#            (build/arm64-16k...). A CPU given explicitly is used as given
+#            (a 16K kernel on cortex-a57/a72 says it lacks the granule and
+#            fails).
+#
+# Both arches: with -smp N (N > 1) the CPUs run in parallel host threads
+# (MTTCG, -accel tcg,thread=multi) unless -icount is among the options (the
+# two cannot combine; -icount runs one thread). Exit statuses: x86_64's
+# isa-debug-exit and arm64's semihosting SYS_EXIT both make QEMU exit with
+# 1 for the kernel's success and 3 for its failure.
 set -u
-iso=$1 limit=$2
+here=$(dirname "$0")
+if [ $# -lt 2 ]; then
+	echo "usage: run.sh IMAGE TIMEOUT [QEMU options...]" >&2
+	exit 2
+fi
+image=$1 limit=$2
 shift 2
-accel=tcg
+if [ ! -f "$image" ]; then
+	echo "run.sh: no such image: $image" >&2
+	exit 2
+fi
+
+smp=1 icount=
 prev=
 for a in "$@"; do
-	if [ "$prev" = -smp ] && [ "${a%%,*}" != 1 ]; then
-		accel=tcg,thread=multi
+	if [ "$prev" = -smp ]; then
+		smp=${a%%,*}
+		smp=${smp#cpus=}
 	fi
+	[ "$a" = -icount ] && icount=1
 	prev=$a
 done
-timeout --foreground -k 5 "$limit" qemu-system-x86_64 -M pc -accel $accel \
-	-cdrom "$iso" -boot d -serial stdio -display none -monitor none -no-reboot \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 "$@"
-rc=$?
+accel=tcg
+if [ -z "$icount" ] && [ "$smp" != 1 ]; then
+	accel=tcg,thread=multi
+fi
+
+tmp=
+trap '[ -n "$tmp" ] && rm -rf "$tmp"' EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
+trap 'exit 129' HUP
+
+if info=$("$here/elfinfo.sh" "$image"); then
+	arch=${info% *} page=${info#* }
+elif [ "$(od -An -c -j32769 -N5 -- "$image" 2>/dev/null | tr -d ' ')" = CD001 ]; then
+	arch=x86_64 page=iso	# ISO 9660: "CD001" in the first volume descriptor
+else
+	echo "run.sh: $image is neither an x86_64/arm64 kernel ELF nor an ISO image" >&2
+	exit 2
+fi
+
+case $arch in
+x86_64)
+	iso=$image
+	if [ "$page" != iso ]; then
+		tmp=$(mktemp -d "${TMPDIR:-/tmp}/quarry-run.XXXXXX") || exit 2
+		iso=$tmp/boot.iso
+		"$here/mkiso.sh" "$image" "$iso" "${CMDLINE:-}" || exit 2
+	fi
+	timeout --foreground -k 5 "$limit" qemu-system-x86_64 -M pc -accel $accel \
+		-cdrom "$iso" -boot d -serial stdio -display none -monitor none -no-reboot \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 "$@"
+	rc=$?
+	;;
+arm64)
+	cpu=${CPU:-}
+	if [ -z "$cpu" ]; then
+		if [ "$page" = 16K ]; then cpu=max; else cpu=cortex-a72; fi
+	fi
+	timeout --foreground -k 5 "$limit" qemu-system-aarch64 -M virt,gic-version=3 \
+		-cpu "$cpu" -accel $accel -semihosting-config enable=on,target=native \
+		-kernel "$image" -append "${CMDLINE:-}" \
+		-serial stdio -display none -monitor none -no-reboot "$@"
+	rc=$?
+	;;
+esac
+
 case $rc in
-1) exit 0 ;;		# kernel wrote 0 to isa-debug-exit: (0 << 1) | 1
-3) exit 1 ;;		# kernel wrote 1: failure
+1) exit 0 ;;		# x86: wrote 0 to isa-debug-exit, (0 << 1) | 1; arm64: semihosting exit 1
+3) exit 1 ;;		# the kernel's failure
 124) echo "run.sh: QEMU killed after ${limit}s (kernel hung)" >&2; exit 124 ;;
-0) echo "run.sh: QEMU exited without the kernel's status (triple fault/reset?)" >&2; exit 2 ;;
+0) echo "run.sh: QEMU exited without the kernel's status (reset, triple fault, power-off?)" >&2; exit 2 ;;
 *) echo "run.sh: QEMU failed with status $rc" >&2; exit "$rc" ;;
 esac

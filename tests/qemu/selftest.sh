@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# selftest.sh NAME ISO TIMEOUT [QEMU options...] - boot an ISO whose kernel
-# runs its self-tests; echo the kernel's PASS/FAIL lines, prefixed with NAME,
-# and add a FAIL of our own when the kernel hung, crashed, or its exit status
+# selftest.sh NAME IMAGE TIMEOUT [QEMU options...] - boot a kernel that runs
+# its self-tests; echo the kernel's PASS/FAIL lines, prefixed with NAME, and
+# add a FAIL of our own when the kernel hung, crashed, or its exit status
 # disagrees with its own summary. The full log is kept in build/test/NAME.log.
+# IMAGE is what tests/qemu/run.sh boots: an ELF of either arch, booted with
+# the command line in CMDLINE (default "selftest"), or an x86_64 ISO whose
+# default entry runs the self-tests (quarry-test.iso).
 set -u
-name=$1 iso=$2 limit=$3
+name=$1 image=$2 limit=$3
 shift 3
 mkdir -p build/test
 log=build/test/$name.log
-"$(dirname "$0")/run.sh" "$iso" "$limit" "$@" > "$log" 2>&1
+CMDLINE=${CMDLINE:-selftest} "$(dirname "$0")/run.sh" "$image" "$limit" "$@" > "$log" 2>&1
 rc=$?
 tr -d '\r' < "$log" | grep -E '^(PASS|FAIL) ' | sed "s/^\(PASS\|FAIL\) /\1 $name: /"
 summary=$(tr -d '\r' < "$log" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -1)
