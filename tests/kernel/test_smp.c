@@ -351,9 +351,23 @@ SELFTEST(smp_timer_ticks_on_every_cpu)
 static struct spinlock irq_lock = SPINLOCK_INIT;
 static unsigned long irq_lock_count;		/* under irq_lock */
 static unsigned int irq_lock_hook_runs;		/* atomic */
+static DEFINE_PER_CPU(unsigned int, irq_lock_hook_mine);
+
+/*
+ * At most IRQ_LOCK_HOOK_MAX lock rounds per CPU from the tick: on an
+ * overcommitted host (8 vCPUs on 2 cores) a ticket hand-over waits for the
+ * host to run the next holder, a few milliseconds, so every CPU's tick
+ * taking the lock at HZ would ask for more hand-overs a second than the lock
+ * can serve, and the test would never end. A bounded number still makes
+ * the tick contend with normal code on every CPU.
+ */
+#define IRQ_LOCK_HOOK_MAX	4
 
 static void irq_lock_hook(unsigned int cpu)
 {
+	if (this_cpu_read(irq_lock_hook_mine) >= IRQ_LOCK_HOOK_MAX)
+		return;
+	this_cpu_inc(irq_lock_hook_mine);
 	spin_lock(&irq_lock);			/* interrupts are off in the hook */
 	irq_lock_count++;
 	spin_unlock(&irq_lock);
@@ -384,9 +398,12 @@ static void irq_lock_fn(void *arg)
 SELFTEST(smp_irqsave_lock_shared_with_the_timer)
 {
 	unsigned long normal = 0;
+	unsigned int cpu;
 
 	irq_lock_count = 0;
 	irq_lock_hook_runs = 0;
+	for_each_online_cpu(cpu)
+		per_cpu(irq_lock_hook_mine, cpu) = 0;
 	timer_set_hook(irq_lock_hook);
 	on_each_cpu_wait(irq_lock_fn, &normal);
 	timer_set_hook(NULL);
