@@ -160,8 +160,11 @@ static __noreturn void early_fail(const char *msg)
 /*
  * arm64_mmu_boot - called by entry.S with the MMU off: map RAM from its
  * start to the end of the kernel image (the device tree, the image, its
- * .bss) and the device window, and fill mmu_regs. A pool that cannot hold
- * that much is a build error in PT_POOL, so failure just stops here.
+ * .bss) and the device window, and fill mmu_regs. Quarry boots as an ELF,
+ * so the device tree is at the start of RAM, inside that first mapping
+ * (dtb, where the entry found it, is not needed). A CPU without the
+ * granule, or a pool too small
+ * for this (PT_POOL), ends the run with a message on the UART.
  */
 void arm64_mmu_boot(uint64_t dtb)
 {
