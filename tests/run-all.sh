@@ -12,7 +12,8 @@
 #   boot checks (memory report, exception report) on 1 CPU and on 4 (there
 #     also: a fault and a hang on another CPU name it)
 #   the benchmark mode runs to its end and parses into every CSV row (2 CPUs)
-# then, once: the dependency step as a user who is not root, and the GDB
+# then, once: the dependency step as a user who is not root, bad build
+# options refused by make (tests/make-options.sh), and the GDB
 # stepping test at 4K pages on each arch.
 # Every QEMU run has a time limit; a hang or crash is a failure. At the end:
 # the time each suite took and the total, then the summary line.
@@ -142,6 +143,7 @@ for arch in "${arches[@]}"; do
 	done
 done
 suite "dependency step (scripts/deps.sh)" tests/deps-test.sh
+suite "bad build options refused by make" tests/make-options.sh
 for arch in "${arches[@]}"; do
 	case $built in *" $arch-4k "*) ;; *) continue ;; esac	# not tested, or its build failed
 	CPU=

@@ -7,6 +7,8 @@
 #               exception report and QEMU exits non-zero:
 #                 x86_64: vector 14, error code, CR2, registers (rip, rax...)
 #                 arm64:  data abort, EC 0x25, ESR, FAR, registers (elr, x0...)
+#   NAME-no-granule (arm64 16K kernels, 1 CPU): booted on cortex-a72, which
+#               has no 16K granule, the kernel says so and fails.
 # With -smp N, N > 1, also:
 #   NAME-fault-ap: "faulttest-ap", the same fault on the last CPU, is reported
 #                  as CPU N-1's;
@@ -92,6 +94,19 @@ if [ $rc -ne 1 ]; then
 else
 	mapfile -t pats < <(fault_report 0)
 	check "$test" "$log" "${pats[@]}" && echo "PASS $test: $fault_what; exit 1"
+fi
+
+# arm64 16K: a CPU without the 16K granule is refused with a message, not left to hang.
+if [ "$info" = "arm64 16K" ] && [ "$cpus" -eq 1 ]; then
+	test=$name-no-granule
+	CPU=cortex-a72 boot "$test" ""
+	rc=$?
+	log=build/test/$test.log
+	if [ $rc -ne 1 ]; then
+		echo "FAIL $test: want status 1 (kernel failure) on cortex-a72, got $rc (see $log)"
+	elif check "$test" "$log" '^Quarry: this CPU has no 16K translation granule'; then
+		echo "PASS $test: a 16K kernel on cortex-a72 says the CPU has no 16K granule; exit 1"
+	fi
 fi
 
 [ "$cpus" -gt 1 ] || exit 0
