@@ -1,7 +1,7 @@
 # Quarry - see README.md, or `make help`.
 #
 #   make run | test | bench | debug | gdb | help | clean
-#   ARCH=x86_64|arm64  PAGE_SIZE=4K|16K|64K  SMP=N  ALLOC=slab  SLAB_DEBUG=1  CPU=...
+#   ARCH=x86_64|arm64  PAGE_SIZE=4K|16K|64K  SMP=N  ALLOC=slab|slub  SLAB_DEBUG=1  CPU=...
 
 ARCH      ?= x86_64
 PAGE_SIZE ?= 4K
@@ -188,7 +188,8 @@ help:
 	@echo "                     MMU granule; x86_64 makes a 64K page of 16 MMU pages"
 	@echo "  CPU=cortex-a72     arm64 QEMU CPU (cortex-a57, cortex-a72, max); 16K needs max"
 	@echo "  SMP=N              QEMU CPU count (default 1; 1-8; >1 runs MTTCG)"
-	@echo "  ALLOC=slab         object allocator (slub and slob come later)"
+	@echo "  ALLOC=slab|slub    object allocator: SLAB (default) or SLUB (seed 002: lockless"
+	@echo "                     per-CPU fast paths); SLUB builds go to build/<arch>-<page>-slub/"
 	@echo "  SLAB_DEBUG=1       red zones, poisoning, double-free and bad-pointer checks in"
 	@echo "                     every cache; costs a check and a fill per alloc and free"
 	@echo "  SLAB_STATS=1       per-cache event counters (one add per counted event)"

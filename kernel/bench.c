@@ -18,7 +18,9 @@ static bool bench_icount;
 
 static const char *alloc_name(void)
 {
-#if defined(CONFIG_SLAB_IDX_BYTES) && CONFIG_SLAB_IDX_BYTES == 4
+#if defined(CONFIG_ALLOC_SLUB)
+	return "slub";
+#elif defined(CONFIG_SLAB_IDX_BYTES) && CONFIG_SLAB_IDX_BYTES == 4
 	return "slab-idx4";
 #elif defined(CONFIG_SLAB_GROW_LOCKED)
 	return "slab-growlocked";

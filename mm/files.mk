@@ -1,21 +1,31 @@
 # mm/files.mk - which sources each build uses; included by the kernel Makefile
 # and by tests/host/host.mk so both build the same mm/ code.
-#   ALLOC      slab (default); slub and slob come later
+#   ALLOC      slab (default), slub; none (MM_ONLY=1: the page allocator alone)
 #   MM_SRCS    mm/ sources for this ALLOC
-#   TEST_SRCS  shared self-tests (run in the kernel and on the host)
+#   TEST_SRCS  shared self-tests (run in the kernel and on the host): the
+#              page allocator's, the allocator-neutral ones (kmalloc, the
+#              kmem_cache API) for any object allocator, and the chosen
+#              allocator's own (tests/common/test_slab*.c, test_slub*.c)
 ALLOC ?= slab
+ifeq ($(filter slab slub none,$(ALLOC)),)
+$(error ALLOC must be slab or slub, not '$(ALLOC)')
+endif
 MM_SRCS_COMMON := mm/memmap.c $(sort $(wildcard mm/buddy*.c))
 MM_SRCS_slab := $(sort $(wildcard mm/slab*.c mm/kmalloc*.c))
+MM_SRCS_slub := $(sort $(wildcard mm/slub*.c mm/kmalloc*.c))
 MM_SRCS := $(MM_SRCS_COMMON) $(MM_SRCS_$(ALLOC))
-TEST_SRCS := $(sort $(wildcard tests/common/*.c))
+TEST_SRCS_ALLOC := tests/common/test_kmalloc.c $(wildcard tests/common/test_cache*.c)
+TEST_SRCS := tests/common/test_buddy.c $(if $(filter none,$(ALLOC)),,$(sort $(TEST_SRCS_ALLOC) \
+	$(wildcard tests/common/test_$(ALLOC)*.c)))
 ALLOC_CFLAGS := -DCONFIG_ALLOC_$(shell echo $(ALLOC) | tr a-z A-Z)
 
 # Build options of mm/ (the same for the kernel and the host build):
 #   SLAB_DEBUG=1        red zones, poison, double-free and bad-pointer checks in
 #                       every cache; costs a fill and a check per alloc and free
+#                       (SLAB and SLUB; SLUB's debug caches take the node lock)
 #   SLAB_STATS=1        count events in each cache's stats (one add per event)
-#   SLAB_IDX=4          benchmark variant: force 4-byte freelist indexes (seed 000's "before")
-#   SLAB_GROW_LOCKED=1  benchmark variant: refill from a new slab under the node
+#   SLAB_IDX=4          SLAB benchmark variant: force 4-byte freelist indexes (seed 000's "before")
+#   SLAB_GROW_LOCKED=1  SLAB benchmark variant: refill from a new slab under the node
 #                       lock, after publishing it (seed 001's "before")
 MM_CONFIG_CFLAGS := $(if $(SLAB_DEBUG),-DCONFIG_SLAB_DEBUG=1) \
 	$(if $(SLAB_STATS),-DCONFIG_SLAB_STATS=1) \

@@ -11,22 +11,27 @@
  * head page gets PG_large and keeps the order buddy stored in page->order,
  * which is how kfree and ksize know them.
  *
- * The caches are made at boot in increasing size, before any per-CPU
- * array exists (the arrays themselves come from kmalloc), and are never
+ * The caches are made at boot in increasing size (SLAB: before any per-CPU
+ * array exists, the arrays themselves coming from kmalloc) and are never
  * destroyed. After boot kmalloc_caches[] is read-only, so the lookups need
- * no lock; the allocations lock as mm/slab_cpu.c describes.
+ * no lock; the allocations lock as the allocator describes (mm/slab_cpu.c,
+ * mm/slub_def.h).
  *
- * kfree's fast path checks that the pointer is in RAM, on a PG_slab page,
- * and on an object boundary of that slab (slab_obj_head), then pushes it
- * on this CPU's array (slab_free). Anything else goes to kfree_slow: a
- * large allocation (PG_large on its first page, pointer at the page's
- * start) back to the buddy allocator, any other pointer reported, counted
- * and refused by mm/slab_debug.c.
+ * kfree's fast path checks that the pointer is in RAM and on a PG_slab
+ * page (slab_obj_head; SLAB also checks the object boundary there, SLUB in
+ * slab_free), then frees it through the allocator's fast path (slab_free:
+ * SLAB pushes on this CPU's array, SLUB on this CPU's freelist). Anything
+ * else goes to kfree_slow: a large allocation (PG_large on its first page,
+ * pointer at the page's start) back to the buddy allocator, any other
+ * pointer reported, counted and refused (slab_find_head).
+ *
+ * This file is built by both allocators (ALLOC=slab or slub): it reaches
+ * the one in use through mm/slab_impl.h, which names what each provides.
  *
  * Departures from Linux: the largest class is 8 KiB at 4K pages and half a
  * page at 64K pages; no DMA or reclaimable variants.
  */
-#include "mm/slab_def.h"
+#include "mm/slab_impl.h"
 #include "mm/buddy.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
@@ -87,7 +92,7 @@ void kmalloc_caches_init(void)
 		struct kmem_cache *cachep;
 
 		snprintf(name, sizeof(name), "kmalloc-%u", size);
-		cachep = __kmem_cache_create(name, size, 0, 0, NULL);
+		cachep = __kmem_cache_create(name, size, KMALLOC_ALIGN(size), 0, NULL);
 		if (!cachep)
 			panic("slab: cannot create %s", name);
 		slab_caches_add(cachep);

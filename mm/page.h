@@ -9,17 +9,25 @@
  * There is one struct page per page frame from PFN_OFFSET on, in mem_map[]
  * indexed by PFN - PFN_OFFSET: RAM starts at ARCH_PHYS_OFFSET (asm/memlayout.h;
  * 0 on x86_64, 1 GiB on arm64 virt), and nothing below it gets a struct page.
- * Its fields are shared by the buddy allocator and SLAB:
+ * Its fields are shared by the buddy allocator and the object allocator
+ * (SLAB or SLUB, whichever the build has: ALLOC in mm/files.mk):
  *   flags        PG_* bits below.
  *   lru          buddy: link on a free list (PG_buddy head pages) or on a
  *                CPU's page list (PG_pcp);
- *                slab: link on the node's full/partial/free list.
- *   slab_cache   slab: the owning kmem_cache (head page; tails too, see private).
- *   s_mem        slab: address of object 0.
- *   freelist     slab: array of freelist_idx_t (on slab, off slab, or in an object).
- *   active       slab: objects handed out; freelist[active..num-1] are free.
+ *                SLAB: link on the node's full/partial/free list;
+ *                SLUB: link on the node's or a CPU's partial list.
+ *   slab_cache   slab: the owning kmem_cache (every page of the slab).
+ *   s_mem        SLAB: address of object 0.
+ *   freelist     SLAB: array of freelist_idx_t (on slab, off slab, or in an object).
+ *   slub_freelist SLUB: the slab's first free object, or its tagged end
+ *                (mm/slub_def.h); in s_mem's place.
+ *   counters     SLUB: objects in use, objects, frozen (one word, in freelist's place).
+ *   active       SLAB: objects handed out; freelist[active..num-1] are free.
  *   order        buddy: order of the block this page heads (free or allocated).
- *   private      slab tail pages: the head struct page; otherwise spare.
+ *   private      slab pages: the head struct page; otherwise spare.
+ * SLUB updates slub_freelist and counters together with one double-word
+ * compare-and-exchange: they are adjacent and 16-byte aligned (mem_map is
+ * page-aligned and struct page 64 bytes).
  */
 #ifndef MM_PAGE_H
 #define MM_PAGE_H
@@ -55,14 +63,25 @@ struct page {
 	unsigned long flags;
 	struct list_head lru;
 	struct kmem_cache *slab_cache;
-	void *s_mem;
-	void *freelist;
+	union {				/* 16-byte aligned */
+		struct {		/* SLAB (slab_cache and s_mem adjacent: one ldp on arm64) */
+			void *s_mem;
+			void *freelist;
+		};
+		struct {		/* SLUB: one double-word compare-and-exchange */
+			void *slub_freelist;
+			unsigned long counters;
+		};
+	};
 	unsigned int active;
 	unsigned int order;
 	unsigned long private;
 };
 
 _Static_assert(sizeof(struct page) <= 64, "struct page must stay within 64 bytes");
+_Static_assert(sizeof(struct page) == 64 && offsetof(struct page, slub_freelist) % 16 == 0 &&
+		       offsetof(struct page, counters) == offsetof(struct page, slub_freelist) + 8,
+	       "SLUB's (slub_freelist, counters) pair must be adjacent and 16-byte aligned");
 
 /* The first PFN with a struct page (Linux's ARCH_PFN_OFFSET, a constant here). */
 #define PFN_OFFSET	((unsigned long)(ARCH_PHYS_OFFSET >> PAGE_SHIFT))

@@ -2,27 +2,42 @@
  * slab.h - the object allocator's public interface: object caches
  * (kmem_cache_*) and general-purpose allocation (kmalloc and friends).
  *
- * Quarry's allocator is SLAB: a cache hands out objects of one size from
- * slabs (blocks of 2^order pages from the buddy allocator), through a
- * per-CPU array of recently freed objects. The design and the internals are
- * described in mm/slab_def.h; this header is all a user needs.
+ * A cache hands out objects of one size from slabs (blocks of 2^order pages
+ * from the buddy allocator). Quarry builds one of two allocators behind
+ * this interface, chosen with ALLOC= (mm/files.mk); both give every
+ * function here the same semantics, reports and slabinfo format:
+ *  - SLAB (ALLOC=slab, the default): per-CPU arrays of recently freed
+ *    objects in front of the slabs, a node per CPU (mm/slab_def.h);
+ *  - SLUB (ALLOC=slub), as seed 002 proposed it: free objects chained
+ *    through themselves, every chain ending in its slab's tagged address;
+ *    each CPU allocates from and frees to its current slab with one
+ *    double-word compare-and-exchange on (freelist, transaction id),
+ *    without disabling interrupts (mm/slub_def.h). It needs that
+ *    instruction: on x86_64 cmpxchg16b (CPUID CX16), which QEMU's default
+ *    qemu64 has; kmem_cache_init refuses to run without it, naming it.
+ * This header is all a user needs; "per-CPU caching" below means SLAB's
+ * arrays or SLUB's CPU slab and CPU partial slabs.
  *
  * Context: every function here may be called with interrupts on or off and,
  * apart from kmem_cache_create/destroy/shrink, slab_drain_all and the
  * reports, from interrupt handlers. Allocation never sleeps; it returns NULL
  * when memory is out.
  *
- * Build options:
+ * Build options (both allocators unless said):
  *   CONFIG_SLAB_DEBUG=1 (make SLAB_DEBUG=1): every cache gets red zones and
- *	poisoning (SLAB_DEBUG below), and with them no per-CPU array. Costs 16
- *	bytes more per object, a poison write of the whole object on every
- *	free and a check of it on every allocation, and changes slab layouts.
- *	Without it the same checks are available per cache with the flags.
+ *	poisoning (SLAB_DEBUG below). Costs 16 bytes more per object (SLUB: 24,
+ *	its free pointer moving out of the object), a poison write of the whole
+ *	object on every free and a check of it on every allocation, and
+ *	changes slab layouts. SLAB's debug caches have no per-CPU array, SLUB's
+ *	no CPU slab: every operation takes the cache's node lock, and SLUB
+ *	also checks every free pointer it follows. Without it the same checks
+ *	are available per cache with the flags.
  *   CONFIG_SLAB_STATS=1: count events per cache (struct kmem_cache_stats in
- *	mm/slab_def.h). Costs one atomic add per counted event, fast paths
- *	included; on by default in debug and host builds only.
- *   CONFIG_SLAB_IDX_BYTES=4 (SLAB_IDX=4), CONFIG_SLAB_GROW_LOCKED=1: the
- *	benchmark variants of seeds 000 and 001 (mm/slab_def.h, mm/slab_cpu.c).
+ *	mm/slab_def.h or mm/slub_def.h). Costs one atomic add per counted
+ *	event, fast paths included; on by default in debug and host builds only.
+ *   CONFIG_SLAB_IDX_BYTES=4 (SLAB_IDX=4), CONFIG_SLAB_GROW_LOCKED=1: SLAB
+ *	only, the benchmark variants of seeds 000 and 001 (mm/slab_def.h,
+ *	mm/slab_cpu.c).
  */
 #ifndef MM_SLAB_H
 #define MM_SLAB_H
@@ -61,9 +76,11 @@ struct kmem_cache;
 #define KMALLOC_MAX_CACHE_SIZE	(1UL << KMALLOC_SHIFT_HIGH)
 
 /*
- * kmem_cache_init - build the "kmem_cache" cache and the kmalloc caches, then
- * give every cache its per-CPU arrays, and print the layout report.
- * Call once after mm_init(), before any other function here, on one CPU.
+ * kmem_cache_init - build the "kmem_cache" cache and the kmalloc caches
+ * (SLAB: then per-CPU arrays come with each CPU's first use) and print the
+ * layout report. Call once after mm_init(), before any other function
+ * here, on one CPU. SLUB panics, naming the instruction, on a CPU without
+ * a double-word compare-and-exchange.
  */
 void kmem_cache_init(void);
 
@@ -90,17 +107,18 @@ void *kmem_cache_alloc(struct kmem_cache *cachep);
 void kmem_cache_free(struct kmem_cache *cachep, void *objp);
 
 /*
- * kmem_cache_shrink - drain this CPU's array of the cache and every node's
- * shared array, and return every empty slab to the buddy allocator. Objects
- * in other CPUs' arrays stay there (only their CPU may drain them: see
- * slab_drain_all). Returns 0 if the cache now holds no slabs, 1 if slabs
- * with objects in use (or cached by other CPUs) remain. Not from interrupts.
+ * kmem_cache_shrink - give back this CPU's caching of the cache (SLAB: its
+ * array and every node's shared array; SLUB: its CPU slab and CPU partial
+ * slabs) and return every empty slab to the buddy allocator. What other
+ * CPUs cache stays there (only their CPU may drain it: see slab_drain_all).
+ * Returns 0 if the cache now holds no slabs, 1 if slabs with objects in use
+ * (or cached by other CPUs) remain. Not from interrupts.
  */
 int kmem_cache_shrink(struct kmem_cache *cachep);
 
 /*
- * kmem_cache_destroy - drain every CPU's array and the shared one, and free
- * the cache with all its slabs. The caller guarantees that no CPU uses the cache any more. If
+ * kmem_cache_destroy - drain every CPU's caching of the cache, and free the
+ * cache with all its slabs. The caller guarantees that no CPU uses the cache any more. If
  * objects are still allocated it says so loudly (cache name and count),
  * frees only the empty slabs and keeps the cache, so later frees of those
  * objects stay safe; it then returns -EBUSY (else 0). NULL is ignored.
@@ -108,14 +126,19 @@ int kmem_cache_shrink(struct kmem_cache *cachep);
 int kmem_cache_destroy(struct kmem_cache *cachep);
 
 /*
- * kmem_cache_check - verify the cache's invariants: every slab on the right
- * list and flagged, freelist indexes in range and unique, node counters equal
- * to the slabs, per-CPU and shared arrays within limits and holding only
- * this cache's free-to-hand-out objects, each once, debug guards intact.
- * Returns 0, or -1 after printing the first violation. The caller
- * guarantees no other CPU allocates from or frees to the cache meanwhile
- * (their timer's slab_reap may run: it changes an array only under its
- * CPU's node lock, which the check holds with every other). O(objects): for tests.
+ * kmem_cache_check - verify the cache's invariants, printing the first
+ * violation and returning -1, else 0. SLAB: every slab on the right list and
+ * flagged, freelist indexes in range and unique, node counters equal to the
+ * slabs, per-CPU and shared arrays within limits and holding only this
+ * cache's free-to-hand-out objects, each once. SLUB: every free chain (CPU
+ * and page freelists) inside its slab on object boundaries, without cycles,
+ * ending in its slab's tagged end; counts equal to the chains; CPU slabs
+ * and CPU and node partial lists holding the slabs their state says, every
+ * slab of the cache (found in mem_map) accounted for. Both: debug guards of
+ * free objects intact. The caller guarantees no other CPU allocates from
+ * or frees to the cache meanwhile (their timer's slab_reap may run: the
+ * check holds the locks that keep it out). O(objects) (SLUB: O(pages)
+ * too): for tests.
  */
 int kmem_cache_check(struct kmem_cache *cachep);
 
@@ -127,8 +150,9 @@ const char *kmem_cache_name(struct kmem_cache *cachep);
 
 /*
  * kmalloc - 'size' bytes aligned to at least 8 (power-of-two sizes up to a
- * page are aligned to their size). Returns NULL when memory is out and
- * ZERO_SIZE_PTR for size 0. Free with kfree.
+ * page are aligned to their size; SLAB built with CONFIG_SLAB_DEBUG keeps
+ * only the 8). Returns NULL when memory is out and ZERO_SIZE_PTR for size
+ * 0. Free with kfree.
  */
 void *kmalloc(size_t size);
 
@@ -166,12 +190,13 @@ extern unsigned long slab_bad_frees;
 extern unsigned long slab_corruptions;
 
 /*
- * slabinfo_show - print every cache in the /proc/slabinfo version 2.1 format.
+ * slabinfo_show - print every cache in the /proc/slabinfo version 2.1 format
+ *	(SLUB: tunables 0 0 0 and sharedavail 0, as Linux SLUB prints them).
  * slabinfo_line - format one cache's slabinfo row (no newline) into buf;
  *	returns the length it needed.
  * slab_meminfo_show - print "Slab:" and the kB held by slabs, meminfo style.
  * slab_layout_show - print per cache how a slab is laid out (objects, order,
- *	where the freelist lives, bytes wasted).
+ *	where the freelist lives or the free pointer sits, bytes wasted).
  * slab_stats_show - print each cache's event counters (CONFIG_SLAB_STATS).
  * slab_total_pages - pages now held by slabs of all caches.
  */
@@ -183,42 +208,49 @@ void slab_stats_show(void);
 unsigned long slab_total_pages(void);
 
 /*
- * kmem_cache_drain_local - move every object in this CPU's array of the
- * cache back to its slab; it touches only the running CPU's array.
- * slab_drain_local_all does it for every cache. Any context but NMI.
+ * kmem_cache_drain_local - give back this CPU's caching of the cache: SLAB
+ * moves every object in its array back to its slab, SLUB gives its CPU slab
+ * and CPU partial slabs back to the node. It touches only the running
+ * CPU's state. slab_drain_local_all does it for every cache. Any context
+ * but NMI.
  */
 void kmem_cache_drain_local(struct kmem_cache *cachep);
 void slab_drain_local_all(void);
 
 /*
- * slab_reap - give back what this CPU's idle arrays and idle caches hold
- * (mm/slab_reap.c): an array unused since the last call loses about a
+ * slab_reap - give back what this CPU's idle caching and idle caches hold.
+ * SLAB (mm/slab_reap.c): an array unused since the last call loses about a
  * fifth of its limit to the slabs; about every other call the CPU's own
- * node's shared array does the same and idle caches return surplus empty slabs to
- * the buddy allocator. Call it on every CPU about every 2 s, from the
- * timer tick: it runs on the calling CPU, which it may find with interrupts
- * on or off (it disables them itself), in an interrupt handler or not. It
- * never waits for a lock: if the list of caches is busy it skips the pass.
+ * node's shared array does the same and idle caches return surplus empty
+ * slabs to the buddy allocator. SLUB (mm/slub_partial.c): a cache this CPU
+ * has not touched since the last call gets its CPU slab and CPU partial
+ * slabs back on the node; about every other pass a node no CPU took a slab
+ * from returns its empty slabs. Call it on every CPU about every 2 s, from
+ * the timer tick: it runs on the calling CPU, which it may find with
+ * interrupts on or off (it disables them itself), in an interrupt handler
+ * or not. It never waits for a lock: a busy lock skips that work this pass.
  */
 void slab_reap(void);
 
 /*
- * slab_drain_all - every online CPU drains its arrays and frees them
- * (on_each_cpu_wait), then every shared array, every empty slab and every
- * CPU's page list go back to the buddy allocator: afterwards nr_free_pages()
- * counts every page that no live object (or off-slab freelist) holds, the
- * same whichever CPUs used which caches before; arrays come back as CPUs
- * use the caches again. Interrupts on; not from an interrupt handler or a
- * function run by on_each_cpu_wait.
+ * slab_drain_all - every online CPU gives back its caching of every cache
+ * (on_each_cpu_wait; SLAB frees the arrays themselves), then every shared
+ * array, every empty slab and every CPU's page list go back to the buddy
+ * allocator: afterwards nr_free_pages() counts every page that no live
+ * object (or off-slab freelist) holds, the same whichever CPUs used which
+ * caches before; the caching comes back as CPUs use the caches again.
+ * Interrupts on; not from an interrupt handler or a function run by
+ * on_each_cpu_wait.
  */
 void slab_drain_all(void);
 
 /*
- * slab_cpu_events - slow-path operations made on cpu so far (refills,
+ * slab_cpu_events - slow-path operations made on cpu so far (SLAB: refills,
  * flushes, drains, array-less allocations and frees: everything that moves
- * objects to or from slabs). slab_reap_events - reap passes, on any CPU,
- * that gave something back. A test that sees them unchanged over its run
- * knows that no one else moved slabs meanwhile.
+ * objects to or from slabs; SLUB: slow allocations, flushes, slabs moved
+ * between lists or freed, bad frees). slab_reap_events - reap passes, on
+ * any CPU, that gave something back. A test that sees them unchanged over
+ * its run knows that no one else moved slabs or pages meanwhile.
  */
 unsigned long slab_cpu_events(unsigned int cpu);
 unsigned long slab_reap_events(void);

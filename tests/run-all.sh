@@ -26,6 +26,7 @@
 #   CPU                    arm64 QEMU CPU at 4K and 64K (default cortex-a72);
 #                          16K always runs on a CPU with the 16K granule (max
 #                          unless CPU names another one)
+#   ALLOCS="slab slub"     "slab" leaves SLUB's suites out
 #   JOBS=2                 make -j
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -142,6 +143,38 @@ for arch in "${arches[@]}"; do
 			tests/bench/check.sh bench-$name $elf 2
 	done
 done
+# SLUB (ALLOC=slub) beside SLAB: its host tests at every page size, its in-kernel
+# self-tests (common, SLUB's own, SMP and stress) on each arch at 4K and 64K pages.
+if [ "${ALLOCS:-slab slub}" != slab ]; then
+	for ps in $want_pages; do
+		suite "SLUB host unit tests, $ps pages (ASan+UBSan)" \
+			make --no-print-directory -j"$jobs" test-host ALLOC=slub PAGE_SIZE=$ps
+	done
+	for arch in "${arches[@]}"; do
+		for ps in $(page_sizes $arch); do
+			[ $ps = 16K ] && continue	# arm64 16K: SLAB covers the granule; SLUB's code is the same
+			tag=$(echo "$ps" | tr K k)
+			log=build/test/build-$arch-$ps-slub.log
+			CPU=
+			[ $arch = arm64 ] && CPU=$(cpu_for $ps)
+			export CPU
+			if ! timed "build, $arch $ps pages, SLUB" make --no-print-directory -j"$jobs" \
+				ARCH=$arch PAGE_SIZE=$ps ALLOC=slub kernel > "$log" 2>&1; then
+				tail -20 "$log"
+				echo "FAIL build-$arch-$ps-slub: see $log" | tee -a "$out"
+				continue
+			fi
+			elf=build/$arch-$tag-slub/quarry.elf
+			suite "SLUB in-kernel self-tests, $arch $ps pages" \
+				env CMDLINE=selftest tests/qemu/selftest.sh kernel-$arch-$tag-slub $elf 300 -m 256M
+			suite "SLUB in-kernel self-tests, $arch $ps pages, 4 CPUs" \
+				env CMDLINE=selftest tests/qemu/selftest.sh kernel-$arch-$tag-slub-smp4 $elf 300 \
+				-m 256M -smp 4
+			suite "SLUB boot checks, $arch $ps pages" \
+				tests/qemu/boot.sh $arch-$tag-slub $elf 120 -m 256M
+		done
+	done
+fi
 suite "dependency step (scripts/deps.sh)" tests/deps-test.sh
 suite "bad build options refused by make" tests/make-options.sh
 for arch in "${arches[@]}"; do

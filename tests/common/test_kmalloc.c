@@ -6,7 +6,7 @@
  * kmalloc_array/kcalloc overflow, krealloc keeping contents. Every test
  * checks that all pages come back.
  */
-#include "test_slab.h"
+#include "test_alloc.h"
 
 static const size_t classes[] = { 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192,
 				  16384, 32768 };
@@ -32,7 +32,8 @@ static int try_size(size_t n)
 	ST_EXPECT(got == want, "ksize(kmalloc(%zu)) = %zu, expected %zu", n, got, want);
 	if (n > KMALLOC_MAX_CACHE_SIZE)
 		ST_EXPECT(((uintptr_t)p & (PAGE_SIZE - 1)) == 0, "large %zu not page aligned", n);
-	else if (!CONFIG_SLAB_DEBUG && (want & (want - 1)) == 0 && want <= PAGE_SIZE)
+	else if ((!CONFIG_SLAB_DEBUG || KMALLOC_ALIGN(want)) && (want & (want - 1)) == 0 &&
+		 want <= PAGE_SIZE)
 		ST_EXPECT(((uintptr_t)p & (want - 1)) == 0, "kmalloc(%zu) = %p not aligned", n, p);
 	else
 		ST_EXPECT(((uintptr_t)p & 7) == 0, "kmalloc(%zu) = %p not 8-aligned", n, p);

@@ -3,8 +3,10 @@
  * host: slab layout against formulas the tests work out themselves, the
  * seed posts' objperslab figures, object life cycles with every page back
  * in the buddy allocator, the per-CPU array, off-slab and in-object
- * freelists, destroy with live objects, out-of-memory, and the slabinfo
- * format. Each test gives back all it takes (checked by page counts).
+ * freelists, and the slabinfo format. Each test gives back all it takes
+ * (checked by page counts). Built with ALLOC=slab only; the tests of the
+ * public API that every allocator passes (destroy with live objects,
+ * out-of-memory, bad pointers) are in test_cache_api.c.
  */
 #include "test_slab.h"
 
@@ -408,79 +410,6 @@ SELFTEST(slab_free_hint_follows_arrays)
 	ST_EXPECT(kmem_cache_check(a) == 0 && kmem_cache_check(c) == 0, "check failed");
 	ST_EXPECT(kmem_cache_destroy(c) == 0 && kmem_cache_destroy(a) == 0, "destroy refused");
 	slab_drop_local_arrays();
-	SLAB_EXPECT_PAGES_BACK(&pages);
-	return 0;
-}
-
-SELFTEST(slab_destroy_with_live_objects_is_loud_and_safe)
-{
-	struct kmem_cache *c;
-	struct slab_test_mark pages;
-	void *a, *b;
-
-	slab_test_init();
-	slab_test_begin(&pages);
-	c = kmem_cache_create("test-live", 128, 0, 0, NULL);
-	ST_EXPECT(c, "create failed");
-	a = kmem_cache_alloc(c);
-	b = kmem_cache_alloc(c);
-	ST_EXPECT(a && b, "alloc failed");
-	kmem_cache_free(c, b);
-	slab_test_console_clear();
-	ST_EXPECT(kmem_cache_destroy(c) == -EBUSY, "destroy with a live object accepted");
-	ST_EXPECT(slab_test_console_has("test-live") &&
-			  slab_test_console_has("1 objects still allocated"),
-		  "destroy did not name the cache and count");
-	ST_EXPECT(kmem_cache_check(c) == 0, "cache inconsistent after refused destroy");
-	kmem_cache_free(c, a);	/* still a valid free */
-	ST_EXPECT(kmem_cache_destroy(c) == 0, "second destroy refused");
-	SLAB_EXPECT_PAGES_BACK(&pages);
-	return 0;
-}
-
-/* Fill memory with objects until allocation fails, then give it all back. */
-SELFTEST(slab_out_of_memory_and_back)
-{
-	struct kmem_cache *c;
-	struct slab_test_mark pages;
-	unsigned long n = 0, small = 0;
-	void *head = NULL, *shead = NULL, *p;
-
-	slab_test_init();
-	slab_test_begin(&pages);
-	c = kmem_cache_create("test-oom", PAGE_SIZE, 0, SLAB_NO_DEBUG, NULL);
-	ST_EXPECT(c, "create failed");
-	while ((p = kmem_cache_alloc(c))) {
-		*(void **)p = head;
-		head = p;
-		n++;
-	}
-	ST_EXPECT(n > 0, "nothing allocated");
-	/* Then the crumbs: small kmallocs until they fail too. */
-	while ((p = kmalloc(64))) {
-		*(void **)p = shead;
-		shead = p;
-		small++;
-	}
-	ST_EXPECT(!kmem_cache_alloc(c) && !kmalloc(64) && !kmalloc(KMALLOC_MAX_CACHE_SIZE + 1),
-		  "allocation succeeded after exhaustion");
-	ST_EXPECT(kmem_cache_check(c) == 0 && kmem_cache_check(kmalloc_slab(64)) == 0,
-		  "inconsistent when exhausted");
-	while (head) {
-		p = *(void **)head;
-		kmem_cache_free(c, head);
-		head = p;
-	}
-	while (shead) {
-		p = *(void **)shead;
-		kfree(shead);
-		shead = p;
-	}
-	p = kmem_cache_alloc(c);
-	ST_EXPECT(p, "allocation fails after memory came back");
-	kmem_cache_free(c, p);
-	ST_EXPECT(kmem_cache_check(c) == 0, "inconsistent after recovery");
-	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
 	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;
 }

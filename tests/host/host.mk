@@ -1,13 +1,14 @@
 # tests/host/host.mk - build and run the self-tests on the host under ASan and UBSan.
 #
-#   make -f tests/host/host.mk [PAGE_SHIFT=12|14|16] [ALLOC=slab] [MM_ONLY=1]        build
-#   make -f tests/host/host.mk [PAGE_SHIFT=12|14|16] [ALLOC=slab] [MM_ONLY=1] run    build and run
+#   make -f tests/host/host.mk [PAGE_SHIFT=12|14|16] [ALLOC=slab|slub] [MM_ONLY=1]        build
+#   make -f tests/host/host.mk [PAGE_SHIFT=12|14|16] [ALLOC=slab|slub] [MM_ONLY=1] run    build and run
 #   make -f tests/host/host.mk [PAGE_SHIFT=12|14|16] clean
 #
 # Output goes to build/host-4k/ or build/host-64k/. MM_ONLY=1 builds just the
 # page allocator: as in the top-level Makefile it means ALLOC=none
-# (CONFIG_ALLOC_NONE, no slab/kmalloc sources), and it also leaves out the
-# slab/kmalloc tests (tests/*/test_slab*.c, tests/*/test_kmalloc*.c). It links
+# (CONFIG_ALLOC_NONE, no slab/slub/kmalloc sources), and it also leaves out
+# the object allocator's tests (tests/*/test_slab*.c, test_slub*.c,
+# test_kmalloc*.c, test_cache*.c). It links
 # a separate binary so the two never get mixed up; so do the mm/ build options
 # (SLAB_DEBUG, SLAB_IDX, SLAB_GROW_LOCKED: see mm/files.mk). Run from the top
 # of the tree.
@@ -30,14 +31,20 @@ else
 $(error PAGE_SHIFT must be 12, 14 or 16, not '$(PAGE_SHIFT)')
 endif
 
+# Host-only tests: tests/host/test_slab_host*.c are SLAB's, test_slub_host*.c
+# SLUB's; each builds with its allocator only.
+HOST_TEST_SRCS := $(filter-out $(if $(filter slab,$(ALLOC)),,tests/host/test_slab_host%) \
+	$(if $(filter slub,$(ALLOC)),,tests/host/test_slub_host%),$(sort $(wildcard tests/host/*.c)))
 SRCS := $(MM_SRCS) kernel/printk.c kernel/selftest.c kernel/panic.c boot/bootinfo.c boot/dtb.c \
-	$(TEST_SRCS) $(sort $(wildcard tests/host/*.c))
+	$(TEST_SRCS) $(HOST_TEST_SRCS)
 ifneq ($(MM_ONLY),)
-SRCS := $(filter-out mm/slab% mm/kmalloc% tests/common/test_slab% tests/common/test_kmalloc% \
-	tests/host/test_slab% tests/host/test_kmalloc%,$(SRCS))
+SRCS := $(filter-out mm/slab% mm/slub% mm/kmalloc% tests/common/test_slab% tests/common/test_slub% \
+	tests/common/test_kmalloc% tests/common/test_cache% tests/host/test_slab% tests/host/test_slub% \
+	tests/host/test_kmalloc%,$(SRCS))
 BIN := $(OUT)/quarry-host-mm$(MM_VARIANT)
 else
-BIN := $(OUT)/quarry-host$(MM_VARIANT)
+# One binary per allocator (slab keeps the old name), so switching ALLOC relinks.
+BIN := $(OUT)/quarry-host$(if $(filter slab,$(ALLOC)),,-$(ALLOC))$(MM_VARIANT)
 endif
 
 HOST_CFLAGS := -DQUARRY_HOST -DPAGE_SHIFT=$(PAGE_SHIFT) $(ALLOC_CFLAGS) $(MM_CONFIG_CFLAGS) -I. -Itests/host/include \

@@ -8,7 +8,7 @@
  * whichever CPU frees it), so overlap or corruption is caught. At the end,
  * after every cache is drained (slab_drain_all), the free page count must
  * equal its value before the test, less the pages of per-CPU slab nodes
- * made meanwhile (they stay with their caches): nothing leaked.
+ * made meanwhile (SLAB: they stay with their caches): nothing leaked.
  *
  * stress_mixed_sizes_remote_frees runs on every online CPU;
  * stress_more_cpus_than_work runs the same on at most two CPUs while the
@@ -20,7 +20,7 @@
 #include "kernel/smp.h"
 #include "kernel/string.h"
 #include "mm/buddy.h"
-#include "mm/slab_def.h"	/* slab_node_cache, cache_counts_sum */
+#include "mm/slab_impl.h"	/* SLAB: slab_node_cache, cache_counts_sum */
 #include <asm/processor.h>
 
 #define STRESS_LIVE	64	/* objects a CPU holds at most */
@@ -181,13 +181,21 @@ static void stress_cpu(void *arg)
 	smp_barrier_wait(&run->barrier);
 }
 
-/* Pages of the kmem_cache_node cache (the per-CPU nodes of every cache). */
+/*
+ * The allocator's one hook here: pages it keeps after slab_drain_all that
+ * grow as CPUs first use caches. SLAB: the kmem_cache_node cache (the
+ * per-CPU nodes of every cache). SLUB: none (one node inside each cache).
+ */
 static unsigned long stress_node_pages(void)
 {
+#ifdef CONFIG_ALLOC_SLUB
+	return 0;
+#else
 	struct slab_counts c;
 
 	cache_counts_sum(slab_node_cache, &c);
 	return c.total_slabs << slab_node_cache->order;
+#endif
 }
 
 static int stress_run_on(unsigned int workers)

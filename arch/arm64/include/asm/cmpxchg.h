@@ -1,0 +1,85 @@
+/*
+ * asm/cmpxchg.h - double-word compare-and-exchange on arm64 (LDXP/STXP).
+ *
+ * Both forms work on a pair of unsigned longs at a 16-byte aligned address
+ * p (LDXP of two X registers faults otherwise): if p[0] == o1 and
+ * p[1] == o2 they store n1, n2 there and return true, else they change
+ * nothing and return false. Each is a load-exclusive pair, a compare (cmp,
+ * ccmp: the result is the Z flag, handed to the caller as the asm's
+ * output), and a store-exclusive pair that fails, and sends the loop back
+ * to the load, if anything cleared the exclusive monitor in between: a
+ * write to the pair by another CPU, a successful store-exclusive on this
+ * CPU (an interrupt handler's own update), or an exception return.
+ *
+ *  - arch_cmpxchg_double: for pairs other CPUs update too. The store is a
+ *    store-release and a dmb ish follows a success, so it orders like a
+ *    full barrier (everything before is visible before the new pair;
+ *    nothing after is done before it). A failed compare orders nothing.
+ *  - arch_this_cpu_cmpxchg_double: for the running CPU's copy of a per-CPU
+ *    pair (from this_cpu_ptr, stable because Quarry never migrates). Only
+ *    this CPU and its interrupt handlers write the pair, so no barrier is
+ *    needed: a compiler barrier only. Callers that update such a pair with
+ *    interrupts off should also do it with this call rather than plain
+ *    stores, so that the interrupted code's store-exclusive is sure to fail.
+ *
+ * LDXP/STXP are ARMv8.0: arch_has_cmpxchg_double() is always true. (CASP,
+ * ARMv8.1 LSE, would do the same in one instruction on CPUs that have it.)
+ */
+#ifndef ASM_CMPXCHG_H
+#define ASM_CMPXCHG_H
+
+#include <stdbool.h>
+
+#define ARCH_CMPXCHG_DOUBLE_NAME "LDXP/STXP"
+
+static inline bool arch_has_cmpxchg_double(void)
+{
+	return true;
+}
+
+/* arch_cmpxchg_double - see above: atomic against all CPUs, ordered like a full barrier. */
+static __attribute__((always_inline)) inline bool
+arch_cmpxchg_double(void *p, unsigned long o1, unsigned long o2, unsigned long n1,
+		    unsigned long n2)
+{
+	unsigned long t1, t2;
+	bool ok;
+
+	__asm__ __volatile__("1:	ldxp	%[t1], %[t2], %[m]\n"
+			     "	cmp	%[t1], %[o1]\n"
+			     "	ccmp	%[t2], %[o2], #0, eq\n"
+			     "	b.ne	2f\n"
+			     "	stlxp	%w[t1], %[n1], %[n2], %[m]\n"
+			     "	cbnz	%w[t1], 1b\n"
+			     "	dmb	ish\n"
+			     "2:"
+			     : "=@cceq"(ok), [t1] "=&r"(t1), [t2] "=&r"(t2),
+			       [m] "+Q"(*(unsigned __int128 *)p)
+			     : [o1] "r"(o1), [o2] "r"(o2), [n1] "r"(n1), [n2] "r"(n2)
+			     : "memory");
+	return ok;
+}
+
+/* arch_this_cpu_cmpxchg_double - see above: the running CPU's per-CPU pair only. */
+static __attribute__((always_inline)) inline bool
+arch_this_cpu_cmpxchg_double(void *p, unsigned long o1, unsigned long o2, unsigned long n1,
+			     unsigned long n2)
+{
+	unsigned long t1, t2;
+	bool ok;
+
+	__asm__ __volatile__("1:	ldxp	%[t1], %[t2], %[m]\n"
+			     "	cmp	%[t1], %[o1]\n"
+			     "	ccmp	%[t2], %[o2], #0, eq\n"
+			     "	b.ne	2f\n"
+			     "	stxp	%w[t1], %[n1], %[n2], %[m]\n"
+			     "	cbnz	%w[t1], 1b\n"
+			     "2:"
+			     : "=@cceq"(ok), [t1] "=&r"(t1), [t2] "=&r"(t2),
+			       [m] "+Q"(*(unsigned __int128 *)p)
+			     : [o1] "r"(o1), [o2] "r"(o2), [n1] "r"(n1), [n2] "r"(n2)
+			     : "memory");
+	return ok;
+}
+
+#endif

@@ -1,0 +1,325 @@
+/*
+ * slub.c - SLUB's core: making and freeing slabs, the page's (slub_freelist,
+ * counters) pair, kmem_cache_alloc/kmem_cache_free and the free slow path.
+ *
+ * A new slab (slub_new_slab) has every object on its page freelist, in
+ * address order, ending in the slab's tagged end; counters say inuse 0,
+ * objects num, not frozen; it is on no list and its maker owns it. The
+ * caller then either freezes it as its CPU slab (slab_alloc_slow) or puts
+ * it on the node's list (debug caches).
+ *
+ * Invariants of the page pair (changed only by arch_cmpxchg_double, or by
+ * the owner of a slab no one else can reach): the page freelist is a
+ * chain of distinct free objects of the slab ending in its tagged end;
+ * inuse = num - (objects on the page freelist) (objects on a CPU freelist
+ * count as in use); frozen slabs belong to one CPU (its CPU slab or on its
+ * partial list); unfrozen slabs with a free object are on the node's
+ * partial list, unfrozen full slabs on no list.
+ *
+ * The free slow path (__slab_free) pushes onto the page freelist with one
+ * cmpxchg_double and, from the state it replaced, knows what else to do:
+ * frozen: nothing (the owning CPU will find the object); unfrozen and full:
+ * it freezes the slab in the same cmpxchg and puts it on this CPU's partial
+ * list (no lock); unfrozen and now empty: it takes the node lock first
+ * (slabs change lists only under it) and frees the slab if the node keeps
+ * min_partial already. Interrupts stay on except under the node lock.
+ *
+ * Locking: none here but the node lock as said; the callers' rules are in
+ * mm/slub_def.h. Departure from Linux: a free that finds an object on top
+ * of a freelist, or a slab with nothing in use, reports a double free even
+ * without debugging.
+ */
+#include "mm/slub_def.h"
+#include "kernel/printk.h"
+
+DEFINE_PER_CPU(struct slub_cpu_slots, slub_cpu);
+DEFINE_PER_CPU(unsigned long, slub_events);
+
+/* slab_cpu_events: see slab.h. */
+unsigned long slab_cpu_events(unsigned int cpu)
+{
+	return __atomic_load_n(per_cpu_ptr(slub_events, cpu), __ATOMIC_RELAXED);
+}
+
+/*
+ * slub_cpu_set - make a CPU's freelist 'freelist' and bump its tid, with
+ * the cmpxchg the fast paths use, so that an interrupted fast path on that
+ * CPU fails its own. The running CPU's pair with interrupts off, or
+ * (remote) another CPU's pair of a cache no CPU is using.
+ */
+void slub_cpu_set(struct kmem_cache_cpu *c, void *freelist, bool remote)
+{
+	unsigned long tid = READ_ONCE(c->tid);
+	void *old = READ_ONCE(c->freelist);
+	bool ok;
+
+	if (remote)
+		ok = arch_cmpxchg_double(c, (unsigned long)old, tid, (unsigned long)freelist,
+					 tid + 1);
+	else
+		ok = arch_this_cpu_cmpxchg_double(c, (unsigned long)old, tid,
+						  (unsigned long)freelist, tid + 1);
+	BUG_ON(!ok);
+}
+
+/*
+ * slub_new_slab - pages from the buddy allocator made into an unfrozen slab
+ * of s with every object on its page freelist (see above), on no list and
+ * counted in nr_slabs. Debug caches get guards and poison, ctor caches
+ * constructed objects. Returns NULL when out of memory. Interrupts on or
+ * off, no lock held.
+ */
+struct page *slub_new_slab(struct kmem_cache *s)
+{
+	struct page *page = alloc_pages(s->order);
+	void *end, *next;
+
+	if (!page) {
+		stat(s, new_failed, 1);
+		return NULL;
+	}
+	end = (void *)((uintptr_t)page_address(page) | SLUB_END_TAG);
+	BUG_ON(slub_base(s, end) != (uintptr_t)page_address(page));	/* aligned to its size */
+	for (unsigned long i = 0; i < (1UL << s->order); i++) {
+		page[i].flags |= PG_slab;
+		page[i].private = (unsigned long)page;
+		page[i].slab_cache = s;
+	}
+	INIT_LIST_HEAD(&page->lru);
+	if (unlikely(slub_debug_on(s) || s->ctor)) {
+		for (unsigned int i = 0; i < s->num; i++) {
+			void *x = slub_obj(s, page, i);
+
+			if (slub_debug_on(s))
+				slub_debug_init_obj(s, x);
+			if (s->ctor && !(s->flags & SLAB_POISON))
+				s->ctor(x);
+		}
+	}
+	next = end;
+	for (unsigned int i = s->num; i-- > 0;) {
+		void *x = slub_obj(s, page, i);
+
+		slub_set_fp(s, x, next);
+		next = x;
+	}
+	page->slub_freelist = next;
+	page->counters = slub_counters(0, s->num, false);
+	atomic_long_add(&s->node.nr_slabs, 1);
+	stat(s, new_slabs, 1);
+	return page;
+}
+
+/*
+ * slub_discard_slab - give an empty slab that is on no list and that no
+ * one else can reach back to the buddy allocator. No node lock held.
+ */
+void slub_discard_slab(struct kmem_cache *s, struct page *page)
+{
+	BUG_ON(slub_inuse(page->counters) != 0 || slub_frozen(page->counters));
+	for (unsigned long i = 0; i < (1UL << s->order); i++) {
+		page[i].flags &= ~PG_slab;
+		page[i].private = 0;
+		page[i].slab_cache = NULL;
+	}
+	page->slub_freelist = NULL;
+	page->counters = 0;
+	atomic_long_sub(&s->node.nr_slabs, 1);
+	free_pages(page, s->order);
+	stat(s, discarded, 1);
+}
+
+/* slub_discard_list - slub_discard_slab for every slab on list (linked by lru). */
+void slub_discard_list(struct kmem_cache *s, struct list_head *list)
+{
+	struct page *page, *tmp;
+
+	list_for_each_entry_safe(page, tmp, list, lru) {
+		list_del(&page->lru);
+		slub_discard_slab(s, page);
+	}
+}
+
+/*
+ * slub_freeze_take - freeze a slab that has a free object and take its
+ * whole page freelist: the page freelist becomes the tagged end and every
+ * object counts as in use. Returns the chain taken (never empty). The
+ * caller owns the slab's place: it took it off a list, under the node lock
+ * for the node's list, or it is the caller's CPU slab.
+ */
+void *slub_freeze_take(struct kmem_cache *s, struct page *page)
+{
+	unsigned long counters;
+	void *prior;
+
+	for (;;) {
+		prior = READ_ONCE(page->slub_freelist);
+		counters = READ_ONCE(page->counters);
+		if (arch_cmpxchg_double(&page->slub_freelist, (unsigned long)prior, counters,
+					(unsigned long)slub_end(s, prior),
+					slub_counters(s->num, s->num, true)))
+			break;
+		stat(s, page_retries, 1);
+	}
+	BUG_ON(slub_is_end(prior));
+	return prior;
+}
+
+/* A free found x on top of its page freelist, or its slab with nothing in use. */
+static __noinline void free_double(struct kmem_cache *s, void *x, const char *fn, bool on_top)
+{
+	slab_bad_free(s, fn, x,
+		      on_top ? "double free (already on its slab's freelist)"
+			     : "double free (its slab has no object in use)");
+}
+
+/*
+ * The free of x empties an unfrozen slab (or did when last read): take the
+ * node lock, then push; free the slab if the node keeps min_partial
+ * already. The slab is on the node's partial list while it is unfrozen
+ * with a free object, and the lock keeps it there.
+ */
+static __noinline void free_to_empty(struct kmem_cache *s, struct page *page, void *x,
+				     const char *fn)
+{
+	struct kmem_cache_node *n = &s->node;
+	unsigned long flags, counters, new;
+	void *prior;
+
+	flags = spin_lock_irqsave(&n->list_lock);
+	this_cpu_inc(slub_events);
+	for (;;) {
+		prior = READ_ONCE(page->slub_freelist);
+		counters = READ_ONCE(page->counters);
+		if (unlikely(prior == x || slub_inuse(counters) == 0)) {
+			spin_unlock_irqrestore(&n->list_lock, flags);
+			free_double(s, x, fn, prior == x);
+			return;
+		}
+		new = counters - 1;
+		if (!slub_frozen(counters) && slub_is_end(prior))
+			new |= SLUB_FROZEN;	/* it became full meanwhile */
+		slub_set_fp(s, x, prior);
+		if (arch_cmpxchg_double(&page->slub_freelist, (unsigned long)prior, counters,
+					(unsigned long)x, new))
+			break;
+		stat(s, page_retries, 1);
+	}
+	stat(s, free_slow, 1);
+	if (slub_frozen(counters) || slub_inuse(new) != 0) {
+		spin_unlock_irqrestore(&n->list_lock, flags);
+		if (!slub_frozen(counters) && slub_frozen(new))
+			slub_put_cpu_partial(s, page);
+		return;
+	}
+	if (n->nr_partial >= s->min_partial) {
+		list_del(&page->lru);
+		n->nr_partial--;
+		spin_unlock_irqrestore(&n->list_lock, flags);
+		slub_discard_slab(s, page);
+		return;
+	}
+	spin_unlock_irqrestore(&n->list_lock, flags);
+}
+
+/*
+ * __slab_free - push x onto its slab's page freelist (see above). 'page' is
+ * the slab's head page; x is on one of its object boundaries. The common
+ * cases (frozen, stays partial, full becomes this CPU's partial slab) take
+ * no lock; a free that empties an unfrozen slab goes to free_to_empty.
+ */
+static __always_inline void __slab_free(struct kmem_cache *s, struct page *page, void *x,
+					const char *fn)
+{
+	unsigned long counters, new;
+	void *prior;
+
+	for (;;) {
+		prior = READ_ONCE(page->slub_freelist);
+		counters = READ_ONCE(page->counters);
+		if (unlikely(prior == x || slub_inuse(counters) == 0)) {
+			free_double(s, x, fn, prior == x);
+			return;
+		}
+		new = counters - 1;
+		if (!slub_frozen(counters)) {
+			if (slub_is_end(prior)) {
+				new |= SLUB_FROZEN; /* full: it becomes this CPU's partial slab */
+			} else if (unlikely(slub_inuse(new) == 0)) {
+				free_to_empty(s, page, x, fn);
+				return;
+			}
+		}
+		slub_set_fp(s, x, prior);
+		if (arch_cmpxchg_double(&page->slub_freelist, (unsigned long)prior, counters,
+					(unsigned long)x, new))
+			break;
+		stat(s, page_retries, 1);
+	}
+	stat(s, free_slow, 1);
+	if (slub_frozen(counters))
+		stat(s, free_frozen, 1);
+	else if (slub_frozen(new))
+		slub_put_cpu_partial(s, page);
+}
+
+/*
+ * slab_free_remote - the fast path found x on an object boundary (if x is
+ * in a slab of s) but not in this CPU's slab: if x's page is a slab page
+ * of s, and s no debug cache, push x onto its slab's page freelist; else
+ * slab_free_slow decides.
+ */
+void slab_free_remote(struct kmem_cache *s, void *x, const char *fn)
+{
+	struct page *page;
+
+	if (likely(virt_addr_valid(x))) {
+		page = virt_to_page(x);
+		if (likely((page->flags & PG_slab) && page->slab_cache == s &&
+			   !(s->flags & SLAB_DEBUG))) {
+			__slab_free(s, (struct page *)page->private, x, fn);
+			return;
+		}
+	}
+	slab_free_slow(s, x, fn);
+}
+
+/*
+ * slab_free_slow - a free the fast paths did not take: x not on an object
+ * boundary, or on top of this CPU's freelist, or not a slab object of s,
+ * or s a debug cache. Checks x in full (reporting and refusing a bad
+ * pointer), then frees it onto its slab's page freelist, or through the
+ * debug path. NULL is ignored.
+ */
+void slab_free_slow(struct kmem_cache *s, void *x, const char *fn)
+{
+	struct page *page;
+
+	if (unlikely(!x))
+		return;
+	this_cpu_inc(slub_events);
+	page = slab_find_head(s, x, fn);
+	if (!page)
+		return;
+	if (unlikely(slub_debug_on(s))) {
+		slub_debug_free(s, page, x, fn);
+		return;
+	}
+	if (unlikely(x == READ_ONCE(slub_this_cpu(s)->freelist))) {
+		slab_bad_free(s, fn, x, "double free (already on the CPU's freelist)");
+		return;
+	}
+	__slab_free(s, page, x, fn);
+}
+
+/* kmem_cache_alloc: see slab.h. */
+void *kmem_cache_alloc(struct kmem_cache *cachep)
+{
+	return slab_alloc(cachep);
+}
+
+/* kmem_cache_free: see slab.h. */
+void kmem_cache_free(struct kmem_cache *cachep, void *objp)
+{
+	slab_free(cachep, objp, "kmem_cache_free");
+}

@@ -1,0 +1,308 @@
+/*
+ * slub_cache.c - SLUB caches: layout and slab order, per-CPU slots,
+ * kmem_cache_create/destroy, the accessors, and boot.
+ *
+ * Object layout, from the slab's first byte, 'size' bytes apart:
+ *	plain:	[object_size bytes]                  free pointer at 0
+ *	ctor:	[object][free pointer]               (the object stays constructed)
+ *	debug:	[red zone 1][object][red zone 2][free pointer]
+ * Red zone 1 is at least 8 bytes and pads the caller's pointer to the
+ * alignment; red zone 2 is 8 bytes; the free pointer moves out of the
+ * object when a ctor or poisoning needs the object intact. 'size' is a
+ * multiple of the alignment, so every object is aligned.
+ *
+ * Order (Linux's rule): the smallest order holding at least min_objects =
+ * 4 * (log2 NR_CPUS + 1) objects whose leftover is at most 1/16 of the
+ * slab, then 1/8, 1/4; then fewer objects (halving); up to SLUB_MAX_ORDER,
+ * beyond it only for an object that needs it. min_partial and cpu_partial
+ * follow the object size as in Linux.
+ *
+ * Each cache owns one of SLUB_CPU_SLOTS slots in the per-CPU area for its
+ * pair (struct kmem_cache_cpu); slots are handed out under
+ * slab_caches_lock, and a new cache's pair is set to SLUB_NO_SLAB on
+ * every CPU before anyone can see the cache (tids continue).
+ *
+ * kmem_cache_init refuses to run on a CPU without a double-word
+ * compare-and-exchange (asm/cmpxchg.h), naming the instruction.
+ * Departures from Linux: slab orders capped lower at 16K and 64K pages;
+ * a destroyed cache with live objects is kept (as SLAB does).
+ */
+#include "mm/slub_def.h"
+#include "kernel/printk.h"
+#include "kernel/errno.h"
+#include "kernel/string.h"
+
+enum slab_state slab_state = SLAB_DOWN;
+struct list_head slab_caches = LIST_HEAD_INIT(slab_caches);
+struct spinlock slab_caches_lock = SPINLOCK_INIT;
+/* The cache of struct kmem_cache; itself static, since nothing can allocate it. */
+struct kmem_cache kmem_cache_boot;
+
+static unsigned long slot_map[SLUB_CPU_SLOTS / 64];	/* under slab_caches_lock */
+
+static unsigned int ilog2(unsigned long v)
+{
+	return 63 - (unsigned int)__builtin_clzl(v);
+}
+
+/* Take a free slot and give it SLUB_NO_SLAB on every CPU; false when all are taken. */
+static bool slot_get(struct kmem_cache *s)
+{
+	unsigned long flags = spin_lock_irqsave(&slab_caches_lock);
+	unsigned int i;
+
+	for (i = 0; i < SLUB_CPU_SLOTS; i++)
+		if (!(slot_map[i / 64] & (1UL << (i % 64))))
+			break;
+	if (i < SLUB_CPU_SLOTS)
+		slot_map[i / 64] |= 1UL << (i % 64);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+	if (i == SLUB_CPU_SLOTS)
+		return false;
+	s->slot = i;
+	s->cpu_off = offsetof(struct slub_cpu_slots, slot) + i * sizeof(struct kmem_cache_cpu);
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		WRITE_ONCE(slub_cpu_of(s, cpu)->freelist, SLUB_NO_SLAB);
+		s->cpu[cpu].reap_tid = READ_ONCE(slub_cpu_of(s, cpu)->tid);
+	}
+	return true;
+}
+
+static void slot_put(struct kmem_cache *s)
+{
+	unsigned long flags = spin_lock_irqsave(&slab_caches_lock);
+
+	slot_map[s->slot / 64] &= ~(1UL << (s->slot % 64));
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+}
+
+/* Objects of a slab of 2^order pages, and whether its leftover is within 1/frac. */
+static unsigned int order_fits(unsigned int size, unsigned int order, unsigned int frac)
+{
+	unsigned long slab = PAGE_SIZE << order, num = slab / size;
+
+	return (slab - num * size) * frac <= slab ? (unsigned int)num : 0;
+}
+
+/* Choose order and objects per slab (see above); false if no slab holds one object. */
+static bool calculate_order(struct kmem_cache *s)
+{
+	unsigned int min_objects = 4 * (ilog2(NR_CPUS) + 1);
+
+	for (unsigned int min = min_objects; min >= 1; min /= 2) {
+		for (unsigned int frac = 16; frac >= 4; frac /= 2) {
+			for (unsigned int order = 0; order <= SLUB_MAX_ORDER; order++) {
+				unsigned int num = order_fits(s->size, order, frac);
+
+				if (num >= min && num <= SLUB_MAX_OBJS) {
+					s->order = order;
+					s->num = num;
+					return true;
+				}
+			}
+		}
+	}
+	for (unsigned int order = 0; order <= MAX_ORDER; order++) {
+		if ((PAGE_SIZE << order) >= s->size) {
+			s->order = order;
+			s->num = (unsigned int)((PAGE_SIZE << order) / s->size);
+			return s->num <= SLUB_MAX_OBJS;
+		}
+	}
+	return false;
+}
+
+/* Object geometry (see above) for a zeroed cache. */
+static void calculate_sizes(struct kmem_cache *s, size_t size, size_t align, unsigned int flags)
+{
+	size_t ralign = sizeof(unsigned long long), usable, end;
+
+	if (flags & SLAB_HWCACHE_ALIGN) {
+		size_t r = SLAB_CACHE_LINE;
+
+		while (size <= r / 2 && r > ralign)
+			r /= 2;
+		ralign = MAX(ralign, r);
+	}
+	ralign = MAX(ralign, align);
+	usable = ALIGN_UP(MAX(size, (size_t)SLUB_MIN_SIZE), sizeof(unsigned long long));
+	s->align = (unsigned int)ralign;
+	if (flags & SLAB_RED_ZONE) {
+		s->obj_offset = (unsigned int)ALIGN_UP((size_t)8, ralign);
+		s->object_size = (unsigned int)usable;
+		end = s->obj_offset + usable + 8;
+	} else if (flags & SLAB_POISON || s->ctor) {
+		s->object_size = (unsigned int)usable;
+		end = usable;
+	} else {
+		s->object_size = (unsigned int)ALIGN_UP(usable, ralign);
+		end = s->object_size;
+	}
+	if (flags & SLAB_POISON || s->ctor) {
+		s->offset = (unsigned int)(end - s->obj_offset);	/* past the object */
+		end += sizeof(void *);
+	}
+	s->size = (unsigned int)ALIGN_UP(end, ralign);
+}
+
+/* Fill in a zeroed cache; false (reported) when no slab holds such an object or no slot is left. */
+static bool cache_setup(struct kmem_cache *s, const char *name, size_t size, size_t align,
+			unsigned int flags, void (*ctor)(void *))
+{
+	if (CONFIG_SLAB_DEBUG && !(flags & SLAB_NO_DEBUG))
+		flags |= SLAB_DEBUG;
+	s->flags = flags;
+	s->ctor = ctor;
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	calculate_sizes(s, size, align, flags);
+	if (!calculate_order(s)) {
+		printk("slub: %s: objects of %u bytes fit in no slab\n", s->name, s->size);
+		return false;
+	}
+	s->slab_mask = (PAGE_SIZE << s->order) - 1;
+	s->waste = (unsigned int)((PAGE_SIZE << s->order) - (size_t)s->num * s->size);
+	s->obj_magic = UINT64_MAX / s->size + 2;
+	s->obj_bound = (uint64_t)s->num * (s->size * s->obj_magic);
+	s->min_partial = MIN(10U, MAX(5U, ilog2(s->size) / 2));
+	if (slub_debug_on(s)) {
+		s->cpu_partial = 0;
+	} else {
+		unsigned int objs = s->size >= PAGE_SIZE ? 2 : s->size >= 1024 ? 6 :
+				    s->size >= 256 ? 13 : 30;
+
+		s->cpu_partial = DIV_ROUND_UP(objs * 2, s->num);
+	}
+	spin_lock_init(&s->node.list_lock);
+	INIT_LIST_HEAD(&s->node.partial);
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		INIT_LIST_HEAD(&s->cpu[cpu].partial);
+	INIT_LIST_HEAD(&s->list);
+	if (!slot_get(s)) {
+		printk("slub: %s: all %d per-CPU slots taken (too many caches)\n", s->name,
+		       SLUB_CPU_SLOTS);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * __kmem_cache_create - allocate and set up a cache without putting it on
+ * slab_caches (the callers do).
+ */
+struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t align,
+				       unsigned int flags, void (*ctor)(void *))
+{
+	struct kmem_cache *s = kmem_cache_alloc(&kmem_cache_boot);
+
+	if (!s)
+		return NULL;
+	memset(s, 0, sizeof(*s));
+	if (!cache_setup(s, name, size, align, flags, ctor)) {
+		kmem_cache_free(&kmem_cache_boot, s);
+		return NULL;
+	}
+	return s;
+}
+
+/* slab_caches_add - put a new cache on slab_caches (newest first). */
+void slab_caches_add(struct kmem_cache *s)
+{
+	unsigned long flags = spin_lock_irqsave(&slab_caches_lock);
+
+	list_add(&s->list, &slab_caches);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+}
+
+/* kmem_cache_create: see slab.h. */
+struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
+				     unsigned int flags, void (*ctor)(void *))
+{
+	struct kmem_cache *s;
+
+	if (!name || size == 0 || size > (PAGE_SIZE << MAX_ORDER) || (align & (align - 1)) ||
+	    align > PAGE_SIZE || (flags & ~(SLAB_HWCACHE_ALIGN | SLAB_DEBUG | SLAB_NO_DEBUG))) {
+		printk("slub: kmem_cache_create(%s, %zu, %zu, 0x%x): bad argument\n",
+		       name ? name : "(null)", size, align, flags);
+		return NULL;
+	}
+	ASSERT(slab_state == SLAB_UP);
+	s = __kmem_cache_create(name, size, align, flags, ctor);
+	if (s)
+		slab_caches_add(s);
+	return s;
+}
+
+/* Objects still allocated: every slab's objects less the free ones on the node's list. */
+static unsigned long cache_live_objects(struct kmem_cache *s)
+{
+	unsigned long free = slub_count_free(s, NULL);
+
+	return (unsigned long)atomic_long_read(&s->node.nr_slabs) * s->num - free;
+}
+
+/* kmem_cache_destroy: see slab.h. */
+int kmem_cache_destroy(struct kmem_cache *cachep)
+{
+	unsigned long flags, live;
+
+	if (!cachep)
+		return 0;
+	if (cachep == &kmem_cache_boot || cachep == kmalloc_slab(cachep->object_size)) {
+		printk("slub: kmem_cache_destroy(%s): a boot cache cannot be destroyed\n",
+		       cachep->name);
+		return -EINVAL;
+	}
+	/* Off the list first, so that no CPU's slab_reap() can reach it. */
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_del(&cachep->list);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+	/* The caller guarantees no CPU uses the cache: every CPU's slabs may be flushed here. */
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		slub_flush_cpu(cachep, cpu);
+	slub_node_release_empty(cachep);
+	live = cache_live_objects(cachep);
+	if (live) {
+		printk("slub: kmem_cache_destroy(%s): %lu objects still allocated; "
+		       "cache kept, leaking %ld slabs\n", cachep->name, live,
+		       atomic_long_read(&cachep->node.nr_slabs));
+		cachep->dead = true;
+		slab_caches_add(cachep);
+		return -EBUSY;
+	}
+	BUG_ON(atomic_long_read(&cachep->node.nr_slabs) != 0);
+	slot_put(cachep);
+	kmem_cache_free(&kmem_cache_boot, cachep);
+	return 0;
+}
+
+/* kmem_cache_size: see slab.h. */
+size_t kmem_cache_size(struct kmem_cache *cachep)
+{
+	return cachep->object_size;
+}
+
+/* kmem_cache_name: see slab.h. */
+const char *kmem_cache_name(struct kmem_cache *cachep)
+{
+	return cachep->name;
+}
+
+/* kmem_cache_init: see slab.h. */
+void kmem_cache_init(void)
+{
+	ASSERT(slab_state == SLAB_DOWN);
+	if (!arch_has_cmpxchg_double())
+		panic("slub: this CPU lacks %s, which SLUB's lockless fast paths need "
+		      "(QEMU x86_64: -cpu max or -cpu qemu64,+cx16; or build ALLOC=slab)",
+		      ARCH_CMPXCHG_DOUBLE_NAME);
+	BUG_ON(!IS_ALIGNED((uintptr_t)this_cpu_ptr(slub_cpu), 16));
+	if (!cache_setup(&kmem_cache_boot, "kmem_cache", sizeof(struct kmem_cache),
+			 __alignof__(struct kmem_cache), 0, NULL))
+		panic("slub: cannot lay out the kmem_cache cache");
+	slab_caches_add(&kmem_cache_boot);
+	slab_state = SLAB_PARTIAL;
+	kmalloc_caches_init();
+	slab_state = SLAB_KMALLOC;
+	slab_state = SLAB_UP;
+	slab_layout_show();
+}

@@ -1,0 +1,392 @@
+/*
+ * slub_def.h - SLUB's internal data structures and its inline fast paths,
+ * shared by mm/slub*.c and mm/kmalloc.c (and read by the tests). Users
+ * include mm/slab.h only. SLUB is built instead of SLAB with ALLOC=slub.
+ *
+ * A slab is a block of 2^order pages, aligned to its size, holding 'num'
+ * objects 'size' bytes apart. Every page of it has PG_slab, slab_cache and
+ * private = the head page, whose slub_freelist and counters (inuse,
+ * objects, frozen) describe it. Free objects are chained through a pointer
+ * in each, 'offset' bytes from the caller's pointer (0, or past the object
+ * when a ctor or poisoning needs it intact). Seed 002: a chain ends not in
+ * NULL but in its slab's tagged end, slab base | 1, so any freelist value
+ * names its slab (value & ~slab_mask); SLUB_NO_SLAB (~0) is no slab.
+ *
+ * Per CPU and cache only a 16-byte pair in the per-CPU area (struct
+ * kmem_cache_cpu): 'freelist', the CPU slab's free chain (its tagged end
+ * once used up), and 'tid', bumped by every change. Both fast paths read
+ * tid, then freelist, and commit with one arch_this_cpu_cmpxchg_double:
+ * nothing is disabled; an interrupt that changed the pair in between
+ * changed tid, so the cmpxchg fails and the path retries. A free goes there
+ * when the object is in the CPU slab, (freelist ^ object) <= slab_mask;
+ * any other onto its slab's page freelist with arch_cmpxchg_double on
+ * (page->slub_freelist, page->counters).
+ *
+ * Slab states: frozen (a CPU's slab, or on that CPU's partial list in
+ * s->cpu[cpu]; only that CPU takes objects from it, others push lock-free
+ * onto its page freelist); unfrozen with a free object, on the node's
+ * partial list (up to min_partial of them may be empty); full, on no list.
+ *
+ * Locks, outermost first: slab_caches_lock -> node.list_lock (the partial
+ * list, nr_partial, unfreezing) -> zone lock -> console lock; the node lock
+ * only with interrupts off. A CPU's pair is written by that CPU (fast paths
+ * with interrupts on; slow paths, flushes and reaps with them off) or, for
+ * an idle cache, by kmem_cache_destroy; its partial list only by that CPU
+ * with interrupts off. Departures from Linux: one node (Quarry has one
+ * memory node); no per-CPU page pointer; debug caches have no CPU slab and
+ * take the node lock for every operation; the tick drives the reap.
+ */
+#ifndef MM_SLUB_DEF_H
+#define MM_SLUB_DEF_H
+
+#include "kernel/compiler.h"
+#include "kernel/list.h"
+#include "kernel/spinlock.h"
+#include "kernel/percpu.h"
+#include "kernel/atomic.h"
+#include "mm/page.h"
+#include "mm/slab.h"
+#include "mm/buddy.h"
+#include <asm/cmpxchg.h>
+#include <asm/processor.h>
+
+#ifndef CONFIG_SLAB_DEBUG
+#define CONFIG_SLAB_DEBUG 0
+#endif
+#ifndef CONFIG_SLAB_STATS
+#if CONFIG_SLAB_DEBUG || defined(QUARRY_HOST)
+#define CONFIG_SLAB_STATS 1
+#else
+#define CONFIG_SLAB_STATS 0
+#endif
+#endif
+
+/* The tag bit of a freelist end, and the CPU freelist of a CPU without a slab. */
+#define SLUB_END_TAG		1UL
+#define SLUB_NO_SLAB		((void *)~0UL)
+#define SLUB_MIN_SIZE		8	/* an object holds at least its free pointer */
+/* Most objects per slab (kmem_cache_check's bitmap): 8-byte objects in 128 KiB. */
+#define SLUB_MAX_OBJS		16384
+/* Slab orders for small caches; larger only when one object needs it. */
+#define SLUB_MAX_ORDER		(PAGE_SHIFT == 12 ? 3 : 1)
+/* Caches that may exist at once: each has a 16-byte pair in every per-CPU area. */
+#define SLUB_CPU_SLOTS		128
+
+/* page->counters: bits 0-31 inuse, 32-62 objects, 63 frozen. */
+#define SLUB_FROZEN		(1UL << 63)
+static inline unsigned int slub_inuse(unsigned long c)
+{
+	return (unsigned int)c;
+}
+
+static inline unsigned int slub_objects(unsigned long c)
+{
+	return (unsigned int)(c >> 32) & 0x7fffffffU;
+}
+
+static inline bool slub_frozen(unsigned long c)
+{
+	return c & SLUB_FROZEN;
+}
+
+static inline unsigned long slub_counters(unsigned int inuse, unsigned int objects, bool frozen)
+{
+	return inuse | ((unsigned long)objects << 32) | (frozen ? SLUB_FROZEN : 0);
+}
+
+/* One CPU's pair for one cache, in the per-CPU area; 16-byte aligned for the cmpxchg. */
+struct kmem_cache_cpu {
+	void *freelist;		/* CPU slab's first free object, its tagged end, or SLUB_NO_SLAB */
+	unsigned long tid;	/* transaction id: changes with every update of the pair */
+} __aligned(16);
+
+struct slub_cpu_slots {
+	struct kmem_cache_cpu slot[SLUB_CPU_SLOTS];
+};
+DECLARE_PER_CPU(struct slub_cpu_slots, slub_cpu);
+/* Slow-path operations per CPU (slab_cpu_events). */
+DECLARE_PER_CPU(unsigned long, slub_events);
+
+/* A CPU's slow-path state of one cache: touched by that CPU with interrupts off. */
+struct kmem_cache_cpu_partial {
+	struct list_head partial;	/* frozen slabs with free objects, by page->lru */
+	unsigned int nr_partial;
+	unsigned long reap_tid;		/* the pair's tid at the last reap: equal means idle */
+} __aligned(64);
+
+/* The node: one for the whole machine (Quarry has one memory node). */
+struct kmem_cache_node {
+	struct spinlock list_lock;	/* protects partial, nr_partial and unfreezing */
+	struct list_head partial;	/* unfrozen slabs with a free object */
+	unsigned long nr_partial;
+	struct atomic_long nr_slabs;	/* every slab of the cache */
+	unsigned int alloc_touched;	/* a slab was taken from the list since the last reap */
+	unsigned int reap_visits;	/* reap passes since the node was last reaped */
+} __aligned(64);
+
+/* Event counters of one cache; all zero unless CONFIG_SLAB_STATS. */
+struct kmem_cache_stats {
+	unsigned long alloc_fast;	/* allocations from the CPU freelist */
+	unsigned long alloc_slow;	/* allocations through slab_alloc_slow */
+	unsigned long alloc_retries;	/* fast-path allocation cmpxchgs that failed (tid moved) */
+	unsigned long free_fast;	/* frees onto the CPU freelist */
+	unsigned long free_slow;	/* frees onto a page freelist (or debug frees) */
+	unsigned long free_retries;	/* fast-path free cmpxchgs that failed */
+	unsigned long page_retries;	/* page (freelist, counters) cmpxchgs that failed */
+	unsigned long free_frozen;	/* slow frees into a frozen slab */
+	unsigned long refill_remote;	/* CPU slab refilled from its own page freelist */
+	unsigned long cpu_partial_alloc;	/* CPU slab taken from the CPU's partial list */
+	unsigned long cpu_partial_free;	/* full slab frozen onto the freeing CPU's list */
+	unsigned long node_alloc;	/* CPU slab taken from the node's partial list */
+	unsigned long new_slabs;	/* slabs made with pages from the buddy allocator */
+	unsigned long new_failed;	/* slabs we could not make */
+	unsigned long flushes;		/* CPU slabs given back (deactivated) */
+	unsigned long unfrozen;		/* CPU partial slabs moved to the node */
+	unsigned long discarded;	/* empty slabs given back to the buddy allocator */
+	unsigned long bad_frees;	/* frees reported and refused */
+	unsigned long corruptions;	/* red zone, poison or freelist damage found */
+};
+
+#if CONFIG_SLAB_STATS
+#define stat(s, field, n) \
+	((void)__atomic_fetch_add(&(s)->stats.field, (unsigned long)(n), __ATOMIC_RELAXED))
+#else
+#define stat(s, field, n) ((void)(s), (void)(n))
+#endif
+
+struct kmem_cache {
+	/* What the fast paths read, together at the front. */
+	unsigned long cpu_off;		/* offset of this cache's pair in struct slub_cpu_slots */
+	uintptr_t slab_mask;		/* slab bytes - 1 */
+	uint64_t obj_magic;		/* floor((2^64 - 1) / size) + 2: divides by size */
+	uint64_t obj_bound;		/* num * (size * obj_magic mod 2^64): boundary test */
+	unsigned int offset;		/* free pointer, in bytes from the caller's pointer */
+	unsigned int size;		/* bytes from one object to the next, guards included */
+	unsigned int object_size;	/* bytes the caller may use (ksize) */
+	unsigned int obj_offset;	/* from an object's start to the caller's pointer */
+	unsigned int num;		/* objects per slab */
+	unsigned int order;		/* a slab is 2^order pages */
+	unsigned int flags;		/* SLAB_* in effect */
+	unsigned int align;		/* object alignment */
+	unsigned int waste;		/* bytes per slab holding no object */
+	unsigned int min_partial;	/* partial slabs the node keeps before freeing empty ones */
+	unsigned int cpu_partial;	/* most slabs on a CPU's partial list */
+	unsigned int slot;		/* index of the pair in struct slub_cpu_slots */
+	bool dead;			/* destroyed with live objects: kept for their frees */
+	void (*ctor)(void *);
+	struct list_head list;		/* on slab_caches, under slab_caches_lock */
+	char name[SLAB_NAME_LEN];
+	struct kmem_cache_node node;
+	struct kmem_cache_cpu_partial cpu[NR_CPUS];
+	struct kmem_cache_stats stats;
+};
+
+/* Boot progress (the names are SLAB's, so the shared code reads both). */
+enum slab_state {
+	SLAB_DOWN,	/* nothing yet */
+	SLAB_PARTIAL,	/* the kmem_cache cache works */
+	SLAB_KMALLOC,	/* kmalloc caches exist */
+	SLAB_UP,	/* everything */
+};
+
+extern enum slab_state slab_state;
+extern struct list_head slab_caches;
+extern struct spinlock slab_caches_lock;
+extern struct kmem_cache *kmalloc_caches[KMALLOC_SHIFT_HIGH + 1];
+extern struct kmem_cache kmem_cache_boot;
+
+/*
+ * SLUB keeps a power-of-two kmalloc object aligned to its size in debug
+ * caches too (its red zone then takes a whole alignment unit), as
+ * mm/slab.h promises; kmalloc_caches_init asks for it.
+ */
+#define KMALLOC_ALIGN(size) \
+	(((size) & ((size) - 1)) == 0 ? MIN((size_t)(size), (size_t)PAGE_SIZE) : 0)
+
+static inline bool slub_debug_on(const struct kmem_cache *s)
+{
+	return s->flags & SLAB_DEBUG;
+}
+
+static inline bool slub_is_end(const void *v)
+{
+	return (uintptr_t)v & SLUB_END_TAG;
+}
+
+/* The first byte of the slab a freelist value (object or tagged end) points into. */
+static inline uintptr_t slub_base(const struct kmem_cache *s, const void *v)
+{
+	return (uintptr_t)v & ~s->slab_mask;
+}
+
+/* The tagged end of the slab v points into. */
+static inline void *slub_end(const struct kmem_cache *s, const void *v)
+{
+	return (void *)(slub_base(s, v) | SLUB_END_TAG);
+}
+
+/* The head page of the slab a freelist value points into. */
+static inline struct page *slub_page(const struct kmem_cache *s, const void *v)
+{
+	return virt_to_page((const void *)slub_base(s, v));
+}
+
+/* The caller's pointer of object idx of the slab headed by page. */
+static inline void *slub_obj(const struct kmem_cache *s, const struct page *page,
+			     unsigned int idx)
+{
+	return (char *)page_address(page) + s->obj_offset + (size_t)idx * s->size;
+}
+
+/* The index of a caller's pointer known to be on a boundary of the slab (magic division). */
+static inline unsigned int slub_obj_index(const struct kmem_cache *s, const void *x)
+{
+	uint32_t off = (uint32_t)(((uintptr_t)x & s->slab_mask) - s->obj_offset);
+
+	return (unsigned int)(((unsigned __int128)s->obj_magic * off) >> 64);
+}
+
+static __always_inline void *slub_get_fp(const struct kmem_cache *s, const void *x)
+{
+	return *(void *const *)((const char *)x + s->offset);
+}
+
+static __always_inline void slub_set_fp(const struct kmem_cache *s, void *x, void *fp)
+{
+	*(void **)((char *)x + s->offset) = fp;
+}
+
+/* This CPU's pair for cache s (Quarry never migrates: the pointer stays right). */
+static __always_inline struct kmem_cache_cpu *slub_this_cpu(const struct kmem_cache *s)
+{
+	return (struct kmem_cache_cpu *)((char *)this_cpu_ptr(slub_cpu) + s->cpu_off);
+}
+
+static inline struct kmem_cache_cpu *slub_cpu_of(const struct kmem_cache *s, unsigned int cpu)
+{
+	return (struct kmem_cache_cpu *)((char *)per_cpu_ptr(slub_cpu, cpu) + s->cpu_off);
+}
+
+/*
+ * slab_obj_head - for kfree: a page of the slab objp lies in (every page of
+ * a slab names its cache), or NULL when objp is not in RAM (NULL and
+ * ZERO_SIZE_PTR are not) or not on a slab page. The object boundary is
+ * checked by slab_free.
+ */
+static __always_inline struct page *slab_obj_head(const void *objp)
+{
+	struct page *page;
+
+	if (unlikely(!virt_addr_valid(objp)))
+		return NULL;
+	page = virt_to_page(objp);
+	if (unlikely(!(page->flags & PG_slab)))
+		return NULL;
+	return page;
+}
+
+/* mm/slub_partial.c and mm/slub.c: what the fast paths fall back on. */
+void *slab_alloc_slow(struct kmem_cache *s);
+void slab_free_remote(struct kmem_cache *s, void *x, const char *fn);
+void slab_free_slow(struct kmem_cache *s, void *x, const char *fn);
+
+/*
+ * slab_alloc - the allocation fast path: take the first object of this
+ * CPU's freelist with one cmpxchg on (freelist, tid). A tagged value (the
+ * CPU slab used up, no CPU slab, a debug cache) goes to slab_alloc_slow.
+ */
+static __always_inline void *slab_alloc(struct kmem_cache *s)
+{
+	struct kmem_cache_cpu *c = slub_this_cpu(s);
+	unsigned long tid;
+	void *obj;
+
+	for (;;) {
+		tid = READ_ONCE(c->tid);
+		barrier();
+		obj = READ_ONCE(c->freelist);
+		if (unlikely(slub_is_end(obj)))
+			return slab_alloc_slow(s);
+		if (likely(arch_this_cpu_cmpxchg_double(c, (unsigned long)obj, tid,
+							(unsigned long)slub_get_fp(s, obj),
+							tid + 1)))
+			break;
+		stat(s, alloc_retries, 1);
+	}
+	stat(s, alloc_fast, 1);
+	return obj;
+}
+
+/*
+ * slab_free - the free fast path: an object on an object boundary of this
+ * CPU's slab (and not on top of its freelist: a double free) is pushed with
+ * one cmpxchg on (freelist, tid). An object on a boundary of some other
+ * slab goes to slab_free_remote (its slab's page freelist); anything else
+ * to slab_free_slow, which checks the pointer in full. The boundary test
+ * (magic division, as SLAB's) assumes x lies in a slab of s: the remote
+ * path confirms that before it trusts it. 'fn' names the caller for reports.
+ */
+static __always_inline void slab_free(struct kmem_cache *s, void *x, const char *fn)
+{
+	struct kmem_cache_cpu *c = slub_this_cpu(s);
+	unsigned long tid;
+	void *head;
+
+	if (unlikely(((uintptr_t)x & s->slab_mask) * s->obj_magic >= s->obj_bound))
+		goto slow;
+	for (;;) {
+		tid = READ_ONCE(c->tid);
+		barrier();
+		head = READ_ONCE(c->freelist);
+		if (unlikely(((uintptr_t)head ^ (uintptr_t)x) > s->slab_mask)) {
+			slab_free_remote(s, x, fn);
+			return;
+		}
+		if (unlikely(head == x))
+			goto slow;
+		slub_set_fp(s, x, head);
+		if (likely(arch_this_cpu_cmpxchg_double(c, (unsigned long)head, tid,
+							(unsigned long)x, tid + 1)))
+			break;
+		stat(s, free_retries, 1);
+	}
+	stat(s, free_fast, 1);
+	return;
+slow:
+	slab_free_slow(s, x, fn);
+}
+
+/* mm/slub.c: slabs, the page pair, the free slow path. */
+struct page *slub_new_slab(struct kmem_cache *s);
+void slub_discard_slab(struct kmem_cache *s, struct page *page);
+void slub_discard_list(struct kmem_cache *s, struct list_head *list);
+void slub_cpu_set(struct kmem_cache_cpu *c, void *freelist, bool remote);
+void *slub_freeze_take(struct kmem_cache *s, struct page *page);
+
+/* mm/slub_partial.c: CPU slabs and partial lists. */
+void slub_put_cpu_partial(struct kmem_cache *s, struct page *page);
+void slub_flush_cpu(struct kmem_cache *s, unsigned int cpu);
+unsigned long slub_node_release_empty(struct kmem_cache *s);
+unsigned long slub_count_free(struct kmem_cache *s, unsigned long *empty);
+
+/* mm/slub_debug.c: pointer checks, guards, poison, the locked debug paths. */
+struct page *slab_find_head(struct kmem_cache *s, const void *objp, const char *fn);
+void slab_print_error(const struct kmem_cache *s, const char *fn, const void *objp,
+		      const char *what);
+void slab_bad_free(struct kmem_cache *s, const char *fn, const void *objp, const char *what);
+void slub_debug_init_obj(struct kmem_cache *s, void *x);
+void *slub_debug_alloc(struct kmem_cache *s);
+void slub_debug_free(struct kmem_cache *s, struct page *page, void *x, const char *fn);
+int slub_debug_verify_free(struct kmem_cache *s, void *x);
+bool slub_fp_valid(const struct kmem_cache *s, const struct page *page, const void *fp);
+
+/* mm/slub_cache.c */
+struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t align,
+				       unsigned int flags, void (*ctor)(void *));
+void slab_caches_add(struct kmem_cache *s);
+
+/* mm/kmalloc.c */
+void kmalloc_caches_init(void);
+struct kmem_cache *kmalloc_slab(size_t size);
+
+#endif

@@ -1,0 +1,425 @@
+/*
+ * slub_partial.c - SLUB's slow paths: getting a CPU slab, per-CPU and node
+ * partial lists, flushing a CPU's slabs, shrinking, the periodic reap and
+ * draining everything.
+ *
+ * slab_alloc_slow (interrupts off throughout) finds the CPU freelist
+ * tagged: used up, or no slab. Used up: it takes the objects other CPUs
+ * freed to the slab meanwhile (its page freelist, one cmpxchg_double), or,
+ * if there are none, unfreezes the full slab, which then is on no list.
+ * Then a new CPU slab: the first of this CPU's partial slabs, else the
+ * first of the node's (under its lock), else a new one from the buddy
+ * allocator. Each is frozen and its whole page freelist taken at once.
+ *
+ * A CPU's partial list holds slabs that a free found full: the free froze
+ * them for this CPU. When the list has cpu_partial slabs, the next one
+ * first sends them all to the node (unfreeze_partials). Unfreezing, and
+ * flushing a CPU slab (its CPU freelist goes back onto its page freelist),
+ * happen under the node lock: a slab with a free object goes on the node's
+ * partial list, an empty one is freed unless the node has fewer than
+ * min_partial partial slabs, a full one stays on no list. The lock makes a
+ * free that empties an unfrozen slab wait until the slab is on its list.
+ *
+ * slab_reap (the tick, every 2 s per CPU): a CPU whose pair's tid did not
+ * move since the last pass flushes its slab and partial slabs; every
+ * second pass over a cache, if no CPU took a slab from the node since,
+ * the node frees its empty slabs. It never waits: trylocks only.
+ *
+ * Lock order: interrupts off -> node.list_lock -> zone lock. A CPU's
+ * partial list and its pair change only on that CPU with interrupts off,
+ * except kmem_cache_destroy's flush of an idle cache. Departure from Linux:
+ * the CPU's slab and partial slabs are flushed by the tick, not by a timer.
+ */
+#include "mm/slub_def.h"
+#include "kernel/smp.h"
+
+static unsigned long reap_events;	/* reap passes that gave anything back */
+
+/* slab_reap_events: see slab.h. */
+unsigned long slab_reap_events(void)
+{
+	return __atomic_load_n(&reap_events, __ATOMIC_RELAXED);
+}
+
+/* Hand x to the caller and make the rest of its chain this CPU's freelist. Interrupts off. */
+static void *cpu_install(struct kmem_cache *s, struct kmem_cache_cpu *c, void *x)
+{
+	slub_cpu_set(c, slub_get_fp(s, x), false);
+	return x;
+}
+
+/*
+ * The CPU slab (freelist at its tagged end 'end') is used up: take the
+ * objects freed to it meanwhile, or unfreeze it full. Returns an object or NULL.
+ */
+static void *cpu_refill(struct kmem_cache *s, struct kmem_cache_cpu *c, void *end)
+{
+	struct page *page = slub_page(s, end);
+	unsigned long counters, new;
+	void *prior;
+
+	for (;;) {
+		prior = READ_ONCE(page->slub_freelist);
+		counters = READ_ONCE(page->counters);
+		BUG_ON(!slub_frozen(counters));
+		new = slub_is_end(prior) ? counters & ~SLUB_FROZEN
+					 : slub_counters(s->num, s->num, true);
+		if (arch_cmpxchg_double(&page->slub_freelist, (unsigned long)prior, counters,
+					(unsigned long)end, new))
+			break;
+		stat(s, page_retries, 1);
+	}
+	if (!slub_is_end(prior)) {
+		stat(s, refill_remote, 1);
+		return cpu_install(s, c, prior);
+	}
+	BUG_ON(slub_inuse(new) != s->num);	/* full and unfrozen: on no list */
+	slub_cpu_set(c, SLUB_NO_SLAB, false);
+	return NULL;
+}
+
+/* A new CPU slab: this CPU's partial slabs, the node's, or a new one. Interrupts off. */
+static void *cpu_new_slab(struct kmem_cache *s, struct kmem_cache_cpu *c)
+{
+	struct kmem_cache_cpu_partial *p = &s->cpu[smp_processor_id()];
+	struct kmem_cache_node *n = &s->node;
+	struct page *page = NULL;
+	void *x;
+
+	if (p->nr_partial) {
+		page = list_first_entry(&p->partial, struct page, lru);
+		list_del(&page->lru);
+		p->nr_partial--;
+		stat(s, cpu_partial_alloc, 1);
+		return cpu_install(s, c, slub_freeze_take(s, page));
+	}
+	if (READ_ONCE(n->nr_partial)) {
+		spin_lock(&n->list_lock);
+		if (n->nr_partial) {
+			page = list_first_entry(&n->partial, struct page, lru);
+			list_del(&page->lru);
+			n->nr_partial--;
+			n->alloc_touched = 1;
+			x = slub_freeze_take(s, page);
+		}
+		spin_unlock(&n->list_lock);
+		if (page) {
+			stat(s, node_alloc, 1);
+			return cpu_install(s, c, x);
+		}
+	}
+	page = slub_new_slab(s);
+	if (!page)
+		return NULL;
+	/* Private until installed: freeze it and take its chain without a cmpxchg. */
+	x = page->slub_freelist;
+	page->slub_freelist = slub_end(s, x);
+	page->counters = slub_counters(s->num, s->num, true);
+	return cpu_install(s, c, x);
+}
+
+/* slab_alloc_slow: see slub_def.h; the cases are described above. */
+void *slab_alloc_slow(struct kmem_cache *s)
+{
+	struct kmem_cache_cpu *c;
+	unsigned long flags;
+	void *x;
+
+	this_cpu_inc(slub_events);
+	stat(s, alloc_slow, 1);
+	if (unlikely(slub_debug_on(s)))
+		return slub_debug_alloc(s);
+	flags = arch_irq_save();
+	c = slub_this_cpu(s);
+	x = READ_ONCE(c->freelist);
+	if (unlikely(!slub_is_end(x)))		/* an interrupt refilled it meanwhile */
+		x = cpu_install(s, c, x);
+	else if (x == SLUB_NO_SLAB || !(x = cpu_refill(s, c, x)))
+		x = cpu_new_slab(s, c);
+	arch_irq_restore(flags);
+	return x;
+}
+
+/*
+ * Where an unfrozen slab goes, its node lock held: 'counters' is its new
+ * state. Empty and the node has min_partial: onto 'discard' (freed once the
+ * lock is dropped); any free object: the node's partial list; full: nowhere.
+ */
+static void place_unfrozen(struct kmem_cache *s, struct page *page, unsigned long counters,
+			   struct list_head *discard)
+{
+	struct kmem_cache_node *n = &s->node;
+
+	assert_spin_locked(&n->list_lock);
+	if (slub_inuse(counters) == 0 && n->nr_partial >= s->min_partial) {
+		list_add(&page->lru, discard);
+	} else if (slub_inuse(counters) < s->num) {
+		list_add_tail(&page->lru, &n->partial);
+		n->nr_partial++;
+	}
+}
+
+/* Unfreeze every slab on p's partial list onto the node. Node lock held, interrupts off. */
+static void unfreeze_partials(struct kmem_cache *s, struct kmem_cache_cpu_partial *p,
+			      struct list_head *discard)
+{
+	while (!list_empty(&p->partial)) {
+		struct page *page = list_first_entry(&p->partial, struct page, lru);
+		unsigned long counters;
+		void *prior;
+
+		list_del(&page->lru);
+		do {
+			prior = READ_ONCE(page->slub_freelist);
+			counters = READ_ONCE(page->counters);
+			BUG_ON(!slub_frozen(counters) || slub_is_end(prior));
+		} while (!arch_cmpxchg_double(&page->slub_freelist, (unsigned long)prior, counters,
+					      (unsigned long)prior, counters & ~SLUB_FROZEN));
+		place_unfrozen(s, page, counters & ~SLUB_FROZEN, discard);
+		stat(s, unfrozen, 1);
+	}
+	p->nr_partial = 0;
+}
+
+/*
+ * Give back c's CPU slab: its CPU freelist goes onto the page freelist and
+ * the slab is unfrozen and placed. Node lock held, interrupts off; c is
+ * the running CPU's pair or (remote) one of an idle cache.
+ */
+static void cpu_deactivate(struct kmem_cache *s, struct kmem_cache_cpu *c, bool remote,
+			   struct list_head *discard)
+{
+	void *v = READ_ONCE(c->freelist), *tail = NULL, *prior;
+	unsigned long counters, new;
+	unsigned int cnt = 0;
+	struct page *page;
+
+	if (v == SLUB_NO_SLAB)
+		return;
+	slub_cpu_set(c, SLUB_NO_SLAB, remote);
+	page = slub_page(s, v);
+	for (void *o = v; !slub_is_end(o); o = slub_get_fp(s, o)) {
+		tail = o;
+		BUG_ON(++cnt > s->num);
+	}
+	for (;;) {
+		prior = READ_ONCE(page->slub_freelist);
+		counters = READ_ONCE(page->counters);
+		BUG_ON(!slub_frozen(counters) || slub_inuse(counters) < cnt);
+		if (tail)
+			slub_set_fp(s, tail, prior);
+		new = (counters - cnt) & ~SLUB_FROZEN;
+		if (arch_cmpxchg_double(&page->slub_freelist, (unsigned long)prior, counters,
+					(unsigned long)(tail ? v : prior), new))
+			break;
+		stat(s, page_retries, 1);
+	}
+	place_unfrozen(s, page, new, discard);
+	stat(s, flushes, 1);
+}
+
+/*
+ * slub_put_cpu_partial - a free froze the full slab 'page' for this CPU:
+ * put it on this CPU's partial list, first sending the list to the node
+ * if it is full. Interrupts on or off.
+ */
+void slub_put_cpu_partial(struct kmem_cache *s, struct page *page)
+{
+	unsigned long flags = arch_irq_save();
+	struct kmem_cache_cpu_partial *p = &s->cpu[smp_processor_id()];
+
+	this_cpu_inc(slub_events);
+	if (p->nr_partial >= s->cpu_partial) {
+		struct list_head discard = LIST_HEAD_INIT(discard);
+
+		spin_lock(&s->node.list_lock);
+		unfreeze_partials(s, p, &discard);
+		spin_unlock(&s->node.list_lock);
+		slub_discard_list(s, &discard);
+	}
+	list_add(&page->lru, &p->partial);
+	p->nr_partial++;
+	stat(s, cpu_partial_free, 1);
+	arch_irq_restore(flags);
+}
+
+/*
+ * slub_flush_cpu - give back cpu's CPU slab and partial slabs of s to the
+ * node. cpu is the running CPU, or any CPU when no CPU uses s (destroy).
+ * Interrupts on or off, no lock held.
+ */
+void slub_flush_cpu(struct kmem_cache *s, unsigned int cpu)
+{
+	struct list_head discard = LIST_HEAD_INIT(discard);
+	bool remote = cpu != smp_processor_id();
+	struct kmem_cache_cpu_partial *p = &s->cpu[cpu];
+	struct kmem_cache_cpu *c = slub_cpu_of(s, cpu);
+	unsigned long flags;
+
+	flags = arch_irq_save();
+	if (READ_ONCE(c->freelist) != SLUB_NO_SLAB || p->nr_partial) {
+		this_cpu_inc(slub_events);
+		spin_lock(&s->node.list_lock);
+		cpu_deactivate(s, c, remote, &discard);
+		unfreeze_partials(s, p, &discard);
+		spin_unlock(&s->node.list_lock);
+		slub_discard_list(s, &discard);
+	}
+	arch_irq_restore(flags);
+}
+
+/* Move up to max empty slabs off the node's list onto 'out'. Node lock held. */
+static unsigned long take_empty(struct kmem_cache *s, struct list_head *out, unsigned long max)
+{
+	struct kmem_cache_node *n = &s->node;
+	struct page *page, *tmp;
+	unsigned long took = 0;
+
+	list_for_each_entry_safe(page, tmp, &n->partial, lru) {
+		if (took == max)
+			break;
+		/* Under the lock nothing can allocate from it: empty stays empty. */
+		if (slub_inuse(READ_ONCE(page->counters)) == 0) {
+			list_move(&page->lru, out);
+			n->nr_partial--;
+			took++;
+		}
+	}
+	return took;
+}
+
+/*
+ * slub_node_release_empty - free every empty slab on the node's list.
+ * Returns how many. Interrupts on or off, no lock held.
+ */
+unsigned long slub_node_release_empty(struct kmem_cache *s)
+{
+	struct list_head discard = LIST_HEAD_INIT(discard);
+	unsigned long flags, took;
+
+	flags = spin_lock_irqsave(&s->node.list_lock);
+	took = take_empty(s, &discard, ~0UL);
+	spin_unlock_irqrestore(&s->node.list_lock, flags);
+	slub_discard_list(s, &discard);
+	return took;
+}
+
+/*
+ * slub_count_free - free objects on the node's partial slabs (the objects
+ * slabinfo calls inactive), and in *empty the empty ones among them. Takes
+ * the node lock.
+ */
+unsigned long slub_count_free(struct kmem_cache *s, unsigned long *empty)
+{
+	struct kmem_cache_node *n = &s->node;
+	unsigned long flags, free = 0, e = 0;
+	struct page *page;
+
+	flags = spin_lock_irqsave(&n->list_lock);
+	list_for_each_entry(page, &n->partial, lru) {
+		unsigned int inuse = slub_inuse(READ_ONCE(page->counters));
+
+		free += s->num - inuse;
+		e += inuse == 0;
+	}
+	spin_unlock_irqrestore(&n->list_lock, flags);
+	if (empty)
+		*empty = e;
+	return free;
+}
+
+/* kmem_cache_drain_local: see slab.h. */
+void kmem_cache_drain_local(struct kmem_cache *cachep)
+{
+	slub_flush_cpu(cachep, smp_processor_id());
+}
+
+/* slab_drain_local_all: see slab.h. */
+void slab_drain_local_all(void)
+{
+	struct kmem_cache *s;
+	unsigned long flags;
+
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_for_each_entry(s, &slab_caches, list)
+		kmem_cache_drain_local(s);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+}
+
+/* kmem_cache_shrink: see slab.h. */
+int kmem_cache_shrink(struct kmem_cache *cachep)
+{
+	kmem_cache_drain_local(cachep);
+	slub_node_release_empty(cachep);
+	return atomic_long_read(&cachep->node.nr_slabs) ? 1 : 0;
+}
+
+/* One cache on this CPU's reap pass (see above). Interrupts off. */
+static bool reap_cache(struct kmem_cache *s)
+{
+	struct list_head discard = LIST_HEAD_INIT(discard);
+	struct kmem_cache_cpu_partial *p = &s->cpu[smp_processor_id()];
+	struct kmem_cache_cpu *c = slub_this_cpu(s);
+	struct kmem_cache_node *n = &s->node;
+	unsigned long tid = READ_ONCE(c->tid);
+	bool idle = tid == p->reap_tid, worked = false;
+
+	p->reap_tid = tid;
+	if (!spin_trylock(&n->list_lock))
+		return false;
+	if (idle && (READ_ONCE(c->freelist) != SLUB_NO_SLAB || p->nr_partial)) {
+		cpu_deactivate(s, c, false, &discard);
+		unfreeze_partials(s, p, &discard);
+		p->reap_tid = READ_ONCE(c->tid);
+		worked = true;
+	}
+	if (++n->reap_visits >= 2) {
+		n->reap_visits = 0;
+		if (n->alloc_touched)
+			n->alloc_touched = 0;
+		else
+			worked |= take_empty(s, &discard, ~0UL) != 0;
+	}
+	spin_unlock(&n->list_lock);
+	slub_discard_list(s, &discard);
+	return worked;
+}
+
+/* slab_reap: see slab.h. */
+void slab_reap(void)
+{
+	unsigned long flags = arch_irq_save();
+	struct kmem_cache *s;
+	bool worked = false;
+
+	if (slab_state == SLAB_UP && spin_trylock(&slab_caches_lock)) {
+		list_for_each_entry(s, &slab_caches, list)
+			worked |= reap_cache(s);
+		spin_unlock(&slab_caches_lock);
+	}
+	if (worked) {
+		this_cpu_inc(slub_events);
+		__atomic_fetch_add(&reap_events, 1, __ATOMIC_RELAXED);
+	}
+	arch_irq_restore(flags);
+}
+
+static void drain_local_cb(void *unused)
+{
+	(void)unused;
+	slab_drain_local_all();
+}
+
+/* slab_drain_all: see slab.h. */
+void slab_drain_all(void)
+{
+	struct kmem_cache *s;
+	unsigned long flags;
+
+	on_each_cpu_wait(drain_local_cb, NULL);
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_for_each_entry(s, &slab_caches, list)
+		slub_node_release_empty(s);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+	drain_all_pages();
+}

@@ -1,0 +1,113 @@
+/*
+ * test_alloc.h - helpers for the object allocator's self-tests, whichever
+ * allocator the build has (SLAB or SLUB): tests/common/test_kmalloc.c and
+ * test_cache*.c use only these and the public API (mm/slab.h), and build
+ * for every ALLOC; SLAB's own tests add tests/common/test_slab.h, SLUB's
+ * tests/common/test_slub.h. The names these use from the allocator's
+ * internal header are the ones mm/slab_impl.h lists.
+ *
+ * The tests run in the kernel after boot and on the host, where the first
+ * test to need the allocator brings it up on the harness's arena.
+ * "Settling" makes sure this CPU has used every kmalloc cache (SLAB makes
+ * its per-CPU arrays on first use), gives back what this CPU holds (SLAB's
+ * arrays, SLUB's CPU slabs) and the shared arrays, and returns every empty
+ * slab of every cache to the buddy allocator, so that nr_free_pages() can
+ * be compared before and after a test: slabs that hold live objects stay
+ * where they are. The comparison is exact only if no other CPU moved slabs
+ * or pages meanwhile (tests/common/test_mm.h); otherwise it proves nothing
+ * and is skipped.
+ */
+#ifndef TESTS_COMMON_TEST_ALLOC_H
+#define TESTS_COMMON_TEST_ALLOC_H
+
+#include "kernel/errno.h"
+#include "kernel/printk.h"
+#include "kernel/selftest.h"
+#include "kernel/string.h"
+#include "mm/buddy.h"
+#include "mm/slab_impl.h"
+#include "test_mm.h"
+#ifdef QUARRY_HOST
+#include "host_shim.h"
+#endif
+
+/* Bring the allocator up if the harness has not (host). */
+static inline void slab_test_init(void)
+{
+	if (slab_state == SLAB_DOWN)
+		kmem_cache_init();
+}
+
+/* Give back what this CPU holds and free every empty slab; returns nr_free_pages(). */
+static inline unsigned long slab_test_settle(void)
+{
+	struct kmem_cache *cachep;
+	unsigned long flags;
+
+	/* This CPU has used every kmalloc cache from now on (SLAB: its arrays exist). */
+	for (unsigned int i = 1; i <= KMALLOC_SHIFT_HIGH; i++)
+		if (kmalloc_caches[i])
+			kfree(kmalloc(kmalloc_caches[i]->object_size));
+	/* Twice: shrinking one cache can free objects (off-slab freelists) into another. */
+	for (int pass = 0; pass < 2; pass++) {
+		flags = spin_lock_irqsave(&slab_caches_lock);
+		list_for_each_entry(cachep, &slab_caches, list)
+			kmem_cache_shrink(cachep);
+		spin_unlock_irqrestore(&slab_caches_lock, flags);
+	}
+	return nr_free_pages();
+}
+
+/* Free pages at the start of a test, and the activity elsewhere then. */
+struct slab_test_mark {
+	unsigned long pages;
+	unsigned long others;
+};
+
+static inline void slab_test_begin(struct slab_test_mark *m)
+{
+	m->pages = slab_test_settle();
+	m->others = mm_test_others();
+}
+
+/* SLAB_EXPECT_PAGES_BACK - after settling, as many pages free as at the mark (if undisturbed). */
+#define SLAB_EXPECT_PAGES_BACK(m)                                                        \
+	do {                                                                             \
+		unsigned long now_ = slab_test_settle();                                 \
+		ST_EXPECT(now_ == (m)->pages || mm_test_others() != (m)->others,         \
+			  "pages not back: %lu free, %lu at the start", now_, (m)->pages); \
+	} while (0)
+
+static inline void slab_test_console_clear(void)
+{
+#ifdef QUARRY_HOST
+	host_console_clear();
+#endif
+}
+
+/* True when the console shows 'what' (always true in the kernel: no capture). */
+static inline bool slab_test_console_has(const char *what)
+{
+#ifdef QUARRY_HOST
+	return host_console_contains(what);
+#else
+	(void)what;
+	return true;
+#endif
+}
+
+/*
+ * SLAB_EXPECT_REFUSED - after one bad free: slab_bad_frees went up by one,
+ * the console (host) names the fault, and the cache is still consistent.
+ */
+#define SLAB_EXPECT_REFUSED(cachep, bad_before, what)                                    \
+	do {                                                                             \
+		ST_EXPECT(slab_bad_frees == (bad_before) + 1,                            \
+			  "bad free not counted (%lu, expected %lu): %s", slab_bad_frees, \
+			  (unsigned long)(bad_before) + 1, what);                        \
+		ST_EXPECT(slab_test_console_has(what), "console lacks \"%s\"", what);   \
+		ST_EXPECT(!(cachep) || kmem_cache_check(cachep) == 0,                    \
+			  "cache inconsistent after a refused free (%s)", what);         \
+	} while (0)
+
+#endif
