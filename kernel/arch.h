@@ -29,12 +29,16 @@ void arch_console_write(const char *s, size_t n);
 void arch_exit(int status) __noreturn;
 
 /*
- * arch_stop_other_cpus - halt every other online CPU, wherever it is and
- * even with its interrupts off (x86: an NMI), and wait until they have
- * stopped (a short, bounded wait). For panic and shutdown; works from any
- * CPU. If two CPUs call it at once, one of them stops the other.
+ * arch_send_nmi - send cpu the interrupt that arrives even with its
+ * interrupts off (x86: an NMI; arm64: a Group 0 SGI, taken as an FIQ); its
+ * handler calls nmi_handle (kernel/nmi.h). arch_nmi_ready - true once it
+ * can be sent (the interrupt controller is up).
  */
-void arch_stop_other_cpus(void);
+void arch_send_nmi(unsigned int cpu);
+bool arch_nmi_ready(void);
+
+/* arch_halt - stop this CPU for good: every interrupt masked, waiting forever. */
+void arch_halt(void) __noreturn;
 
 /*
  * arch_phys_mapped - true when [phys, phys + len) is in the direct map, so
@@ -83,14 +87,6 @@ void arch_cpu_idle(void);
  */
 uint32_t arch_cpu_hw_id(unsigned int cpu);
 uint32_t arch_this_cpu_hw_id(void);
-
-/*
- * arch_cpu_report - make cpu print where it is (instruction pointer and
- * registers), even with its interrupts off (x86: an NMI), then carry on.
- * For hang and deadlock reports; waits briefly for the report.
- */
-void arch_cpu_report(unsigned int cpu);
-
 
 /* arch_name - "x86_64" or "arm64". */
 extern const char arch_name[];

@@ -6,6 +6,7 @@
 #include "kernel/bug.h"
 #include "kernel/printk.h"
 #include "kernel/arch.h"
+#include "kernel/nmi.h"
 #include <asm/irqflags.h>
 #include <asm/processor.h>
 #include <stdarg.h>
@@ -26,7 +27,7 @@ void panic(const char *fmt, ...)
 		for (;;)
 			cpu_relax();
 	}
-	arch_stop_other_cpus();
+	stop_other_cpus();
 	printk_take_console();
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);

@@ -13,6 +13,7 @@
 #include "kernel/arch.h"
 #include "kernel/atomic.h"
 #include "kernel/bug.h"
+#include "kernel/nmi.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
@@ -119,7 +120,7 @@ static void wait_call(unsigned int cpu, unsigned long seq, void (*fn)(void *))
 		if (khz && arch_cycles() - start > limit) {
 			printk("smp: CPU %u has not finished call %p after %d s\n", cpu,
 			       (void *)fn, SMP_CALL_TIMEOUT_SECONDS);
-			arch_cpu_report(cpu);
+			cpu_report(cpu);
 			panic("smp: CPU %u stuck in a call", cpu);
 		}
 	}

@@ -8,6 +8,7 @@
 #endif
 #include "kernel/arch.h"
 #include "kernel/bug.h"
+#include "kernel/nmi.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
@@ -49,7 +50,7 @@ static void watchdog_check(unsigned int cpu, unsigned long now)
 			return;		/* another CPU is reporting */
 		printk("watchdog: CPU %u has taken no timer tick for %d s (seen by CPU %u): "
 		       "stuck with interrupts off?\n", t, WATCHDOG_SECONDS, cpu);
-		arch_cpu_report(t);
+		cpu_report(t);
 		panic("watchdog: CPU %u stuck", t);
 	}
 }

@@ -51,8 +51,7 @@ void arm64_secondary_start(unsigned int cpu) __noreturn;
 
 /* gic.c: GICv3 distributor, redistributors and CPU interface. */
 #define SGI_WAKEUP	0	/* Group 1 (IRQ): wake an idle CPU to look for work */
-#define SGI_STOP	1	/* Group 0 (FIQ): halt for good (panic, exit) */
-#define SGI_REPORT	2	/* Group 0 (FIQ): print where you are, carry on */
+#define SGI_NMI		1	/* Group 0 (FIQ): stop or report (kernel/nmi.c) */
 void gic_init(void);
 void gic_cpu_init(void);
 bool gic_ready(void);

@@ -3,12 +3,12 @@
  * redistributor per CPU (GICR: its SGIs and PPIs), and the CPU interface
  * through system registers (ICC_*).
  *
- * Quarry uses only private interrupts: the virtual timer's PPI and three
+ * Quarry uses only private interrupts: the virtual timer's PPI and two
  * SGIs. QEMU virt runs the GIC with a single security state (GICD_CTLR.DS
  * reads 1), where Group 1 interrupts arrive as IRQs and Group 0 as FIQs.
- * The wake-up SGI is Group 1 and masked with interrupts; the stop and
- * report SGIs are Group 0, so they reach a CPU that has IRQs masked: the
- * FIQ is our NMI.
+ * The wake-up SGI is Group 1 and masked with interrupts; the NMI SGI
+ * (stop, report: kernel/nmi.c) is Group 0, so it reaches a CPU that has
+ * IRQs masked: the FIQ is our NMI.
  *
  * gic_init runs once on the boot CPU; gic_cpu_init on every CPU for itself.
  * Neither takes a lock: each writes only its own redistributor and system
@@ -106,7 +106,7 @@ static void set_private(uint8_t *sgi, unsigned int intid, bool fiq)
 
 /*
  * gic_cpu_init - wake this CPU's redistributor, set up its SGIs (wake-up
- * as IRQ, stop and report as FIQ) and enable its CPU interface for both
+ * as IRQ, the NMI as FIQ) and enable its CPU interface for both
  * groups at every priority. Every CPU, once, IRQs masked.
  */
 void gic_cpu_init(void)
@@ -119,8 +119,7 @@ void gic_cpu_init(void)
 		;
 	this_cpu_write(gicr_sgi, sgi);
 	set_private(sgi, SGI_WAKEUP, false);
-	set_private(sgi, SGI_STOP, true);
-	set_private(sgi, SGI_REPORT, true);
+	set_private(sgi, SGI_NMI, true);
 
 	write_sysreg(S3_0_C12_C12_5, read_sysreg(S3_0_C12_C12_5) | 1);	/* ICC_SRE_EL1.SRE */
 	isb();
@@ -141,7 +140,7 @@ void gic_enable_ppi(unsigned int intid)
 
 /*
  * gic_send_sgi - send SGI sgi to the CPU with affinity mpidr: a Group 0
- * SGI (FIQ) for SGI_STOP and SGI_REPORT, Group 1 (IRQ) otherwise.
+ * SGI (FIQ) for SGI_NMI, Group 1 (IRQ) otherwise.
  */
 void gic_send_sgi(uint64_t mpidr, unsigned int sgi)
 {
@@ -153,7 +152,7 @@ void gic_send_sgi(uint64_t mpidr, unsigned int sgi)
 		     1ULL << (mpidr & 0xf);			/* target list */
 
 	dsb(ishst);	/* what the target will read is written before it is woken */
-	if (sgi == SGI_STOP || sgi == SGI_REPORT)
+	if (sgi == SGI_NMI)
 		write_sysreg(S3_0_C12_C11_7, v);	/* ICC_SGI0R_EL1 */
 	else
 		write_sysreg(S3_0_C12_C11_5, v);	/* ICC_SGI1R_EL1 */
