@@ -26,6 +26,12 @@ PAGE_TAG := $(shell echo $(PAGE_SIZE) | tr K k)
 ifdef MM_ONLY
 ALLOC := none
 endif
+# `make bench ALLOC=slab,slub` names a list for tests/bench/run.sh, which
+# builds each allocator itself: this make builds nothing with it.
+BENCH_ALLOC := $(if $(filter command line,$(origin ALLOC)),$(ALLOC))
+ifneq ($(filter bench,$(MAKECMDGOALS)),)
+override ALLOC := slab
+endif
 
 include mm/files.mk
 BUILD := build/$(ARCH)-$(PAGE_TAG)$(if $(filter slab,$(ALLOC)),,-$(ALLOC))$(MM_VARIANT)
@@ -142,9 +148,10 @@ run: deps images
 .PHONY: bench
 # Benchmarks: every configuration, single-CPU under -icount (checked to repeat
 # exactly), multi-CPU under MTTCG; report in build/bench/. QUICK=1: a short run.
-# Both arches unless ARCH= is given on the command line.
+# Both arches and both allocators unless ARCH= or ALLOC= (slab, slub or a
+# list: ALLOC=slab,slub) is given on the command line.
 bench: deps
-	@tests/bench/run.sh $(if $(QUICK),quick) $(if $(filter command line,$(origin ARCH)),$(ARCH))
+	@tests/bench/run.sh $(if $(QUICK),quick) $(if $(filter command line,$(origin ARCH)),$(ARCH)) $(if $(BENCH_ALLOC),alloc=$(BENCH_ALLOC))
 
 # SMP=N given to `make test` runs the SMP self-tests and boot checks on N
 # CPUs instead of the default counts (2, 4 and 8; see tests/run-all.sh);

@@ -8,7 +8,10 @@
 A BENCH line is
     BENCH arch=x86_64 page=4K alloc=slab cpus=1 mode=icount test=T size=N k=v ... unit=U
 and gives one row per k=v (columns: arch, page_size, allocator, cpus, mode,
-test, size, metric, value, unit). The slabinfo table printed after boot also
+test, size, metric, value, unit). The allocator is the kernel's build: slab
+(SLAB, ALLOC=slab), slab-idx4 and slab-growlocked (SLAB's benchmark variants)
+or slub (SLUB, ALLOC=slub); every allocator prints the same tests and the same
+slabinfo 2.1 table, so --check expects the same rows of each. The slabinfo table printed after boot also
 gives objperslab/pagesperslab rows for every kmalloc cache (test=slabinfo_boot,
 size = object size).
 
@@ -131,8 +134,13 @@ def main(argv):
         counter = counter_of(argv[1])
         if counter is None:
             print("parse.py: %s: no '== counter:' header line" % argv[1])
-        print("parse.py: %s: %d rows, %d expected rows missing" % (argv[1], len(rows), len(missing)))
-        return 0 if done and not missing and rows and counter else 1
+        configs = sorted({"%s %s %s, %s CPU%s" % (r[0], r[1], r[2], r[3], "" if r[3] == "1" else "s")
+                          for r in rows})
+        if len(configs) > 1:
+            print("parse.py: %s: rows of more than one configuration: %s" % (argv[1], "; ".join(configs)))
+        print("parse.py: %s: %s%d rows, %d expected rows missing"
+              % (argv[1], configs[0] + ": " if len(configs) == 1 else "", len(rows), len(missing)))
+        return 0 if done and not missing and rows and counter and len(configs) == 1 else 1
     if argv[:1] == ["--counter"]:
         counter = counter_of(argv[1])
         if counter is None:

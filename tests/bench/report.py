@@ -28,7 +28,7 @@ import parse  # noqa: E402
 COLS = parse.COLUMNS
 ARCH_ORDER = ["x86_64", "arm64"]
 PAGE_ORDER = ["4K", "16K", "64K"]
-ALLOC_ORDER = ["slab", "slab-idx4", "slab-growlocked"]
+ALLOC_ORDER = ["slab", "slub", "slab-idx4", "slab-growlocked"]
 
 
 def ordered(values, order):
@@ -122,19 +122,33 @@ def plot(outdir, results, t, counters):
         subprocess.run(["gnuplot", "--version"], capture_output=True, check=True)
     except (OSError, subprocess.CalledProcessError):
         return []
+    # (allocator, test, metric, title, dashed): the lines of a plot, where measured
+    series = [("slab", "kmalloc_then_free", "alloc_cost", "SLAB kmalloc (test 1)", False),
+              ("slab", "kmalloc_then_free", "free_cost", "SLAB kfree (test 1)", False),
+              ("slab-idx4", "kmalloc_then_free", "alloc_cost", "SLAB kmalloc, 4-byte index", True),
+              ("slab-idx4", "kmalloc_then_free", "free_cost", "SLAB kfree, 4-byte index", True),
+              ("slab", "kmalloc_free_pair", "pair_cost", "SLAB kmalloc+kfree pair (test 2)", False),
+              ("slub", "kmalloc_then_free", "alloc_cost", "SLUB kmalloc (test 1)", False),
+              ("slub", "kmalloc_then_free", "free_cost", "SLUB kfree (test 1)", False),
+              ("slub", "kmalloc_free_pair", "pair_cost", "SLUB kmalloc+kfree pair (test 2)", False)]
     made = []
     for page in t.pages:
         for arch in t.arches_at(page, mode="icount", test="kmalloc_then_free"):
+            lines = [x for x in series if t.has(arch, page, alloc=x[0], mode="icount", test=x[1])]
+            if not lines:
+                continue
             data = os.path.join(outdir, "plot-%s-%s.dat" % (arch, page))
             with open(data, "w") as f:
                 for s in sizes_of(results, "kmalloc_then_free", page):
-                    vals = [t.get(arch, page, a, 1, "icount", "kmalloc_then_free", s, m) or "NaN"
-                            for a in ("slab", "slab-idx4") for m in ("alloc_cost", "free_cost")]
-                    pair = t.get(arch, page, "slab", 1, "icount", "kmalloc_free_pair", s,
-                                 "pair_cost") or "NaN"
-                    f.write("%d %s %s\n" % (s, " ".join(vals), pair))
+                    vals = [t.get(arch, page, a, 1, "icount", test, s, m) or "NaN"
+                            for a, test, m, _, _ in lines]
+                    f.write("%d %s\n" % (s, " ".join(vals)))
             png = os.path.join(outdir, "kmalloc-%s-%s.png" % (arch, page))
             counter = counters.get(arch, {}).get("icount", "").split(" ")[0] or "counter"
+            plots = ", \\\n     ".join(
+                "'%s' using 1:%d with linespoints%s title '%s'"
+                % (data if i == 0 else "", i + 2, " dashtype 2" if dashed else "", title)
+                for i, (_, _, _, title, dashed) in enumerate(lines))
             script = f"""
 set terminal pngcairo size 900,560 noenhanced
 set output '{png}'
@@ -144,11 +158,7 @@ set xlabel 'object size (bytes)'
 set ylabel 'instructions per operation'
 set key top left
 set grid
-plot '{data}' using 1:2 with linespoints title 'kmalloc (test 1)', \\
-     '' using 1:3 with linespoints title 'kfree (test 1)', \\
-     '' using 1:4 with linespoints dashtype 2 title 'kmalloc, 4-byte index', \\
-     '' using 1:5 with linespoints dashtype 2 title 'kfree, 4-byte index', \\
-     '' using 1:6 with linespoints title 'kmalloc+kfree pair (test 2)'
+plot {plots}
 """
             subprocess.run(["gnuplot"], input=script, text=True, check=False)
             if os.path.exists(png):
@@ -166,60 +176,159 @@ def counter_text(counters):
     return "".join(out)
 
 
+def ratio(a, b):
+    """a / b to two decimals, '-' when either is missing."""
+    if a is None or b is None or float(b) == 0:
+        return "-"
+    return "%.2f" % (float(a) / float(b))
+
+
+def seed002_section(t, results):
+    """Seed 002's table: kmalloc(N)/kfree, single thread, SLUB against SLAB (icount)."""
+    md = ["\n## Seed 002's table: kmalloc(N)/kfree, single thread, SLUB against SLAB\n\n",
+          "Guest instructions per operation under `-icount`: test 1 (`10000 times kmalloc(N) -> A "
+          "kfree -> B`) as kmalloc / kfree, test 2 (`10000 times kmalloc(N)/kfree -> C`) as the "
+          "pair; ratios are SLUB over SLAB (below 1: SLUB runs fewer instructions).\n"]
+    found = False
+    for p in t.pages:
+        arches = [ar for ar in t.arches
+                  if all(t.has(ar, p, alloc=a, mode="icount", test="kmalloc_then_free")
+                         for a in ("slab", "slub"))]
+        if not arches:
+            continue
+        found = True
+        md.append("\n### %s pages\n\n" % p)
+        head = ["size"]
+        for ar in arches:
+            head += ["%s SLAB kmalloc / kfree" % ar, "%s SLUB kmalloc / kfree" % ar,
+                     "%s SLAB pair" % ar, "%s SLUB pair" % ar,
+                     "%s SLUB/SLAB kmalloc / kfree / pair" % ar]
+        rows = []
+        for s in sizes_of(results, "kmalloc_then_free", p):
+            row = [s]
+            for ar in arches:
+                v = {a: [t.get(ar, p, a, 1, "icount", "kmalloc_then_free", s, m)
+                         for m in ("alloc_cost", "free_cost")] +
+                        [t.get(ar, p, a, 1, "icount", "kmalloc_free_pair", s, "pair_cost")]
+                     for a in ("slab", "slub")}
+                row += ["%s / %s" % (v["slab"][0] or "-", v["slab"][1] or "-"),
+                        "%s / %s" % (v["slub"][0] or "-", v["slub"][1] or "-"),
+                        v["slab"][2], v["slub"][2],
+                        " / ".join(ratio(v["slub"][i], v["slab"][i]) for i in range(3))]
+            rows.append(row)
+        md.append(md_table(head, rows))
+    if not found:
+        md.append("\nNot measured: it needs single-CPU (-icount) runs of both SLAB and SLUB "
+                  "(`make bench ALLOC=...` left one out).\n")
+    return md
+
+
+# Issue 10's targets: (arch, page, test, size, metric, what, limit, Linux 6.1 SLUB's figure,
+# how the limit follows from it); guest instructions under -icount.
+TARGETS = [
+    ("x86_64", "4K", "kmalloc_free_pair", 32, "pair_cost", "kmalloc(32)+kfree pair (test 2)",
+     70, 195, ""),
+] + [
+    ("x86_64", "4K", "kmalloc_then_free", s, m, "test 1 %s(%d)" % (op, s), lx / 2.0, lx,
+     " (0.5 x Linux)")
+    for s, la, lf in ((32, 109, 196), (2048, 199, 287), (4096, 211, 302), (8192, 317, 409))
+    for op, m, lx in (("kmalloc", "alloc_cost", la), ("kfree", "free_cost", lf))
+] + [
+    ("arm64", "4K", "kmalloc_free_pair", 32, "pair_cost", "kmalloc(32)+kfree pair (test 2)",
+     92, 184, " (0.5 x Linux)"),
+]
+
+
+def targets_section(t):
+    md = ["\n## Targets (issue 10): SLUB, guest instructions under -icount\n\n",
+          "Linux 6.1's SLUB (built lean) measured the same way gives the reference figures; "
+          "Quarry SLAB's are this run's.\n\n"]
+    head = ["arch", "page", "target", "limit", "Linux 6.1 SLUB", "Quarry SLAB", "Quarry SLUB",
+            "met"]
+    rows = []
+    met = measured = 0
+    for arch, page, test, size, metric, what, limit, linux, rule in TARGETS:
+        slab = t.get(arch, page, "slab", 1, "icount", test, size, metric)
+        slub = t.get(arch, page, "slub", 1, "icount", test, size, metric)
+        if slub is None:
+            verdict = "not measured"
+        else:
+            measured += 1
+            if float(slub) <= limit:
+                met += 1
+                verdict = "met"
+            else:
+                verdict = "NOT met (%s over)" % num(float(slub) - limit)
+        rows.append([arch, page, what, "<= %s%s" % (num(limit), rule), linux, slab, slub,
+                     verdict])
+    md.append(md_table(head, rows))
+    md.append("\n%d of %d targets met (%d measured in this run).\n" % (met, len(TARGETS), measured))
+    return md
+
+
 def report(outdir, results, counters):
     t = Table(results)
     names = ", ".join("%s: %s" % (a, counters[a].get("realtime", counters[a].get("icount", "?")).split(" ")[0])
                       for a in ordered(counters, ARCH_ORDER)) or "?"
+    allocs = t.allocs
     md = ["# Quarry benchmark report\n",
           "Single-CPU figures are guest instructions under QEMU TCG `-icount shift=0,sleep=off` "
           "(they repeat exactly; `make bench` boots each configuration twice to check). "
           "Multi-CPU figures are real cycles of each arch's counter (%s) under MTTCG: "
           "median [min-max] of the boots. Each table is one page size, with the arches side by "
-          "side in its columns (16K pages are arm64's only).\n" % names,
+          "side in its columns (16K pages are arm64's only), and in each arch the allocators "
+          "side by side: %s (slab: SLAB, natural freelist index; slub: SLUB; slab-idx4 and "
+          "slab-growlocked: SLAB's seed-post variants).\n" % (names, ", ".join(allocs)),
           counter_text(counters)]
-    allocs = t.allocs
-    nat_idx = [a for a in allocs if a in ("slab", "slab-idx4")] or allocs[:2]
 
+    def present(p, cands, **want):
+        """(arch, alloc) columns at page size p, in arch then allocator order, that have data."""
+        return [(ar, a) for ar in t.arches for a in allocs if a in cands
+                and t.has(ar, p, alloc=a, **want)]
+
+    md += seed002_section(t, results)
+    md += targets_section(t)
+
+    t1_allocs = ("slab", "slub", "slab-idx4")
     md.append("\n## 1. Repeatedly allocate then free (single CPU, instructions per op)\n")
     md.append("`10000 times kmalloc(N) -> A kfree -> B`\n")
     for p in t.pages:
-        arches = t.arches_at(p, mode="icount", test="kmalloc_then_free")
-        if not arches:
+        cols = present(p, t1_allocs, mode="icount", test="kmalloc_then_free")
+        if not cols:
             continue
         md.append("\n### %s pages\n\n" % p)
-        head = ["size"] + ["%s %s %s" % (ar, a, op) for ar in arches for a in nat_idx
-                           for op in ("kmalloc", "kfree")]
+        head = ["size"] + ["%s %s %s" % (ar, a, op) for ar, a in cols for op in ("kmalloc", "kfree")]
         rows = [[s] + [t.get(ar, p, a, 1, "icount", "kmalloc_then_free", s, m)
-                       for ar in arches for a in nat_idx for m in ("alloc_cost", "free_cost")]
+                       for ar, a in cols for m in ("alloc_cost", "free_cost")]
                 for s in sizes_of(results, "kmalloc_then_free", p)]
         md.append(md_table(head, rows))
 
     md.append("\n## 2. alloc/free (single CPU, instructions per kmalloc+kfree pair)\n")
     for p in t.pages:
-        arches = t.arches_at(p, mode="icount", test="kmalloc_free_pair")
-        if not arches:
+        cols = present(p, allocs, mode="icount", test="kmalloc_free_pair")
+        if not cols:
             continue
         md.append("\n### %s pages\n\n" % p)
-        head = ["size"] + ["%s %s" % (ar, a) for ar in arches for a in allocs]
+        head = ["size"] + ["%s %s" % c for c in cols]
         rows = [[s] + [t.get(ar, p, a, 1, "icount", "kmalloc_free_pair", s, "pair_cost")
-                       for ar in arches for a in allocs]
+                       for ar, a in cols]
                 for s in sizes_of(results, "kmalloc_free_pair", p)]
         md.append(md_table(head, rows))
 
-    md.append("\n## Objects per slab after boot, natural index against 4-byte index\n")
+    md.append("\n## Objects per slab after boot: SLAB (natural index), SLUB, SLAB with a 4-byte index\n")
     for p in t.pages:
-        arches = t.arches_at(p, mode="icount", test="slabinfo_boot")
-        if not arches:
+        cols = present(p, t1_allocs, mode="icount", test="slabinfo_boot")
+        if not cols:
             continue
         md.append("\n### %s pages\n\n" % p)
-        head = ["object size"] + ["%s %s" % (ar, a) for ar in arches for a in nat_idx]
+        head = ["object size"] + ["%s %s" % c for c in cols]
         rows = [[s] + [t.get(ar, p, a, 1, "icount", "slabinfo_boot", s, "objperslab")
-                       for ar in arches for a in nat_idx]
+                       for ar, a in cols]
                 for s in sizes_of(results, "slabinfo_boot", p)]
         md.append(md_table(head, rows))
     cfgs = [(ar, p) for p in t.pages for ar in t.arches_at(p, mode="icount")]
     if cfgs:
-        md.append("\nSlab: kB (%s)\n\n" % " / ".join(allocs))
+        md.append("\nSlab: kB, single CPU (%s)\n\n" % " / ".join(allocs))
         head = [""] + ["%s %s" % (ar, p) for ar, p in cfgs]
         rows = []
         for test, label in (("memory_boot", "after boot"), ("memory_end", "after the workloads")):
@@ -228,23 +337,28 @@ def report(outdir, results, counters):
         md.append(md_table(head, rows))
 
     smps = sorted({int(r[3]) for r in results if r[4] == "realtime"})
+    conc_allocs = ("slab", "slub", "slab-growlocked")
     if smps:
         md.append("\n## 3. Concurrent: `Kmalloc N*alloc N*free(S): Average=A/F` "
                   "(cycles, median [range])\n")
-        page_cols = {}
+        md.append("\nOne table per page size and CPU count; per arch SLAB, SLUB and SLAB's "
+                  "grow-locked variant (seed 001's \"before\").\n")
+        # page -> n -> [(arch, alloc)] with figures
+        conc = {p: {n: [(ar, a) for ar in t.arches for a in allocs if a in conc_allocs and
+                        t.get(ar, p, a, n, "realtime", "concurrent_alloc_free", 32, "alloc_cost")]
+                    for n in smps} for p in t.pages}
         for p in t.pages:
-            cols = [(ar, a, n) for ar in t.arches for a in ("slab", "slab-growlocked") for n in smps
-                    if t.get(ar, p, a, n, "realtime", "concurrent_alloc_free", 32, "alloc_cost")]
-            page_cols[p] = cols
-            if not cols:
-                continue
-            md.append("\n### %s pages\n\n" % p)
-            head = ["size"] + ["%s %s %d CPUs" % c for c in cols]
-            rows = [[s] + ["%s / %s" % (t.rng(ar, p, a, n, "realtime", "concurrent_alloc_free", s, "alloc_cost"),
-                                       t.rng(ar, p, a, n, "realtime", "concurrent_alloc_free", s, "free_cost"))
-                           for ar, a, n in cols]
-                    for s in sizes_of(results, "concurrent_alloc_free", p)]
-            md.append(md_table(head, rows))
+            for n in smps:
+                cols = conc[p][n]
+                if not cols:
+                    continue
+                md.append("\n### %s pages, %d CPU%s\n\n" % (p, n, "s" if n > 1 else ""))
+                head = ["size"] + ["%s %s" % c for c in cols]
+                rows = [[s] + ["%s / %s" % (t.rng(ar, p, a, n, "realtime", "concurrent_alloc_free", s, "alloc_cost"),
+                                           t.rng(ar, p, a, n, "realtime", "concurrent_alloc_free", s, "free_cost"))
+                               for ar, a in cols]
+                        for s in sizes_of(results, "concurrent_alloc_free", p)]
+                md.append(md_table(head, rows))
         multi = [n for n in smps if n > 1]
         if multi:
             md.append("\nWhat running CPUs at once costs, measured inside each boot: per-operation "
@@ -262,22 +376,23 @@ def report(outdir, results, counters):
                 v = ["%.2f" % (float(x) / 100) for x in v if x is not None]
                 return v[0] if len(v) == 1 else "%s [%s-%s]" % tuple(v)
             for p in t.pages:
-                ratio_cols = [c for c in page_cols[p] if c[2] > 1]
-                if not ratio_cols:
-                    continue
-                md.append("\n### %s pages\n\n" % p)
-                head = ["size"] + ["%s %s %d CPUs: kmalloc / private" % c for c in ratio_cols]
-                rows = [[s] + ["%s / %s" % (pct(ar, p, a, n, "concurrent_alone", s),
-                                            pct(ar, p, a, n, "concurrent_private", s))
-                               for ar, a, n in ratio_cols]
-                        for s in sizes_of(results, "concurrent_alloc_free", p)]
-                md.append(md_table(head, rows))
+                for n in multi:
+                    cols = conc[p][n]
+                    if not cols:
+                        continue
+                    md.append("\n### %s pages, %d CPUs over CPU 0 alone\n\n" % (p, n))
+                    head = ["size"] + ["%s %s: kmalloc / private" % c for c in cols]
+                    rows = [[s] + ["%s / %s" % (pct(ar, p, a, n, "concurrent_alone", s),
+                                                pct(ar, p, a, n, "concurrent_private", s))
+                                   for ar, a in cols]
+                            for s in sizes_of(results, "concurrent_alloc_free", p)]
+                    md.append(md_table(head, rows))
         if 1 in smps and multi:
             md.append("\nThe same across boots: per-operation cost (alloc + free, medians) on N CPUs "
                       "over the cost in separate -smp 1 boots (real time; the host's speed drifts "
                       "between boots, so this is the noisier reading):\n")
             for p in t.pages:
-                ratio_cols = [c for c in page_cols[p] if c[2] > 1]
+                ratio_cols = [(ar, a, n) for n in multi for ar, a in conc[p][n]]
                 if not ratio_cols:
                     continue
                 md.append("\n### %s pages\n\n" % p)
@@ -297,15 +412,16 @@ def report(outdir, results, counters):
 
         md.append("\n## 4. Remote free: CPU 0 allocates, CPU 1 frees (cycles per op, median [range])\n")
         for p in t.pages:
-            cols = [(ar, n) for ar in t.arches for n in smps
-                    if t.get(ar, p, "slab", n, "realtime", "remote_free", 32, "alloc_cost")]
+            cols = [(ar, a, n) for ar in t.arches for n in smps for a in allocs
+                    if a in ("slab", "slub") and
+                    t.get(ar, p, a, n, "realtime", "remote_free", 32, "alloc_cost")]
             if not cols:
                 continue
             md.append("\n### %s pages\n\n" % p)
-            head = ["size"] + ["%s %d CPUs: kmalloc / remote kfree" % c for c in cols]
-            rows = [[s] + ["%s / %s" % (t.rng(ar, p, "slab", n, "realtime", "remote_free", s, "alloc_cost"),
-                                       t.rng(ar, p, "slab", n, "realtime", "remote_free", s, "remote_free_cost"))
-                           for ar, n in cols]
+            head = ["size"] + ["%s %s %d CPUs: kmalloc / remote kfree" % c for c in cols]
+            rows = [[s] + ["%s / %s" % (t.rng(ar, p, a, n, "realtime", "remote_free", s, "alloc_cost"),
+                                       t.rng(ar, p, a, n, "realtime", "remote_free", s, "remote_free_cost"))
+                           for ar, a, n in cols]
                     for s in sizes_of(results, "remote_free", p)]
             md.append(md_table(head, rows))
 
@@ -314,9 +430,9 @@ def report(outdir, results, counters):
             "Slab kB before", "after"]
     rows = []
     for p in t.pages:
-        for a in allocs:
-            for n, mode in [(1, "icount")] + [(n, "realtime") for n in smps]:
-                for ar in t.arches:
+        for n, mode in [(1, "icount")] + [(n, "realtime") for n in smps]:
+            for ar in t.arches:
+                for a in allocs:
                     tot = t.rng(ar, p, a, n, mode, "messaging", 0, "total_cost")
                     if tot == "-":
                         continue
@@ -327,24 +443,33 @@ def report(outdir, results, counters):
     md.append(md_table(head, rows))
 
     md.append("\n## 6. Page allocator: alloc_pages / free_pages per op\n")
+    md.append("\nThe same buddy allocator under either object allocator: one row per order and "
+              "build.\n")
     for p in t.pages:
-        arches = [ar for ar in t.arches if t.has(ar, p, alloc="slab", test="pages_single") or
-                  t.has(ar, p, alloc="slab", test="pages_concurrent")]
+        page_allocs = [a for a in allocs if a in ("slab", "slub")]
+        arches = [ar for ar in t.arches if any(t.has(ar, p, alloc=a, test=test) for a in page_allocs
+                                               for test in ("pages_single", "pages_concurrent"))]
         if not arches:
             continue
+        page_allocs = [a for a in page_allocs if any(t.has(ar, p, alloc=a, test="pages_single") or
+                                                     t.has(ar, p, alloc=a, test="pages_concurrent")
+                                                     for ar in arches)]
         md.append("\n### %s pages\n\n" % p)
-        head = ["order"] + ["%s %s" % (ar, w) for ar in arches
-                            for w in ["1 CPU (instr.)"] + ["%d CPUs concurrent (cycles)" % n for n in smps]]
+        head = ["order", "allocator"] + ["%s %s" % (ar, w) for ar in arches
+                                         for w in ["1 CPU (instr.)"] + ["%d CPU%s concurrent (cycles)" % (n, "s" if n > 1 else "") for n in smps]]
         rows = []
         for o in range(4):
-            row = [o]
-            for ar in arches:
-                row.append("%s / %s" % (t.get(ar, p, "slab", 1, "icount", "pages_single", o, "alloc_cost"),
-                                        t.get(ar, p, "slab", 1, "icount", "pages_single", o, "free_cost")))
-                for n in smps:
-                    row.append("%s / %s" % (t.rng(ar, p, "slab", n, "realtime", "pages_concurrent", o, "alloc_cost"),
-                                            t.rng(ar, p, "slab", n, "realtime", "pages_concurrent", o, "free_cost")))
-            rows.append(row)
+            for a in page_allocs:
+                row = [o, a]
+                for ar in arches:
+                    single = [t.get(ar, p, a, 1, "icount", "pages_single", o, m)
+                              for m in ("alloc_cost", "free_cost")]
+                    row.append("-" if single == [None, None] else "%s / %s" % tuple(x or "-" for x in single))
+                    for n in smps:
+                        conc_pg = [t.rng(ar, p, a, n, "realtime", "pages_concurrent", o, m)
+                                   for m in ("alloc_cost", "free_cost")]
+                        row.append("-" if conc_pg == ["-", "-"] else "%s / %s" % tuple(conc_pg))
+                rows.append(row)
         md.append(md_table(head, rows))
 
     pngs = plot(outdir, results, t, counters)

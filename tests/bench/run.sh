@@ -1,41 +1,70 @@
 #!/usr/bin/env bash
-# run.sh [quick] [ARCH...] - `make bench`: build and boot each configuration
-# with the benchmarks, gather build/bench/results.csv, report.md and plots.
+# run.sh [quick] [ARCH...] [alloc=LIST] - `make bench`: build and boot each
+# configuration with the benchmarks, gather build/bench/results.csv,
+# report.md and plots.
 #
-#   quick    the natural configuration only, one boot at -smp 1 and 2
-#   ARCH...  x86_64 and/or arm64: the arches to run (default: both). Without
-#            ARCH arguments the environment variable BENCH_ARCHES (a
-#            space-separated list) is read, then the default. `make bench
-#            ARCH=arm64` runs arm64 only: the Makefile passes ARCH as an
-#            argument when it was given on make's command line:
-#              @tests/bench/run.sh $(if $(QUICK),quick) \
-#                $(if $(filter command line,$(origin ARCH)),$(ARCH))
-#            (the ARCH environment variable itself is not read: make exports
-#            it whenever it is set, command line or not)
+#   quick       the natural configuration only, one boot at -smp 1 and 2
+#   ARCH...     x86_64 and/or arm64: the arches to run (default: both). Without
+#               ARCH arguments the environment variable BENCH_ARCHES (a
+#               space-separated list) is read, then the default.
+#   alloc=LIST  the object allocators to run, slab and/or slub, separated by
+#               commas or spaces (default: both); a bare "slab", "slub" or
+#               "slab,slub" argument says the same. Without it the
+#               environment variable BENCH_ALLOCS is read, then the default.
+#   `make bench ARCH=arm64 ALLOC=slub` runs arm64's SLUB only: the Makefile
+#   passes ARCH and ALLOC as arguments when they were given on make's command
+#   line:
+#     @tests/bench/run.sh $(if $(QUICK),quick) \
+#       $(if $(filter command line,$(origin ARCH)),$(ARCH)) \
+#       $(if $(filter command line,$(origin ALLOC)),alloc=$(ALLOC))
+#   (the ARCH and ALLOC environment variables themselves are not read: make
+#   exports them whenever they are set, command line or not; and since make
+#   also hands its command-line variables to every make run below through
+#   MAKEFLAGS, each build below names its ARCH and ALLOC explicitly)
 #
 # Configurations: x86_64 at 4K and 64K pages, arm64 at 4K, 16K and 64K pages
-# (QEMU virt; 16K with CPU=max, the others with $CPU, default cortex-a72),
-# each with the natural freelist index and the two seed-post variants
-# (SLAB_IDX=4, SLAB_GROW_LOCKED=1).
+# (QEMU virt; 16K with CPU=max, the others with $CPU, default cortex-a72).
+# SLAB (ALLOC=slab, build/<arch>-<page>/) with the natural freelist index and
+# the two seed-post variants (SLAB_IDX=4, SLAB_GROW_LOCKED=1; not with quick);
+# SLUB (ALLOC=slub, build/<arch>-<page>-slub/) in its natural configuration
+# only, run exactly as SLAB's natural build is.
 #
 #   single CPU: QEMU TCG -icount shift=0,sleep=off (the cycle counter, rdtsc
 #     or PMCCNTR_EL0, counts guest instructions), every configuration booted
 #     twice: the figures must be identical, and the run fails if they are not;
 #   multi-CPU: MTTCG at -smp 2 and -smp 4 in real time, 5 boots each, and
 #     -smp 1 in real time as the base of the concurrent ratio (quick: 1 boot
-#     at -smp 1 and 2), reported as median and range.
-# Logs: build/bench/logs/<arch>-<page>-<variant>-{icount-R,smpN-R,build}.log.
+#     at -smp 1 and 2), reported as median and range; for SLAB's natural
+#     build, its grow-locked variant and SLUB.
+# Logs: build/bench/logs/<arch>-<page>-<alloc>-{icount-R,smpN-R,build}.log,
+# <alloc> being slab, slab-idx4, slab-growlocked or slub (the kernel's
+# alloc= in its BENCH lines).
 # Exit status 1 when a build, a boot or the determinism check failed (the
-# report is still written from what ran).
+# report is still written from what ran); 2 for bad arguments.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 quick=
 arches=()
+allocs=()
+usage="usage: tests/bench/run.sh [quick] [x86_64] [arm64] [alloc=slab,slub]"
+add_allocs() {	# add_allocs LIST: slab and/or slub, by commas or spaces
+	local x xs
+	IFS=', ' read -r -a xs <<< "$1"
+	for x in "${xs[@]}"; do
+		case $x in
+		slab | slub) allocs+=("$x") ;;
+		*) echo "bench: unknown allocator '$x' (slab, slub)" >&2; exit 2 ;;
+		esac
+	done
+}
 for a in "$@"; do
 	case $a in
 	quick | QUICK) quick=1 ;;
 	x86_64 | arm64) arches+=("$a") ;;
-	*) echo "usage: tests/bench/run.sh [quick] [x86_64] [arm64]  (not '$a')" >&2; exit 2 ;;
+	alloc=* | ALLOC=*) add_allocs "${a#*=}" ;;
+	slab | slub | slab,* | slub,*) add_allocs "$a" ;;
+	"") ;;
+	*) echo "$usage  (not '$a')" >&2; exit 2 ;;
 	esac
 done
 if [ ${#arches[@]} -eq 0 ]; then
@@ -43,6 +72,13 @@ if [ ${#arches[@]} -eq 0 ]; then
 fi
 for a in "${arches[@]}"; do
 	case $a in x86_64 | arm64) ;; *) echo "bench: unknown arch '$a' (x86_64, arm64)" >&2; exit 2 ;; esac
+done
+[ ${#allocs[@]} -eq 0 ] && add_allocs "${BENCH_ALLOCS:-slab slub}"
+[ ${#allocs[@]} -eq 0 ] && { echo "bench: no allocator to run (slab, slub)" >&2; exit 2; }
+# SLAB before SLUB, each once, whatever order they were given in
+want_slab= want_slub=
+for a in "${allocs[@]}"; do
+	case $a in slab) want_slab=1 ;; slub) want_slub=1 ;; esac
 done
 out=build/bench
 mkdir -p "$out/logs"
@@ -59,16 +95,21 @@ if ! command -v gnuplot >/dev/null 2>&1; then
 	fi
 fi
 
-variants=("" "SLAB_IDX=4" "SLAB_GROW_LOCKED=1")
-[ -n "$quick" ] && variants=("")
+# Configurations per arch and page size: "<alloc> <make variables...>"
+configs=()
+if [ -n "$want_slab" ]; then
+	configs+=("slab ALLOC=slab")
+	[ -z "$quick" ] && configs+=("slab-idx4 ALLOC=slab SLAB_IDX=4" "slab-growlocked ALLOC=slab SLAB_GROW_LOCKED=1")
+fi
+[ -n "$want_slub" ] && configs+=("slub ALLOC=slub")
 smps=(1 2 4)	# -smp 1 in real time too: the base of the concurrent ratio
 boots=5
 if [ -n "$quick" ]; then smps=(1 2); boots=1; fi
 cmd_extra=${quick:+ quick}
 status=0
 
-vname() { case "$1" in "") echo slab ;; SLAB_IDX=4) echo slab-idx4 ;; *) echo slab-growlocked ;; esac; }
-vdir() { case "$1" in "") ;; SLAB_IDX=4) echo -idx4 ;; *) echo -growlocked ;; esac; }
+# The build directory's suffix of a configuration (Makefile: BUILD).
+bdir() { case "$1" in slab) ;; slab-idx4) echo -idx4 ;; slab-growlocked) echo -growlocked ;; slub) echo -slub ;; esac; }
 page_sizes() { case "$1" in x86_64) echo 4K 64K ;; arm64) echo 4K 16K 64K ;; esac; }
 # QEMU's arm64 CPU for a page size: 16K needs a CPU with the 16K granule
 # (max); otherwise the caller's CPU, or run.sh's default (cortex-a72).
@@ -85,14 +126,16 @@ for arch in "${arches[@]}"; do
 		tag=$(echo $ps | tr K k)
 		cpu=
 		[ $arch = arm64 ] && cpu=$(cpu_for $ps)
-		for v in "${variants[@]}"; do
-			name="$arch-$tag-$(vname "$v")"
+		for c in "${configs[@]}"; do
+			read -r alloc vars <<< "$c"
+			name="$arch-$tag-$alloc"
 			echo "== $name: build"
-			if ! make --no-print-directory -j$jobs ARCH=$arch PAGE_SIZE=$ps $v ${cpu:+CPU=$cpu} kernel \
+			# shellcheck disable=SC2086 # $vars: make variables, one word each
+			if ! make --no-print-directory -j$jobs ARCH=$arch PAGE_SIZE=$ps $vars ${cpu:+CPU=$cpu} kernel \
 				> "$out/logs/$name-build.log" 2>&1; then
 				tail -20 "$out/logs/$name-build.log"; status=1; continue
 			fi
-			elf=build/$arch-$tag$(vdir "$v")/quarry.elf
+			elf=build/$arch-$tag$(bdir "$alloc")/quarry.elf
 			for r in 1 2; do
 				echo "== $name: single CPU, -icount, run $r of 2"
 				CPU=$cpu CMDLINE="bench icount$cmd_extra" tests/qemu/run.sh "$elf" 600 -m 1G -smp 1 \
@@ -108,9 +151,9 @@ for arch in "${arches[@]}"; do
 				diff <(echo "$a") <(echo "$b") | head -10
 				status=1
 			fi
-			# multi-CPU runs only where they compare something: the natural build and
-			# the grow-locked variant (seed 001's concurrent table)
-			[ "$v" = "SLAB_IDX=4" ] && continue
+			# multi-CPU runs only where they compare something: SLAB's natural build,
+			# its grow-locked variant (seed 001's concurrent table) and SLUB
+			[ "$alloc" = slab-idx4 ] && continue
 			for n in "${smps[@]}"; do
 				for r in $(seq 1 $boots); do
 					echo "== $name: -smp $n real time, boot $r of $boots"
