@@ -13,7 +13,8 @@
 #     also: a fault and a hang on another CPU name it)
 #   the benchmark mode runs to its end and parses into every CSV row (2 CPUs)
 # then, once: the dependency step as a user who is not root, bad build
-# options refused by make (tests/make-options.sh), and the GDB
+# options refused by make (tests/make-options.sh), the scripts' failure
+# paths (tests/qemu/failures.sh: a failed run never exits 0), and the GDB
 # stepping test at 4K pages on each arch.
 # Every QEMU run has a time limit; a hang or crash is a failure. At the end:
 # the time each suite took and the total, then the summary line.
@@ -177,6 +178,10 @@ if [ "${ALLOCS:-slab slub}" != slab ]; then
 fi
 suite "dependency step (scripts/deps.sh)" tests/deps-test.sh
 suite "bad build options refused by make" tests/make-options.sh
+case $built in *" x86_64-4k "*" arm64-4k "* | *" arm64-4k "*" x86_64-4k "*)
+	suite "failures never exit 0 (run.sh, selftest.sh, make run)" \
+		tests/qemu/failures.sh build/x86_64-4k/quarry.elf build/arm64-4k/quarry.elf ;;
+esac
 for arch in "${arches[@]}"; do
 	case $built in *" $arch-4k "*) ;; *) continue ;; esac	# not tested, or its build failed
 	CPU=

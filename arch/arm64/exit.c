@@ -3,9 +3,10 @@
  *
  * Under QEMU, semihosting's SYS_EXIT_EXTENDED ends QEMU with the status we
  * give it (QEMU runs with -semihosting-config enable=on,target=native). We
- * give the codes x86_64's isa-debug-exit produces, 1 for success and 3 for
- * failure, so the run scripts read both arches alike and a QEMU that stops
- * on its own (status 0) is never taken for the kernel's success. Without
+ * give the codes x86_64's isa-debug-exit produces, QEMU_EXIT_SUCCESS (33)
+ * and QEMU_EXIT_FAILURE (35) from kernel/arch.h, so the run scripts read both
+ * arches alike and a QEMU that stops on its own (status 0, or 1 on an
+ * error) is never taken for the kernel's success. Without
  * semihosting the hlt traps; then PSCI SYSTEM_OFF (status 0) ends the run.
  *
  * Other CPUs are reached with a Group 0 SGI, which arrives as an FIQ even
@@ -48,7 +49,7 @@ void arch_exit(int status)
 	arch_irq_disable();
 	stop_other_cpus();
 	exiting = true;
-	semihost_exit(status ? 3 : 1);
+	semihost_exit(status ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
 	psci_system_off();
 	arch_halt();
 }

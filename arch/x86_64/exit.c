@@ -2,8 +2,12 @@
  * exit.c - leaving the machine, and the NMI that reaches other CPUs.
  *
  * Under QEMU an isa-debug-exit device at port 0xf4 ends QEMU: writing v
- * makes QEMU exit with status (v << 1) | 1, so the run scripts read 1 as
- * success and 3 as failure. On real hardware (no such device) we halt.
+ * makes QEMU exit with status (v << 1) | 1. We write 0x10 for success and
+ * 0x11 for failure, so QEMU exits with 33 or 35 (QEMU_EXIT_SUCCESS and
+ * QEMU_EXIT_FAILURE in kernel/arch.h): never 0 or 1, which QEMU returns by
+ * itself (a shutdown, a bad option), so a QEMU that failed on its own is
+ * never read as the kernel's success. On real hardware (no such device) we
+ * halt.
  *
  * Other CPUs are reached with NMIs, which arrive even when the target has
  * its interrupts off or is spinning on a lock; kernel/nmi.c says what they
@@ -31,7 +35,7 @@ void arch_exit(int status)
 {
 	arch_irq_disable();
 	stop_other_cpus();
-	outl(DEBUG_EXIT_PORT, status ? 1 : 0);
+	outl(DEBUG_EXIT_PORT, (status ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS) >> 1);
 	arch_halt();
 }
 

@@ -34,7 +34,12 @@
 # (MTTCG, -accel tcg,thread=multi) unless -icount is among the options (the
 # two cannot combine; -icount runs one thread). Exit statuses: x86_64's
 # isa-debug-exit and arm64's semihosting SYS_EXIT both make QEMU exit with
-# 1 for the kernel's success and 3 for its failure.
+# 33 for the kernel's success and 35 for its failure (QEMU_EXIT_* in
+# kernel/arch.h): QEMU's own statuses (0 on a shutdown, 1 on an error such as
+# a bad option) are never read as the kernel's. run.sh's own statuses: 0
+# kernel success, 1 kernel failure, 2 no kernel status (QEMU stopped by
+# itself) or no usable image, 3 QEMU failed (its message is on stderr),
+# 124 killed at TIMEOUT.
 set -u
 here=$(dirname "$0")
 if [ $# -lt 2 ]; then
@@ -105,9 +110,9 @@ arm64)
 esac
 
 case $rc in
-1) exit 0 ;;		# x86: wrote 0 to isa-debug-exit, (0 << 1) | 1; arm64: semihosting exit 1
-3) exit 1 ;;		# the kernel's failure
+33) exit 0 ;;		# the kernel's success (QEMU_EXIT_SUCCESS)
+35) exit 1 ;;		# the kernel's failure (QEMU_EXIT_FAILURE)
 124) echo "run.sh: QEMU killed after ${limit}s (kernel hung)" >&2; exit 124 ;;
 0) echo "run.sh: QEMU exited without the kernel's status (reset, triple fault, power-off?)" >&2; exit 2 ;;
-*) echo "run.sh: QEMU failed with status $rc" >&2; exit "$rc" ;;
+*) echo "run.sh: QEMU itself failed with status $rc (see its message above)" >&2; exit 3 ;;
 esac

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# failures.sh X86_ELF ARM64_ELF - the scripts' failure paths: a run that
+# fails must never exit 0. QEMU's own failures (a bad -m or -smp, a missing
+# image) give run.sh statuses other than the kernel's 0 and 1; a kernel
+# that never finishes its self-tests makes selftest.sh exit non-zero; a bad
+# MEM makes `make run` fail. Prints PASS/FAIL lines; logs in build/test/.
+set -u
+x86=$1 arm=$2
+here=$(dirname "$0")
+mkdir -p build/test
+
+expect() {	# expect NAME WANT CMD...: CMD's status must be WANT ("nonzero": any but 0)
+	local name=$1 want=$2 log=build/test/failures-$1.log rc
+	shift 2
+	"$@" > "$log" 2>&1
+	rc=$?
+	if [ "$want" = nonzero ] && [ $rc -ne 0 ] || [ "$rc" = "$want" ]; then
+		echo "PASS failures-$name: status $rc ($(grep -m1 -E 'run.sh:|Error|FAIL' "$log" | cut -c1-90))"
+	else
+		echo "FAIL failures-$name: want status $want, got $rc (see $log)"
+	fi
+}
+
+expect missing-image 2 "$here/run.sh" build/test/no-such-image.elf 30
+expect x86-bad-mem 3 env CMDLINE= "$here/run.sh" "$x86" 60 -m foo
+expect x86-bad-smp 3 env CMDLINE= "$here/run.sh" "$x86" 60 -smp banana
+expect arm64-bad-mem 3 env CMDLINE= "$here/run.sh" "$arm" 60 -m foo
+expect arm64-bad-smp 3 env CMDLINE= "$here/run.sh" "$arm" 60 -smp banana
+expect arm64-ok 0 env CMDLINE= "$here/run.sh" "$arm" 60
+expect arm64-kernel-failure 1 env CMDLINE=faulttest "$here/run.sh" "$arm" 60
+expect selftest-not-finished nonzero env CMDLINE=faulttest "$here/selftest.sh" failures-st "$arm" 60
+expect make-run-bad-mem nonzero make --no-print-directory run ARCH=arm64 MEM=foo TIMEOUT=60
