@@ -1,23 +1,38 @@
 # mm/files.mk - which sources each build uses; included by the kernel Makefile
 # and by tests/host/host.mk so both build the same mm/ code.
-#   ALLOC      slab (default), slub; none (MM_ONLY=1: the page allocator alone)
+#   ALLOC      slab (default), slub, slob (sequential fit), slob-seg (segregated
+#              free lists); none (MM_ONLY=1: the page allocator alone)
 #   MM_SRCS    mm/ sources for this ALLOC
 #   TEST_SRCS  shared self-tests (run in the kernel and on the host): the
 #              page allocator's, the allocator-neutral ones (kmalloc, the
 #              kmem_cache API) for any object allocator, and the chosen
-#              allocator's own (tests/common/test_slab*.c, test_slub*.c)
+#              allocator's own (tests/common/test_slab*.c, test_slub*.c; both
+#              SLOBs: test_slob.c and test_slob_debug.c, then slob: test_slob_fit.c,
+#              slob-seg: test_slob_seg.c)
 ALLOC ?= slab
-ifeq ($(filter slab slub none,$(ALLOC)),)
-$(error ALLOC must be slab or slub, not '$(ALLOC)')
+ifeq ($(filter slab slub slob slob-seg none,$(ALLOC)),)
+$(error ALLOC must be slab, slub, slob or slob-seg, not '$(ALLOC)')
 endif
 MM_SRCS_COMMON := mm/memmap.c $(sort $(wildcard mm/buddy*.c))
 MM_SRCS_slab := $(sort $(wildcard mm/slab*.c mm/kmalloc*.c))
 MM_SRCS_slub := $(sort $(wildcard mm/slub*.c mm/kmalloc*.c))
+# The two SLOBs share everything but the heap: mm/slob_fit.c (sequential fit)
+# or mm/slob_seg.c (segregated free lists).
+MM_SRCS_slob := $(sort $(filter-out mm/slob_seg.c,$(wildcard mm/slob*.c)) $(wildcard mm/kmalloc*.c))
+MM_SRCS_slob-seg := $(sort $(filter-out mm/slob_fit.c,$(wildcard mm/slob*.c)) $(wildcard mm/kmalloc*.c))
 MM_SRCS := $(MM_SRCS_COMMON) $(MM_SRCS_$(ALLOC))
 TEST_SRCS_ALLOC := tests/common/test_kmalloc.c $(wildcard tests/common/test_cache*.c)
+TEST_SRCS_OWN_slab := $(wildcard tests/common/test_slab*.c)
+TEST_SRCS_OWN_slub := $(wildcard tests/common/test_slub*.c)
+TEST_SRCS_OWN_slob := $(wildcard tests/common/test_slob.c tests/common/test_slob_debug.c \
+	tests/common/test_slob_fit*.c)
+TEST_SRCS_OWN_slob-seg := $(wildcard tests/common/test_slob.c tests/common/test_slob_debug.c \
+	tests/common/test_slob_seg*.c)
 TEST_SRCS := tests/common/test_buddy.c $(if $(filter none,$(ALLOC)),,$(sort $(TEST_SRCS_ALLOC) \
-	$(wildcard tests/common/test_$(ALLOC)*.c)))
-ALLOC_CFLAGS := -DCONFIG_ALLOC_$(shell echo $(ALLOC) | tr a-z A-Z)
+	$(TEST_SRCS_OWN_$(ALLOC))))
+# The allocator as a macro name: CONFIG_ALLOC_SLAB, _SLUB, _SLOB, _SLOB_SEG ('-' is no
+# identifier character), _NONE.
+ALLOC_CFLAGS := -DCONFIG_ALLOC_$(shell echo $(ALLOC) | tr a-z- A-Z_)
 
 # Build options of mm/ (the same for the kernel and the host build):
 #   SLAB_DEBUG=1        red zones, poison, double-free and bad-pointer checks in

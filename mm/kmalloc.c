@@ -6,8 +6,9 @@
  * 96- and 192-byte classes (Linux's convention). A request goes to the
  * smallest class that fits: sizes 1 to 192 through kmalloc_small[], the
  * cache itself indexed by (size - 1) / 8 (one compare, one load), larger
- * ones by the highest bit of size - 1. Requests above
- * KMALLOC_MAX_CACHE_SIZE take whole pages from the buddy allocator: the
+ * ones by the highest bit of size - 1. Requests above KMALLOC_MAX_SLAB
+ * (KMALLOC_MAX_CACHE_SIZE; for SLOB the largest class under a page, as
+ * its blocks live inside pages) take whole pages from the buddy allocator: the
  * head page gets PG_large and keeps the order buddy stored in page->order,
  * which is how kfree and ksize know them.
  *
@@ -25,8 +26,9 @@
  * pointer at the page's start) back to the buddy allocator, any other
  * pointer reported, counted and refused (slab_find_head).
  *
- * This file is built by both allocators (ALLOC=slab or slub): it reaches
- * the one in use through mm/slab_impl.h, which names what each provides.
+ * This file is built by every allocator (ALLOC=slab, slub, slob or
+ * slob-seg): it reaches the one in use through mm/slab_impl.h, which names
+ * what each provides.
  *
  * Departures from Linux: the largest class is 8 KiB at 4K pages and half a
  * page at 64K pages; no DMA or reclaimable variants.
@@ -52,7 +54,7 @@ static const uint8_t size_index[KMALLOC_SMALL_MAX / 8] = {
 	2, 2, 2, 2, 2, 2, 2, 2,	/* 136 .. 192 */
 };
 
-/* Slot of the class for 1 <= size <= KMALLOC_MAX_CACHE_SIZE. */
+/* Slot of the class for 1 <= size <= KMALLOC_MAX_SLAB. */
 static inline unsigned int kmalloc_index(size_t size)
 {
 	if (size <= 192)
@@ -67,11 +69,11 @@ static unsigned int kmalloc_class_size(unsigned int i)
 
 /*
  * kmalloc_slab - the cache that kmalloc(size) would use, or NULL for size 0,
- * a size above KMALLOC_MAX_CACHE_SIZE, or a class not made yet (boot).
+ * a size above KMALLOC_MAX_SLAB, or a class not made yet (boot).
  */
 struct kmem_cache *kmalloc_slab(size_t size)
 {
-	if (size == 0 || size > KMALLOC_MAX_CACHE_SIZE)
+	if (size == 0 || size > KMALLOC_MAX_SLAB)
 		return NULL;
 	return kmalloc_caches[kmalloc_index(size)];
 }
@@ -85,8 +87,9 @@ void kmalloc_caches_init(void)
 	static const unsigned int order[] = { 4, 5, 6, 1, 7, 2 };
 	char name[SLAB_NAME_LEN];
 
-	BUILD_BUG_ON(KMALLOC_SHIFT_HIGH < 13);
-	for (unsigned int k = 0; k < ARRAY_SIZE(order) + KMALLOC_SHIFT_HIGH - 7; k++) {
+	BUILD_BUG_ON(KMALLOC_SLAB_SHIFT_HIGH < 11 || KMALLOC_SLAB_SHIFT_HIGH > KMALLOC_SHIFT_HIGH);
+	BUILD_BUG_ON(KMALLOC_MAX_SLAB != 1UL << KMALLOC_SLAB_SHIFT_HIGH);
+	for (unsigned int k = 0; k < ARRAY_SIZE(order) + KMALLOC_SLAB_SHIFT_HIGH - 7; k++) {
 		unsigned int i = k < ARRAY_SIZE(order) ? order[k] : k - ARRAY_SIZE(order) + 8;
 		unsigned int size = kmalloc_class_size(i);
 		struct kmem_cache *cachep;
@@ -131,7 +134,7 @@ void *kmalloc(size_t size)
 
 	if (likely(size - 1 < KMALLOC_SMALL_MAX))
 		cachep = kmalloc_small[(size - 1) / 8];
-	else if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE))
+	else if (likely(size - 1 < KMALLOC_MAX_SLAB))
 		cachep = kmalloc_caches[64 - __builtin_clzl(size - 1)];
 	else if (size == 0)
 		return ZERO_SIZE_PTR;
@@ -194,7 +197,7 @@ size_t ksize(const void *p)
 	if (page)
 		return PAGE_SIZE << page->order;
 	page = slab_find_head(NULL, p, "ksize");
-	return page ? page->slab_cache->object_size : 0;
+	return page ? slab_obj_size(page, p) : 0;
 }
 
 /* krealloc: see slab.h. */
@@ -237,7 +240,7 @@ static __noinline void kfree_slow(const void *p)
 	}
 	page = slab_find_head(NULL, p, "kfree");	/* reports why it is not an object */
 	if (page)
-		slab_free(page->slab_cache, (void *)p, "kfree");
+		slab_kfree(page, p);
 }
 
 /* kfree: see slab.h. */
@@ -249,5 +252,5 @@ void kfree(const void *p)
 		kfree_slow(p);
 		return;
 	}
-	slab_free(head->slab_cache, (void *)p, "kfree");
+	slab_kfree(head, p);
 }

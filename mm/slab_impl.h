@@ -1,8 +1,10 @@
 /*
  * slab_impl.h - the internal header of the object allocator this build
- * uses: mm/slub_def.h with ALLOC=slub (CONFIG_ALLOC_SLUB), else SLAB's
- * mm/slab_def.h. For the code both allocators build (mm/kmalloc.c) and the
- * allocator-neutral tests. Each def header provides, under the same names:
+ * uses: mm/slub_def.h with ALLOC=slub (CONFIG_ALLOC_SLUB), mm/slob_def.h
+ * with ALLOC=slob or slob-seg (CONFIG_ALLOC_SLOB, CONFIG_ALLOC_SLOB_SEG),
+ * else SLAB's mm/slab_def.h. For the code every allocator builds
+ * (mm/kmalloc.c) and the allocator-neutral tests. Each def header
+ * provides, under the same names:
  * struct kmem_cache with 'name', 'object_size' and 'list'; slab_state and
  * SLAB_DOWN..SLAB_UP; slab_caches and slab_caches_lock; kmalloc_caches[];
  * the fast paths slab_alloc(cachep) and slab_free(cachep, objp, fn);
@@ -13,8 +15,10 @@
 #ifndef MM_SLAB_IMPL_H
 #define MM_SLAB_IMPL_H
 
-#ifdef CONFIG_ALLOC_SLUB
+#if defined(CONFIG_ALLOC_SLUB)
 #include "mm/slub_def.h"
+#elif defined(CONFIG_ALLOC_SLOB) || defined(CONFIG_ALLOC_SLOB_SEG)
+#include "mm/slob_def.h"
 #else
 #include "mm/slab_def.h"
 #endif
@@ -22,6 +26,38 @@
 /* The alignment kmalloc asks for a class of 'size' bytes (SLUB: mm/slub_def.h). */
 #ifndef KMALLOC_ALIGN
 #define KMALLOC_ALIGN(size) 0
+#endif
+
+/*
+ * The largest kmalloc class the object allocator serves; larger requests
+ * take whole pages (kmalloc_large). KMALLOC_MAX_CACHE_SIZE unless the def
+ * header says less (SLOB: under a page), with its shift.
+ */
+#ifndef KMALLOC_MAX_SLAB
+#define KMALLOC_MAX_SLAB	KMALLOC_MAX_CACHE_SIZE
+#define KMALLOC_SLAB_SHIFT_HIGH	KMALLOC_SHIFT_HIGH
+#endif
+
+/*
+ * slab_obj_size - the usable bytes of the object p, which slab_find_head
+ * found in the slab headed by page: its cache's object size, unless the
+ * def header (SLOB: pages shared by caches) knows better.
+ */
+/*
+ * slab_kfree - kfree's fast path once slab_obj_head found p's page:
+ * slab_free to the page's cache, unless the def header frees otherwise
+ * (SLOB: the block's header names the cache).
+ */
+#ifndef SLAB_HAVE_KFREE
+#define slab_kfree(page, p) slab_free((page)->slab_cache, (void *)(p), "kfree")
+#endif
+
+#ifndef SLAB_HAVE_OBJ_SIZE
+static inline size_t slab_obj_size(const struct page *page, const void *p)
+{
+	(void)p;
+	return page->slab_cache->object_size;
+}
 #endif
 
 #endif

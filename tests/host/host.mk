@@ -1,7 +1,7 @@
 # tests/host/host.mk - build and run the self-tests on the host under ASan and UBSan.
 #
-#   make -f tests/host/host.mk [PAGE_SHIFT=12|14|16] [ALLOC=slab|slub] [MM_ONLY=1]        build
-#   make -f tests/host/host.mk [PAGE_SHIFT=12|14|16] [ALLOC=slab|slub] [MM_ONLY=1] run    build and run
+#   make -f tests/host/host.mk [PAGE_SHIFT=12|14|16] [ALLOC=slab|slub|slob|slob-seg] [MM_ONLY=1]
+#        build; add 'run' to build and run
 #   make -f tests/host/host.mk [PAGE_SHIFT=12|14|16] clean
 #
 # Output goes to build/host-4k/ or build/host-64k/. MM_ONLY=1 builds just the
@@ -32,14 +32,16 @@ $(error PAGE_SHIFT must be 12, 14 or 16, not '$(PAGE_SHIFT)')
 endif
 
 # Host-only tests: tests/host/test_slab_host*.c are SLAB's, test_slub_host*.c
-# SLUB's; each builds with its allocator only.
+# SLUB's, test_slob_host*.c both SLOBs'; each builds with its allocator only.
 HOST_TEST_SRCS := $(filter-out $(if $(filter slab,$(ALLOC)),,tests/host/test_slab_host%) \
-	$(if $(filter slub,$(ALLOC)),,tests/host/test_slub_host%),$(sort $(wildcard tests/host/*.c)))
+	$(if $(filter slub,$(ALLOC)),,tests/host/test_slub_host%) \
+	$(if $(filter slob slob-seg,$(ALLOC)),,tests/host/test_slob_host%),$(sort $(wildcard tests/host/*.c)))
 SRCS := $(MM_SRCS) kernel/printk.c kernel/selftest.c kernel/panic.c boot/bootinfo.c boot/dtb.c \
 	$(TEST_SRCS) $(HOST_TEST_SRCS)
 ifneq ($(MM_ONLY),)
-SRCS := $(filter-out mm/slab% mm/slub% mm/kmalloc% tests/common/test_slab% tests/common/test_slub% \
-	tests/common/test_kmalloc% tests/common/test_cache% tests/host/test_slab% tests/host/test_slub% \
+SRCS := $(filter-out mm/slab% mm/slub% mm/slob% mm/kmalloc% tests/common/test_slab% \
+	tests/common/test_slub% tests/common/test_slob% tests/common/test_kmalloc% \
+	tests/common/test_cache% tests/host/test_slab% tests/host/test_slub% tests/host/test_slob% \
 	tests/host/test_kmalloc%,$(SRCS))
 BIN := $(OUT)/quarry-host-mm$(MM_VARIANT)
 else

@@ -4,6 +4,7 @@
  */
 #include "host_shim.h"
 #include "kernel/arch.h"
+#include "kernel/nmi.h"
 #include "kernel/smp.h"
 #include "mm/page.h"
 #include <asm/memlayout.h>
@@ -66,8 +67,8 @@ void arch_exit(int status)
 	exit(status);
 }
 
-/* arch_stop_other_cpus: see kernel/arch.h. Host threads are left running. */
-void arch_stop_other_cpus(void)
+/* stop_other_cpus: see kernel/nmi.h (panic). Host threads are left running. */
+void stop_other_cpus(void)
 {
 }
 

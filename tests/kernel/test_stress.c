@@ -185,16 +185,17 @@ static void stress_cpu(void *arg)
  * The allocator's one hook here: pages it keeps after slab_drain_all that
  * grow as CPUs first use caches. SLAB: the kmem_cache_node cache (the
  * per-CPU nodes of every cache). SLUB: none (one node inside each cache).
+ * SLOB: none (nothing per CPU).
  */
 static unsigned long stress_node_pages(void)
 {
-#ifdef CONFIG_ALLOC_SLUB
-	return 0;
-#else
+#ifdef CONFIG_ALLOC_SLAB
 	struct slab_counts c;
 
 	cache_counts_sum(slab_node_cache, &c);
 	return c.total_slabs << slab_node_cache->order;
+#else
+	return 0;
 #endif
 }
 

@@ -1,0 +1,722 @@
+/*
+ * slob_seg.c - SLOB's heap as segregated free lists (ALLOC=slob-seg),
+ * seed 004's "after": a request takes the head of a list of free blocks
+ * that all fit it, instead of walking pages.
+ *
+ * Free blocks (struct slob_hdr, then a list_head) sit on one of 96 class
+ * lists: exact sizes below 64 units (512 bytes), then four classes per
+ * power of two up to a 64K page's 8192 units. A free header's info holds
+ * SLOB_FREE and its class; map[] has a bit per non-empty list, so the
+ * first list at or above a class is one or two bit scans. A cache asks
+ * for units + (align / 8 - 1) units ('start', the worst case for its
+ * alignment), so every block of every list from there up fits it. A
+ * request first looks at the head of its own size's list ('exact': blocks
+ * it freed come back there) and takes it when aligned; else it takes the
+ * head of the first list from 'start' up: whole when it is no more
+ * than SLOB_SPLIT_MIN - 1 units too big and its payload is aligned (a
+ * block freed by the same cache: the common case), else cut from the
+ * block's end, the rest staying in place (moved only when its class
+ * changes); a sliver of one or two units before the object goes to the
+ * block on its left. Frees do not coalesce: a block goes back, whole, to
+ * the head of its class. Every page starts with a two-unit page header
+ * block (SLOB_PAGE_HDR) counting the page's allocated blocks; when the
+ * count drops to zero the page becomes the spare, as it is (its blocks
+ * stay on their lists), or, if the spare is empty too, its free blocks
+ * leave their lists and it goes back to the buddy allocator. An empty
+ * spare in pieces is made one block again before the heap grows.
+ *
+ * Invariants (heap lock, besides mm/slob_def.h's, whose "no two free
+ * neighbours" this form does not keep): every free block is on exactly
+ * the list of its class and its info names that class; map[] bit c is set
+ * exactly when list c is not empty; blocks are at least 3 units; each
+ * page's first block is its page header, whose count is its allocated
+ * blocks; no page with a count of 0 is in the heap but the spare.
+ *
+ * Lock: the heap lock (mm/slob_def.h), interrupts off, around each whole
+ * allocation or free; new pages come from alloc_pages under it. Seed 004:
+ * kept the segregated lists, kmalloc through size classes, frees without
+ * coalescing and the memory-for-speed trade; departed in what a list
+ * holds: the seed gave each size its own pages (a small SLUB without
+ * per-CPU caches), Quarry keeps SLOB's shared pages and headers, so caches
+ * still share pages and a freed block serves any size it fits; one lock,
+ * nothing per CPU.
+ */
+#include "mm/slob_def.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+
+/* A remainder after an object of fewer units (1 or 2) stays with the object. */
+#define SLOB_SPLIT_MIN		SLOB_MIN_UNITS
+#define SLOB_CLASS_MASK		0x7fU
+#define SLOB_SEEN		0x2000U	/* kmem_cache_check's mark, under the lock only */
+#define SLOB_HDR_UNITS		2U	/* a page header block: its header and count */
+#define SLOB_EMPTY_UNITS	(SLOB_PAGE_UNITS - SLOB_HDR_UNITS)	/* an empty page's block */
+
+_Static_assert(SLOB_NR_CLASSES - 1 <= SLOB_CLASS_MASK && !(SLOB_SEEN & SLOB_CLASS_MASK),
+	       "a class fits the free header's info");
+
+/* The first block of every heap page. */
+struct slob_page_hdr {
+	struct slob_hdr hdr;	/* SLOB_HDR_UNITS units (more with slivers), prev 0, SLOB_PAGE_HDR */
+	uint32_t nr_alloc;	/* allocated blocks in the page */
+	uint32_t pad;
+};
+
+_Static_assert(sizeof(struct slob_page_hdr) == SLOB_HDR_UNITS * SLOB_UNIT, "page header size");
+
+/* class_lo[c]: the fewest units of class c (class_lo[SLOB_NR_CLASSES]: above all). */
+static uint16_t class_lo[SLOB_NR_CLASSES + 1];
+
+static __always_inline struct slob_page_hdr *page_hdr(const void *p)
+{
+	return (struct slob_page_hdr *)((uintptr_t)p & PAGE_MASK);
+}
+
+static __always_inline struct list_head *blk_link(struct slob_hdr *h)
+{
+	return (struct list_head *)(h + 1);
+}
+
+static __always_inline struct slob_hdr *link_blk(struct list_head *l)
+{
+	return (struct slob_hdr *)l - 1;
+}
+
+static __always_inline unsigned int cls_of(const struct slob_hdr *h)
+{
+	return h->info & SLOB_CLASS_MASK;
+}
+
+static __always_inline void cls_add(struct slob_hdr *h, unsigned int c)
+{
+	struct list_head *head = &slob_heap.cls[c], *l = blk_link(h), *n = head->next;
+
+	n->prev = l;
+	l->next = n;
+	l->prev = head;
+	head->next = l;
+	slob_heap.map[c / 64] |= 1ULL << (c % 64);
+}
+
+static __always_inline void cls_del(struct slob_hdr *h, unsigned int c)
+{
+	struct list_head *l = blk_link(h);
+
+	if (l->next == l->prev)		/* the only block on the list */
+		slob_heap.map[c / 64] &= ~(1ULL << (c % 64));
+	l->next->prev = l->prev;
+	l->prev->next = l->next;
+}
+
+/* The first class at or above 'from' with a free block, or -1. */
+static __always_inline int first_class(unsigned int from)
+{
+	uint64_t m;
+
+	if (from < 64) {
+		m = slob_heap.map[0] & (~0ULL << from);
+		if (m)
+			return __builtin_ctzll(m);
+		from = 64;
+	}
+	if (from >= SLOB_NR_CLASSES)
+		return -1;
+	m = slob_heap.map[1] & (~0ULL << (from - 64));
+	return m ? 64 + __builtin_ctzll(m) : -1;
+}
+
+/* A free block f grew to 'units': on the list of its new class. */
+static void grown(struct slob_hdr *f, unsigned int units)
+{
+	unsigned int fc = cls_of(f), nc = slob_class(units);
+
+	f->units = (uint16_t)units;
+	if (nc != fc) {
+		cls_del(f, fc);
+		f->info = (uint16_t)((f->info & ~SLOB_CLASS_MASK) | nc);
+		cls_add(f, nc);
+	}
+}
+
+/*
+ * Cut c's block from the end of the free block f (class fc) and count it
+ * in its page. Returns the caller's pointer. 'record': note for the debug
+ * path whether the block came from poisoned memory.
+ */
+static __always_inline void *carve(struct slob_hdr *f, unsigned int fc, struct kmem_cache *c,
+				   bool record)
+{
+	uintptr_t fs = (uintptr_t)f, end = fs + ((uintptr_t)f->units << SLOB_UNIT_SHIFT);
+	uintptr_t payload = (end - c->size) & ~((uintptr_t)c->align - 1);
+	struct slob_hdr *b = (struct slob_hdr *)payload - 1;
+	uintptr_t bend = payload + c->size;
+	unsigned int lead, pois = f->info & SLOB_POISONED, prev, units;
+
+	if (end - bend - 1 < (SLOB_SPLIT_MIN - 1) * SLOB_UNIT) {
+		/* a one- or two-unit tail: one alignment step down makes it a block, if f has room */
+		if (payload - c->align - SLOB_UNIT >= fs) {
+			payload -= c->align;
+			b = (struct slob_hdr *)payload - 1;
+			bend = payload + c->size;
+		} else {
+			bend = end;
+		}
+	}
+	lead = (unsigned int)(((uintptr_t)b - fs) >> SLOB_UNIT_SHIFT);
+	prev = lead;
+	if (likely(lead >= class_lo[fc])) {		/* f keeps its start and its class */
+		f->units = (uint16_t)lead;
+	} else if (lead >= SLOB_MIN_UNITS) {		/* f keeps its start, changes class */
+		unsigned int nc = slob_class(lead);
+
+		f->units = (uint16_t)lead;
+		cls_del(f, fc);
+		f->info = (uint16_t)(SLOB_FREE | pois | nc);
+		cls_add(f, nc);
+	} else {					/* b takes f's place, a sliver aside */
+		cls_del(f, fc);
+		prev = f->prev;
+		if (lead) {
+			struct slob_hdr *l = slob_prev(f);
+
+			if (slob_is_free(l)) {
+				if (l->info & SLOB_POISONED)	/* f's header and links */
+					slob_poison(f, f + lead);
+				grown(l, l->units + lead);
+			} else {
+				l->units = (uint16_t)(l->units + lead);
+			}
+			prev = l->units;
+		}
+	}
+	units = (unsigned int)((bend - (uintptr_t)b) >> SLOB_UNIT_SHIFT);
+	slob_set_hdr(b, units, prev, c->id);
+	if (unlikely(bend != end)) {
+		struct slob_hdr *t = (struct slob_hdr *)bend;
+		unsigned int tu = (unsigned int)((end - bend) >> SLOB_UNIT_SHIFT), tc = slob_class(tu);
+
+		slob_set_hdr(t, tu, units, SLOB_FREE | pois | tc);
+		cls_add(t, tc);
+		units = tu;
+		stat(c, splits, 1);
+	}
+	if (likely(!slob_page_end((void *)end)))
+		((struct slob_hdr *)end)->prev = (uint16_t)units;
+	page_hdr(b)->nr_alloc++;
+	if (record) {
+		slob_heap.last_poisoned = pois;
+		slob_heap.last_skip = fs + 24 > payload ? (unsigned int)(fs + 24 - payload) : 0;
+	}
+	return (void *)payload;
+}
+
+/* Take the whole free block f (class fc) for c when it fits as it is; else NULL. */
+static __always_inline void *take_whole(struct slob_hdr *f, unsigned int fc, struct kmem_cache *c,
+					bool record)
+{
+	if (f->units >= c->units + SLOB_SPLIT_MIN || ((uintptr_t)(f + 1) & (c->align - 1)))
+		return NULL;
+	cls_del(f, fc);
+	if (record) {
+		slob_heap.last_poisoned = f->info & SLOB_POISONED;
+		slob_heap.last_skip = sizeof(struct list_head);
+	}
+	f->info = c->id;
+	page_hdr(f)->nr_alloc++;
+	return f + 1;
+}
+
+/* An empty page as one free block (of 'pois'), on the top list. Heap lock held. */
+static void page_one_block(struct page *page, unsigned int pois)
+{
+	struct slob_page_hdr *ph = (struct slob_page_hdr *)slob_page_first(page);
+	struct slob_hdr *f = &ph->hdr + SLOB_HDR_UNITS;
+
+	slob_set_hdr(&ph->hdr, SLOB_HDR_UNITS, 0, SLOB_PAGE_HDR);
+	ph->nr_alloc = 0;
+	ph->pad = 0;
+	slob_set_hdr(f, SLOB_EMPTY_UNITS, SLOB_HDR_UNITS,
+		     SLOB_FREE | pois | slob_class(SLOB_EMPTY_UNITS));
+	cls_add(f, slob_class(SLOB_EMPTY_UNITS));
+}
+
+/* A new page: its page header block, then one free block on the top list. */
+static bool grow(struct kmem_cache *c)
+{
+	struct page *page = slob_new_page();
+
+	if (!page)
+		return false;
+	page_one_block(page, slob_page_first(page)->info & SLOB_POISONED);
+	stat(c, new_pages, 1);
+	return true;
+}
+
+/* Take every free block of a page without allocated blocks off its list; their AND of SLOB_POISONED. */
+static unsigned int unlist_page(struct page *page)
+{
+	struct slob_hdr *h = slob_page_first(page), *next;
+	unsigned int pois = SLOB_POISONED;
+
+	for (h = slob_next(h); slob_in_page(h, page); h = next) {
+		next = slob_next(h);
+		pois &= h->info;
+		cls_del(h, cls_of(h));
+		h->info = SLOB_DEAD;
+	}
+	return pois;
+}
+
+/* An empty page's blocks as one again (poisoned if they all were). */
+static void page_rebuild(struct page *page)
+{
+	unsigned int pois = unlist_page(page);
+
+	if (pois)
+		slob_poison(slob_page_first(page) + SLOB_HDR_UNITS, (char *)page_address(page) +
+								    PAGE_SIZE);
+	page_one_block(page, pois);
+}
+
+/* True when the spare is a page without allocated blocks. */
+static __always_inline bool spare_empty(const struct page *spare)
+{
+	return spare && page_hdr(page_address(spare))->nr_alloc == 0;
+}
+
+/* The aligned block of c fits the free block f (always, from c->start up, unless c->fit). */
+static __always_inline bool fits(const struct slob_hdr *f, const struct kmem_cache *c)
+{
+	uintptr_t end = (uintptr_t)f + ((uintptr_t)f->units << SLOB_UNIT_SHIFT);
+
+	return ((end - c->size) & ~((uintptr_t)c->align - 1)) - SLOB_UNIT >= (uintptr_t)f;
+}
+
+/* Blocks of a list slob_heap_alloc tries for a cache that must check the fit. */
+#define SLOB_FIT_TRIES		8
+
+/*
+ * slob_heap_alloc: see slob_def.h. Heap lock held; counts the object in
+ * c->inuse. From c->start up every block fits, unless c->fit (alignment so
+ * large the worst case would exceed a page): then up to SLOB_FIT_TRIES
+ * blocks of each list are tried, and a new page always fits.
+ */
+void *slob_heap_alloc(struct kmem_cache *c)
+{
+	struct slob_hdr *f;
+	void *p;
+	int cls;
+
+	for (cls = first_class(c->start); cls >= 0; cls = first_class((unsigned int)cls + 1)) {
+		struct list_head *head = &slob_heap.cls[cls], *l = head->next;
+
+		for (unsigned int n = 0; l != head && n < SLOB_FIT_TRIES; l = l->next, n++) {
+			f = link_blk(l);
+			stat(c, blocks_scanned, 1);
+			if (likely(!c->fit || fits(f, c)))
+				goto found;
+		}
+	}
+	if (spare_empty(slob_heap.spare) &&
+	    (slob_page_first(slob_heap.spare) + SLOB_HDR_UNITS)->units != SLOB_EMPTY_UNITS) {
+		page_rebuild(slob_heap.spare);	/* the empty spare's pieces, one block again */
+	} else if (!grow(c)) {
+		return NULL;
+	}
+	cls = (int)slob_class(SLOB_EMPTY_UNITS);
+	f = link_blk(slob_heap.cls[cls].next);
+	ASSERT(fits(f, c));
+found:
+	c->inuse++;
+	p = take_whole(f, (unsigned int)cls, c, true);
+	return p ? p : carve(f, (unsigned int)cls, c, true);
+}
+
+/* The list of slow caches' alloc_head: always empty, so they reach alloc_search. */
+struct list_head slob_no_list = LIST_HEAD_INIT(slob_no_list);
+
+/*
+ * The rest of slob_alloc, heap locked (flags: the interrupt state to
+ * restore): a slow cache's allocation, or the search from c->start.
+ */
+static __noinline void *alloc_search(struct kmem_cache *c, unsigned long flags)
+{
+	int cls;
+	void *p;
+
+	if (c->slow) {
+		slob_unlock(flags);
+		return slob_alloc_slow(c);
+	}
+	cls = first_class(c->start);
+
+	if (likely(cls >= 0)) {
+		struct slob_hdr *f = link_blk(slob_heap.cls[cls].next);
+
+		c->inuse++;
+		p = take_whole(f, (unsigned int)cls, c, false);
+		if (!p)
+			p = carve(f, (unsigned int)cls, c, false);
+	} else {
+		p = slob_heap_alloc(c);
+	}
+	slob_unlock(flags);
+	stat(c, allocs, p != NULL);
+	return p;
+}
+
+/*
+ * slob_alloc: see slob_def.h. The allocation path of every cache: first
+ * the head of its own size's list, a block of its own, when aligned (a
+ * slow cache's alloc_head is an empty list: it goes on to alloc_search).
+ */
+void *slob_alloc(struct kmem_cache *c)
+{
+	struct list_head *head = c->alloc_head, *l;
+	struct slob_hdr *f;
+	unsigned long flags;
+
+	flags = slob_lock();
+	l = head->next;
+	f = link_blk(l);
+	if (unlikely(l == head || f->units < c->units || ((uintptr_t)l & c->align_mask)))
+		return alloc_search(c, flags);
+	if (l->next == l->prev)			/* the only block on its list */
+		*c->exact_word &= ~c->exact_bit;
+	l->next->prev = head;
+	head->next = l->next;
+	f->info = c->id;
+	page_hdr(f)->nr_alloc++;
+	c->inuse++;
+	slob_unlock(flags);
+	stat(c, allocs, 1);
+	return f + 1;
+}
+
+/*
+ * The last allocated block of page (not the spare) went: it becomes the
+ * spare, as it is, if the spare has blocks allocated again (or there is
+ * none); else it goes back to the buddy allocator (the zone lock nests
+ * inside the heap lock).
+ */
+static __noinline void page_emptied(struct page *page)
+{
+	this_cpu_inc(slob_events);
+	if (spare_empty(slob_heap.spare)) {
+		unlist_page(page);
+		slob_heap.nr_pages--;
+		slob_release_page(page);
+		return;
+	}
+	slob_heap.spare = page;
+	slob_heap.spare_age = 0;
+}
+
+/* b's size agrees with its page and the next block's boundary tag. */
+static __always_inline bool size_ok(const struct slob_hdr *b)
+{
+	const struct slob_hdr *r = slob_next(b);
+
+	return slob_off(b) + b->units <= SLOB_PAGE_UNITS && (slob_page_end(r) || r->prev == b->units);
+}
+
+/* b, just freed, to the head of its class list (poisoned if 'pois': its body is). */
+static __always_inline void push_free(struct slob_hdr *b, unsigned int pois)
+{
+	unsigned int units = b->units, nc = units < SLOB_EXACT_CLASSES ? units : slob_class(units);
+
+	b->info = (uint16_t)(SLOB_FREE | pois | nc);
+	cls_add(b, nc);
+}
+
+/*
+ * slob_heap_free: see slob_def.h. b goes whole to the head of its class
+ * list, poisoned if its owner poisons (slob_debug_free did its body); a
+ * page left without allocated blocks goes to page_emptied.
+ */
+bool slob_heap_free(struct page *page, struct slob_hdr *b, struct kmem_cache *owner)
+{
+	if (b->units < SLOB_MIN_UNITS || !size_ok(b))
+		return false;
+	owner->inuse--;
+	push_free(b, owner->flags & SLAB_POISON ? SLOB_POISONED : 0);
+	if (--page_hdr(b)->nr_alloc == 0 && page != slob_heap.spare)
+		page_emptied(page);
+	return true;
+}
+
+/* The free fast path's way out when its page emptied, or it must report (heap locked). */
+static __noinline void free_emptied(struct page *page, unsigned long flags)
+{
+	page_emptied(page);
+	slob_unlock(flags);
+}
+
+static __noinline void free_refused(struct kmem_cache *c, const void *p, const char *fn,
+				    unsigned long flags)
+{
+	slob_unlock(flags);
+	slob_free_slow(c, (void *)p, fn);
+}
+
+/*
+ * The free fast path for a block of a heap page: a plain owner, a header
+ * with its tag and its cache's size (another size must agree with its page
+ * and its right neighbour's boundary tag); b goes to the head of its
+ * class. Anything else goes to slob_free_slow, which reports. The unlikely
+ * ways out are tail calls, so this path saves no registers.
+ */
+static __always_inline void free_block(struct kmem_cache *c, struct page *page, const void *p,
+				       const char *fn)
+{
+	struct slob_hdr *b = (struct slob_hdr *)p - 1;
+	struct kmem_cache *owner;
+	unsigned long flags;
+	unsigned int id;
+
+	if (unlikely(b->tag != slob_tag(b))) {
+		slob_free_slow(c, (void *)p, fn);
+		return;
+	}
+	flags = slob_lock();
+	id = b->info;
+	if (unlikely(id >= SLOB_MAX_CACHES)) {	/* free, dead, a page header */
+		free_refused(c, p, fn, flags);
+		return;
+	}
+	owner = slob_cache_of[id];		/* slob_cache_of[0] is NULL */
+	if (unlikely(!owner || owner->debug || (c && c != owner))) {
+		free_refused(c, p, fn, flags);
+		return;
+	}
+	if (likely(b->units == owner->units)) {	/* its cache's own size: its exact list */
+		struct list_head *head = owner->exact_head, *l = blk_link(b), *n = head->next;
+
+		b->info = owner->free_info;
+		n->prev = l;
+		l->next = n;
+		l->prev = head;
+		head->next = l;
+		*owner->exact_word |= owner->exact_bit;
+	} else if (likely(size_ok(b))) {	/* a block with a tail: check it in full */
+		push_free(b, 0);
+	} else {
+		free_refused(c, p, fn, flags);
+		return;
+	}
+	owner->inuse--;
+	if (unlikely(--page_hdr(b)->nr_alloc == 0) && page != slob_heap.spare) {
+		free_emptied(page, flags);
+		return;
+	}
+	slob_unlock(flags);
+	stat(owner, frees, 1);
+}
+
+/* slob_free: see slob_def.h. kmem_cache_free's path (c given) and kfree's slow one. */
+void slob_free(struct kmem_cache *c, void *p, const char *fn)
+{
+	uintptr_t off = (uintptr_t)p & (PAGE_SIZE - 1);
+	struct page *page;
+
+	if (likely(!(off & 7) && off && virt_addr_valid(p))) {
+		page = virt_to_page(p);
+		if (likely((page->flags & PG_slab) && !page->slab_cache)) {
+			free_block(c, page, p, fn);
+			return;
+		}
+	}
+	slob_free_slow(c, p, fn);
+}
+
+/* slob_kfree: see slob_def.h. kfree's fast path: page is p's PG_slab page. */
+void slob_kfree(struct page *page, const void *p)
+{
+	uintptr_t off = (uintptr_t)p & (PAGE_SIZE - 1);
+
+	if (likely(!(off & 7) && off && !page->slab_cache))
+		free_block(NULL, page, p, "kfree");
+	else
+		slob_free_slow(NULL, (void *)p, "kfree");
+}
+
+/* slob_heap_take_spare: see slob_def.h. Heap lock held. */
+struct page *slob_heap_take_spare(void)
+{
+	struct page *spare = slob_heap.spare;
+
+	slob_heap.spare = NULL;
+	if (!spare_empty(spare))
+		return NULL;
+	unlist_page(spare);
+	slob_heap.nr_pages--;
+	return spare;
+}
+
+/* slob_heap_init: see slob_def.h. */
+void slob_heap_init(void)
+{
+	for (unsigned int c = 0; c < SLOB_NR_CLASSES; c++)
+		INIT_LIST_HEAD(&slob_heap.cls[c]);
+	for (unsigned int w = 0; w < SLOB_MAP_WORDS; w++)
+		slob_heap.map[w] = 0;
+	for (unsigned int c = 0; c <= SLOB_NR_CLASSES; c++)
+		class_lo[c] = (uint16_t)(c < SLOB_NR_CLASSES ? slob_class_lo(c) : 0xffff);
+}
+
+/*
+ * slob_heap_start: see slob_def.h. The first class whose every block has r
+ * units; when r is more than a page can give, the class of 'units' (and
+ * *fit: each block's fit is checked).
+ */
+unsigned int slob_heap_start(unsigned int units, unsigned int r, bool *fit, unsigned int *exact)
+{
+	unsigned int c;
+
+	*exact = slob_class(units);
+	if (*exact >= SLOB_NR_CLASSES)
+		*exact = SLOB_NR_CLASSES - 1;
+
+	*fit = r > SLOB_EMPTY_UNITS;
+	if (*fit)
+		r = units;
+	c = slob_class(r);
+	return slob_class_lo(c) == r ? c : c + 1;
+}
+
+#define CHECK(cond, fmt, ...)                                                        \
+	do {                                                                         \
+		if (unlikely(!(cond))) {                                             \
+			printk(SLOB_NAME ": check failed: " fmt "\n", ##__VA_ARGS__); \
+			return -1;                                                   \
+		}                                                                    \
+	} while (0)
+
+/*
+ * slob_heap_check_lists: see slob_def.h. Walks every list (each
+ * node a free block of a heap page with that class, linked both ways,
+ * none twice: marked SLOB_SEEN) and sets 'listed' to the nodes found;
+ * slob_heap_check_block then finds each free block marked, and unmarks it.
+ */
+int slob_heap_check_lists(unsigned long *listed)
+{
+	unsigned long n = 0;
+
+	for (unsigned int c = 0; c < SLOB_NR_CLASSES; c++) {
+		struct list_head *head = &slob_heap.cls[c], *l;
+		bool bit = slob_heap.map[c / 64] & (1ULL << (c % 64));
+
+		CHECK(bit == !list_empty(head), "class %u: map bit %d, list %s", c, bit,
+		      list_empty(head) ? "empty" : "not empty");
+		for (l = head->next; l != head; l = l->next) {
+			struct slob_hdr *h = link_blk(l);
+			struct page *page;
+
+			CHECK(virt_addr_valid(h), "class %u: node %p outside RAM", c, (void *)h);
+			page = virt_to_page(h);
+			CHECK((page->flags & PG_slab) && !page->slab_cache,
+			      "class %u: node %p not in a heap page", c, (void *)h);
+			CHECK(l->next->prev == l && l->prev->next == l,
+			      "class %u: node %p badly linked", c, (void *)h);
+			CHECK(h->tag == slob_tag(h) && slob_is_free(h) && !(h->info & SLOB_SEEN),
+			      "class %u: node %p: header info 0x%x tag %s%s", c, (void *)h, h->info,
+			      h->tag == slob_tag(h) ? "ok" : "bad",
+			      h->info & SLOB_SEEN ? " (on a list twice)" : "");
+			CHECK((h->info & SLOB_CLASS_MASK) == c && slob_class(h->units) == c,
+			      "free block %p of %u units (class %u) on list %u, its info says %u",
+			      (void *)h, h->units, slob_class(h->units), c, h->info & SLOB_CLASS_MASK);
+			h->info |= SLOB_SEEN;
+			n++;
+		}
+	}
+	*listed = n;
+	return 0;
+}
+
+/* One free block of a page walk: on a list (marked), then unmarked. Heap lock held. */
+int slob_heap_check_block(struct page *page, struct slob_hdr *h)
+{
+	(void)page;
+	CHECK(h->info & SLOB_SEEN, "free block %p (%u units) is on no list", (void *)h, h->units);
+	h->info &= (uint16_t)~SLOB_SEEN;
+	CHECK(h->units >= SLOB_MIN_UNITS, "free block %p of %u units", (void *)h, h->units);
+	return 0;
+}
+
+/*
+ * One page's totals after its walk: its header counts its allocated
+ * blocks, it is not empty unless it is the spare; returns the list entries
+ * it accounts for (its free blocks).
+ */
+long slob_heap_check_page(struct page *page, unsigned long free_units, unsigned long free_blocks,
+			  unsigned long alloc_blocks)
+{
+	struct slob_page_hdr *ph = (struct slob_page_hdr *)slob_page_first(page);
+
+	(void)free_units;
+	CHECK(ph->hdr.info == SLOB_PAGE_HDR && ph->hdr.units >= SLOB_HDR_UNITS,
+	      "page %p: no page header block (info 0x%x, %u units)", (void *)ph, ph->hdr.info,
+	      ph->hdr.units);
+	CHECK(ph->nr_alloc == alloc_blocks, "page %p: its header counts %u allocated blocks, it "
+	      "holds %lu", (void *)ph, ph->nr_alloc, alloc_blocks);
+	CHECK(alloc_blocks || page == slob_heap.spare, "page %p: empty, and not the spare",
+	      (void *)ph);
+	return (long)free_blocks;
+}
+
+/* Undo the marks after a failed check (a walk that stopped early). Heap lock held. */
+void slob_heap_check_unmark(void)
+{
+	for (unsigned int c = 0; c < SLOB_NR_CLASSES; c++) {
+		struct list_head *head = &slob_heap.cls[c], *l;
+		unsigned int n = 0;
+
+		for (l = head->next; l != head && n++ < SLOB_PAGE_UNITS * 1024; l = l->next)
+			link_blk(l)->info &= (uint16_t)~SLOB_SEEN;
+	}
+}
+
+/* slob_heap_show: see slob_def.h. Per class: free blocks, their bytes, the pages holding them. */
+void slob_heap_show(void)
+{
+	static unsigned long blocks[SLOB_NR_CLASSES], bytes[SLOB_NR_CLASSES];
+	static unsigned long pages[SLOB_NR_CLASSES];
+	static struct page *last[SLOB_NR_CLASSES];
+	unsigned long flags = slob_lock(), nr_pages = slob_heap.nr_pages;
+	bool spare = slob_heap.spare != NULL;
+
+	for (unsigned int c = 0; c < SLOB_NR_CLASSES; c++) {
+		blocks[c] = bytes[c] = pages[c] = 0;
+		last[c] = NULL;
+	}
+	for (struct page *page = slob_next_heap_page(NULL); page; page = slob_next_heap_page(page)) {
+		for (struct slob_hdr *h = slob_page_first(page); slob_in_page(h, page);
+		     h = slob_next(h)) {
+			unsigned int c = h->info & SLOB_CLASS_MASK;
+
+			if (!h->units)
+				break;		/* corrupt: kmem_cache_check says more */
+			if (!slob_is_free(h))
+				continue;
+			blocks[c]++;
+			bytes[c] += (unsigned long)h->units * SLOB_UNIT;
+			pages[c] += last[c] != page;
+			last[c] = page;
+		}
+	}
+	slob_unlock(flags);
+	printk(SLOB_NAME ": %lu heap pages (%lu kB)%s; free blocks by size class:\n", nr_pages,
+	       nr_pages * (PAGE_SIZE / 1024), spare ? ", one kept empty" : "");
+	printk(SLOB_NAME ": %5s %13s %8s %10s %6s\n", "class", "block bytes", "blocks",
+	       "free bytes", "pages");
+	for (unsigned int c = 0; c < SLOB_NR_CLASSES; c++) {
+		unsigned long lo = slob_class_lo(c) * SLOB_UNIT, hi = lo;
+
+		if (c >= SLOB_EXACT_CLASSES)
+			hi = (c + 1 < SLOB_NR_CLASSES ? slob_class_lo(c + 1) * SLOB_UNIT : lo * 5 / 4) -
+			     SLOB_UNIT;
+		if (blocks[c])
+			printk(SLOB_NAME ": %5u %6lu-%-6lu %8lu %10lu %6lu\n", c, lo, hi, blocks[c],
+			       bytes[c], pages[c]);
+	}
+}
