@@ -164,7 +164,7 @@ static bool heap_block_ok(struct kmem_cache *c, struct page *page, const void *p
 	struct kmem_cache *owner = NULL;
 	const char *what = NULL;
 	unsigned long flags;
-	char buf[64];
+	char buf[96];
 
 	flags = slob_lock();
 	if (!(page->flags & PG_slab) || page->slab_cache) {
@@ -182,10 +182,15 @@ static bool heap_block_ok(struct kmem_cache *c, struct page *page, const void *p
 		what = "double free (inside a free block)";
 	} else if (h == b && underrun_mended(b, fn, p)) {
 		owner = owner_of(b);
+	} else if (h == b) {
+		owner = owner_of(h);
+		what = "header overwritten (buffer underrun, or a wild write)";
 	} else {
 		owner = owner_of(h);
-		what = h == b ? "header overwritten (buffer underrun, or a wild write)" :
-				"not at an object boundary";
+		snprintf(buf, sizeof(buf), "not at an object boundary (%ld bytes into the %u-byte "
+			 "object at %p)", (long)((const char *)p - (const char *)(h + 1)),
+			 owner ? owner->object_size : 0, (void *)(h + 1));
+		what = buf;
 	}
 	slob_unlock(flags);
 	if (what) {
