@@ -6,28 +6,23 @@
  * Free blocks (struct slob_hdr, then a list_head) sit on one of 96 class
  * lists: exact sizes below 64 units (512 bytes), then four classes per
  * power of two up to a 64K page's 8192 units. A free header's info holds
- * SLOB_FREE and its class; map[] has a bit per non-empty list, so the
- * first list at or above a class is one or two bit scans. A cache asks
- * for units + (align / 8 - 1) units ('start', the worst case for its
- * alignment), so every block of every list from there up fits it. A
- * request first looks at the head of its own size's list ('exact': blocks
- * it freed come back there) and takes it when aligned; else it takes the
- * head of the first list from 'start' up: whole when it is no more
- * than SLOB_SPLIT_MIN - 1 units too big and its payload is aligned (a
- * block freed by the same cache: the common case), else cut from the
- * block's end, the rest staying in place (moved only when its class
- * changes); a sliver of one or two units before the object goes to the
- * block on its left. Frees do not coalesce: a block goes back, whole, to
- * the head of its class. Every page starts with a two-unit page header
- * block (SLOB_PAGE_HDR) counting the page's allocated blocks; when the
- * count drops to zero the page becomes the spare, as it is (its blocks
- * stay on their lists), or, if the spare is empty too, its free blocks
- * leave their lists and it goes back to the buddy allocator. An empty
- * spare in pieces is made one block again before the heap grows.
+ * SLOB_FREE and its class; map[] has a bit per non-empty list. A cache
+ * asks for units + (align / 8 - 1) units ('start': its alignment's worst
+ * case), so every block of every list from there up fits it. A request
+ * first tries the head of its own size's list ('exact': its freed blocks
+ * come back there), taken when aligned; else the head of the first list
+ * from 'start' up: whole when at most SLOB_SPLIT_MIN - 1 units too big and
+ * aligned, else cut from its end, the rest staying in place (moved only if
+ * its class changes); a sliver of one or two units before the object goes
+ * to the block on its left. Frees do not coalesce: a block goes back whole
+ * to the head of its class. Each page starts with a two-unit page header
+ * block (SLOB_PAGE_HDR) counting its allocated blocks; at zero the page
+ * becomes the spare as it is (its blocks stay listed), or, if the spare is
+ * empty too, leaves the lists and goes back to the buddy allocator. An
+ * empty spare in pieces is made one block again before the heap grows.
  *
- * Invariants (heap lock, besides mm/slob_def.h's, whose "no two free
- * neighbours" this form does not keep): every free block is on exactly
- * the list of its class and its info names that class; map[] bit c is set
+ * Invariants (heap lock, besides mm/slob_def.h's): every free block is on
+ * exactly the list of its class and its info names it; map[] bit c is set
  * exactly when list c is not empty; blocks are at least 3 units; each
  * page's first block is its page header, whose count is its allocated
  * blocks; no page with a count of 0 is in the heap but the spare.
@@ -38,8 +33,7 @@
  * coalescing and the memory-for-speed trade; departed in what a list
  * holds: the seed gave each size its own pages (a small SLUB without
  * per-CPU caches), Quarry keeps SLOB's shared pages and headers, so caches
- * still share pages and a freed block serves any size it fits; one lock,
- * nothing per CPU.
+ * share pages and a freed block serves any size it fits; one lock.
  */
 #include "mm/slob_def.h"
 #include "kernel/printk.h"
@@ -252,7 +246,7 @@ static bool grow(struct kmem_cache *c)
 	return true;
 }
 
-/* Take every free block of a page without allocated blocks off its list; their AND of SLOB_POISONED. */
+/* Take a page's free blocks off their lists (it has none allocated); their AND of SLOB_POISONED. */
 static unsigned int unlist_page(struct page *page)
 {
 	struct slob_hdr *h = slob_page_first(page), *next;
