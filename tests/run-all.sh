@@ -76,11 +76,21 @@ timed() {	# timed TITLE COMMAND...: run, and note how long it took
 	return $rc
 }
 
-suite() {	# suite TITLE COMMAND...: run, show and collect PASS/FAIL lines
-	local title=$1 t0=$SECONDS
+suite() {	# suite TITLE COMMAND...: run, show and collect PASS/FAIL lines; a command
+		# that fails without a FAIL line of its own (a host test that does
+		# not build, say) gets one, so no failure goes uncounted
+	local title=$1 t0=$SECONDS rc log=build/test/suite.log
 	shift
 	echo "== $title"
-	"$@" 2>&1 | tee -a "$out" | grep -E '^(PASS|FAIL) '
+	"$@" > "$log" 2>&1
+	rc=$?
+	cat "$log" >> "$out"
+	grep -E '^(PASS|FAIL) ' "$log"
+	if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$log"; then
+		tail -5 "$log"
+		echo "FAIL $title: exited with status $rc and no FAIL line (see the output above)" |
+			tee -a "$out"
+	fi
 	printf '%5d s  %s\n' $((SECONDS - t0)) "$title" >> "$times"
 }
 
