@@ -1,7 +1,7 @@
 # Quarry - see README.md, or `make help`.
 #
 #   make run | test | bench | debug | gdb | help | clean
-#   ARCH=x86_64|arm64  PAGE_SIZE=4K|16K|64K  SMP=N  ALLOC=slab|slub  SLAB_DEBUG=1  CPU=...
+#   ARCH=x86_64|arm64  PAGE_SIZE=4K|16K|64K  SMP=N  ALLOC=slab|slub|slob|slob-seg  SLAB_DEBUG=1  CPU=...
 
 ARCH      ?= x86_64
 PAGE_SIZE ?= 4K
@@ -195,10 +195,13 @@ help:
 	@echo "                     MMU granule; x86_64 makes a 64K page of 16 MMU pages"
 	@echo "  CPU=cortex-a72     arm64 QEMU CPU (cortex-a57, cortex-a72, max); 16K needs max"
 	@echo "  SMP=N              QEMU CPU count (default 1; 1-8; >1 runs MTTCG)"
-	@echo "  ALLOC=slab|slub    object allocator: SLAB (default) or SLUB (seed 002: lockless"
-	@echo "                     per-CPU fast paths); SLUB builds go to build/<arch>-<page>-slub/"
+	@echo "  ALLOC=slab         object allocator: slab (default), slub (seed 002: lockless"
+	@echo "                     per-CPU fast paths), slob (seed 004's sequential-fit heap) or"
+	@echo "                     slob-seg (seed 004's segregated free lists); builds other than"
+	@echo "                     slab go to build/<arch>-<page>-<alloc>/"
 	@echo "  SLAB_DEBUG=1       red zones, poisoning, double-free and bad-pointer checks in"
-	@echo "                     every cache; costs a check and a fill per alloc and free"
+	@echo "                     every cache, in all four allocators; costs a check and a"
+	@echo "                     fill per alloc and free"
 	@echo "  SLAB_STATS=1       per-cache event counters (one add per counted event)"
 	@echo "  SLAB_IDX=4         variant: 4-byte freelist indexes (seed 000's 'before')"
 	@echo "  SLAB_GROW_LOCKED=1 variant: refill a new slab under the node lock (seed 001's 'before')"
