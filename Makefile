@@ -223,6 +223,8 @@ help:
 	@echo "                     every cache, in all four allocators; costs a check and a"
 	@echo "                     fill per alloc and free"
 	@echo "  SLAB_STATS=1       per-cache event counters (one add per counted event)"
+	@echo "  SLAB_FREELIST_RANDOM=1   SLAB: shuffle each new slab's free-index stack (cost per slab made)"
+	@echo "  SLAB_FREELIST_HARDENED=1 SLUB: store free pointers XORed with a secret and their address"
 	@echo "  SLAB_IDX=4         variant: 4-byte freelist indexes (seed 000's 'before')"
 	@echo "  SLAB_GROW_LOCKED=1 variant: refill a new slab under the node lock (seed 001's 'before')"
 	@echo "  MEM=256M           QEMU RAM, 8M to 8G;  TIMEOUT=120  seconds before a QEMU run is killed"

@@ -19,7 +19,9 @@ bool bench_icount;
 
 static const char *alloc_name(void)
 {
-#if defined(CONFIG_ALLOC_SLUB)
+#if defined(CONFIG_ALLOC_SLUB) && defined(CONFIG_SLAB_FREELIST_HARDENED)
+	return "slub-hardened";
+#elif defined(CONFIG_ALLOC_SLUB)
 	return "slub";
 #elif defined(CONFIG_ALLOC_SLOB)
 	return "slob";
@@ -29,6 +31,8 @@ static const char *alloc_name(void)
 	return "slab-idx4";
 #elif defined(CONFIG_SLAB_GROW_LOCKED)
 	return "slab-growlocked";
+#elif defined(CONFIG_SLAB_FREELIST_RANDOM)
+	return "slab-random";
 #else
 	return "slab";
 #endif

@@ -42,12 +42,20 @@ ALLOC_CFLAGS := -DCONFIG_ALLOC_$(shell echo $(ALLOC) | tr a-z- A-Z_)
 #                       every cache; costs a fill and a check per alloc and free
 #                       (SLAB and SLUB; SLUB's debug caches take the node lock)
 #   SLAB_STATS=1        count events in each cache's stats (one add per event)
+#   SLAB_FREELIST_RANDOM=1  SLAB hardening: each new slab's free-index stack in
+#                       random order; costs a shuffle (a random number per
+#                       object) per slab made, nothing per alloc or free
+#   SLAB_FREELIST_HARDENED=1  SLUB hardening: every free pointer stored in an
+#                       object is XORed with a per-cache secret and its own
+#                       address; costs two XORs per fast-path alloc and free
 #   SLAB_IDX=4          SLAB benchmark variant: force 4-byte freelist indexes (seed 000's "before")
 #   SLAB_GROW_LOCKED=1  SLAB benchmark variant: refill from a new slab under the node
 #                       lock, after publishing it (seed 001's "before")
 MM_CONFIG_CFLAGS := $(if $(SLAB_DEBUG),-DCONFIG_SLAB_DEBUG=1) \
 	$(if $(SLAB_STATS),-DCONFIG_SLAB_STATS=1) \
+	$(if $(SLAB_FREELIST_RANDOM),-DCONFIG_SLAB_FREELIST_RANDOM=1) \
+	$(if $(SLAB_FREELIST_HARDENED),-DCONFIG_SLAB_FREELIST_HARDENED=1) \
 	$(if $(SLAB_IDX),-DCONFIG_SLAB_IDX_BYTES=$(SLAB_IDX)) \
 	$(if $(SLAB_GROW_LOCKED),-DCONFIG_SLAB_GROW_LOCKED=1)
 # Variant builds get their own output directory suffix.
-MM_VARIANT := $(if $(SLAB_DEBUG),-debug)$(if $(SLAB_IDX),-idx$(SLAB_IDX))$(if $(SLAB_GROW_LOCKED),-growlocked)
+MM_VARIANT := $(if $(SLAB_DEBUG),-debug)$(if $(SLAB_FREELIST_RANDOM),-random)$(if $(SLAB_FREELIST_HARDENED),-hardened)$(if $(SLAB_IDX),-idx$(SLAB_IDX))$(if $(SLAB_GROW_LOCKED),-growlocked)

@@ -151,9 +151,39 @@ struct page *cache_grow_begin(struct kmem_cache *cachep, unsigned int nid)
 	}
 	for (unsigned int i = 0; i < cachep->num; i++)
 		fl[i] = (freelist_idx_t)i;
+	if (CONFIG_SLAB_FREELIST_RANDOM)
+		slab_shuffle_freelist(cachep, fl);
 	page->freelist = fl;
 	stat(cachep, grown, 1);
 	return page;
+}
+
+/*
+ * slab_shuffle_freelist - SLAB_FREELIST_RANDOM: a new slab's index stack in
+ * random order (Fisher-Yates), so which object comes next cannot be told
+ * from the last one. One slab_random() per slab seeds a local xorshift64*
+ * whose draws are scaled to [0, i) by a multiply (no division): about ten
+ * instructions per object, paid once per slab. IN_OBJ keeps
+ * freelist[num-1] = num-1: the array lives in that object, handed out last.
+ */
+void slab_shuffle_freelist(struct kmem_cache *cachep, freelist_idx_t *fl)
+{
+	unsigned int n = cachep->num - (cachep->layout == SLAB_LAYOUT_IN_OBJ);
+	uint64_t x = slab_random() | 1;
+
+	for (unsigned int i = n; i > 1; i--) {
+		unsigned int j;
+		freelist_idx_t t;
+
+		x ^= x >> 12;
+		x ^= x << 25;
+		x ^= x >> 27;
+		j = (unsigned int)(((x * 0x2545f4914f6cdd1dULL) >> 32) * i >> 32);
+		t = fl[i - 1];
+
+		fl[i - 1] = fl[j];
+		fl[j] = t;
+	}
 }
 
 /* Put a slab on the list its 'active' count names. Its node's lock held. */

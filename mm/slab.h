@@ -275,6 +275,16 @@ struct slab_usage {
 void kmem_cache_usage(struct kmem_cache *cachep, struct slab_usage *u);
 
 /*
+ * slab_random - 64 pseudo-random bits for the allocators' hardening
+ * (SLAB_FREELIST_RANDOM's shuffles, SLAB_FREELIST_HARDENED's per-cache
+ * secrets): a SplitMix64 sequence over one shared atomic counter, seeded
+ * once from arch_random_seed(). Not for cryptography: it keeps a heap
+ * layout or a stored pointer from being guessed from the code alone. Any
+ * context but NMI; lock-free.
+ */
+uint64_t slab_random(void);
+
+/*
  * slab_usage_snapshot - fill u[0..n) with every live cache's usage, in
  * slab_caches' order, under slab_caches_lock. Returns how many caches
  * there are: more than n means the rest were left out. Interrupts on or

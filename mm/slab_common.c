@@ -2,11 +2,35 @@
  * slab_common.c - code every object allocator shares (SLAB, SLUB, both
  * SLOBs), written once against what each one's def header gives under the
  * same names (mm/slab_impl.h: slab_caches, slab_caches_lock, name, list).
- * Today: the snapshot of every cache's objects in use that leak accounting
+ * The snapshot of every cache's objects in use that leak accounting
  * compares (kernel/leakcheck.c), through each allocator's
- * kmem_cache_usage().
+ * kmem_cache_usage(); the pseudo-random numbers the hardening options use.
  */
 #include "mm/slab_impl.h"
+#include <asm/processor.h>
+
+/* slab_random's state: SplitMix64's counter; 0 until the first call seeds it. */
+static uint64_t slab_rng;
+
+#define SLAB_RNG_GAMMA	0x9e3779b97f4a7c15ULL
+
+/* slab_random: see slab.h. */
+uint64_t slab_random(void)
+{
+	uint64_t z = __atomic_load_n(&slab_rng, __ATOMIC_RELAXED);
+
+	if (unlikely(!z)) {
+		uint64_t seed = arch_random_seed() | 1;
+
+		/* the first caller's seed wins; a racing one just uses the winner's */
+		__atomic_compare_exchange_n(&slab_rng, &z, seed, false, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED);
+	}
+	z = __atomic_add_fetch(&slab_rng, SLAB_RNG_GAMMA, __ATOMIC_RELAXED);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
 
 /* slab_usage_snapshot: see slab.h. */
 unsigned int slab_usage_snapshot(struct slab_usage *u, unsigned int n)

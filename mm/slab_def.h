@@ -60,6 +60,9 @@
 #include "kernel/atomic.h"
 #include <asm/processor.h>
 
+#ifndef CONFIG_SLAB_FREELIST_RANDOM
+#define CONFIG_SLAB_FREELIST_RANDOM 0	/* SLAB_FREELIST_RANDOM=1: shuffle new slabs' stacks */
+#endif
 #ifndef CONFIG_SLAB_DEBUG
 #define CONFIG_SLAB_DEBUG 0
 #endif
@@ -424,6 +427,7 @@ static __always_inline void slab_free(struct kmem_cache *cachep, void *objp, con
 
 /* mm/slab.c: slabs and their lists. */
 struct page *cache_grow_begin(struct kmem_cache *cachep, unsigned int nid);
+void slab_shuffle_freelist(struct kmem_cache *cachep, freelist_idx_t *fl);
 void cache_grow_end(struct kmem_cache *cachep, struct page *page);
 unsigned int slab_take_objs(struct kmem_cache *cachep, struct page *page, void **out,
 			    unsigned int max);

@@ -50,6 +50,9 @@
 #include <asm/cmpxchg.h>
 #include <asm/processor.h>
 
+#ifndef CONFIG_SLAB_FREELIST_HARDENED
+#define CONFIG_SLAB_FREELIST_HARDENED 0	/* SLAB_FREELIST_HARDENED=1: see slub_get_fp */
+#endif
 #ifndef CONFIG_SLAB_DEBUG
 #define CONFIG_SLAB_DEBUG 0
 #endif
@@ -160,6 +163,8 @@ struct kmem_cache {
 	uintptr_t slab_mask;		/* slab bytes - 1 */
 	uint64_t obj_magic;		/* floor((2^64 - 1) / size) + 2: divides by size */
 	uint64_t obj_bound;		/* num * (size * obj_magic mod 2^64): boundary test */
+	uintptr_t fp_secret;		/* SLAB_FREELIST_HARDENED: free pointers are stored
+					 * XORed with this and their slot's address */
 	unsigned int offset;		/* free pointer, in bytes from the caller's pointer */
 	unsigned int size;		/* bytes from one object to the next, guards included */
 	unsigned int object_size;	/* bytes the caller may use (ksize) */
@@ -246,14 +251,32 @@ static inline unsigned int slub_obj_index(const struct kmem_cache *s, const void
 	return (unsigned int)(((unsigned __int128)s->obj_magic * off) >> 64);
 }
 
+/*
+ * The free pointer stored in object x, and storing one. With
+ * SLAB_FREELIST_HARDENED the stored word is the pointer XOR the cache's
+ * secret XOR the word's own address, so a leaked or overwritten word says
+ * nothing and yields nothing usable without the secret (Linux XORs a
+ * byte-swapped address; the plain one is enough for what the test checks,
+ * that no free pointer appears in memory as itself). Without it, the plain
+ * pointer: these compile to one load or store.
+ */
 static __always_inline void *slub_get_fp(const struct kmem_cache *s, const void *x)
 {
-	return *(void *const *)((const char *)x + s->offset);
+	const uintptr_t *slot = (const uintptr_t *)((const char *)x + s->offset);
+
+	if (CONFIG_SLAB_FREELIST_HARDENED)
+		return (void *)(*slot ^ s->fp_secret ^ (uintptr_t)slot);
+	return (void *)*slot;
 }
 
 static __always_inline void slub_set_fp(const struct kmem_cache *s, void *x, void *fp)
 {
-	*(void **)((char *)x + s->offset) = fp;
+	uintptr_t *slot = (uintptr_t *)((char *)x + s->offset);
+
+	if (CONFIG_SLAB_FREELIST_HARDENED)
+		*slot = (uintptr_t)fp ^ s->fp_secret ^ (uintptr_t)slot;
+	else
+		*slot = (uintptr_t)fp;
 }
 
 /* This CPU's pair for cache s (Quarry never migrates: the pointer stays right). */

@@ -203,6 +203,17 @@ for alloc in ${ALLOCS:-slab slub slob slob-seg}; do
 		done
 	done
 done
+# The hardening options (host unit tests, both page sizes): SLAB's freelist
+# order is random in every new slab, SLUB's free pointers never lie in memory
+# as themselves; every other test passes with them on.
+case " ${ALLOCS:-slab slub} " in *" slub "*) hard_slub=1 ;; *) hard_slub= ;; esac
+for ps in 4K 64K; do
+	case " $want_pages " in *" $ps "*) ;; *) continue ;; esac
+	suite "SLAB host unit tests with SLAB_FREELIST_RANDOM=1, $ps pages" \
+		make --no-print-directory -j"$jobs" test-host ALLOC=slab SLAB_FREELIST_RANDOM=1 PAGE_SIZE=$ps
+	[ -n "$hard_slub" ] && suite "SLUB host unit tests with SLAB_FREELIST_HARDENED=1, $ps pages" \
+		make --no-print-directory -j"$jobs" test-host ALLOC=slub SLAB_FREELIST_HARDENED=1 PAGE_SIZE=$ps
+done
 suite "dependency step (scripts/deps.sh)" tests/deps-test.sh
 suite "bad build options refused by make" tests/make-options.sh
 case $built in *" x86_64-4k "*" arm64-4k "* | *" arm64-4k "*" x86_64-4k "*)

@@ -25,11 +25,13 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(__file__))
 import parse  # noqa: E402
 import report_slob  # noqa: E402
+import report_hardening  # noqa: E402
 
 COLS = parse.COLUMNS
 ARCH_ORDER = ["x86_64", "arm64"]
 PAGE_ORDER = ["4K", "16K", "64K"]
-ALLOC_ORDER = ["slab", "slub", "slob", "slob-seg", "slab-idx4", "slab-growlocked"]
+ALLOC_ORDER = ["slab", "slub", "slob", "slob-seg", "slab-idx4", "slab-growlocked", "slab-random",
+               "slub-hardened"]
 
 
 def ordered(values, order):
@@ -292,6 +294,7 @@ def report(outdir, results, counters):
     md += targets_section(t)
     md += report_slob.seed004_section(t)
     md += report_slob.targets_section(t)
+    md += report_hardening.hardening_section(t, sizes_of, results)
 
     t1_allocs = ("slab", "slub", "slob", "slob-seg", "slab-idx4")
     md.append("\n## 1. Repeatedly allocate then free (single CPU, instructions per op)\n")

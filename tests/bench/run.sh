@@ -26,8 +26,10 @@
 # (QEMU virt; 16K with CPU=max, the others with $CPU, default cortex-a72).
 # SLAB (ALLOC=slab, build/<arch>-<page>/) with the natural freelist index and
 # the two seed-post variants (SLAB_IDX=4, SLAB_GROW_LOCKED=1; not with quick);
-# SLUB (ALLOC=slub, build/<arch>-<page>-slub/) in its natural configuration
-# only, run exactly as SLAB's natural build is. SLOB and SLOB-seg (ALLOC=slob,
+# SLUB (ALLOC=slub, build/<arch>-<page>-slub/) in its natural configuration,
+# run exactly as SLAB's natural build is. The hardening options, single CPU
+# only and not with quick, for their cost: SLAB with SLAB_FREELIST_RANDOM=1
+# (slab-random) and SLUB with SLAB_FREELIST_HARDENED=1 (slub-hardened). SLOB and SLOB-seg (ALLOC=slob,
 # slob-seg) single CPU only: one lock per heap, built for small machines, so
 # their concurrent figures would say nothing seed 004 asks about.
 #
@@ -101,9 +103,11 @@ fi
 configs=()
 if [ -n "$want_slab" ]; then
 	configs+=("slab ALLOC=slab")
-	[ -z "$quick" ] && configs+=("slab-idx4 ALLOC=slab SLAB_IDX=4" "slab-growlocked ALLOC=slab SLAB_GROW_LOCKED=1")
+	[ -z "$quick" ] && configs+=("slab-idx4 ALLOC=slab SLAB_IDX=4" "slab-growlocked ALLOC=slab SLAB_GROW_LOCKED=1"
+		"slab-random ALLOC=slab SLAB_FREELIST_RANDOM=1")
 fi
 [ -n "$want_slub" ] && configs+=("slub ALLOC=slub")
+[ -n "$want_slub" ] && [ -z "$quick" ] && configs+=("slub-hardened ALLOC=slub SLAB_FREELIST_HARDENED=1")
 [ -n "$want_slob" ] && configs+=("slob ALLOC=slob")
 [ -n "$want_slob_seg" ] && configs+=("slob-seg ALLOC=slob-seg")
 smps=(1 2 4)	# -smp 1 in real time too: the base of the concurrent ratio
@@ -113,7 +117,7 @@ cmd_extra=${quick:+ quick}
 status=0
 
 # The build directory's suffix of a configuration (Makefile: BUILD).
-bdir() { case "$1" in slab) ;; slab-idx4) echo -idx4 ;; slab-growlocked) echo -growlocked ;; slub) echo -slub ;; slob) echo -slob ;; slob-seg) echo -slob-seg ;; esac; }
+bdir() { case "$1" in slab) ;; slab-idx4) echo -idx4 ;; slab-growlocked) echo -growlocked ;; slub) echo -slub ;; slab-random) echo -random ;; slub-hardened) echo -slub-hardened ;; slob) echo -slob ;; slob-seg) echo -slob-seg ;; esac; }
 page_sizes() { case "$1" in x86_64) echo 4K 64K ;; arm64) echo 4K 16K 64K ;; esac; }
 # QEMU's arm64 CPU for a page size: 16K needs a CPU with the 16K granule
 # (max); otherwise the caller's CPU, or run.sh's default (cortex-a72).
@@ -157,7 +161,7 @@ for arch in "${arches[@]}"; do
 			fi
 			# multi-CPU runs only where they compare something: SLAB's natural build,
 			# its grow-locked variant (seed 001's concurrent table) and SLUB
-			case $alloc in slab-idx4 | slob | slob-seg) continue ;; esac
+			case $alloc in slab-idx4 | slab-random | slub-hardened | slob | slob-seg) continue ;; esac
 			for n in "${smps[@]}"; do
 				for r in $(seq 1 $boots); do
 					echo "== $name: -smp $n real time, boot $r of $boots"

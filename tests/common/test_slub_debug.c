@@ -158,7 +158,9 @@ static int one_corruption(struct kmem_cache *c, void **objs, unsigned int n, voi
 		  "the objects do not fill one slab");
 	kmem_cache_free(c, x);
 	ST_EXPECT(slub_test_page(x)->slub_freelist == x, "x is not alone on its slab's freelist");
-	*(void **)x = bad;		/* a write after free, into the free pointer */
+	/* a write after free into the free pointer, stored as it would be read back as
+	 * 'bad' (with SLAB_FREELIST_HARDENED, encoded: a raw write decodes to noise) */
+	slub_set_fp(c, x, bad);
 	slab_test_console_clear();
 	ST_EXPECT(kmem_cache_alloc(c) == x, "x not handed out");
 	ST_EXPECT(slab_corruptions == corrupt + 1, "corruption not counted");

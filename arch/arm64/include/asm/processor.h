@@ -31,6 +31,32 @@ static inline uint64_t arch_cycles(void)
 	return v;
 }
 
+/*
+ * arch_random_seed - 64 bits to seed the allocators' hardening (freelist
+ * order, pointer secrets): RNDR when ID_AA64ISAR0_EL1 says the CPU has it
+ * (QEMU: -cpu max), else the generic timer's count mixed with the cycle
+ * counter. Under -icount both repeat from boot to boot, and so does a seed
+ * taken from them. Any context.
+ */
+static inline uint64_t arch_random_seed(void)
+{
+	uint64_t isar0, v, cnt;
+	uint32_t nzcv;
+
+	__asm__ __volatile__("mrs %0, id_aa64isar0_el1" : "=r"(isar0));
+	if ((isar0 >> 60) & 0xf) {	/* FEAT_RNG */
+		for (int tries = 0; tries < 10; tries++) {
+			/* RNDR is s3_3_c2_c4_0; it sets Z (and returns 0) when it has nothing */
+			__asm__ __volatile__("mrs %0, s3_3_c2_c4_0\n\tmrs %1, nzcv"
+					     : "=r"(v), "=r"(nzcv));
+			if (!(nzcv & (1U << 30)))
+				return v;
+		}
+	}
+	__asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(cnt));
+	return (cnt ^ (arch_cycles() << 32)) * 0x9e3779b97f4a7c15ULL;
+}
+
 /* The running CPU's number, in its per-CPU area (see asm/percpu.h). */
 extern unsigned int per_cpu__cpu_number;
 

@@ -29,6 +29,28 @@ static inline uint64_t arch_cycles(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+/*
+ * arch_random_seed - 64 bits to seed the allocators' hardening (freelist
+ * order, pointer secrets): RDRAND when CPUID says the CPU has it (QEMU:
+ * -cpu max), else the TSC. Under -icount the TSC repeats from boot to boot,
+ * and so does a seed taken from it. Any context.
+ */
+static inline uint64_t arch_random_seed(void)
+{
+	uint32_t a = 1, b, c = 0, d;
+	uint64_t v;
+	uint8_t ok = 0;
+
+	__asm__ __volatile__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	if (c & (1U << 30)) {	/* CPUID.1:ECX.RDRAND */
+		for (int tries = 0; tries < 10 && !ok; tries++)
+			__asm__ __volatile__("rdrand %0; setc %1" : "=r"(v), "=qm"(ok));
+		if (ok)
+			return v;
+	}
+	return arch_cycles() * 0x9e3779b97f4a7c15ULL;
+}
+
 /* The running CPU's number, in its per-CPU area (see asm/percpu.h). */
 extern unsigned int per_cpu__cpu_number;
 

@@ -32,4 +32,9 @@ static inline uint64_t arch_cycles(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 static inline unsigned int smp_processor_id(void) { return host_cpu_id; }
+/* arch_random_seed - the host's seed for mm/'s hardening: the TSC, mixed. */
+static inline uint64_t arch_random_seed(void)
+{
+	return arch_cycles() * 0x9e3779b97f4a7c15ULL;
+}
 #endif
