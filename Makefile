@@ -168,8 +168,11 @@ test-host:
 test-kernel: deps images
 	@CMDLINE=selftest tests/qemu/selftest.sh kernel-$(ARCH)-$(PAGE_TAG) $(TEST_IMAGE) $(TIMEOUT) $(QEMU_FLAGS)
 
+# The GDB tests of this build: stepping through kmain, and the helpers of
+# scripts/gdb stopped in the allocator (any ALLOC, OPT=g too).
 test-gdb: deps images
-	@tests/gdb/stepping.sh gdb-$(ARCH)-$(PAGE_TAG) $(ELF) $(RUN_IMAGE)
+	@tests/gdb/stepping.sh gdb-$(notdir $(BUILD)) $(ELF) $(RUN_IMAGE)
+	@tests/gdb/helpers.sh gdb-helpers-$(notdir $(BUILD)) $(ELF)
 
 # QEMU paused at reset with its gdbstub on the first free port from 1234,
 # written to $(BUILD)/gdb-port for `make gdb` (so a second `make debug`, of
@@ -197,7 +200,7 @@ help:
 	@echo "                benchmark tables (serial on this terminal)"
 	@echo "  make test     every test: host unit tests (ASan/UBSan), in-kernel self-tests"
 	@echo "                on x86_64 (4K, 64K) and arm64 (4K, 16K, 64K), boot checks, the"
-	@echo "                benchmark mode, the GDB stepping test on both arches"
+	@echo "                benchmark mode, the GDB tests (stepping, helpers) on both arches"
 	@echo "  make bench    boot-time benchmarks of every configuration -> build/bench/report.md"
 	@echo "                (QUICK=1: natural configuration only, one multi-CPU boot)"
 	@echo "  make debug    boot QEMU paused with a gdbstub on a free port from 1234, printed"

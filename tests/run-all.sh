@@ -15,7 +15,9 @@
 # then, once: the dependency step as a user who is not root, bad build
 # options refused by make (tests/make-options.sh), the scripts' failure
 # paths (tests/qemu/failures.sh: a failed run never exits 0), and the GDB
-# stepping test at 4K pages on each arch.
+# tests at 4K pages on each arch: stepping through kmain, and the helpers of
+# scripts/gdb stopped in the allocator (tests/gdb/helpers.sh) with SLAB and
+# SLUB.
 # Every QEMU run has a time limit; a hang or crash is a failure. At the end:
 # the time each suite took and the total, then the summary line.
 #
@@ -201,6 +203,13 @@ for arch in "${arches[@]}"; do
 	if [ $arch = x86_64 ]; then image=$dir/quarry.iso; else image=$dir/quarry.elf; fi
 	suite "GDB stepping through kmain, $arch 4K pages" \
 		tests/gdb/stepping.sh gdb-$arch-4k $dir/quarry.elf $image
+	suite "GDB helpers (scripts/gdb) in the allocator, $arch 4K pages" \
+		tests/gdb/helpers.sh gdb-helpers-$arch-4k $dir/quarry.elf
+	# SLUB's 4K kernel was built above (unless ALLOCS=slab or its build failed)
+	if [ "${ALLOCS:-slab slub}" != slab ] && [ -f build/$arch-4k-slub/quarry.elf ]; then
+		suite "GDB helpers (scripts/gdb) in the allocator, $arch 4K pages, SLUB" \
+			tests/gdb/helpers.sh gdb-helpers-$arch-4k-slub build/$arch-4k-slub/quarry.elf
+	fi
 done
 
 passed=$(grep -c '^PASS ' "$out")

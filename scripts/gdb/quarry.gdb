@@ -11,5 +11,6 @@ set confirm off
 hbreak kmain
 echo \nQuarry: QEMU is paused at reset; a hardware breakpoint is set on kmain.\n
 echo Type 'continue' to boot to it, then next/step/bt/print as usual.\n
-echo With CMDLINE=gdbtest: 'break gdbtest_stop', 'continue', then the helpers:\n
-echo quarry-slabinfo, quarry-cache gdbtest-96, quarry-page obj, quarry-help.\n
+echo Helpers (memory reads only, safe wherever the kernel stopped): quarry-slabinfo,\n
+echo quarry-cache NAME, quarry-page ADDR, quarry-buddyinfo, quarry-dmesg, quarry-percpu VAR,\n
+echo quarry-help. With make debug CMDLINE=gdbtest: 'break gdbtest_stop', 'continue'.\n
