@@ -4,8 +4,6 @@
 import os
 import sys
 
-import gdb
-
 here = os.path.dirname(os.path.abspath(__file__))
 if here not in sys.path:
     sys.path.insert(0, here)

@@ -1,8 +1,8 @@
 # buddy.py - the page allocator as memory shows it (mm/buddy_internal.h):
 # quarry-buddyinfo's report and what a page that no object allocator owns is.
 
-from .mem import (QuarryError, build, symbol_value, list_entries, u, at, lookup_type,
-                  PG_reserved, PG_buddy, PG_head, PG_large, PG_pcp, PG_slab)
+from .mem import (build, symbol_value, list_entries, u, lookup_type,
+                  PG_reserved, PG_buddy, PG_head, PG_large, PG_pcp)
 
 
 def zone():

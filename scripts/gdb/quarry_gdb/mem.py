@@ -22,6 +22,10 @@ PG_head = 1 << 2
 PG_slab = 1 << 3
 PG_large = 1 << 4
 PG_pcp = 1 << 5
+# mm/slab.h: kmem_cache_create flags.
+SLAB_FLAG_NAMES = [(0x1, "hwcache_align"), (0x2, "red_zone"), (0x4, "poison"), (0x8, "no_debug")]
+SLAB_DEBUG = 0x2 | 0x4
+
 PG_NAMES = [(PG_reserved, "reserved"), (PG_buddy, "buddy"), (PG_head, "head"),
             (PG_slab, "slab"), (PG_large, "large"), (PG_pcp, "pcp")]
 
@@ -34,6 +38,14 @@ def flag_names(flags):
     """'slab|head' for a page's flags (low byte only; SLAB's node is above)."""
     names = [n for bit, n in PG_NAMES if flags & bit]
     return "|".join(names) if names else "none"
+
+
+def cache_flag_names(flags):
+    """'red_zone|poison (debug)' for a cache's SLAB_* flags."""
+    names = [n for bit, n in SLAB_FLAG_NAMES if flags & bit]
+    s = "|".join(names) if names else "none"
+    return s + (" (debug: checked under the node lock, nothing cached per CPU)"
+                if flags & SLAB_DEBUG else "")
 
 
 def inferior():

@@ -6,7 +6,7 @@
 # when its index is on its slab's freelist stack (freelist[active..num-1]) or
 # its pointer sits in a CPU's array or a node's shared array.
 
-from .mem import QuarryError, build, at, u, read_u64, read_uint, lookup_type, offsetof, list_entries
+from .mem import QuarryError, cache_flag_names, build, at, u, read_u64, read_uint, lookup_type, offsetof, list_entries
 
 SLAB_NODE_SHIFT = 8		# mm/slab_def.h: a slab's home node in its head page's flags
 SLAB_NODE_MASK = 0xff
@@ -99,9 +99,9 @@ def cache_lines(c):
     if int(c["layout"]) == 1 and u(c["freelist_cache"]):
         layout += " (%s)" % c["freelist_cache"]["name"].string()
     lines.append("cache %s at %#x (SLAB)%s" % (name, u(c.address), " dead" if c["dead"] else ""))
-    lines.append("  object_size %d, size %d (object to object), obj_offset %d, align %d, flags %#x"
+    lines.append("  object_size %d, size %d (object to object), obj_offset %d, align %d, flags %#x %s"
                  % (int(c["object_size"]), int(c["size"]), int(c["obj_offset"]),
-                    int(c["align"]), flags))
+                    int(c["align"]), flags, cache_flag_names(flags)))
     lines.append("  slab: %d objects in 2^%d pages (%d bytes), freelist %s, waste %d bytes"
                  % (int(c["num"]), int(c["order"]), b.page_size << int(c["order"]), layout,
                     int(c["waste"])))

@@ -9,7 +9,7 @@
 # PG_slab and slab_cache. Nothing is per CPU. slabinfo counts as
 # mm/slob_info.c does.
 
-from .mem import QuarryError, build, at, u, read_u64, lookup_type, symbol_value, list_entries
+from .mem import QuarryError, cache_flag_names, build, at, u, read_u64, lookup_type, symbol_value, list_entries
 
 SLOB_UNIT = 8				# mm/slob_def.h
 SLOB_FREE = 0x8000
@@ -97,9 +97,10 @@ def cache_lines(c):
     lines = ["cache %s at %#x (%s)%s" % (c["name"].string(), u(c.address), build().allocator,
                                          " dead" if c["dead"] else "")]
     lines.append("  object_size %d, block %d units (%d bytes with its header), align %d, "
-                 "flags %#x, id %d" % (int(c["object_size"]), int(c["units"]),
-                                       int(c["units"]) * SLOB_UNIT, int(c["align"]),
-                                       int(c["flags"]), int(c["id"])))
+                 "flags %#x %s, id %d" % (int(c["object_size"]), int(c["units"]),
+                                          int(c["units"]) * SLOB_UNIT, int(c["align"]),
+                                          int(c["flags"]), cache_flag_names(int(c["flags"])),
+                                          int(c["id"])))
     if c["big"]:
         lines.append("  big: each object is 2^%d pages from the buddy allocator" % int(c["order"]))
     lines.append("  objects in use: %d; %s%s" % (u(c["inuse"]),

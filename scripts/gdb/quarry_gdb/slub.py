@@ -6,7 +6,7 @@
 # slabinfo counts as mm/slub_info.c does (free = the free objects of the
 # node's partial slabs; CPU freelists and CPU partial slabs count as active).
 
-from .mem import QuarryError, build, at, u, read_u64, lookup_type, list_entries
+from .mem import QuarryError, cache_flag_names, build, at, u, read_u64, lookup_type, list_entries
 
 SLUB_END_TAG = 1			# mm/slub_def.h
 SLUB_NO_SLAB = (1 << 64) - 1
@@ -95,8 +95,9 @@ def cache_lines(c):
     name = c["name"].string()
     lines = ["cache %s at %#x (SLUB)%s" % (name, u(c.address), " dead" if c["dead"] else "")]
     lines.append("  object_size %d, size %d, obj_offset %d, free pointer at +%d, align %d, "
-                 "flags %#x" % (int(c["object_size"]), int(c["size"]), int(c["obj_offset"]),
-                               int(c["offset"]), int(c["align"]), int(c["flags"])))
+                 "flags %#x %s" % (int(c["object_size"]), int(c["size"]), int(c["obj_offset"]),
+                               int(c["offset"]), int(c["align"]), int(c["flags"]),
+                               cache_flag_names(int(c["flags"]))))
     lines.append("  slab: %d objects in 2^%d pages (mask %#x), waste %d; min_partial %d, "
                  "cpu_partial %d; pair slot %d (cpu_off %#x)"
                  % (int(c["num"]), int(c["order"]), u(c["slab_mask"]), int(c["waste"]),
