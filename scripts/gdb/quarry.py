@@ -4,6 +4,7 @@
 import os
 import sys
 
+sys.dont_write_bytecode = True		# no __pycache__ in the source tree
 here = os.path.dirname(os.path.abspath(__file__))
 if here not in sys.path:
     sys.path.insert(0, here)
