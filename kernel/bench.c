@@ -14,12 +14,16 @@
 #include <stdarg.h>
 
 bool bench_quick;
-static bool bench_icount;
+bool bench_icount;
 
 static const char *alloc_name(void)
 {
 #if defined(CONFIG_ALLOC_SLUB)
 	return "slub";
+#elif defined(CONFIG_ALLOC_SLOB)
+	return "slob";
+#elif defined(CONFIG_ALLOC_SLOB_SEG)
+	return "slob-seg";
 #elif defined(CONFIG_SLAB_IDX_BYTES) && CONFIG_SLAB_IDX_BYTES == 4
 	return "slab-idx4";
 #elif defined(CONFIG_SLAB_GROW_LOCKED)
