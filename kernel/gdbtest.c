@@ -10,8 +10,16 @@
 #include "kernel/gdbtest.h"
 #include "kernel/printk.h"
 #include "mm/slab.h"
+#include "mm/page.h"
 
 #define GDBTEST_WARM	8	/* objects allocated and freed first */
+
+/*
+ * A large kmalloc (4 pages: above every allocator's largest class, so a
+ * block straight from the buddy allocator) held over the stops, for
+ * quarry-page's large-block decoding; NULL outside gdbtest_run.
+ */
+void *gdbtest_large;
 
 /* gdbtest_stop: see gdbtest.h. Kept out of line and not folded away. */
 __noinline void gdbtest_stop(const char *step, void *obj)
@@ -25,6 +33,7 @@ int gdbtest_run(void)
 	struct kmem_cache *c = kmem_cache_create("gdbtest-96", 96, 0, 0, NULL);
 	void *objs[GDBTEST_WARM], *p;
 	unsigned int i;
+	bool ok;
 
 	if (!c) {
 		printk("gdbtest: FAILED: kmem_cache_create(gdbtest-96) returned NULL\n");
@@ -42,6 +51,7 @@ int gdbtest_run(void)
 	}
 	for (i = 0; i < GDBTEST_WARM; i++)
 		kmem_cache_free(c, objs[i]);
+	gdbtest_large = kmalloc(4 * PAGE_SIZE);
 	printk("gdbtest: %u objects of gdbtest-96 allocated and freed\n", GDBTEST_WARM);
 	slabinfo_show();
 	slab_meminfo_show();
@@ -55,6 +65,13 @@ int gdbtest_run(void)
 	gdbtest_stop("freed", p);
 
 	kmem_cache_destroy(c);
-	printk("gdbtest: %s\n", p ? "ok" : "FAILED: the warm allocation returned NULL");
-	return p ? 0 : -1;
+	kfree(gdbtest_large);
+	ok = p && gdbtest_large;
+	if (ok)
+		printk("gdbtest: ok\n");
+	else
+		printk("gdbtest: FAILED: %s returned NULL\n",
+		       !p ? "the warm allocation" : "kmalloc(4 pages)");
+	gdbtest_large = NULL;
+	return ok ? 0 : -1;
 }

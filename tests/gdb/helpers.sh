@@ -15,6 +15,8 @@
 #     pretty printer decodes *cachep;
 #   after the allocation returns, and at "allocated": quarry-page on the
 #     object names its cache and says "in use"; at "freed": "free";
+#   quarry-page on gdbtest's large kmalloc (4 pages from the buddy
+#     allocator) and inside it: the block, its order, in use;
 #   bad input (an address outside mem_map, an unknown cache, variable or
 #     CPU) gets one line naming it, and no command raises a Python error.
 # QEMU is bounded by run.sh's time limit, gdb by timeout(1). Prints one
@@ -64,6 +66,9 @@ timeout -k 5 120 gdb-multiarch -nx -batch \
 	-ex 'continue' -ex 'echo ==allocated==\n' -ex 'quarry-page obj' -ex 'echo ==end==\n' \
 	-ex 'continue' -ex 'echo ==freed==\n' -ex 'quarry-page obj' -ex 'echo ==end==\n' \
 	-ex 'print *mem_map' -ex 'quarry-buddyinfo' \
+	-ex 'echo ==large==\n' -ex 'quarry-page gdbtest_large' \
+	-ex 'quarry-page (char *)gdbtest_large + 2 * (1 << mm_debug_info.page_shift) + 100' \
+	-ex 'echo ==end==\n' \
 	-ex 'quarry-page 0x10' -ex 'quarry-cache no-such-cache' -ex 'quarry-percpu no_such_var' \
 	-ex 'quarry-percpu cpu_number 99' \
 	-ex 'kill' > "$log" 2>&1
@@ -141,6 +146,10 @@ t "quarry-page at gdbtest's 'allocated' stop: in use" \
 	'^0x[0-9a-f]+: object .*of cache gdbtest-96 at 0x[0-9a-f]+.*: in use$' "$(section allocated)"
 t "quarry-page after kmem_cache_free: free" '^0x[0-9a-f]+: .*: free( \(.*\))?$' "$(section freed)"
 t "quarry-buddyinfo prints the zone's free blocks" '^Node 0, zone   Normal( +[0-9]+)+$'
+t "quarry-page on a large kmalloc (4 pages): its head block, in use" \
+	'^0x[0-9a-f]+: in use: heads a large kmalloc of order 2 ' "$(section large)"
+t "quarry-page inside a large kmalloc: page 2 of its block, in use" \
+	'^0x[0-9a-f]+: in use: page 2 of a large kmalloc of order 2 headed by PFN 0x[0-9a-f]+' "$(section large)"
 t "quarry-page refuses an address outside mem_map" '^quarry-page: 0x10 .*(outside mem_map|below the direct map)'
 t "quarry-cache refuses an unknown cache, naming it" "^quarry-cache: no cache named 'no-such-cache'"
 t "quarry-percpu refuses an unknown variable, naming it" "^quarry-percpu: no per-CPU variable 'no_such_var'"
