@@ -1,7 +1,8 @@
 # Quarry - see README.md, or `make help`.
 #
 #   make run | test | bench | debug | gdb | help | clean
-#   ARCH=x86_64|arm64  PAGE_SIZE=4K|16K|64K  SMP=N  ALLOC=slab|slub|slob|slob-seg  SLAB_DEBUG=1  CPU=...
+#   ARCH=x86_64|arm64  PAGE_SIZE=4K|16K|64K  SMP=N  ALLOC=slab|slub|slob|slob-seg  SLAB_DEBUG=1
+#   CPU=...  OPT=2|g
 
 ARCH      ?= x86_64
 PAGE_SIZE ?= 4K
@@ -9,6 +10,11 @@ SMP       ?= 1
 ALLOC     ?= slab
 MEM       ?= 256M
 TIMEOUT   ?= 120
+# OPT=g builds with -Og (for stepping: `next` follows the source) into its own
+# directory (build/<arch>-<page>[-alloc]-og/); the default is -O2.
+OPT       ?= 2
+# The kernel command line of `make debug`.
+CMDLINE   ?= bench
 
 ifeq ($(filter x86_64 arm64,$(ARCH)),)
 $(error ARCH must be x86_64 or arm64, not '$(ARCH)')
@@ -23,6 +29,9 @@ else
 $(error PAGE_SIZE must be 4K, 16K (arm64 only) or 64K, not '$(PAGE_SIZE)')
 endif
 PAGE_TAG := $(shell echo $(PAGE_SIZE) | tr K k)
+ifeq ($(filter 2 g,$(OPT)),)
+$(error OPT must be 2 (-O2, the default) or g (-Og, for stepping), not '$(OPT)')
+endif
 ifdef MM_ONLY
 ALLOC := none
 endif
@@ -34,7 +43,7 @@ override ALLOC := slab
 endif
 
 include mm/files.mk
-BUILD := build/$(ARCH)-$(PAGE_TAG)$(if $(filter slab,$(ALLOC)),,-$(ALLOC))$(MM_VARIANT)
+BUILD := build/$(ARCH)-$(PAGE_TAG)$(if $(filter slab,$(ALLOC)),,-$(ALLOC))$(MM_VARIANT)$(if $(filter g,$(OPT)),-og)
 
 include arch/$(ARCH)/arch.mk
 # (host-only targets build mm/ for Linux at any page size)
@@ -71,7 +80,7 @@ endif
 
 KCFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pie \
 	-fno-stack-protector -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
-	-O2 -g3 -Wall -Wextra -Werror -Wno-unused-parameter $(ARCH_CFLAGS) \
+	-O$(OPT) -g3 -Wall -Wextra -Werror -Wno-unused-parameter $(ARCH_CFLAGS) \
 	-DPAGE_SHIFT=$(PAGE_SHIFT) $(ALLOC_CFLAGS) \
 	$(MM_CONFIG_CFLAGS) \
 	-I. -Iarch/$(ARCH)/include -MMD -MP
@@ -79,7 +88,7 @@ KCFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pie \
 # boot/: the arch-free parts of platform discovery (ACPI tables, boot_info)
 # plus the arch's boot protocol (ARCH_SRCS). tests/kernel/: self-tests that
 # only make sense in the kernel (SMP, interrupts).
-KSRCS := $(filter-out $(if $(filter none,$(ALLOC)),kernel/bench%),$(wildcard kernel/*.c)) \
+KSRCS := $(filter-out $(if $(filter none,$(ALLOC)),kernel/bench% kernel/gdbtest%),$(wildcard kernel/*.c)) \
 	$(wildcard arch/$(ARCH)/*.c) boot/acpi.c boot/bootinfo.c $(ARCH_SRCS) \
 	$(MM_SRCS) $(TEST_SRCS) $(wildcard tests/kernel/*.c)
 KOBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(KSRCS)) $(ARCH_AOBJS)
@@ -88,30 +97,23 @@ ELF := $(BUILD)/quarry.elf
 ISO := $(BUILD)/quarry.iso
 TEST_ISO := $(BUILD)/quarry-test.iso
 
-# With more than one CPU, TCG runs each in its own host thread (MTTCG);
-# tests/qemu/run.sh does the same for the runs it starts.
+# QEMU's CPUs and RAM; with more than one CPU tests/qemu/run.sh runs them in
+# parallel host threads (MTTCG).
 QEMU_FLAGS := -smp $(SMP) -m $(MEM)
-ifneq ($(SMP),1)
-QEMU_ACCEL := -accel tcg,thread=multi
-else
-QEMU_ACCEL := -accel tcg
-endif
 
-# What `make run`, `make test-kernel` and `make debug` boot. x86_64: a GRUB
-# ISO whose default entry carries the command line; arm64: the ELF itself,
-# with the command line in CMDLINE (tests/qemu/run.sh passes it to -append).
+# What `make run` and `make test-kernel` boot. x86_64: a GRUB ISO whose
+# default entry carries the command line; arm64: the ELF itself, with the
+# command line in CMDLINE (tests/qemu/run.sh passes it to -append).
+# `make debug` boots the ELF with CMDLINE (run.sh makes x86_64's ISO).
 ifeq ($(ARCH),x86_64)
 IMAGES     := $(ISO) $(TEST_ISO)
 RUN_IMAGE  := $(ISO)
 TEST_IMAGE := $(TEST_ISO)
-QEMU_BOOT  := -M pc -cdrom $(ISO) -device isa-debug-exit,iobase=0xf4,iosize=0x04
 GDB_ARCH   := i386:x86-64
 else
 IMAGES     := $(ELF)
 RUN_IMAGE  := $(ELF)
 TEST_IMAGE := $(ELF)
-QEMU_BOOT  := -M virt,gic-version=3 -cpu $(CPU) -semihosting-config enable=on,target=native \
-	-kernel $(ELF) -append "bench"
 GDB_ARCH   := aarch64
 endif
 export CPU
@@ -186,16 +188,31 @@ test-host:
 test-kernel: deps images
 	@CMDLINE=selftest tests/qemu/selftest.sh kernel-$(ARCH)-$(PAGE_TAG) $(TEST_IMAGE) $(TIMEOUT) $(QEMU_FLAGS)
 
+# The GDB tests of this build: stepping through kmain, and the helpers of
+# scripts/gdb stopped in the allocator (any ALLOC, OPT=g too).
 test-gdb: deps images
-	@tests/gdb/stepping.sh gdb-$(ARCH)-$(PAGE_TAG) $(ELF) $(RUN_IMAGE)
+	@tests/gdb/stepping.sh gdb-$(notdir $(BUILD)) $(ELF) $(RUN_IMAGE)
+	@tests/gdb/helpers.sh gdb-helpers-$(notdir $(BUILD)) $(ELF)
 
-# QEMU paused with its gdbstub on :1234; `make gdb` in another terminal attaches.
-debug: deps images
-	@echo "QEMU is paused with a gdbstub on localhost:1234; run 'make gdb' in another terminal."
-	$(QEMU) $(QEMU_ACCEL) $(QEMU_FLAGS) $(QEMU_BOOT) -serial stdio -display none -no-reboot -s -S
+# QEMU paused at reset with its gdbstub on the first free port from 1234,
+# written to $(BUILD)/gdb-port for `make gdb` (so a second `make debug`, of
+# another build or the same, runs beside the first). CMDLINE= the kernel
+# command line (default bench; gdbtest: the walkthrough's cache sequence).
+debug: deps kernel
+	@scripts/gdb/debug.sh $(BUILD) $(ELF) "$(CMDLINE)" $(QEMU_FLAGS)
 
+# gdb-multiarch with the kernel's symbols and Quarry's helpers
+# (scripts/gdb/quarry.py), attached to `make debug` of the same build
+# (the port from $(BUILD)/gdb-port, or PORT=N).
 gdb: deps kernel
-	gdb-multiarch -q -ex 'set architecture $(GDB_ARCH)' -x tests/gdb/quarry.gdb $(ELF)
+	@port=$${PORT:-$$(cat $(BUILD)/gdb-port 2>/dev/null)}; \
+	if [ -z "$$port" ]; then \
+		echo "make gdb: no 'make debug' is running for $(BUILD) (no $(BUILD)/gdb-port): start it with the same ARCH/PAGE_SIZE/ALLOC/OPT first, or give PORT=N"; \
+		exit 1; \
+	fi; \
+	echo "make gdb: attaching to localhost:$$port ($(ELF))"; \
+	gdb-multiarch -q -ex 'set architecture $(GDB_ARCH)' -x scripts/gdb/quarry.py \
+		-ex "target remote localhost:$$port" -x scripts/gdb/quarry.gdb $(ELF)
 
 help:
 	@echo "Quarry targets:"
@@ -203,11 +220,13 @@ help:
 	@echo "                benchmark tables (serial on this terminal)"
 	@echo "  make test     every test: host unit tests (ASan/UBSan), in-kernel self-tests"
 	@echo "                on x86_64 (4K, 64K) and arm64 (4K, 16K, 64K), boot checks, the"
-	@echo "                benchmark mode, the GDB stepping test on both arches"
+	@echo "                benchmark mode, the GDB tests (stepping, helpers) on both arches"
 	@echo "  make bench    boot-time benchmarks of every configuration -> build/bench/report.md"
 	@echo "                (QUICK=1: natural configuration only, one multi-CPU boot)"
-	@echo "  make debug    boot QEMU paused with a gdbstub on :1234 (ARCH=arm64 too)"
-	@echo "  make gdb      attach gdb-multiarch to 'make debug' (break kmain, continue, ...)"
+	@echo "  make debug    boot QEMU paused with a gdbstub on a free port from 1234, printed"
+	@echo "                (ARCH=arm64 too; CMDLINE=gdbtest: a cache sequence to stop in)"
+	@echo "  make gdb      attach gdb-multiarch to 'make debug' (same options), with the"
+	@echo "                quarry-* helpers (quarry-help) and pretty printers loaded"
 	@echo "  make clean    remove build/"
 	@echo "Options:"
 	@echo "  ARCH=x86_64|arm64  target architecture (arm64: QEMU virt, GICv3)"
@@ -227,6 +246,8 @@ help:
 	@echo "  SLAB_FREELIST_HARDENED=1 SLUB: store free pointers XORed with a secret and their address"
 	@echo "  SLAB_IDX=4         variant: 4-byte freelist indexes (seed 000's 'before')"
 	@echo "  SLAB_GROW_LOCKED=1 variant: refill a new slab under the node lock (seed 001's 'before')"
+	@echo "  OPT=g              -Og instead of -O2 (stepping follows the source); its own"
+	@echo "                     build directory, build/<arch>-<page>[-alloc]-og/"
 	@echo "  MEM=256M           QEMU RAM, 8M to 8G;  TIMEOUT=120  seconds before a QEMU run is killed"
 
 clean:

@@ -11,7 +11,8 @@
  *   "slowcall": the call limit cut to 3 s, and on_each_cpu_wait's caller
  *   spins in its own share with interrupts on, for its tick to report it;
  *   "bench": the boot-time benchmarks, with "icount" when QEMU counts
- *   instructions and "quick" for a shorter run) -> exit with a status.
+ *   instructions and "quick" for a shorter run; "gdbtest": a short cache
+ *   sequence with named stops for GDB, kernel/gdbtest.h) -> exit with a status.
  */
 #include "kernel/arch.h"
 #include "kernel/bootinfo.h"
@@ -21,6 +22,7 @@
 #include "kernel/acpi.h"
 #include "kernel/smp.h"
 #include "kernel/bench.h"
+#include "kernel/gdbtest.h"
 #include <asm/irqflags.h>
 #include <asm/processor.h>
 #include "mm/mm.h"
@@ -120,6 +122,8 @@ void kmain(unsigned long magic, unsigned long info)
 		bench_quick = cmdline_has(bi, "quick");
 		bench_run_all(cmdline_has(bi, "icount"));
 	}
+	if (cmdline_has(bi, "gdbtest") && gdbtest_run())
+		failures++;
 	if (cmdline_has(bi, "slabinfo"))
 		slab_report();
 #endif

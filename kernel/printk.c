@@ -3,6 +3,11 @@
  * call's text a whole unit on the console, even under SMP; it is taken with
  * interrupts saved, so printk works from interrupt handlers. A line longer
  * than the buffer is cut.
+ *
+ * Everything printed also goes into printk_log (printk.h), a ring of the
+ * last PRINTK_LOG_SIZE bytes written under the console lock, for a debugger
+ * to read from a stopped kernel (quarry-dmesg in scripts/gdb/); the kernel
+ * never reads it back.
  */
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
@@ -206,6 +211,20 @@ int snprintf(char *buf, size_t size, const char *fmt, ...)
 
 static struct spinlock console_lock = SPINLOCK_INIT;
 
+struct printk_log printk_log;
+_Static_assert((PRINTK_LOG_SIZE & (PRINTK_LOG_SIZE - 1)) == 0, "the log ring wraps by a mask");
+
+/* Append to the ring. Console lock held. */
+static void log_store(const char *s, size_t len)
+{
+	unsigned long head = printk_log.head;
+
+	for (size_t i = 0; i < len; i++)
+		printk_log.buf[(head + i) & (PRINTK_LOG_SIZE - 1)] = s[i];
+	/* The bytes before the count that covers them (a debugger trusts head). */
+	__atomic_store_n(&printk_log.head, head + len, __ATOMIC_RELEASE);
+}
+
 /* vprintk: see printk.h. */
 int vprintk(const char *fmt, va_list ap)
 {
@@ -214,6 +233,7 @@ int vprintk(const char *fmt, va_list ap)
 	size_t len = n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
 	unsigned long flags = spin_lock_irqsave(&console_lock);
 
+	log_store(buf, len);
 	arch_console_write(buf, len);
 	spin_unlock_irqrestore(&console_lock, flags);
 	return (int)len;

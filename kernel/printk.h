@@ -25,4 +25,20 @@ int vprintk(const char *fmt, va_list ap);
 int snprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 
+/*
+ * The kernel log: the last PRINTK_LOG_SIZE bytes printk wrote, for a
+ * debugger (scripts/gdb's quarry-dmesg) to read from a stopped kernel. Byte
+ * n of the output (counting from boot) is buf[n % PRINTK_LOG_SIZE]; head is
+ * how many bytes were ever written, so buf holds bytes
+ * [max(0, head - PRINTK_LOG_SIZE), head). Written under the console lock;
+ * 16 KiB of .bss, about the boot reports of an 8-CPU boot (bench tables
+ * overwrite the oldest lines).
+ */
+#define PRINTK_LOG_SIZE	(16 * 1024)
+struct printk_log {
+	unsigned long head;
+	char buf[PRINTK_LOG_SIZE];
+};
+extern struct printk_log printk_log;
+
 #endif

@@ -23,6 +23,7 @@ refuse page-size "PAGE_SIZE must be 4K, 16K \\(arm64 only\\) or 64K, not '8K'" P
 refuse x86-16k "PAGE_SIZE=16K is not available on x86_64" PAGE_SIZE=16K
 refuse arm64-16k-cpu "PAGE_SIZE=16K needs a CPU with the 16K granule: CPU=cortex-a72 has none" \
 	ARCH=arm64 PAGE_SIZE=16K CPU=cortex-a72
+refuse opt "OPT must be 2 \\(-O2, the default\\) or g \\(-Og, for stepping\\), not '3'" OPT=3
 refuse smp-0 "SMP must be a CPU count from 1 to 8, not '0'" SMP=0
 refuse smp-word "SMP must be a CPU count from 1 to 8, not 'banana'" SMP=banana
 refuse smp-9 "SMP=9 is more CPUs than Quarry starts \\(NR_CPUS is 8\\)" SMP=9

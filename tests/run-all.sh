@@ -15,7 +15,9 @@
 # then, once: the dependency step as a user who is not root, bad build
 # options refused by make (tests/make-options.sh), the scripts' failure
 # paths (tests/qemu/failures.sh: a failed run never exits 0), and the GDB
-# stepping test at 4K pages on each arch.
+# tests at 4K pages on each arch: stepping through kmain, and the helpers of
+# scripts/gdb stopped in the allocator (tests/gdb/helpers.sh) with each of
+# the four allocators.
 # Every QEMU run has a time limit; a hang or crash is a failure. At the end:
 # the time each suite took and the total, then the summary line.
 #
@@ -188,6 +190,7 @@ for alloc in ${ALLOCS:-slab slub slob slob-seg}; do
 				continue
 			fi
 			name=$arch-$tag-$alloc
+			built="$built$name "
 			elf=build/$name/quarry.elf
 			suite "$title in-kernel self-tests, $arch $ps pages" \
 				env CMDLINE=selftest tests/qemu/selftest.sh kernel-$name $elf 300 -m 256M
@@ -229,6 +232,14 @@ for arch in "${arches[@]}"; do
 	if [ $arch = x86_64 ]; then image=$dir/quarry.iso; else image=$dir/quarry.elf; fi
 	suite "GDB stepping through kmain, $arch 4K pages" \
 		tests/gdb/stepping.sh gdb-$arch-4k $dir/quarry.elf $image
+	suite "GDB helpers (scripts/gdb) in the allocator, $arch 4K pages" \
+		tests/gdb/helpers.sh gdb-helpers-$arch-4k $dir/quarry.elf
+	# the other allocators' 4K kernels built above (unless left out by ALLOCS, or failed)
+	for alloc in slub slob slob-seg; do
+		case $built in *" $arch-4k-$alloc "*) ;; *) continue ;; esac
+		suite "GDB helpers (scripts/gdb) in the allocator, $arch 4K pages, $(alloc_title $alloc)" \
+			tests/gdb/helpers.sh gdb-helpers-$arch-4k-$alloc build/$arch-4k-$alloc/quarry.elf
+	done
 done
 
 passed=$(grep -c '^PASS ' "$out")

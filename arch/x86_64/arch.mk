@@ -19,7 +19,7 @@ ARCH_SRCS := boot/multiboot2.c
 ARCH_ASRCS := $(wildcard boot/x86_64/*.asm) $(wildcard arch/x86_64/*.asm)
 ARCH_AOBJS := $(patsubst %.asm,$(BUILD)/obj/%.o,$(ARCH_ASRCS))
 
-$(BUILD)/obj/%.o: %.asm
+$(BUILD)/obj/%.o: %.asm boot/x86_64/cfi.inc
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  NASM    $<")
 	$(Q)$(NASM) $(NFLAGS) $< -o $@

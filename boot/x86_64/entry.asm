@@ -13,6 +13,8 @@
 ;   4. jump to the higher half, switch to the kernel stack, clear .bss and
 ;      call kmain(magic, mbi_phys).
 
+%include "boot/x86_64/cfi.inc"
+
 %define KERNEL_VMA 0xffffffff80000000
 %define PTE_P	0x1
 %define PTE_W	0x2
@@ -155,6 +157,8 @@ long_mode_high:
 	cli
 	hlt
 	jmp .dead
+long_mode_high_end:
+	OUTERMOST_FRAME long_mode_high, long_mode_high_end	; gdb's bt ends here
 
 section .boot.data
 align 8

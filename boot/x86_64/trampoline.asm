@@ -26,6 +26,8 @@
 ; is filled in the low copy by the boot CPU before each AP is started; APs
 ; start one at a time.
 
+%include "boot/x86_64/cfi.inc"
+
 %define TRAMPOLINE_BASE	0x8000		; x86.h TRAMPOLINE_BASE
 %define LOW(x)		(TRAMPOLINE_BASE + ((x) - trampoline_start))
 
@@ -128,5 +130,7 @@ ap_entry64:
 	cli
 	hlt
 	jmp .dead
+ap_entry64_end:
+	OUTERMOST_FRAME ap_entry64, ap_entry64_end	; gdb's bt ends here
 
 section .note.GNU-stack noalloc noexec nowrite progbits

@@ -1,0 +1,199 @@
+# slab.py - SLAB (ALLOC=slab) read from memory: mm/slab_def.h's structures.
+#
+# slabinfo counts as mm/slabinfo.c does (every node's counters added up;
+# objects in CPU and shared arrays count as active); a cache's detail shows
+# each node's lists and shared array and each CPU's array; an object is free
+# when its index is on its slab's freelist stack (freelist[active..num-1]) or
+# its pointer sits in a CPU's array or a node's shared array.
+
+from .mem import QuarryError, cache_flag_names, build, at, u, read_u64, read_uint, lookup_type, offsetof, list_entries
+
+SLAB_NODE_SHIFT = 8		# mm/slab_def.h: a slab's home node in its head page's flags
+SLAB_NODE_MASK = 0xff
+LAYOUTS = {0: "on-slab", 1: "off-slab", 2: "in-object"}
+SHOW_MAX = 16			# array and freelist entries listed before "..."
+
+
+def no_array_addr():
+    from .mem import symbol_addr
+    return symbol_addr("slab_no_array")
+
+
+def array_entries(ac):
+    """The objects of an array_cache (gdb.Value), bottom first: entry[1..avail]."""
+    avail = u(ac["avail"])
+    limit = u(ac["limit"])
+    if avail > limit:
+        raise QuarryError("array_cache at %#x: avail %d > limit %d (corrupt?)"
+                          % (u(ac.address), avail, limit))
+    base = u(ac.address) + offsetof(lookup_type("struct array_cache"), "entry")
+    return [read_u64(base + 8 * i) for i in range(1, avail + 1)]
+
+
+def cpu_array(c, cpu):
+    """cpu's array of cache c, or None while it has none (slab_no_array)."""
+    p = u(c["cpu_array"][cpu])
+    if p == 0 or p == no_array_addr():
+        return None
+    return at(p, lookup_type("struct array_cache"))
+
+
+def nodes(c):
+    """(node id, struct kmem_cache_node) for every node the cache has."""
+    b = build()
+    t = lookup_type("struct kmem_cache_node")
+    out = []
+    for i in range(b.nr_cpus):
+        p = u(c["node"][i])
+        if p:
+            out.append((i, at(p, t)))
+    return out
+
+
+def counts(c):
+    total = free_slabs = free_objects = shared = 0
+    for _, n in nodes(c):
+        total += u(n["total_slabs"])
+        free_slabs += u(n["free_slabs"])
+        free_objects += u(n["free_objects"])
+        if u(n["shared"]):
+            shared += u(n["shared"]["avail"])
+    return total, free_slabs, free_objects, shared
+
+
+def slabinfo_row(c):
+    """The fields of mm/slabinfo.c's slabinfo_line, and the cache's pages."""
+    total, free_slabs, free_objects, shared = counts(c)
+    num = int(c["num"])
+    order = int(c["order"])
+    row = (total * num - free_objects, total * num, int(c["size"]), num, 1 << order,
+           int(c["limit"]), int(c["batchcount"]), int(c["shared"]),
+           total - free_slabs, total, shared)
+    return row, total << order
+
+
+def percpu_objects(c, cpus):
+    """Objects in each CPU's array (None: the CPU has no array of this cache)."""
+    out = []
+    for cpu in cpus:
+        ac = cpu_array(c, cpu)
+        out.append(None if ac is None else u(ac["avail"]))
+    return out
+
+
+def fmt_objs(objs):
+    shown = ", ".join("%#x" % o for o in reversed(objs[-SHOW_MAX:]))
+    return shown + (", ... (%d more)" % (len(objs) - SHOW_MAX) if len(objs) > SHOW_MAX else "")
+
+
+def slab_list_count(n, which):
+    return sum(1 for _ in list_entries(n[which], lookup_type("struct page"), "lru"))
+
+
+def cache_lines(c):
+    b = build()
+    lines = []
+    name = c["name"].string()
+    flags = int(c["flags"])
+    layout = LAYOUTS.get(int(c["layout"]), str(int(c["layout"])))
+    if int(c["layout"]) == 1 and u(c["freelist_cache"]):
+        layout += " (%s)" % c["freelist_cache"]["name"].string()
+    lines.append("cache %s at %#x (SLAB)%s" % (name, u(c.address), " dead" if c["dead"] else ""))
+    lines.append("  object_size %d, size %d (object to object), obj_offset %d, align %d, flags %#x %s"
+                 % (int(c["object_size"]), int(c["size"]), int(c["obj_offset"]),
+                    int(c["align"]), flags, cache_flag_names(flags)))
+    lines.append("  slab: %d objects in 2^%d pages (%d bytes), freelist %s, waste %d bytes"
+                 % (int(c["num"]), int(c["order"]), b.page_size << int(c["order"]), layout,
+                    int(c["waste"])))
+    lines.append("  tunables: limit %d, batchcount %d, shared %d; CPUs with an array: %d"
+                 % (int(c["limit"]), int(c["batchcount"]), int(c["shared"]),
+                    int(c["nr_arrays"]["counter"])))
+    for i, n in nodes(c):
+        full = slab_list_count(n, "slabs_full")
+        partial = slab_list_count(n, "slabs_partial")
+        free = slab_list_count(n, "slabs_free")
+        lines.append("  node %d at %#x: slabs full %d, partial %d, free %d (total_slabs %d, "
+                     "free_slabs %d), free_objects %d, free_limit %d"
+                     % (i, u(n.address), full, partial, free, u(n["total_slabs"]),
+                        u(n["free_slabs"]), u(n["free_objects"]), u(n["free_limit"])))
+        if full + partial + free != u(n["total_slabs"]):
+            lines.append("    !! the lists hold %d slabs, total_slabs says %d"
+                         % (full + partial + free, u(n["total_slabs"])))
+        if u(n["shared"]):
+            sh = at(u(n["shared"]), lookup_type("struct array_cache"))
+            objs = array_entries(sh)
+            lines.append("    shared array at %#x: %d of %d objects%s%s"
+                         % (u(sh.address), len(objs), u(sh["limit"]), ": " if objs else "",
+                            fmt_objs(objs)))
+        else:
+            lines.append("    no shared array yet")
+    for cpu in b.online_cpus():
+        ac = cpu_array(c, cpu)
+        if ac is None:
+            lines.append("  CPU %d: no array (slab_no_array)" % cpu)
+            continue
+        objs = array_entries(ac)
+        lines.append("  CPU %d array at %#x: avail %d of limit %d, batchcount %d, touched %d%s"
+                     % (cpu, u(ac.address), len(objs), u(ac["limit"]), int(ac["batchcount"]),
+                        int(ac["touched"]), "" if objs else " (empty)"))
+        if objs:
+            lines.append("    top first (next handed out first): " + fmt_objs(objs))
+    return lines
+
+
+def where_free(c, obj):
+    """Where a SLAB object pointer sits while free, or None."""
+    b = build()
+    for cpu in range(b.nr_cpus):
+        ac = cpu_array(c, cpu)
+        if ac is None:
+            continue
+        objs = array_entries(ac)
+        if obj in objs:
+            return "in CPU %d's array, %d from the top" % (cpu, len(objs) - 1 - objs.index(obj))
+    for i, n in nodes(c):
+        if u(n["shared"]):
+            objs = array_entries(at(u(n["shared"]), lookup_type("struct array_cache")))
+            if obj in objs:
+                return "in node %d's shared array" % i
+    return None
+
+
+def page_lines(addr, pfn, page):
+    """quarry-page for a PG_slab page of SLAB: the slab, the object, free or in use."""
+    b = build()
+    head_addr = u(page["private"])
+    head = at(head_addr, b.page_type)
+    c = head["slab_cache"].dereference()
+    name = c["name"].string()
+    num, size, off = int(c["num"]), int(c["size"]), int(c["obj_offset"])
+    s_mem = u(head["s_mem"])
+    active = int(head["active"])
+    node = (u(head["flags"]) >> SLAB_NODE_SHIFT) & SLAB_NODE_MASK
+    lst = "full" if active == num else "free" if active == 0 else "partial"
+    lines = ["slab page of cache %s: slab head struct page %#x (PFN %#x), %d of %d objects "
+             "handed out, home node %d (%s list)"
+             % (name, head_addr, b.page_addr_to_pfn(head_addr), active, num, node, lst)]
+    isz = lookup_type("freelist_idx_t").sizeof
+    fl = u(head["freelist"])
+    stack = [read_uint(fl + i * isz, isz) for i in range(active, num)] if active < num else []
+    first = s_mem - off
+    rel = addr - first
+    if rel < 0 or rel // size >= num:
+        where = "before object 0" if rel < 0 else "after the last object"
+        lines.insert(0, "%#x: not an object: %s of slab %#x (freelist or slack)" % (addr, where, s_mem))
+    else:
+        idx = rel // size
+        obj = s_mem + idx * size
+        inside = addr - obj
+        pos = "" if inside == 0 else " (+%d into it)" % inside if inside > 0 else " (in its front red zone)"
+        if idx in stack:
+            state = "free (on the slab's freelist stack, %d from the top)" % stack.index(idx)
+        else:
+            w = where_free(c, obj)
+            state = "free (%s)" % w if w else "in use"
+        lines.insert(0, "%#x: object %d of cache %s at %#x%s: %s" % (addr, idx, name, obj, pos, state))
+    shown = " ".join(str(i) for i in stack[:32]) + (" ..." if len(stack) > 32 else "")
+    lines.append("slab freelist stack (free indexes, top first: next handed out first): "
+                 + (shown if stack else "empty (all handed out)"))
+    return lines

@@ -1,0 +1,179 @@
+# slub.py - SLUB (ALLOC=slub) read from memory: mm/slub_def.h's structures.
+#
+# Each CPU's (freelist, tid) pair is in its per-CPU area (per_cpu__slub_cpu +
+# the cache's cpu_off); a freelist is a chain through each free object
+# ('offset' bytes from the caller's pointer) that ends in its slab's base | 1.
+# slabinfo counts as mm/slub_info.c does (free = the free objects of the
+# node's partial slabs; CPU freelists and CPU partial slabs count as active).
+
+from .mem import QuarryError, cache_flag_names, build, at, u, read_u64, lookup_type, list_entries
+
+SLUB_END_TAG = 1			# mm/slub_def.h
+SLUB_NO_SLAB = (1 << 64) - 1
+SLUB_FROZEN = 1 << 63
+SHOW_MAX = 16
+
+
+def inuse(counters):
+    return counters & 0xffffffff
+
+
+def objects(counters):
+    return (counters >> 32) & 0x7fffffff
+
+
+def cpu_pair(c, cpu):
+    """(freelist, tid) of cpu's pair for cache c."""
+    b = build()
+    addr = b.per_cpu_addr("slub_cpu", cpu) + u(c["cpu_off"])
+    return read_u64(addr), read_u64(addr + 8), addr
+
+
+def chain(c, start):
+    """The objects of a freelist chain from start, and its end value."""
+    objs = []
+    p = start
+    limit = int(c["num"]) + 1
+    off = int(c["offset"])
+    while not p & SLUB_END_TAG:
+        objs.append(p)
+        if len(objs) > limit:
+            raise QuarryError("freelist from %#x of cache %s runs past %d objects (a loop?)"
+                              % (start, c["name"].string(), limit))
+        p = read_u64(p + off)
+    return objs, p
+
+
+def cpu_freelist(c, cpu):
+    fl, tid, addr = cpu_pair(c, cpu)
+    if fl == SLUB_NO_SLAB:
+        return None, [], tid, addr
+    objs, end = chain(c, fl)
+    return end & ~SLUB_END_TAG, objs, tid, addr
+
+
+def partial_pages(head):
+    return list(list_entries(head, lookup_type("struct page"), "lru", limit=1 << 16))
+
+
+def slabinfo_row(c):
+    slabs = u(c["node"]["nr_slabs"]["counter"])
+    num = int(c["num"])
+    free = empty = 0
+    for p in partial_pages(c["node"]["partial"]):
+        n_in = inuse(u(p["counters"]))
+        free += num - n_in
+        empty += n_in == 0
+    row = (slabs * num - free, slabs * num, int(c["size"]), num, 1 << int(c["order"]),
+           0, 0, 0, slabs - empty, slabs, 0)
+    return row, slabs << int(c["order"])
+
+
+def percpu_objects(c, cpus):
+    out = []
+    for cpu in cpus:
+        base, objs, _, _ = cpu_freelist(c, cpu)
+        out.append(None if base is None else len(objs))
+    return out
+
+
+def fmt_objs(objs):
+    return ", ".join("%#x" % o for o in objs[:SHOW_MAX]) + (
+        ", ... (%d more)" % (len(objs) - SHOW_MAX) if len(objs) > SHOW_MAX else "")
+
+
+def slab_desc(c, page):
+    cnt = u(page["counters"])
+    b = build()
+    return ("slab %#x (struct page %#x): inuse %d of %d%s, page freelist %#x"
+            % (b.page_address(page), u(page.address), inuse(cnt), objects(cnt),
+               ", frozen" if cnt & SLUB_FROZEN else "", u(page["slub_freelist"])))
+
+
+def cache_lines(c):
+    b = build()
+    name = c["name"].string()
+    lines = ["cache %s at %#x (SLUB)%s" % (name, u(c.address), " dead" if c["dead"] else "")]
+    lines.append("  object_size %d, size %d, obj_offset %d, free pointer at +%d, align %d, "
+                 "flags %#x %s" % (int(c["object_size"]), int(c["size"]), int(c["obj_offset"]),
+                               int(c["offset"]), int(c["align"]), int(c["flags"]),
+                               cache_flag_names(int(c["flags"]))))
+    lines.append("  slab: %d objects in 2^%d pages (mask %#x), waste %d; min_partial %d, "
+                 "cpu_partial %d; pair slot %d (cpu_off %#x)"
+                 % (int(c["num"]), int(c["order"]), u(c["slab_mask"]), int(c["waste"]),
+                    int(c["min_partial"]), int(c["cpu_partial"]), int(c["slot"]),
+                    u(c["cpu_off"])))
+    node = c["node"]
+    parts = partial_pages(node["partial"])
+    lines.append("  node: %d slabs in all, %d on the partial list (nr_partial %d)"
+                 % (u(node["nr_slabs"]["counter"]), len(parts), u(node["nr_partial"])))
+    for p in parts[:SHOW_MAX]:
+        lines.append("    " + slab_desc(c, p))
+    for cpu in b.online_cpus():
+        base, objs, tid, addr = cpu_freelist(c, cpu)
+        if base is None:
+            lines.append("  CPU %d: no CPU slab (pair at %#x, tid %d)" % (cpu, addr, tid))
+        else:
+            lines.append("  CPU %d: CPU slab %#x, pair at %#x, tid %d, %d objects on its freelist%s"
+                         % (cpu, base, addr, tid, len(objs), ": " + fmt_objs(objs) if objs else ""))
+        cp = c["cpu"][cpu]
+        cparts = partial_pages(cp["partial"])
+        if cparts:
+            lines.append("    CPU %d partial list: %d slabs (nr_partial %d)"
+                         % (cpu, len(cparts), int(cp["nr_partial"])))
+            for p in cparts[:SHOW_MAX]:
+                lines.append("      " + slab_desc(c, p))
+    return lines
+
+
+def page_lines(addr, pfn, page):
+    """quarry-page for a PG_slab page of SLUB."""
+    b = build()
+    c = page["slab_cache"].dereference()
+    name = c["name"].string()
+    head_addr = u(page["private"])
+    head = at(head_addr, b.page_type)
+    base = b.page_address(head)
+    num, size, ooff = int(c["num"]), int(c["size"]), int(c["obj_offset"])
+    cnt = u(head["counters"])
+    page_free, _ = chain(c, u(head["slub_freelist"]))
+    state_of_slab = None
+    cpu_free = []
+    for cpu in b.online_cpus():
+        cb, objs, _, _ = cpu_freelist(c, cpu)
+        if cb == base:
+            state_of_slab = "CPU %d's slab" % cpu
+            cpu_free = [(cpu, objs)]
+        elif state_of_slab is None:
+            for p in partial_pages(c["cpu"][cpu]["partial"]):
+                if u(p.address) == head_addr:
+                    state_of_slab = "on CPU %d's partial list" % cpu
+    if state_of_slab is None:
+        if cnt & SLUB_FROZEN:
+            state_of_slab = "frozen, but no online CPU's slab or partial list has it"
+        elif inuse(cnt) < objects(cnt):
+            state_of_slab = "on the node's partial list"
+        else:
+            state_of_slab = "full (on no list)"
+    lines = []
+    idx = (addr - base) // size
+    if idx >= num:
+        lines.append("%#x: not an object: past the last object of slab %#x (slack)" % (addr, base))
+    else:
+        obj = base + ooff + idx * size
+        inside = addr - obj
+        pos = "" if inside == 0 else " (+%d into it)" % inside if inside > 0 else " (in its front guard)"
+        state = "in use"
+        if obj in page_free:
+            state = "free (on the slab's page freelist, %d from the head)" % page_free.index(obj)
+        for cpu, objs in cpu_free:
+            if obj in objs:
+                state = "free (on CPU %d's freelist, %d from the head)" % (cpu, objs.index(obj))
+        lines.append("%#x: object %d of cache %s at %#x%s: %s" % (addr, idx, name, obj, pos, state))
+    lines.append("slab %#x of cache %s: head struct page %#x, inuse %d of %d%s, %s"
+                 % (base, name, head_addr, inuse(cnt), objects(cnt),
+                    ", frozen" if cnt & SLUB_FROZEN else "", state_of_slab))
+    lines.append("page freelist (%d): %s" % (len(page_free), fmt_objs(page_free) or "empty"))
+    for cpu, objs in cpu_free:
+        lines.append("CPU %d freelist (%d): %s" % (cpu, len(objs), fmt_objs(objs) or "empty"))
+    return lines
