@@ -38,7 +38,7 @@ BUILD := build/$(ARCH)-$(PAGE_TAG)$(if $(filter slab,$(ALLOC)),,-$(ALLOC))$(MM_V
 
 include arch/$(ARCH)/arch.mk
 # (host-only targets build mm/ for Linux at any page size)
-ifeq ($(filter $(PAGE_SIZE),$(ARCH_PAGE_SIZES))$(filter test-host clean help,$(MAKECMDGOALS)),)
+ifeq ($(filter $(PAGE_SIZE),$(ARCH_PAGE_SIZES))$(filter test-host fuzz fuzz-cov deps-fuzz clean help,$(MAKECMDGOALS)),)
 $(error PAGE_SIZE=$(PAGE_SIZE) is not available on $(ARCH): use one of $(ARCH_PAGE_SIZES))
 endif
 
@@ -96,7 +96,7 @@ GDB_ARCH   := aarch64
 endif
 export CPU
 
-.PHONY: all kernel images iso deps run test test-host test-kernel test-gdb debug gdb help clean
+.PHONY: all kernel images iso deps deps-fuzz run test test-host test-kernel test-gdb debug gdb help clean
 all: images
 
 deps:
@@ -162,6 +162,20 @@ test: deps
 
 test-host:
 	@$(MAKE) --no-print-directory -f tests/host/host.mk PAGE_SHIFT=$(PAGE_SHIFT) ALLOC=$(ALLOC) run
+
+# The allocator fuzzer on the host (tests/fuzz/): every allocator and page
+# size for FUZZ_SECONDS in all; ends with "fuzz: N operations, M findings".
+# fuzz-cov: libFuzzer on the same interpreter, then mm/'s line coverage.
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz fuzz-cov
+fuzz:
+	@tests/fuzz/run.sh fuzz $(FUZZ_SECONDS)
+
+fuzz-cov: deps-fuzz
+	@tests/fuzz/cov.sh $(FUZZ_SECONDS) $(if $(filter command line,$(origin ALLOC)),$(ALLOC),slab) $(PAGE_SIZE)
+
+deps-fuzz:
+	@scripts/deps.sh fuzz
 
 test-kernel: deps images
 	@CMDLINE=selftest tests/qemu/selftest.sh kernel-$(ARCH)-$(PAGE_TAG) $(TEST_IMAGE) $(TIMEOUT) $(QEMU_FLAGS)

@@ -482,10 +482,39 @@ static void op_reports(struct fz_cpu *c)
 		fz_finding(c, "slabinfo line of %s: \"%s\"", fc->name, buf);
 }
 
+/*
+ * --plant: break the books on purpose once, to show the checks catch it
+ * (tests/fuzz/run.sh expects a finding from each): 1 flips a byte of a
+ * live allocation, 2 books a live allocation a second time (an overlap),
+ * 3 forgets a live kmalloc allocation, so it is never freed (a leak the
+ * page accounting at the end must see).
+ */
+static void plant(struct fz_cpu *c)
+{
+	int k = pick_kmalloc(c);
+
+	if (k < 0)
+		return;
+	fz.planted = 1;
+	if (fz.cfg.plant == 1) {
+		c->live[k].p[c->live[k].len / 2] ^= 0x10;
+	} else if (fz.cfg.plant == 2 && c->nlive < FZ_LIVE) {
+		struct fz_obj o = c->live[k];
+
+		track(c, &o, 8);
+	} else if (fz.cfg.plant == 3) {
+		fz_shadow_clear(c->live[k].p, c->live[k].len);
+		take(c, (unsigned int)k);
+	}
+}
+
 /* One operation on CPU c; the weights are out of 1000. */
 static void one_op(struct fz_cpu *c)
 {
 	uint64_t r = fz_below(c->src, 1000);
+
+	if (unlikely(fz.cfg.plant && !fz.planted && fz.ops >= fz.cfg.max_ops / 2))
+		plant(c);
 
 	if (r < 230)
 		op_kmalloc(c, 0);
@@ -815,7 +844,7 @@ int fuzz_run(const struct fuzz_config *cfg, struct fuzz_result *res)
 	if (!fz.cfg.ops_per_round)
 		fz.cfg.ops_per_round = 2000;
 	fz.ops = fz.findings = 0;
-	fz.stop = fz.done = 0;
+	fz.stop = fz.done = fz.planted = 0;
 	fz.checkpoints = fz.caches_made = 0;
 	fz.t_end = now() + cfg->seconds;
 	/* faults stay off while the starting state is measured */

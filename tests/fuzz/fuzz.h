@@ -61,7 +61,7 @@ struct fuzz_config {
 	unsigned long ops_per_round;	/* per CPU, between checkpoints */
 	const uint8_t *data;		/* libFuzzer: take decisions from these bytes */
 	size_t size;			/*   instead of the seed's stream (sequential only) */
-	bool verbose;
+	unsigned int plant;		/* 1-3: break the books once on purpose (fuzz.c) */
 };
 
 struct fuzz_result {

@@ -81,6 +81,7 @@ struct fz_state {
 	unsigned long findings;			/* atomic */
 	int stop;				/* a finding: every CPU stops (atomic) */
 	int done;				/* no more rounds (written at checkpoints) */
+	int planted;				/* --plant done */
 	unsigned long checkpoints, caches_made;
 	unsigned long bad_frees0, corruptions0, buddy_bad0;
 	double t_end;				/* deadline, CLOCK_MONOTONIC seconds */

@@ -2,14 +2,17 @@
  * fuzz_main.c - the fuzzer's command line (tests/fuzz/fuzz.h):
  *
  *   quarry-fuzz [--seed S] [--cpus N] [--threads] [--ops N] [--seconds T]
- *               [--round N] [--arena MB]
+ *               [--round N] [--arena MB] [--plant 1|2|3]
  *
  * runs one operation sequence (stopping at whichever limit comes first;
  * neither given: 100000 operations) and prints one line on stderr:
  *   fuzz-run: ALLOC PAGE_SIZE seed S, MODE, N CPUs: N operations, M findings, ...
  * Exit status 0, 1 after a finding (printed before with the command that
  * reproduces it), 2 on bad arguments. The kernel console (printk) goes to
- * stdout. Fault injection: QUARRY_FAIL_PAGE_ALLOC and QUARRY_FAILSLAB hold
+ * stdout. --plant N breaks the fuzzer's own books once, halfway (1: a
+ * byte of a live allocation flipped, 2: one booked twice, 3: one
+ * forgotten), to show that the checks find it: the run must end with a
+ * finding. Fault injection: QUARRY_FAIL_PAGE_ALLOC and QUARRY_FAILSLAB hold
  * "interval,probability,times,seed" (mm/fault_inject.h).
  */
 #include "tests/fuzz/fuzz.h"
@@ -34,7 +37,7 @@ extern const char *fz_argv0;
 static void usage(void)
 {
 	fprintf(stderr, "usage: quarry-fuzz [--seed S] [--cpus 1-8] [--threads] [--ops N] "
-			"[--seconds T] [--round N] [--arena MB]\n");
+			"[--seconds T] [--round N] [--arena MB] [--plant 1-3]\n");
 	exit(2);
 }
 
@@ -86,6 +89,8 @@ int main(int argc, char **argv)
 			cfg.seconds = (double)num(a, v);
 		else if (!strcmp(a, "--round"))
 			cfg.ops_per_round = num(a, v);
+		else if (!strcmp(a, "--plant"))
+			cfg.plant = (unsigned int)num(a, v);
 		else if (!strcmp(a, "--arena"))
 			arena_mb = num(a, v);
 		else
