@@ -91,7 +91,7 @@ IMAGES     := $(ELF)
 RUN_IMAGE  := $(ELF)
 TEST_IMAGE := $(ELF)
 QEMU_BOOT  := -M virt,gic-version=3 -cpu $(CPU) -semihosting-config enable=on,target=native \
-	-kernel $(ELF) -append "bench"
+	-kernel $(ELF) -append "bench$(if $(CMDLINE), $(CMDLINE))"
 GDB_ARCH   := aarch64
 endif
 export CPU
@@ -141,9 +141,14 @@ $(TEST_ISO): $(ELF) iso/grub.cfg.in | deps
 	$(call make_iso,2)
 
 # Boot the default entry with the console on this terminal; QEMU's exit
-# status is the kernel's.
+# status is the kernel's. CMDLINE='words' appends to the kernel command line
+# on both arches: arm64 passes "bench words" to -append; x86_64 then boots
+# the ELF through a one-entry GRUB ISO whose multiboot2 line carries
+# "bench words" (tests/qemu/run.sh, tests/qemu/mkiso.sh) instead of the
+# prebuilt ISO. test-kernel does the same after "selftest".
 run: deps images
-	CMDLINE=bench tests/qemu/run.sh $(RUN_IMAGE) $(TIMEOUT) $(QEMU_FLAGS)
+	CMDLINE="bench$(if $(CMDLINE), $(CMDLINE))" tests/qemu/run.sh \
+		$(if $(CMDLINE),$(ELF),$(RUN_IMAGE)) $(TIMEOUT) $(QEMU_FLAGS)
 
 .PHONY: bench
 # Benchmarks: every configuration, single-CPU under -icount (checked to repeat
@@ -172,13 +177,14 @@ fuzz:
 	@tests/fuzz/run.sh fuzz $(FUZZ_SECONDS)
 
 fuzz-cov: deps-fuzz
-	@tests/fuzz/cov.sh $(FUZZ_SECONDS) $(if $(filter command line,$(origin ALLOC)),$(ALLOC),slab) $(PAGE_SIZE)
+	@tests/fuzz/cov.sh $(FUZZ_SECONDS) "$(if $(filter command line,$(origin ALLOC)),$(ALLOC))" $(PAGE_SIZE)
 
 deps-fuzz:
 	@scripts/deps.sh fuzz
 
 test-kernel: deps images
-	@CMDLINE=selftest tests/qemu/selftest.sh kernel-$(ARCH)-$(PAGE_TAG) $(TEST_IMAGE) $(TIMEOUT) $(QEMU_FLAGS)
+	@CMDLINE="selftest$(if $(CMDLINE), $(CMDLINE))" tests/qemu/selftest.sh kernel-$(ARCH)-$(PAGE_TAG) \
+		$(if $(CMDLINE),$(ELF),$(TEST_IMAGE)) $(TIMEOUT) $(QEMU_FLAGS)
 
 test-gdb: deps images
 	@tests/gdb/stepping.sh gdb-$(ARCH)-$(PAGE_TAG) $(ELF) $(RUN_IMAGE)
@@ -217,6 +223,13 @@ help:
 	@echo "  SLAB_IDX=4         variant: 4-byte freelist indexes (seed 000's 'before')"
 	@echo "  SLAB_GROW_LOCKED=1 variant: refill a new slab under the node lock (seed 001's 'before')"
 	@echo "  MEM=256M           QEMU RAM;  TIMEOUT=120  seconds before a QEMU run is killed"
+	@echo "  CMDLINE='...'      appended to the kernel command line (make run, test-kernel;"
+	@echo "                     arm64 debug), e.g. 'fail_page_alloc=1,5,-1,42 failslab=2,10,-1,7'"
+	@echo "Fuzzing (host, ASan+UBSan; see README.md):"
+	@echo "  make fuzz          every allocator and page size for FUZZ_SECONDS (60); ends with"
+	@echo "                     'fuzz: N operations, M findings'"
+	@echo "  make fuzz-cov      libFuzzer on the same interpreter for FUZZ_SECONDS, then mm/'s"
+	@echo "                     line coverage (ALLOC=one allocator, default all four; PAGE_SIZE=)"
 
 clean:
 	rm -rf build

@@ -20,7 +20,6 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 seconds=${1:-60}
 allocs=$(echo "${2:-slab,slub,slob,slob-seg}" | tr ',' ' ')
-[ "$allocs" = slab ] && [ -z "${2:-}" ] && allocs="slab slub slob slob-seg"
 ps=${3:-4K}
 case $ps in 4K) shift_=12 ;; 16K) shift_=14 ;; 64K) shift_=16 ;; *) echo "cov.sh: page size '$ps'" >&2; exit 2 ;; esac
 case $seconds in '' | *[!0-9]*) echo "cov.sh: FUZZ_SECONDS must be a number, not '$seconds'" >&2; exit 2 ;; esac

@@ -341,7 +341,7 @@ static void op_krealloc(struct fz_cpu *c)
 		return;
 	}
 	keep = o.len < size ? o.len : size;
-	at = fz_check(q, keep, o.id);
+	at = fz_check_upto(q, o.len, keep, o.id);
 	if (at != FZ_INTACT) {
 		fz_finding(c, "krealloc(%p, %zu) = %p lost the contents at offset %zu of %zu", o.p,
 			   size, q, at, keep);

@@ -21,7 +21,8 @@
  *    live allocation covers them; a new allocation that meets a set bit
  *    overlaps a live one;
  *  - every allocation is filled with a pattern naming it, checked before
- *    it is freed (and krealloc's copy checked); constructed caches' objects
+ *    it is freed (and krealloc's copy checked; above 64 KiB the pattern
+ *    covers the first and last 4 KiB and 64 bytes of every 4 KiB); constructed caches' objects
  *    must come out in their constructor's state; kzalloc/kcalloc memory
  *    must be zero; sizes (ksize, kmem_cache_size) and alignments as the API
  *    promises;

@@ -118,32 +118,26 @@ bool fz_in_arena(const void *p, size_t len)
 	return a >= fz.arena_lo && a <= fz.arena_hi && len <= fz.arena_hi - a;
 }
 
-static inline uint64_t pattern_base(uint32_t id)
-{
-	return splitmix64(id);
-}
+#define GOLDEN	0x9e3779b97f4a7c15ULL
 
-/* fz_fill: see fuzz_int.h. */
-void fz_fill(void *p, size_t len, uint32_t id)
+/* The pattern over [from, to) (from a multiple of 8): word i is base + i * GOLDEN. */
+static void fill_range(uint8_t *b, size_t from, size_t to, uint64_t base)
 {
-	uint8_t *b = p;
-	uint64_t w = pattern_base(id);
+	uint64_t w = base + (from / 8) * GOLDEN;
 	size_t i;
 
-	for (i = 0; i + 8 <= len; i += 8, w += 0x9e3779b97f4a7c15ULL)
+	for (i = from; i + 8 <= to; i += 8, w += GOLDEN)
 		memcpy(b + i, &w, 8);
-	for (; i < len; i++)
+	for (; i < to; i++)
 		b[i] = (uint8_t)(w >> (8 * (i % 8)));
 }
 
-/* fz_check: see fuzz_int.h. */
-size_t fz_check(const void *p, size_t len, uint32_t id)
+static size_t check_range(const uint8_t *b, size_t from, size_t to, uint64_t base)
 {
-	const uint8_t *b = p;
-	uint64_t w = pattern_base(id), v;
+	uint64_t w = base + (from / 8) * GOLDEN, v;
 	size_t i;
 
-	for (i = 0; i + 8 <= len; i += 8, w += 0x9e3779b97f4a7c15ULL) {
+	for (i = from; i + 8 <= to; i += 8, w += GOLDEN) {
 		memcpy(&v, b + i, 8);
 		if (v != w) {
 			for (unsigned int k = 0; k < 8; k++)
@@ -151,10 +145,60 @@ size_t fz_check(const void *p, size_t len, uint32_t id)
 					return i + k;
 		}
 	}
-	for (; i < len; i++)
+	for (; i < to; i++)
 		if (b[i] != (uint8_t)(w >> (8 * (i % 8))))
 			return i;
 	return FZ_INTACT;
+}
+
+/*
+ * The parts of an allocation of len bytes that carry its pattern: all of
+ * it up to FZ_FULL_PATTERN bytes; above, the first and last 4 KiB and 64
+ * bytes at every 4 KiB (overlaps of big blocks are the shadow map's job).
+ * Calls fn on each part until it returns something other than FZ_INTACT.
+ */
+static size_t for_each_part(uint8_t *b, size_t len, size_t limit, uint64_t base, bool fill)
+{
+	size_t at, tail;
+
+	if (len <= FZ_FULL_PATTERN) {
+		if (fill)
+			fill_range(b, 0, len, base);
+		return fill ? FZ_INTACT : check_range(b, 0, MIN(len, limit), base);
+	}
+	tail = (len - 4096) & ~(size_t)7;
+	for (size_t from = 0; from < tail && from < limit; from += 4096) {
+		size_t to = MIN(from + (from == 0 ? 4096 : 64), limit);
+
+		if (fill) {
+			fill_range(b, from, to, base);
+		} else if ((at = check_range(b, from, to, base)) != FZ_INTACT) {
+			return at;
+		}
+	}
+	if (fill) {
+		fill_range(b, tail, len, base);
+		return FZ_INTACT;
+	}
+	return tail < limit ? check_range(b, tail, MIN(len, limit), base) : FZ_INTACT;
+}
+
+/* fz_fill: see fuzz_int.h. */
+void fz_fill(void *p, size_t len, uint32_t id)
+{
+	for_each_part(p, len, len, splitmix64(id), true);
+}
+
+/* fz_check: see fuzz_int.h. */
+size_t fz_check(const void *p, size_t len, uint32_t id)
+{
+	return for_each_part((uint8_t *)p, len, len, splitmix64(id), false);
+}
+
+/* fz_check_upto: see fuzz_int.h. */
+size_t fz_check_upto(const void *p, size_t len, size_t limit, uint32_t id)
+{
+	return for_each_part((uint8_t *)p, len, limit, splitmix64(id), false);
 }
 
 /* fz_zero_at: see fuzz_int.h. */

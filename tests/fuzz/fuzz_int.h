@@ -17,6 +17,7 @@
 #define FZ_RING		256	/* cross-CPU free ring slots (power of two) */
 #define FZ_GRANULE	8	/* shadow map: bytes per bit (kmalloc's minimum alignment) */
 #define FZ_INTACT	((size_t)-1)
+#define FZ_FULL_PATTERN	(64UL << 10)	/* bigger allocations get a sampled pattern */
 
 enum fz_kind { FZ_KMALLOC, FZ_CACHE, FZ_PAGES, FZ_PAGES_ADDR };
 
@@ -107,14 +108,18 @@ bool fz_shadow_clear(const void *p, size_t len);
 bool fz_in_arena(const void *p, size_t len);
 
 /*
- * fz_fill - write allocation id's pattern over len bytes; fz_check - the
- * offset of the first byte that differs from it, or FZ_INTACT;
+ * fz_fill - write allocation id's pattern over len bytes (above
+ * FZ_FULL_PATTERN: over the first and last 4 KiB and 64 bytes of every
+ * 4 KiB); fz_check - the offset of the first byte that differs from it
+ * there, or FZ_INTACT;
  * fz_zero_at - the first non-zero byte, or FZ_INTACT. These are built
  * with -O2 and without sanitizer instrumentation (they touch only arena
  * memory, which ASan does not track): they are most of the fuzzer's time.
  */
 void fz_fill(void *p, size_t len, uint32_t id);
 size_t fz_check(const void *p, size_t len, uint32_t id);
+/* fz_check_upto - fz_check of a len-byte allocation's pattern, in its first limit bytes only. */
+size_t fz_check_upto(const void *p, size_t len, size_t limit, uint32_t id);
 size_t fz_zero_at(const void *p, size_t len);
 /* What cache slot's constructor writes: the pattern of an id no allocation has. */
 #define FZ_CTOR_ID(slot)	(0xffff0000U + (slot))

@@ -20,6 +20,7 @@
 #include "kernel/smp.h"
 #include "kernel/string.h"
 #include "mm/buddy.h"
+#include "mm/fault_inject.h"
 #include "mm/slab_impl.h"	/* SLAB: slab_node_cache, cache_counts_sum */
 #include <asm/processor.h>
 
@@ -227,6 +228,9 @@ static int stress_run_on(unsigned int workers)
 	ST_EXPECT(run->allocs == run->frees, "%lu objects allocated but %lu freed", run->allocs,
 		  run->frees);
 	ST_EXPECT(workers < 2 || run->remote_frees > 0, "no object was freed remotely");
+	/* with faults injected (make test: fail_page_alloc=, failslab=), some kmallocs fail */
+	ST_EXPECT(!(failslab.enabled || fail_page_alloc.enabled) || run->alloc_failures > 0,
+		  "faults injected but no kmalloc returned NULL");
 	ST_EXPECT(before == after, "free pages %lu before, %lu after draining: %ld pages leaked",
 		  before, after, (long)(before - after));
 	return 0;
