@@ -139,17 +139,23 @@ chunk=${CHUNK:-$(( seconds * jobs / (n * 3) ))}
 echo "fuzz: ${seconds} s over ${n} configurations ($allocs; $pages), $jobs at once, runs of up to ${chunk} s, seeds from $base"
 end=$((SECONDS + seconds))
 worker() {	# worker W: configurations W, W+jobs, ...; "cfgindex ops findings" lines
-	local w=$1 i=$1 k=0 left seed kind faults args
+	local w=$1 i=$1 k=0 left seed kind faults args t t0 extra=1
 	while :; do
-		left=$((end - SECONDS))
-		[ $left -le 0 ] && break
+		# a run takes its --seconds plus start-up and the final accounting
+		# (extra, as the last run took): it must end by the deadline
+		left=$((end - SECONDS - extra))
+		[ $left -lt 1 ] && break
+		t=$((left < chunk ? left : chunk))
 		read -r a ps bin <<< "${configs[$i]}"
 		seed=$((base + w * 100000 + k))
-		args=(--seed "$seed" --cpus 4 --seconds "$((left < chunk ? left : chunk))")
+		args=(--seed "$seed" --cpus 4 --seconds "$t")
 		kind=seq faults=0
 		[ $((k % 2)) = 1 ] && { args+=(--threads); kind=threads; }
 		[ $((k % 4)) = 3 ] && faults=1
+		t0=$SECONDS
 		echo "$i $(one_run "$a-$ps-$kind-$seed" "$bin" $((chunk + 60)) "$faults" "${args[@]}")"
+		extra=$((SECONDS - t0 - t))
+		[ $extra -lt 1 ] && extra=1
 		k=$((k + 1))
 		i=$((i + jobs))
 		[ $i -ge $n ] && i=$w
