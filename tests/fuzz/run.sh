@@ -6,7 +6,8 @@
 #       every configuration (ALLOCS x PAGE_SIZES) for about SECONDS of wall
 #       time in all, JOBS at once: runs of up to CHUNK seconds each, new
 #       seeds from FUZZ_SEED (default: from the clock, printed), sequential
-#       and threaded (4 CPUs) in turn, every fourth run with faults injected.
+#       and threaded (4 CPUs) in turn, every fourth run with faults injected,
+#       every fourth on a 24 MiB arena where memory really runs out.
 #       Prints every finding with the command that reproduces it (logs in
 #       build/fuzz/findings/), the operations per configuration and per
 #       page size, and ends with exactly one line
@@ -15,9 +16,10 @@
 #   tests/fuzz/run.sh slice          (tests/run-all.sh)
 #       the fixed-seed slice: per allocator and page size a sequential run
 #       (seed 1, 600000 operations) and a threaded one (seed 2, 4 CPUs,
-#       500000), and a run with faults injected (seed 3, 300000, sequential,
+#       500000), a run with faults injected (seed 3, 300000, sequential,
 #       page allocations failing 1 in 20 and slab allocations 1 in 10 of
-#       every third call); then the fuzzer's own checks shown to fail
+#       every third call) and a threaded one on a 24 MiB arena, where memory
+#       runs out (seed 4, 200000); then the fuzzer's own checks shown to fail
 #       (--plant 1..3 at 4K with SLAB). One PASS or FAIL line per run.
 #
 # A run that crashes (ASan, UBSan, panic), hangs (killed 60 s past its
@@ -95,10 +97,11 @@ if [ "$mode" = slice ]; then
 	failed=0
 	for cfg in "${configs[@]}"; do
 		read -r a ps bin <<< "$cfg"
-		for run in "seq 1 600000 0" "threads 2 500000 0" "faults 3 300000 1"; do
+		for run in "seq 1 600000 0" "threads 2 500000 0" "faults 3 300000 1" "oom 4 200000 0"; do
 			read -r kind seed nops faults <<< "$run"
 			args=(--seed "$seed" --cpus 4 --ops "$nops")
 			[ "$kind" = threads ] && args+=(--threads)
+			[ "$kind" = oom ] && args+=(--threads --arena 24)
 			t0=$SECONDS
 			res=$(one_run "slice-$a-$ps-$kind" "$bin" 600 "$faults" "${args[@]}" 2> "$out/runs/report.txt")
 			read -r ops found <<< "$res"
@@ -152,6 +155,7 @@ worker() {	# worker W: configurations W, W+jobs, ...; "cfgindex ops findings" li
 		kind=seq faults=0
 		[ $((k % 2)) = 1 ] && { args+=(--threads); kind=threads; }
 		[ $((k % 4)) = 3 ] && faults=1
+		[ $((k % 4)) = 2 ] && { args+=(--arena 24); kind=$kind-oom; }	# memory really runs out
 		t0=$SECONDS
 		echo "$i $(one_run "$a-$ps-$kind-$seed" "$bin" $((chunk + 60)) "$faults" "${args[@]}")"
 		extra=$((SECONDS - t0 - t))
