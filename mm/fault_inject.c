@@ -150,11 +150,13 @@ int fault_attr_parse(struct fault_attr *attr, const char *spec)
 	}
 	if (v[0] == 0 || v[1] > 100) {
 		printk("%s=%s: %s\n", attr->name, spec,
-		       v[0] == 0 ? "interval must be at least 1" : "probability is a percentage, 0..100");
+		       v[0] == 0 ? "interval must be at least 1"
+				 : "probability is a percentage, 0..100");
 		return -EINVAL;
 	}
 	fault_attr_set(attr, (unsigned long)v[0], (unsigned int)v[1],
-		       neg[2] ? -1L : (long)(v[2] > (uint64_t)__LONG_MAX__ ? __LONG_MAX__ : v[2]), v[3]);
+		       neg[2] ? -1L : (long)(v[2] > (uint64_t)__LONG_MAX__ ? __LONG_MAX__ : v[2]),
+		       v[3]);
 	return 0;
 }
 

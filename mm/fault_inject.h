@@ -27,7 +27,7 @@
 
 struct fault_attr {
 	const char *name;		/* "fail_page_alloc" or "failslab" */
-	int enabled;			/* set last by fault_attr_set, read first by should_fail */
+	int enabled;			/* set last by fault_attr_set, read first */
 	unsigned long interval;
 	unsigned int probability;	/* percent */
 	long times;			/* failures left, -1: no limit (atomic) */

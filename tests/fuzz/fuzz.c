@@ -143,7 +143,8 @@ static void release(struct fz_cpu *c, const struct fz_obj *o)
 	case FZ_PAGES_ADDR:
 		rc = free_pages_addr(o->p, o->order);
 		if (rc)
-			fz_finding(c, "free_pages_addr(%p, order %u) returned %d", o->p, o->order, rc);
+			fz_finding(c, "free_pages_addr(%p, order %u) returned %d", o->p, o->order,
+				   rc);
 		break;
 	}
 }
@@ -201,7 +202,7 @@ static size_t pick_size(struct fz_src *s)
 	}
 	if (r < 99 || fz_below(s, 4))
 		return KMALLOC_MAX_CACHE_SIZE + 1 + fz_below(s, 4 * PAGE_SIZE);
-	return 1 + fz_below(s, PAGE_SIZE << MAX_ORDER);	/* 1 in 400: up to the largest block */
+	return 1 + fz_below(s, PAGE_SIZE << MAX_ORDER); /* 1 in 400: up to the largest block */
 }
 
 /* The alignment kmalloc promises for size bytes (mm/slab.h). */
@@ -237,8 +238,8 @@ static void op_kmalloc(struct fz_cpu *c, unsigned int how)
 			esize = 2 + fz_below(c->src, 64);
 			o.p = how == 2 ? kmalloc_array(n, esize) : kcalloc(n, esize);
 			if (o.p)
-				fz_finding(c, "%s(%zu, %zu) overflows but returned %p", names[how], n,
-					   esize, o.p);
+				fz_finding(c, "%s(%zu, %zu) overflows but returned %p", names[how],
+					   n, esize, o.p);
 			return;
 		}
 		n = 1 + fz_below(c->src, 16);
@@ -437,7 +438,8 @@ static void op_pages(struct fz_cpu *c, bool by_addr)
 		got_null(c, "alloc_pages", order ? PAGE_SIZE << order : 1);
 		return;
 	}
-	if (!(page->flags & PG_head) || page->order != order || (page->flags & (PG_slab | PG_buddy))) {
+	if (!(page->flags & PG_head) || page->order != order ||
+	    (page->flags & (PG_slab | PG_buddy))) {
 		fz_finding(c, "alloc_pages(%u) = %p: flags 0x%lx, order %u", order, o.p,
 			   (unsigned long)page->flags, (unsigned int)page->order);
 		return;
@@ -641,8 +643,9 @@ static void cache_make(struct fz_src *s, unsigned int slot)
 				       fc->ctor ? fz_ctors[slot] : NULL);
 	if (!fc->cachep) {
 		if (!faults_on())
-			fz_finding(NULL, "kmem_cache_create(%s, %zu, %zu, 0x%x, %s) failed", fc->name,
-				   fc->size, fc->align, fc->flags, fc->ctor ? "ctor" : "NULL");
+			fz_finding(NULL, "kmem_cache_create(%s, %zu, %zu, 0x%x, %s) failed",
+				   fc->name, fc->size, fc->align, fc->flags,
+				   fc->ctor ? "ctor" : "NULL");
 		return;
 	}
 	if (kmem_cache_size(fc->cachep) < fc->size) {
@@ -872,7 +875,8 @@ int fuzz_run(const struct fuzz_config *cfg, struct fuzz_result *res)
 	}
 	if (faults) {	/* the settings the caller made, counts from zero */
 		fault_attr_set(&fail_page_alloc, fail_page_alloc.interval,
-			       fail_page_alloc.probability, fail_page_alloc.times, fail_page_alloc.seed);
+			       fail_page_alloc.probability, fail_page_alloc.times,
+			       fail_page_alloc.seed);
 		fault_attr_set(&failslab, failslab.interval, failslab.probability, failslab.times,
 			       failslab.seed);
 	}

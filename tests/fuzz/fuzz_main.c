@@ -98,7 +98,8 @@ int main(int argc, char **argv)
 		i++;
 	}
 	if (cfg.cpus < 1 || cfg.cpus > 8 || arena_mb < 16 || !cfg.ops_per_round) {
-		fprintf(stderr, "quarry-fuzz: --cpus is 1..8, --arena at least 16, --round at least 1\n");
+		fprintf(stderr,
+			"quarry-fuzz: --cpus is 1..8, --arena at least 16, --round at least 1\n");
 		exit(2);
 	}
 	if (!cfg.max_ops && !cfg.seconds)

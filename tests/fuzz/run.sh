@@ -5,9 +5,9 @@
 #   tests/fuzz/run.sh fuzz SECONDS   (make fuzz FUZZ_SECONDS=)
 #       every configuration (ALLOCS x PAGE_SIZES) for about SECONDS of wall
 #       time in all, JOBS at once: runs of up to CHUNK seconds each, new
-#       seeds from FUZZ_SEED (default: from the clock, printed), sequential
-#       and threaded (4 CPUs) in turn, every fourth run with faults injected,
-#       every fourth on a 24 MiB arena where memory really runs out.
+#       seeds from FUZZ_SEED (default: from the clock, printed); each
+#       configuration's runs in turn sequential, threaded (4 CPUs), on a
+#       24 MiB arena where memory really runs out, threaded with faults.
 #       Prints every finding with the command that reproduces it (logs in
 #       build/fuzz/findings/), the operations per configuration and per
 #       page size, and ends with exactly one line
@@ -26,7 +26,7 @@
 # time) or ends without its summary line is a finding too.
 #
 # Environment: ALLOCS="slab slub slob slob-seg", PAGE_SIZES="4K 64K", JOBS=2,
-# FUZZ_SEED=, CHUNK= (seconds per run, default SECONDS/24, at least 5),
+# FUZZ_SEED=, CHUNK= (seconds per run, default SECONDS * JOBS / (4 * configurations), at least 5),
 # SLAB_DEBUG=1 (fuzz the debug builds).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -137,12 +137,13 @@ fi
 # make fuzz: JOBS workers, each cycling through its share of the configurations.
 base=${FUZZ_SEED:-$(( $(date +%s) % 1000000 * 1000 ))}
 n=${#configs[@]}
-chunk=${CHUNK:-$(( seconds * jobs / (n * 3) ))}
+chunk=${CHUNK:-$(( seconds * jobs / (n * 4) ))}
 [ "$chunk" -lt 5 ] && chunk=5
 echo "fuzz: ${seconds} s over ${n} configurations ($allocs; $pages), $jobs at once, runs of up to ${chunk} s, seeds from $base"
 end=$((SECONDS + seconds))
 worker() {	# worker W: configurations W, W+jobs, ...; "cfgindex ops findings" lines
-	local w=$1 i=$1 k=0 left seed kind faults args t t0 extra=1
+	local w=$1 i=$1 k=0 left seed kind faults args t t0 extra=1 mode
+	local m=$(((n - w + jobs - 1) / jobs))	# configurations in this worker's cycle
 	while :; do
 		# a run takes its --seconds plus start-up and the final accounting
 		# (extra, as the last run took): it must end by the deadline
@@ -152,10 +153,13 @@ worker() {	# worker W: configurations W, W+jobs, ...; "cfgindex ops findings" li
 		read -r a ps bin <<< "${configs[$i]}"
 		seed=$((base + w * 100000 + k))
 		args=(--seed "$seed" --cpus 4 --seconds "$t")
+		# each configuration's successive runs: sequential, threaded, on a
+		# small arena where memory runs out, threaded with faults injected
+		mode=$(((k / m + k % m) % 4))
 		kind=seq faults=0
-		[ $((k % 2)) = 1 ] && { args+=(--threads); kind=threads; }
-		[ $((k % 4)) = 3 ] && faults=1
-		[ $((k % 4)) = 2 ] && { args+=(--arena 24); kind=$kind-oom; }	# memory really runs out
+		[ $((mode % 2)) = 1 ] && { args+=(--threads); kind=threads; }
+		[ $mode = 3 ] && faults=1
+		[ $mode = 2 ] && { args+=(--arena 24); kind=$kind-oom; }
 		t0=$SECONDS
 		echo "$i $(one_run "$a-$ps-$kind-$seed" "$bin" $((chunk + 60)) "$faults" "${args[@]}")"
 		extra=$((SECONDS - t0 - t))

@@ -44,9 +44,9 @@ SELFTEST_HOST(fault_inject_parse)
 	test_attr.name = "test_point";
 	ST_EXPECT(fault_attr_parse(&test_attr, "3,25,-1,0x2a") == 0, "good spec refused");
 	ST_EXPECT(test_attr.enabled && test_attr.interval == 3 && test_attr.probability == 25 &&
-		  test_attr.times == -1 && test_attr.seed == 42,
-		  "parsed %lu,%u,%ld,%llu", test_attr.interval, test_attr.probability, test_attr.times,
-		  (unsigned long long)test_attr.seed);
+		      test_attr.times == -1 && test_attr.seed == 42,
+		  "parsed %lu,%u,%ld,%llu", test_attr.interval, test_attr.probability,
+		  test_attr.times, (unsigned long long)test_attr.seed);
 	ST_EXPECT(fault_attr_parse(&test_attr, "1,100,7,5") == 0 && test_attr.times == 7,
 		  "times 7 not taken");
 	fault_attr_disable(&test_attr);
@@ -91,7 +91,8 @@ SELFTEST_HOST(fault_inject_interval_probability_times)
 	ST_EXPECT(fails > 200 && fails < 400, "%u of 1000 calls failed at 30%%", fails);
 	fault_attr_set(&test_attr, 1, 30, -1, 99);
 	for (unsigned int n = 0; n < 64; n++)
-		ST_EXPECT(should_fail(&test_attr) == first[n], "call %u differs with the same seed", n);
+		ST_EXPECT(should_fail(&test_attr) == first[n], "call %u differs with the same seed",
+			  n);
 	/* probability 0 never fails; off never counts */
 	fault_attr_set(&test_attr, 1, 0, -1, 5);
 	for (unsigned int n = 0; n < 100; n++)
@@ -118,7 +119,8 @@ SELFTEST_HOST(fault_inject_allocators_fail_and_recover)
 	fault_attr_set(&fail_page_alloc, 1, 100, 3, 0);
 	for (unsigned int order = 0; order < 3; order++)
 		ST_EXPECT(alloc_pages(order) == NULL, "alloc_pages(%u) did not fail", order);
-	ST_EXPECT(fail_page_alloc.injected == 3, "%lu page faults injected", fail_page_alloc.injected);
+	ST_EXPECT(fail_page_alloc.injected == 3, "%lu page faults injected",
+		  fail_page_alloc.injected);
 	{
 		struct page *p = alloc_pages(0);	/* times used up */
 
@@ -156,13 +158,15 @@ SELFTEST_HOST(cmdline_value_reads_key_value)
 	char buf[16];
 
 	memset(&bi, 0, sizeof(bi));
-	strcpy(bi.cmdline, "selftest xfailslab=9 failslab=1,2,3,4 fail_page_alloc=5,6,-1,0x7 last=");
+	strcpy(bi.cmdline,
+	       "selftest xfailslab=9 failslab=1,2,3,4 fail_page_alloc=5,6,-1,0x7 last=");
 	ST_EXPECT(cmdline_value(&bi, "failslab", buf, sizeof(buf)) &&
 		  strcmp(buf, "1,2,3,4") == 0, "failslab: \"%s\"", buf);
 	ST_EXPECT(cmdline_value(&bi, "fail_page_alloc", buf, sizeof(buf)) &&
 		  strcmp(buf, "5,6,-1,0x7") == 0, "fail_page_alloc: \"%s\"", buf);
 	ST_EXPECT(cmdline_value(&bi, "last", buf, sizeof(buf)) && buf[0] == '\0', "empty value");
-	ST_EXPECT(!cmdline_value(&bi, "selftest", buf, sizeof(buf)), "a word without = has a value");
+	ST_EXPECT(!cmdline_value(&bi, "selftest", buf, sizeof(buf)),
+		  "a word without = has a value");
 	ST_EXPECT(!cmdline_value(&bi, "fail", buf, sizeof(buf)), "a key prefix matched");
 	ST_EXPECT(cmdline_value(&bi, "fail_page_alloc", buf, 4) && strcmp(buf, "5,6") == 0,
 		  "not cut to the buffer: \"%s\"", buf);
