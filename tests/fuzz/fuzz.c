@@ -722,6 +722,12 @@ struct fz_thread {
 	pthread_barrier_t *barrier;
 };
 
+/* Past the deadline (checked every 256 operations in a round too). */
+static bool past_deadline(void)
+{
+	return fz.cfg.seconds > 0 && now() >= fz.t_end;
+}
+
 static bool time_up(void)
 {
 	return (fz.cfg.seconds > 0 && now() >= fz.t_end) ||
@@ -751,8 +757,11 @@ static void *cpu_thread(void *arg)
 
 	host_set_cpu(c->cpu);
 	while (!__atomic_load_n(&fz.done, __ATOMIC_ACQUIRE) && !fz.stop) {
-		for (unsigned long i = 0; i < fz.cfg.ops_per_round && !fz.stop; i++)
+		for (unsigned long i = 0; i < fz.cfg.ops_per_round && !fz.stop; i++) {
+			if ((i & 255) == 255 && past_deadline())
+				break;
 			one_op(c);
+		}
 		pthread_barrier_wait(t->barrier);	/* every send is done */
 		ring_drain(c);
 		pthread_barrier_wait(t->barrier);
@@ -793,7 +802,8 @@ static void run_sequential(void)
 		for (unsigned long i = 0; i < n && !fz.stop && !s->done; i++) {
 			struct fz_cpu *c = &fz.cpu[fz_below(s, fz.cfg.cpus)];
 
-			if (fz.cfg.max_ops && fz.ops >= fz.cfg.max_ops)
+			if ((fz.cfg.max_ops && fz.ops >= fz.cfg.max_ops) ||
+			    ((i & 255) == 255 && past_deadline()))
 				break;
 			host_set_cpu(c->cpu);
 			one_op(c);
