@@ -13,8 +13,10 @@ TIMEOUT   ?= 120
 # OPT=g builds with -Og (for stepping: `next` follows the source) into its own
 # directory (build/<arch>-<page>[-alloc]-og/); the default is -O2.
 OPT       ?= 2
-# The kernel command line of `make debug`.
-CMDLINE   ?= bench
+# CMDLINE: words appended to the kernel command line of `make run` ("bench")
+# and `make test-kernel` ("selftest"); `make debug` boots with CMDLINE alone
+# (bench when it is empty).
+CMDLINE   ?=
 
 ifeq ($(filter x86_64 arm64,$(ARCH)),)
 $(error ARCH must be x86_64 or arm64, not '$(ARCH)')
@@ -47,7 +49,7 @@ BUILD := build/$(ARCH)-$(PAGE_TAG)$(if $(filter slab,$(ALLOC)),,-$(ALLOC))$(MM_V
 
 include arch/$(ARCH)/arch.mk
 # (host-only targets build mm/ for Linux at any page size)
-ifeq ($(filter $(PAGE_SIZE),$(ARCH_PAGE_SIZES))$(filter test-host clean help,$(MAKECMDGOALS)),)
+ifeq ($(filter $(PAGE_SIZE),$(ARCH_PAGE_SIZES))$(filter test-host fuzz fuzz-cov deps-fuzz clean help,$(MAKECMDGOALS)),)
 $(error PAGE_SIZE=$(PAGE_SIZE) is not available on $(ARCH): use one of $(ARCH_PAGE_SIZES))
 endif
 
@@ -118,7 +120,7 @@ GDB_ARCH   := aarch64
 endif
 export CPU
 
-.PHONY: all kernel images iso deps run test test-host test-kernel test-gdb debug gdb help clean
+.PHONY: all kernel images iso deps deps-fuzz run test test-host test-kernel test-gdb debug gdb help clean
 all: images
 
 deps:
@@ -163,9 +165,14 @@ $(TEST_ISO): $(ELF) iso/grub.cfg.in | deps
 	$(call make_iso,2)
 
 # Boot the default entry with the console on this terminal; QEMU's exit
-# status is the kernel's.
+# status is the kernel's. CMDLINE='words' appends to the kernel command line
+# on both arches: arm64 passes "bench words" to -append; x86_64 then boots
+# the ELF through a one-entry GRUB ISO whose multiboot2 line carries
+# "bench words" (tests/qemu/run.sh, tests/qemu/mkiso.sh) instead of the
+# prebuilt ISO. test-kernel does the same after "selftest".
 run: deps images
-	CMDLINE=bench tests/qemu/run.sh $(RUN_IMAGE) $(TIMEOUT) $(QEMU_FLAGS)
+	CMDLINE="bench$(if $(CMDLINE), $(CMDLINE))" tests/qemu/run.sh \
+		$(if $(CMDLINE),$(ELF),$(RUN_IMAGE)) $(TIMEOUT) $(QEMU_FLAGS)
 
 .PHONY: bench
 # Benchmarks: every configuration, single-CPU under -icount (checked to repeat
@@ -185,8 +192,23 @@ test: deps
 test-host:
 	@$(MAKE) --no-print-directory -f tests/host/host.mk PAGE_SHIFT=$(PAGE_SHIFT) ALLOC=$(ALLOC) run
 
+# The allocator fuzzer on the host (tests/fuzz/): every allocator and page
+# size for FUZZ_SECONDS in all; ends with "fuzz: N operations, M findings".
+# fuzz-cov: libFuzzer on the same interpreter, then mm/'s line coverage.
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz fuzz-cov
+fuzz:
+	@tests/fuzz/run.sh fuzz $(FUZZ_SECONDS)
+
+fuzz-cov: deps-fuzz
+	@tests/fuzz/cov.sh $(FUZZ_SECONDS) "$(if $(filter command line,$(origin ALLOC)),$(ALLOC))" $(PAGE_SIZE)
+
+deps-fuzz:
+	@scripts/deps.sh fuzz
+
 test-kernel: deps images
-	@CMDLINE=selftest tests/qemu/selftest.sh kernel-$(ARCH)-$(PAGE_TAG) $(TEST_IMAGE) $(TIMEOUT) $(QEMU_FLAGS)
+	@CMDLINE="selftest$(if $(CMDLINE), $(CMDLINE))" tests/qemu/selftest.sh kernel-$(ARCH)-$(PAGE_TAG) \
+		$(if $(CMDLINE),$(ELF),$(TEST_IMAGE)) $(TIMEOUT) $(QEMU_FLAGS)
 
 # The GDB tests of this build: stepping through kmain, and the helpers of
 # scripts/gdb stopped in the allocator (any ALLOC, OPT=g too).
@@ -199,7 +221,7 @@ test-gdb: deps images
 # another build or the same, runs beside the first). CMDLINE= the kernel
 # command line (default bench; gdbtest: the walkthrough's cache sequence).
 debug: deps kernel
-	@scripts/gdb/debug.sh $(BUILD) $(ELF) "$(CMDLINE)" $(QEMU_FLAGS)
+	@scripts/gdb/debug.sh $(BUILD) $(ELF) "$(if $(CMDLINE),$(CMDLINE),bench)" $(QEMU_FLAGS)
 
 # gdb-multiarch with the kernel's symbols and Quarry's helpers
 # (scripts/gdb/quarry.py), attached to `make debug` of the same build
@@ -249,6 +271,14 @@ help:
 	@echo "  OPT=g              -Og instead of -O2 (stepping follows the source); its own"
 	@echo "                     build directory, build/<arch>-<page>[-alloc]-og/"
 	@echo "  MEM=256M           QEMU RAM, 8M to 8G;  TIMEOUT=120  seconds before a QEMU run is killed"
+	@echo "  CMDLINE='...'      appended to the kernel command line (make run, test-kernel;"
+	@echo "                     e.g. 'fail_page_alloc=1,5,-1,42 failslab=2,10,-1,7'); make debug"
+	@echo "                     boots with CMDLINE alone (default bench), both arches"
+	@echo "Fuzzing (host, ASan+UBSan; see README.md):"
+	@echo "  make fuzz          every allocator and page size for FUZZ_SECONDS (60); ends with"
+	@echo "                     'fuzz: N operations, M findings'"
+	@echo "  make fuzz-cov      libFuzzer on the same interpreter for FUZZ_SECONDS, then mm/'s"
+	@echo "                     line coverage (ALLOC=one allocator, default all four; PAGE_SIZE=)"
 
 clean:
 	rm -rf build

@@ -34,4 +34,11 @@ void boot_reserve(struct boot_info *bi, uint64_t start, uint64_t end);
 /* cmdline_has - true when word appears as a whole word on the command line. */
 bool cmdline_has(const struct boot_info *bi, const char *word);
 
+/*
+ * cmdline_value - the value of the first word "key=value" on the command
+ * line (key given without the '='), copied into buf (size bytes, cut and
+ * NUL-terminated); NULL when no word starts with "key=".
+ */
+const char *cmdline_value(const struct boot_info *bi, const char *key, char *buf, size_t size);
+
 #endif

@@ -12,7 +12,9 @@
  *   spins in its own share with interrupts on, for its tick to report it;
  *   "bench": the boot-time benchmarks, with "icount" when QEMU counts
  *   instructions and "quick" for a shorter run; "gdbtest": a short cache
- *   sequence with named stops for GDB, kernel/gdbtest.h) -> exit with a status.
+ *   sequence with named stops for GDB, kernel/gdbtest.h; "stresstest": the
+ *   stress self-tests alone; fail_page_alloc=... and failslab=... arm fault
+ *   injection first, see mm/fault_inject.h) -> exit with a status.
  */
 #include "kernel/arch.h"
 #include "kernel/bootinfo.h"
@@ -25,6 +27,7 @@
 #include "kernel/gdbtest.h"
 #include <asm/irqflags.h>
 #include <asm/processor.h>
+#include "mm/fault_inject.h"
 #include "mm/mm.h"
 #include "mm/page.h"
 #ifndef CONFIG_ALLOC_NONE
@@ -63,6 +66,35 @@ static void fault_here(void *arg)
 	panic("faulttest: the write to an unmapped address did not fault");
 }
 
+/*
+ * fault_injection_setup - arm fail_page_alloc= and failslab= from the
+ * command line ("interval,probability,times,seed", mm/fault_inject.h), once
+ * the boot's own allocations are done. A bad value stops the boot with the
+ * reason: a test asked for faults must not run without them.
+ */
+static void fault_injection_setup(const struct boot_info *bi)
+{
+	struct fault_attr *attrs[] = { &fail_page_alloc, &failslab };
+	char val[64];
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(attrs); i++) {
+		if (!cmdline_value(bi, attrs[i]->name, val, sizeof(val)))
+			continue;
+		if (fault_attr_parse(attrs[i], val) != 0)
+			panic("bad %s= on the command line (see above)", attrs[i]->name);
+		fault_attr_show(attrs[i]);
+	}
+}
+
+/* At the end: what the fault injection did. */
+static void fault_injection_report(void)
+{
+	if (fail_page_alloc.calls || fail_page_alloc.enabled)
+		fault_attr_show(&fail_page_alloc);
+	if (failslab.calls || failslab.enabled)
+		fault_attr_show(&failslab);
+}
+
 #ifndef CONFIG_ALLOC_NONE
 static void slab_report(void)
 {
@@ -95,6 +127,7 @@ void kmain(unsigned long magic, unsigned long info)
 	if (bi->acpi_rsdp)	/* device-tree platforms have none */
 		acpi_init(bi->acpi_rsdp);
 	smp_init();
+	fault_injection_setup(bi);
 
 	if (cmdline_has(bi, "faulttest"))
 		fault_here(NULL);
@@ -117,6 +150,8 @@ void kmain(unsigned long magic, unsigned long info)
 	}
 	if (cmdline_has(bi, "selftest"))
 		failures = selftest_run_all(0);
+	else if (cmdline_has(bi, "stresstest"))
+		failures = selftest_run_prefix(0, "stress_");
 #ifndef CONFIG_ALLOC_NONE
 	if (cmdline_has(bi, "bench")) {
 		bench_quick = cmdline_has(bi, "quick");
@@ -127,6 +162,7 @@ void kmain(unsigned long magic, unsigned long info)
 	if (cmdline_has(bi, "slabinfo"))
 		slab_report();
 #endif
+	fault_injection_report();
 	printk("Quarry: done, %s\n", failures ? "FAILED" : "ok");
 	arch_exit(failures ? 1 : 0);
 }

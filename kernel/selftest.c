@@ -30,13 +30,27 @@ int selftest_fail(const char *fmt, ...)
 /* selftest_run_all: see selftest.h. */
 int selftest_run_all(int on_host)
 {
+	return selftest_run_prefix(on_host, "");
+}
+
+static bool has_prefix(const char *s, const char *prefix)
+{
+	while (*prefix)
+		if (*s++ != *prefix++)
+			return false;
+	return true;
+}
+
+/* selftest_run_prefix: see selftest.h. */
+int selftest_run_prefix(int on_host, const char *prefix)
+{
 	static struct leak_mark marks[2];
 	struct leak_mark *before = &marks[0], *after = &marks[1], *swap;
 	int passed = 0, failed = 0, rc, leaks;
 
 	leak_mark_take(before);
 	for (const struct selftest *t = __start_selftests; t < __stop_selftests; t++) {
-		if (t->host_only && !on_host)
+		if ((t->host_only && !on_host) || !has_prefix(t->name, prefix))
 			continue;
 		fail_reason[0] = '\0';
 		rc = t->fn();

@@ -54,6 +54,13 @@ int selftest_fail(const char *fmt, ...) __printf(1, 2);
  */
 int selftest_run_all(int on_host);
 
+/*
+ * selftest_run_prefix - the same for the tests whose name starts with
+ * prefix ("stress_": the stress tests, which the kernel runs alone for the
+ * command line word "stresstest", with faults injected in make test).
+ */
+int selftest_run_prefix(int on_host, const char *prefix);
+
 #ifdef QUARRY_HOST
 #define SELFTEST_SCALE 10
 #else

@@ -42,6 +42,7 @@
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
+#include "mm/fault_inject.h"
 
 _Static_assert(MAX_ORDER >= 0 && NR_ORDERS <= 32, "orders must fit a 1UL << order shift");
 _Static_assert((PAGE_SIZE << MAX_ORDER) == (4UL << 20),
@@ -199,6 +200,13 @@ struct page *alloc_pages(unsigned int order)
 {
 	if (WARN_ON(!zone.ready))
 		return NULL;
+	if (unlikely(should_fail(&fail_page_alloc))) {
+		unsigned long flags = arch_irq_save();
+
+		this_cpu_ptr(pcp_lists)->failed_allocs++;
+		arch_irq_restore(flags);
+		return NULL;
+	}
 	if (likely(order == 0))
 		return pcp_alloc();
 	return zone_alloc(order);

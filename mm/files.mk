@@ -13,7 +13,7 @@ ALLOC ?= slab
 ifeq ($(filter slab slub slob slob-seg none,$(ALLOC)),)
 $(error ALLOC must be slab, slub, slob or slob-seg, not '$(ALLOC)')
 endif
-MM_SRCS_COMMON := mm/memmap.c mm/debug_info.c $(sort $(wildcard mm/buddy*.c))
+MM_SRCS_COMMON := mm/memmap.c mm/debug_info.c mm/fault_inject.c $(sort $(wildcard mm/buddy*.c))
 MM_SRCS_slab := $(sort $(wildcard mm/slab*.c mm/kmalloc*.c))
 # mm/slab_common.c: what every allocator shares (SLAB's wildcard has it already).
 MM_SRCS_slub := $(sort $(wildcard mm/slub*.c mm/kmalloc*.c mm/slab_common.c))

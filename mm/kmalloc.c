@@ -37,6 +37,7 @@
 #include "mm/buddy.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
+#include "mm/fault_inject.h"
 
 struct kmem_cache *kmalloc_caches[KMALLOC_SHIFT_HIGH + 1];
 
@@ -140,6 +141,8 @@ void *kmalloc(size_t size)
 		return ZERO_SIZE_PTR;
 	else
 		return kmalloc_large(size);
+	if (unlikely(should_fail(&failslab)))
+		return NULL;
 	return slab_alloc(cachep);
 }
 

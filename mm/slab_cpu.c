@@ -49,6 +49,7 @@
 #include "mm/slab_def.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
+#include "mm/fault_inject.h"
 
 struct array_cache slab_no_array;
 DEFINE_PER_CPU(struct kmem_cache *, slab_free_cache);
@@ -503,6 +504,8 @@ out:
 /* kmem_cache_alloc: see slab.h. */
 void *kmem_cache_alloc(struct kmem_cache *cachep)
 {
+	if (unlikely(should_fail(&failslab)))
+		return NULL;
 	return slab_alloc(cachep);
 }
 

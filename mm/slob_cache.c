@@ -38,6 +38,7 @@
 #include "kernel/printk.h"
 #include "kernel/errno.h"
 #include "kernel/string.h"
+#include "mm/fault_inject.h"
 
 enum slab_state slab_state = SLAB_DOWN;
 struct list_head slab_caches = LIST_HEAD_INIT(slab_caches);
@@ -409,6 +410,8 @@ size_t slab_obj_size(const struct page *page, const void *p)
 /* kmem_cache_alloc: see slab.h. */
 void *kmem_cache_alloc(struct kmem_cache *cachep)
 {
+	if (unlikely(should_fail(&failslab)))
+		return NULL;
 	return slob_alloc(cachep);
 }
 

@@ -31,6 +31,7 @@
  */
 #include "mm/slub_def.h"
 #include "kernel/printk.h"
+#include "mm/fault_inject.h"
 
 DEFINE_PER_CPU(struct slub_cpu_slots, slub_cpu);
 DEFINE_PER_CPU(unsigned long, slub_events);
@@ -315,6 +316,8 @@ void slab_free_slow(struct kmem_cache *s, void *x, const char *fn)
 /* kmem_cache_alloc: see slab.h. */
 void *kmem_cache_alloc(struct kmem_cache *cachep)
 {
+	if (unlikely(should_fail(&failslab)))
+		return NULL;
 	return slab_alloc(cachep);
 }
 

@@ -2,7 +2,30 @@
 # deps.sh - make sure the tools Quarry builds and runs with are installed.
 # As root, missing Debian packages are installed (after apt-get update);
 # otherwise the exact command is printed and we stop.
+#   deps.sh         the kernel's tools (make run, make test, make bench)
+#   deps.sh fuzz    what `make fuzz-cov` needs besides gcc: clang with
+#                   libFuzzer (Debian's clang) and llvm-profdata/llvm-cov (llvm)
 set -euo pipefail
+
+if [ "${1:-}" = fuzz ]; then
+	missing=()
+	command -v clang >/dev/null 2>&1 || missing+=(clang)
+	for t in llvm-profdata llvm-cov; do
+		command -v $t >/dev/null 2>&1 || { missing+=(llvm); break; }
+	done
+	[ ${#missing[@]} -eq 0 ] && exit 0
+	echo "deps: missing: ${missing[*]}" >&2
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "deps: make fuzz-cov needs these Debian packages. As root, run:" >&2
+		echo "    apt-get update && apt-get install -y clang llvm" >&2
+		exit 1
+	fi
+	echo "deps: installing: clang llvm" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >&2
+	apt-get install -y -q clang llvm >&2
+	exit 0
+fi
 
 # tool -> Debian package
 declare -A need=(

@@ -12,7 +12,10 @@
 #   boot checks (memory report, exception report) on 1 CPU and on 4 (there
 #     also: a fault and a hang on another CPU name it)
 #   the benchmark mode runs to its end and parses into every CSV row (2 CPUs)
-# then, once: the dependency step as a user who is not root, bad build
+#   at 4K pages: the stress self-tests on 4 CPUs with fault injection on
+#     (fail_page_alloc=1,5,-1,1 failslab=2,10,-1,2 on the command line)
+# then, once: the allocator fuzzer's fixed-seed slice (tests/fuzz/run.sh
+# slice: every allocator at 4K and 64K, with and without faults), the dependency step as a user who is not root, bad build
 # options refused by make (tests/make-options.sh), the scripts' failure
 # paths (tests/qemu/failures.sh: a failed run never exits 0), and the GDB
 # tests at 4K pages on each arch: stepping through kmain, and the helpers of
@@ -140,6 +143,13 @@ for arch in "${arches[@]}"; do
 		export CPU=$cpu
 		suite "in-kernel self-tests, $arch $ps pages" \
 			env CMDLINE=selftest tests/qemu/selftest.sh kernel-$name $test_image 300 -m 256M
+		if [ $ps = 4K ]; then	# the stress test with allocations failing (mm/fault_inject.h)
+			n=4
+			[ -n "$smp_list" ] && n=${smp_list##* }
+			suite "stress test with faults injected, $arch $ps pages, $n CPUs" \
+				env CMDLINE="stresstest fail_page_alloc=1,5,-1,1 failslab=2,10,-1,2" \
+				tests/qemu/selftest.sh kernel-$name-faults-smp$n $elf 300 -m 256M -smp $n
+		fi
 		for n in ${smp_list:-$smp_default}; do
 			[ "$n" -gt 1 ] || continue
 			suite "in-kernel self-tests, $arch $ps pages, $n CPUs" \
@@ -217,6 +227,10 @@ for ps in 4K 64K; do
 	[ -n "$hard_slub" ] && suite "SLUB host unit tests with SLAB_FREELIST_HARDENED=1, $ps pages" \
 		make --no-print-directory -j"$jobs" test-host ALLOC=slub SLAB_FREELIST_HARDENED=1 PAGE_SIZE=$ps
 done
+# The allocator fuzzer's fixed-seed slice on the host (tests/fuzz/run.sh): every
+# allocator at 4K and 64K pages, sequential, threaded, with faults injected and
+# with memory running out, 1.6 million operations each; then its checks shown to catch planted faults.
+suite "allocator fuzzer slice (host, ASan+UBSan)" tests/fuzz/run.sh slice
 suite "dependency step (scripts/deps.sh)" tests/deps-test.sh
 suite "bad build options refused by make" tests/make-options.sh
 case $built in *" x86_64-4k "*" arm64-4k "* | *" arm64-4k "*" x86_64-4k "*)

@@ -16,6 +16,10 @@
  * and a test bounded only by a count could outlast the call time limit
  * (issue 12 item 10). The report says how many operations were done.
  *
+ * With fault injection on (the command line "stresstest fail_page_alloc=...
+ * failslab=...", which make test boots on 4 CPUs) some kmallocs return NULL:
+ * the test then requires that some did, and the same page count at the end.
+ *
  * stress_mixed_sizes_remote_frees runs on every online CPU;
  * stress_more_cpus_than_work runs the same on at most two CPUs while the
  * others stay idle (their timers tick and their arrays are reaped).
@@ -26,6 +30,7 @@
 #include "kernel/smp.h"
 #include "kernel/string.h"
 #include "mm/buddy.h"
+#include "mm/fault_inject.h"
 #include "mm/slab_impl.h"	/* SLAB: slab_node_cache, cache_counts_sum */
 #include <asm/processor.h>
 
@@ -248,6 +253,9 @@ static int stress_run_on(unsigned int workers)
 	ST_EXPECT(run->ops_done > 0, "no operation done in %d s", STRESS_SECONDS);
 	ST_EXPECT(workers < 2 || run->remote_frees > 0 || run->stopped_by_time,
 		  "no object was freed remotely");
+	/* with faults injected (make test: fail_page_alloc=, failslab=), some kmallocs fail */
+	ST_EXPECT(!(failslab.enabled || fail_page_alloc.enabled) || run->alloc_failures > 0,
+		  "faults injected but no kmalloc returned NULL");
 	ST_EXPECT(before == after, "free pages %lu before, %lu after draining: %ld pages leaked",
 		  before, after, (long)(before - after));
 	return 0;

@@ -30,3 +30,27 @@ expect arm64-ok 0 env CMDLINE= "$here/run.sh" "$arm" 60
 expect arm64-kernel-failure 1 env CMDLINE=faulttest "$here/run.sh" "$arm" 60
 expect selftest-not-finished nonzero env CMDLINE=faulttest "$here/selftest.sh" failures-st "$arm" 60
 expect make-run-bad-mem nonzero make --no-print-directory run ARCH=arm64 MEM=foo TIMEOUT=60
+
+# expect_says NAME WANT TEXT CMD...: as expect, and the output must contain TEXT
+expect_says() {
+	local name=$1 want=$2 text=$3 log=build/test/failures-$1.log rc
+	shift 3
+	"$@" > "$log" 2>&1
+	rc=$?
+	if { [ "$want" = nonzero ] && [ $rc -ne 0 ] || [ "$rc" = "$want" ]; } && grep -qF -- "$text" "$log"; then
+		echo "PASS failures-$name: status $rc, says \"$text\""
+	else
+		echo "FAIL failures-$name: want status $want and \"$text\", got $rc (see $log)"
+	fi
+}
+
+# Fault injection options (mm/fault_inject.h): a bad value stops the boot
+# with the reason, on both arches; make run's CMDLINE reaches the kernel.
+expect_says x86-bad-failslab 1 "failslab=1,2: no times (field 3)" \
+	env CMDLINE="failslab=1,2" "$here/run.sh" "$x86" 60
+expect_says arm64-bad-fail-page-alloc 1 "fail_page_alloc=1,5,x,1: bad times (field 3)" \
+	env CMDLINE="fail_page_alloc=1,5,x,1" "$here/run.sh" "$arm" 60
+expect_says make-run-cmdline-x86 nonzero "failslab=0,1,1,1: interval must be at least 1" \
+	make --no-print-directory run ARCH=x86_64 CMDLINE="failslab=0,1,1,1" TIMEOUT=60
+expect_says make-run-cmdline-arm64 nonzero "fail_page_alloc=1,101,1,1: probability is a percentage" \
+	make --no-print-directory run ARCH=arm64 CMDLINE="fail_page_alloc=1,101,1,1" TIMEOUT=60
