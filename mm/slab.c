@@ -34,7 +34,7 @@
  * here sleeps, and allocation runs with interrupts off throughout. Giving
  * objects back checks each against the top of its slab's free stack only.
  */
-#include "mm/slab_def.h"
+#include "mm/slab_impl.h"
 #include "mm/buddy.h"
 #include "kernel/printk.h"
 #include "kernel/errno.h"
@@ -82,11 +82,11 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 				     unsigned int flags, void (*ctor)(void *))
 {
 	struct kmem_cache *cachep;
+	char why[80];
 
-	if (!name || size == 0 || size > (PAGE_SIZE << MAX_ORDER) || (align & (align - 1)) ||
-	    align > PAGE_SIZE || (flags & ~(SLAB_HWCACHE_ALIGN | SLAB_DEBUG | SLAB_NO_DEBUG))) {
-		printk("slab: kmem_cache_create(%s, %zu, %zu, 0x%x): bad argument\n",
-		       name ? name : "(null)", size, align, flags);
+	if (kmem_cache_bad_arg(why, sizeof(why), name, size, align, flags)) {
+		printk("slab: kmem_cache_create(%s, %zu, %zu, 0x%x): bad argument: %s\n",
+		       name ? name : "(null)", size, align, flags, why);
 		return NULL;
 	}
 	ASSERT(slab_state == SLAB_UP);
@@ -474,6 +474,11 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 
 	if (!cachep)
 		return 0;
+	if (!slab_cache_live(cachep)) {
+		printk("slab: kmem_cache_destroy(%p): not a live cache (destroyed already, or "
+		       "never made by kmem_cache_create); nothing done\n", (void *)cachep);
+		return -EINVAL;
+	}
 	if (cachep == &kmem_cache_boot || cachep == slab_node_cache ||
 	    cachep == kmalloc_slab(cachep->object_size)) {
 		printk("slab: kmem_cache_destroy(%s): a boot cache cannot be destroyed\n",
@@ -496,8 +501,9 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 	cache_counts_sum(cachep, &c);
 	live = c.total_slabs * cachep->num - c.free_objects;
 	if (live) {
-		printk("slab: kmem_cache_destroy(%s): %lu objects still allocated; "
-		       "cache kept, leaking %lu slabs\n", cachep->name, live, c.total_slabs);
+		printk("slab: kmem_cache_destroy(%s): %lu objects still allocated; cache kept "
+		       "with its %lu slabs, so that they can still be freed\n", cachep->name, live,
+		       c.total_slabs);
 		cachep->dead = true;
 		slab_caches_add(cachep);
 		return -EBUSY;

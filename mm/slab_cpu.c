@@ -46,7 +46,7 @@
  * Debug caches, boot, and a CPU busy making or dropping arrays go to and
  * from the slabs one object at a time under the node lock.
  */
-#include "mm/slab_def.h"
+#include "mm/slab_impl.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 
@@ -512,7 +512,9 @@ void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 	struct page *head = slab_obj_head(objp);	/* NULL for NULL too */
 
 	if (unlikely(!head || head->slab_cache != cachep)) {
-		if (objp)
+		if (objp && !cachep)
+			kmem_cache_free_no_cache(objp);			/* reported, kept */
+		else if (objp)
 			slab_find_head(cachep, objp, "kmem_cache_free");	/* reports why */
 		return;
 	}

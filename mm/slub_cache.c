@@ -27,7 +27,7 @@
  * Departures from Linux: slab orders capped lower at 16K and 64K pages;
  * a destroyed cache with live objects is kept (as SLAB does).
  */
-#include "mm/slub_def.h"
+#include "mm/slab_impl.h"
 #include "kernel/printk.h"
 #include "kernel/errno.h"
 #include "kernel/string.h"
@@ -218,11 +218,11 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 				     unsigned int flags, void (*ctor)(void *))
 {
 	struct kmem_cache *s;
+	char why[80];
 
-	if (!name || size == 0 || size > (PAGE_SIZE << MAX_ORDER) || (align & (align - 1)) ||
-	    align > PAGE_SIZE || (flags & ~(SLAB_HWCACHE_ALIGN | SLAB_DEBUG | SLAB_NO_DEBUG))) {
-		printk("slub: kmem_cache_create(%s, %zu, %zu, 0x%x): bad argument\n",
-		       name ? name : "(null)", size, align, flags);
+	if (kmem_cache_bad_arg(why, sizeof(why), name, size, align, flags)) {
+		printk("slub: kmem_cache_create(%s, %zu, %zu, 0x%x): bad argument: %s\n",
+		       name ? name : "(null)", size, align, flags, why);
 		return NULL;
 	}
 	ASSERT(slab_state == SLAB_UP);
@@ -247,6 +247,11 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 
 	if (!cachep)
 		return 0;
+	if (!slab_cache_live(cachep)) {
+		printk("slub: kmem_cache_destroy(%p): not a live cache (destroyed already, or "
+		       "never made by kmem_cache_create); nothing done\n", (void *)cachep);
+		return -EINVAL;
+	}
 	if (cachep == &kmem_cache_boot || cachep == kmalloc_slab(cachep->object_size)) {
 		printk("slub: kmem_cache_destroy(%s): a boot cache cannot be destroyed\n",
 		       cachep->name);
@@ -262,8 +267,8 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 	slub_node_release_empty(cachep);
 	live = cache_live_objects(cachep);
 	if (live) {
-		printk("slub: kmem_cache_destroy(%s): %lu objects still allocated; "
-		       "cache kept, leaking %ld slabs\n", cachep->name, live,
+		printk("slub: kmem_cache_destroy(%s): %lu objects still allocated; cache kept "
+		       "with its %ld slabs, so that they can still be freed\n", cachep->name, live,
 		       atomic_long_read(&cachep->node.nr_slabs));
 		cachep->dead = true;
 		slab_caches_add(cachep);
