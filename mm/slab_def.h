@@ -231,6 +231,15 @@ struct kmem_cache {
 	struct kmem_cache_stats stats;
 };
 
+/*
+ * kmalloc asks power-of-two classes up to a page to be aligned to their
+ * size, as mm/slab.h promises: without red zones that changes nothing (a
+ * slab's objects start at its first byte), with them (CONFIG_SLAB_DEBUG)
+ * the red zone before each object takes a whole alignment unit.
+ */
+#define KMALLOC_ALIGN(size) \
+	(((size) & ((size) - 1)) == 0 ? MIN((size_t)(size), (size_t)PAGE_SIZE) : 0)
+
 /* Boot progress: kmalloc and per-CPU arrays become usable in steps. */
 enum slab_state {
 	SLAB_DOWN,	/* nothing yet */

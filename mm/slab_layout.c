@@ -32,7 +32,7 @@
  * Departure from Linux: Linux prefers off-slab by object size; Quarry
  * compares the bytes each placement costs.
  */
-#include "mm/slab_def.h"
+#include "mm/slab_impl.h"
 #include "mm/buddy.h"
 #include "kernel/printk.h"
 
@@ -178,8 +178,6 @@ bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_
 {
 	size_t ralign = sizeof(unsigned long long), usable;
 
-	if (CONFIG_SLAB_DEBUG && !(flags & SLAB_NO_DEBUG))
-		flags |= SLAB_DEBUG;
 	if (flags & SLAB_HWCACHE_ALIGN) {
 		size_t r = SLAB_CACHE_LINE;
 
@@ -189,6 +187,21 @@ bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_
 	}
 	ralign = MAX(ralign, align);
 	usable = ALIGN_UP(MAX(size, (size_t)SLAB_OBJ_MIN_SIZE), sizeof(unsigned long long));
+	if (CONFIG_SLAB_DEBUG && !(flags & SLAB_NO_DEBUG)) {
+		/*
+		 * The red zones CONFIG_SLAB_DEBUG adds go only where they fit, so
+		 * that every build accepts the same caches (objects up to
+		 * KMEM_CACHE_MAX_SIZE); poisoning needs no room.
+		 */
+		if (!(flags & SLAB_RED_ZONE) &&
+		    ALIGN_UP(ALIGN_UP((size_t)8, ralign) + usable + 8, ralign) > KMEM_CACHE_MAX_SIZE) {
+			printk("slab: %s: %zu-byte objects leave no room for red zones: poison "
+			       "only\n", name, size);
+			flags |= SLAB_POISON;
+		} else {
+			flags |= SLAB_DEBUG;
+		}
+	}
 
 	cachep->flags = flags;
 	cachep->align = (unsigned int)ralign;

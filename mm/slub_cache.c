@@ -117,6 +117,8 @@ static void calculate_sizes(struct kmem_cache *s, size_t size, size_t align, uns
 {
 	size_t ralign = sizeof(unsigned long long), usable, end;
 
+	s->obj_offset = 0;
+	s->offset = 0;
 	if (flags & SLAB_HWCACHE_ALIGN) {
 		size_t r = SLAB_CACHE_LINE;
 
@@ -149,12 +151,27 @@ static void calculate_sizes(struct kmem_cache *s, size_t size, size_t align, uns
 static bool cache_setup(struct kmem_cache *s, const char *name, size_t size, size_t align,
 			unsigned int flags, void (*ctor)(void *))
 {
-	if (CONFIG_SLAB_DEBUG && !(flags & SLAB_NO_DEBUG))
+	unsigned int implied = 0;
+
+	if (CONFIG_SLAB_DEBUG && !(flags & SLAB_NO_DEBUG)) {
+		implied = SLAB_DEBUG & ~flags;
 		flags |= SLAB_DEBUG;
-	s->flags = flags;
+	}
 	s->ctor = ctor;
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	calculate_sizes(s, size, align, flags);
+	/*
+	 * The guards CONFIG_SLAB_DEBUG adds go only where they fit, so that every
+	 * build accepts the same caches (objects up to KMEM_CACHE_MAX_SIZE):
+	 * red zones first, then the poison's out-of-object free pointer.
+	 */
+	while ((implied & flags) && s->size > KMEM_CACHE_MAX_SIZE) {
+		flags &= ~(implied & flags & SLAB_RED_ZONE ? SLAB_RED_ZONE : SLAB_POISON);
+		calculate_sizes(s, size, align, flags);
+		printk("slub: %s: %zu-byte objects leave no room for debug guards: %s\n", s->name,
+		       size, flags & SLAB_POISON ? "poison only" : "none");
+	}
+	s->flags = flags;
 	if (!calculate_order(s)) {
 		printk("slub: %s: objects of %u bytes fit in no slab\n", s->name, s->size);
 		return false;
