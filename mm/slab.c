@@ -234,6 +234,17 @@ unsigned int cache_take_from_lists(struct kmem_cache *cachep, unsigned int nid, 
 			break;
 		page = list_first_entry(head, struct page, lru);
 		BUG_ON(page->active >= cachep->num);
+		if (unlikely(slab_debug_on(cachep))) {
+			unsigned int was = page->active;
+
+			if (!slab_debug_check_freelist(cachep, page)) {
+				/* Repaired: recount its free objects and look again. */
+				n->free_objects = n->free_objects + was - page->active;
+				n->free_slabs = n->free_slabs - (was == 0) + (page->active == 0);
+				slab_list_fix(cachep, page);
+				continue;
+			}
+		}
 		if (page->active == 0) {
 			n->free_slabs--;
 			n->free_touched = 1;	/* the reserve of free slabs was needed */

@@ -5,7 +5,9 @@
  *
  * Objects start at the slab's first byte (no colouring) and are 'size'
  * bytes apart; 'size' is the caller's size raised to SLAB_OBJ_MIN_SIZE,
- * rounded to the alignment, plus the red zones for debug caches. The
+ * rounded to the alignment, plus the red zones for debug caches, or a word
+ * for the free mark (mm/slab_def.h) after the object for caches with a
+ * ctor (their free objects stay constructed). The
  * freelist is an array of num freelist_idx_t, placed by least waste:
  *  - IN_OBJ: inside the free object handed out last (mm/slab.c explains the
  *    mechanics). Costs nothing; needs no ctor, no poison, and the whole
@@ -211,6 +213,12 @@ bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_
 		cachep->obj_offset = (unsigned int)ALIGN_UP((size_t)8, ralign);
 		cachep->object_size = (unsigned int)usable;
 		cachep->size = (unsigned int)ALIGN_UP(cachep->obj_offset + usable + 8, ralign);
+	} else if (ctor && !(flags & SLAB_POISON)) {
+		/* [usable][free mark][pad]: the mark leaves the constructed state alone. */
+		cachep->obj_offset = 0;
+		cachep->object_size = (unsigned int)usable;
+		cachep->mark_off = (unsigned int)usable;
+		cachep->size = (unsigned int)ALIGN_UP(usable + sizeof(uintptr_t), ralign);
 	} else {
 		cachep->obj_offset = 0;
 		cachep->size = (unsigned int)ALIGN_UP(usable, ralign);
