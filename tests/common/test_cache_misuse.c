@@ -27,21 +27,32 @@ static struct page *block_head(struct page *page)
 	return NULL;
 }
 
+/* The page allocator before a call: its counters, this CPU's calls, others' activity. */
+struct free_mark {
+	struct buddy_stats st;
+	unsigned long mine, others;
+};
+
 /*
- * free_refused - call returned -EINVAL, was counted once in bad_frees and
- * changed nothing else in the page allocator; the console names the fault
- * (what) and the page (where, may be NULL).
+ * free_refused - call returned -EINVAL, was this CPU's one page allocator
+ * call, and (if no other CPU used the allocators meanwhile: tests/common/
+ * test_mm.h) was counted once in bad_frees and freed nothing; the console
+ * names the fault (what) and the page (where, may be NULL).
  */
-static int free_refused(int ret, const struct buddy_stats *before, const char *what,
+static int free_refused(int ret, const struct free_mark *before, const char *what,
 			const char *where, const char *call)
 {
 	struct buddy_stats now;
 
 	buddy_read_stats(&now);
 	ST_EXPECT(ret == -EINVAL, "%s returned %d, not -EINVAL", call, ret);
-	ST_EXPECT(now.bad_frees == before->bad_frees + 1 && now.frees == before->frees,
+	ST_EXPECT(buddy_cpu_events(smp_processor_id()) == before->mine + 1,
+		  "%s: not one call on this CPU", call);
+	ST_EXPECT(mm_test_others() != before->others ||
+			  (now.bad_frees == before->st.bad_frees + 1 &&
+			   now.frees == before->st.frees),
 		  "%s: bad_frees %lu (was %lu), frees %lu (was %lu)", call, now.bad_frees,
-		  before->bad_frees, now.frees, before->frees);
+		  before->st.bad_frees, now.frees, before->st.frees);
 	ST_EXPECT(buddy_check() == 0, "buddy_check failed after %s", call);
 	ST_EXPECT(slab_test_console_has(what), "%s: console lacks \"%s\"", call, what);
 	ST_EXPECT(!where || slab_test_console_has(where), "%s: console lacks \"%s\"", call, where);
@@ -50,9 +61,11 @@ static int free_refused(int ret, const struct buddy_stats *before, const char *w
 
 #define EXPECT_FREE_REFUSED(call, what, where)                                           \
 	do {                                                                             \
-		struct buddy_stats before_;                                              \
+		struct free_mark before_;                                                \
 		int ret_;                                                                \
-		buddy_read_stats(&before_);                                              \
+		before_.others = mm_test_others();                                       \
+		buddy_read_stats(&before_.st);                                           \
+		before_.mine = buddy_cpu_events(smp_processor_id());                     \
 		slab_test_console_clear();                                               \
 		ret_ = (call);                                                           \
 		if (free_refused(ret_, &before_, what, where, #call))                   \
@@ -275,7 +288,6 @@ SELFTEST(misuse_messages_say_what_happened)
 {
 	void *below = (void *)((uintptr_t)PHYS_TO_VIRT(ARCH_PHYS_OFFSET) - 64 * PAGE_SIZE);
 	struct slab_test_mark pages;
-	struct buddy_stats before;
 	struct kmem_cache *c;
 	unsigned long bad;
 	char *p, *big;
@@ -289,7 +301,7 @@ SELFTEST(misuse_messages_say_what_happened)
 	slab_test_console_clear();
 	ST_EXPECT(kmem_cache_destroy(c) == -EBUSY, "destroy with a live object accepted");
 	ST_EXPECT(slab_test_console_has("test-kept") && slab_test_console_has("cache kept") &&
-			  !slab_test_console_has("leaking"),
+			  slab_test_console_lacks("leaking"),
 		  "destroy with live objects: wrong report");
 	kmem_cache_free(c, p);
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "second destroy refused");
@@ -299,7 +311,7 @@ SELFTEST(misuse_messages_say_what_happened)
 	slab_test_console_clear();
 	bad = slab_bad_frees;
 	ST_EXPECT(!krealloc(p + 8, 200), "krealloc of a bad pointer succeeded");
-	ST_EXPECT(slab_test_console_has("krealloc(") && !slab_test_console_has("ksize("),
+	ST_EXPECT(slab_test_console_has("krealloc(") && slab_test_console_lacks("ksize("),
 		  "krealloc's bad pointer reported under another name");
 	ST_EXPECT(slab_bad_frees == bad + 1, "krealloc's refused free not counted once");
 	kfree(p);
@@ -314,11 +326,10 @@ SELFTEST(misuse_messages_say_what_happened)
 	ST_EXPECT(slab_bad_frees == bad + 1, "second kfree of a large allocation not refused");
 	ST_EXPECT(slab_test_console_has("double free"), "second kfree not called a double free");
 
-	buddy_read_stats(&before);
 	slab_test_console_clear();
 	ST_EXPECT(free_pages_addr(below, 0) == -EFAULT, "address below the direct map accepted");
-	ST_EXPECT(slab_test_console_has("outside RAM") && !slab_test_console_has("pfn") &&
-			  !slab_test_console_has("phys"),
+	ST_EXPECT(slab_test_console_has("outside RAM") && slab_test_console_lacks("pfn") &&
+			  slab_test_console_lacks("phys"),
 		  "an address below the direct map got a pfn or physical address");
 	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;
