@@ -337,7 +337,7 @@ static const char *owner_name(struct kmem_cache *cachep)
 	(void)cachep;
 	return "(no object allocator)";
 #else
-	return cachep ? kmem_cache_name(cachep) : "(a heap page holding several caches' objects)";
+	return cachep ? kmem_cache_name(cachep) : ": a heap page of several caches";
 #endif
 }
 
@@ -365,10 +365,10 @@ static int report_bad_free(const char *call, const struct free_verdict *v)
 		printk("buddy: %s: %s (block was allocated with order %u)\n", call, what,
 		       v->block_order);
 	else if (v->fault == FAULT_SLAB)
-		printk("buddy: %s: %s %s%s (order-%u block at pfn 0x%lx); not freed: its "
+		printk("buddy: %s: %s%s%s (order-%u block at pfn 0x%lx); not freed: its "
 		       "allocator frees it when its objects are gone\n", call, what,
-		       v->cache ? "of cache " : "", owner_name(v->cache), v->block_order,
-		       v->block_pfn);
+		       v->cache ? " of cache " : "", owner_name(v->cache), v->block_order,
+		       v->block_pfn);	/* NULL cache: "...slab: a heap page of several caches" */
 	else if (v->fault == FAULT_LARGE)
 		printk("buddy: %s: %s of order %u (block at pfn 0x%lx); not freed: kfree "
 		       "frees it\n", call, what, v->block_order, v->block_pfn);
