@@ -12,7 +12,8 @@
 #   boot checks (memory report, exception report) on 1 CPU and on 4 (there
 #     also: a fault and a hang on another CPU name it)
 #   the benchmark mode runs to its end and parses into every CSV row (2 CPUs)
-# then, once: the dependency step as a user who is not root, bad build
+# then, once: SLAB's and SLUB's host tests built with SLAB_DEBUG=1 (4K), the
+# dependency step as a user who is not root, bad build
 # options refused by make (tests/make-options.sh), the scripts' failure
 # paths (tests/qemu/failures.sh: a failed run never exits 0), and the GDB
 # stepping test at 4K pages on each arch.
@@ -186,6 +187,15 @@ if [ "${ALLOCS:-slab slub}" != slab ]; then
 		done
 	done
 fi
+# Debug builds (SLAB_DEBUG=1): SLAB's and SLUB's host tests at 4K pages, so the
+# debug checks (red zones, poison, freelist corruption, their offsets) and the
+# misuse tests also run in debug layouts (about 40 s each on 2 cores).
+case " $want_pages " in *" 4K "*)
+	for a in ${ALLOCS:-slab slub}; do
+		suite "$a SLAB_DEBUG=1 host unit tests, 4K pages (ASan+UBSan)" \
+			make --no-print-directory -j"$jobs" test-host ALLOC=$a SLAB_DEBUG=1 PAGE_SIZE=4K
+	done ;;
+esac
 suite "dependency step (scripts/deps.sh)" tests/deps-test.sh
 suite "bad build options refused by make" tests/make-options.sh
 case $built in *" x86_64-4k "*" arm64-4k "* | *" arm64-4k "*" x86_64-4k "*)
