@@ -123,7 +123,7 @@ struct page *cache_grow_begin(struct kmem_cache *cachep, unsigned int nid)
 			return NULL;
 		}
 	} else if (cachep->layout == SLAB_LAYOUT_ON_SLAB) {
-		fl = (freelist_idx_t *)(addr + (size_t)cachep->num * cachep->size);
+		fl = (freelist_idx_t *)(addr + (size_t)cachep->num * cachep->size + cachep->tail);
 	} else {
 		fl = (freelist_idx_t *)(addr + (size_t)(cachep->num - 1) * cachep->size +
 					cachep->obj_offset);

@@ -237,6 +237,7 @@ struct kmem_cache {
 	unsigned int object_size;	/* bytes the caller may use (ksize) */
 	unsigned int obj_offset;	/* from an object's start to the caller's pointer */
 	unsigned int mark_off;		/* the free mark's word, from the caller's pointer */
+	unsigned int tail;		/* bytes past the last slot its red zone 2 reaches */
 	unsigned int num;		/* objects per slab */
 	unsigned int order;		/* a slab is 2^order pages */
 	unsigned int flags;		/* SLAB_* in effect */

@@ -14,7 +14,7 @@
 static unsigned int expect_num(const struct kmem_cache *c, enum slab_layout layout,
 			       unsigned int order)
 {
-	unsigned long slab = PAGE_SIZE << order, idx = sizeof(freelist_idx_t);
+	unsigned long slab = (PAGE_SIZE << order) - c->tail, idx = sizeof(freelist_idx_t);
 
 	if (layout == SLAB_LAYOUT_ON_SLAB)
 		return (unsigned int)(slab / (c->size + idx));
