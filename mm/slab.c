@@ -32,7 +32,8 @@
  * Departures from Linux: no slab colouring, a node per CPU (mm/slab_def.h),
  * no gfp flags: nothing
  * here sleeps, and allocation runs with interrupts off throughout. Giving
- * objects back checks each against the top of its slab's free stack only.
+ * objects back to a slab checks each against the top of its free stack
+ * (the free mark, mm/slab_def.h, has looked for double frees before).
  */
 #include "mm/slab_impl.h"
 #include "mm/buddy.h"

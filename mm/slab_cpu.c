@@ -6,8 +6,10 @@
  * Each cache has one struct array_cache per CPU (cachep->cpu_array[cpu]), a
  * stack of up to 'limit' object pointers, made on the CPU's first use of the
  * cache (until then the slot holds the empty slab_no_array): CPUs that never
- * use a cache cost it nothing. Allocation pops the running CPU's array, free
- * pushes on it (refusing the object already on top: a double free). Only
+ * use a cache cost it nothing. Allocation pops the running CPU's array and
+ * clears the object's free mark; free marks the object and pushes it (an
+ * object already marked goes to the slow path, which refuses it if it is
+ * free anywhere: a double free; see SLAB_FREE_MARK in slab_def.h). Only
  * the owning CPU touches an array, with interrupts off, so an interrupt
  * handler that allocates on the same CPU runs wholly before or after an
  * array operation: the array needs no lock.

@@ -18,7 +18,12 @@
  * 0xcc means an overrun (reported, repaired, and the free goes on). With
  * poisoning only, an object still wholly poisoned is taken for a double free.
  * Allocation: red zones must be 0xbb and the poison intact, else a write
- * after free or an overrun of a free object is reported and repaired.
+ * after free or an overrun of a free object is reported and repaired; both
+ * zones 0xcc means the freelist handed out an allocated object. Before a
+ * debug slab hands out freelist[active], slab_debug_check_freelist checks
+ * that the index names a free object and, if not, rebuilds the slab's free
+ * stack from the red zones. Reports name the offset of the damage from the
+ * caller's pointer (negative: before the object).
  *
  * These checks run on the freeing or allocating CPU with interrupts off,
  * before the object enters or after it leaves the CPU's array; the object is
@@ -121,12 +126,14 @@ struct page *slab_find_head(struct kmem_cache *cachep, const void *objp, const c
 		char what[96];
 
 		if (off >= owner->span)
-			snprintf(what, sizeof(what), "not at an object boundary (outside the slab's "
-				 "objects)");
+			snprintf(what, sizeof(what),
+				 "not at an object boundary (outside the slab's objects)");
 		else
-			snprintf(what, sizeof(what), "not at an object boundary (%lu bytes into the "
-				 "%u-byte object at %p)", (unsigned long)(off % owner->size),
-				 owner->object_size, (char *)objp - off % owner->size);
+			snprintf(what, sizeof(what),
+				 "not at an object boundary (%lu bytes into the %u-byte "
+				 "object at %p)",
+				 (unsigned long)(off % owner->size), owner->object_size,
+				 (const char *)objp - off % owner->size);
 		slab_bad_free(owner, fn, objp, what);
 		return NULL;
 	}
@@ -240,7 +247,8 @@ void slab_debug_alloc(struct kmem_cache *cachep, void *objp)
 		char what[96];
 		long at;
 
-		if (*red_zone1(cachep, objp) == RED_ACTIVE && *red_zone2(cachep, objp) == RED_ACTIVE) {
+		if (*red_zone1(cachep, objp) == RED_ACTIVE &&
+		    *red_zone2(cachep, objp) == RED_ACTIVE) {
 			slab_corrupt(cachep, "alloc", objp, "freelist corrupt: the object is "
 				     "allocated already (handed out twice)");
 		} else if (red_broken(red_zone1(cachep, objp), RED_INACTIVE, -8, &at) ||

@@ -44,8 +44,9 @@
  * no alien caches (a free to another node goes to that node's shared array
  * or slabs under its lock, a batch at a time); no colouring; arrays
  * made lazily per CPU; a cache destroyed with live objects is kept; double
- * frees looked for at the stack tops even without debugging; debug caches
- * take no per-CPU array (every operation is checked under the node lock).
+ * frees found even without debugging, through a mark in the freed object
+ * (SLAB_FREE_MARK below); debug caches take no per-CPU array (every
+ * operation is checked under the node lock).
  */
 #ifndef MM_SLAB_DEF_H
 #define MM_SLAB_DEF_H

@@ -234,8 +234,8 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 	if (!cachep)
 		return 0;
 	if (!slab_cache_live(cachep)) {
-		printk(SLOB_NAME ": kmem_cache_destroy(%p): not a live cache (destroyed already, or "
-		       "never made by kmem_cache_create); nothing done\n", (void *)cachep);
+		printk(SLOB_NAME ": kmem_cache_destroy(%p): not a live cache (destroyed already, "
+		       "or never made by kmem_cache_create); nothing done\n", (void *)cachep);
 		return -EINVAL;
 	}
 	if (cachep == &kmem_cache_boot || cachep == kmalloc_slab(cachep->object_size)) {

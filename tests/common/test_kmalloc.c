@@ -166,7 +166,8 @@ SELFTEST(kmalloc_many_objects_every_class)
 		 * page or more take up to three times its size (64K pages: the
 		 * 32K class takes 128K), so fewer of those fit the host's arena.
 		 */
-		unsigned int want = CONFIG_SLAB_DEBUG && classes[i] >= PAGE_SIZE / 4 ? per / 4 : per;
+		unsigned int want =
+		    CONFIG_SLAB_DEBUG && classes[i] >= PAGE_SIZE / 4 ? per / 4 : per;
 
 		for (unsigned int k = 0; k < want; k++) {
 			unsigned char *p = kmalloc(classes[i]);

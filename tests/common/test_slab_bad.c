@@ -221,8 +221,8 @@ SELFTEST(slab_debug_cache_catches_misuse)
 	kfree(p);
 	ST_EXPECT(slab_corruptions == corrupt + 1 && slab_bad_frees == bad, "overrun not caught");
 	ST_EXPECT(slab_test_console_has("test-debug: kfree(") &&
-			  slab_test_console_has("red zone after the object overwritten at offset 40 "
-						"(buffer overrun)"),
+			  slab_test_console_has("red zone after the object overwritten at "
+						"offset 40 (buffer overrun)"),
 		  "no overrun report naming cache, object and offset");
 	p = kmem_cache_alloc(c);
 	p[-3] = 0;
