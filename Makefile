@@ -1,7 +1,7 @@
 # Quarry - see README.md, or `make help`.
 #
 #   make run | test | bench | debug | gdb | help | clean
-#   ARCH=x86_64|arm64  PAGE_SIZE=4K|16K|64K  SMP=N  ALLOC=slab|slub  SLAB_DEBUG=1  CPU=...
+#   ARCH=x86_64|arm64  PAGE_SIZE=4K|16K|64K  SMP=N  ALLOC=slab|slub|slob|slob-seg  SLAB_DEBUG=1  CPU=...
 
 ARCH      ?= x86_64
 PAGE_SIZE ?= 4K
@@ -42,6 +42,26 @@ ifeq ($(filter $(PAGE_SIZE),$(ARCH_PAGE_SIZES))$(filter test-host clean help,$(M
 $(error PAGE_SIZE=$(PAGE_SIZE) is not available on $(ARCH): use one of $(ARCH_PAGE_SIZES))
 endif
 
+# SMP and MEM are checked here, before anything is built or booted: SMP from 1
+# to the kernel's NR_CPUS (read from the arch's asm/processor.h, the one place
+# it is set), MEM a size QEMU's -m takes (a number of MiB, or with an M or G
+# suffix) from 8M (the least Quarry boots in) to 8G (the most it has been
+# booted with).
+NR_CPUS_MAX := $(shell sed -n 's/^\#define NR_CPUS[[:space:]]*\([0-9]*\).*/\1/p' arch/$(ARCH)/include/asm/processor.h)
+ifeq ($(shell echo '$(SMP)' | grep -Ex '[1-9][0-9]{0,3}'),)
+$(error SMP must be a CPU count from 1 to $(NR_CPUS_MAX), not '$(SMP)')
+endif
+ifeq ($(shell [ $(SMP) -le $(NR_CPUS_MAX) ] && echo ok),)
+$(error SMP=$(SMP) is more CPUs than Quarry starts (NR_CPUS is $(NR_CPUS_MAX)): use 1 to $(NR_CPUS_MAX))
+endif
+MEM_MIB := $(shell echo '$(MEM)' | sed -En 's/^([1-9][0-9]{0,5})[mM]?$$/\1/p; s/^([1-9][0-9]{0,2})[gG]$$/\1 1024/p' | awk '{ print $$1 * ($$2 ? $$2 : 1) }')
+ifeq ($(MEM_MIB),)
+$(error MEM must be a RAM size such as 256M or 1G, not '$(MEM)')
+endif
+ifeq ($(shell [ $(MEM_MIB) -ge 8 ] && [ $(MEM_MIB) -le 8192 ] && echo ok),)
+$(error MEM=$(MEM) is out of range: Quarry boots with 8M to 8G)
+endif
+
 # V=1 shows every command.
 ifeq ($(V),1)
 Q :=
@@ -52,7 +72,7 @@ endif
 KCFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pie \
 	-fno-stack-protector -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
 	-O2 -g3 -Wall -Wextra -Werror -Wno-unused-parameter $(ARCH_CFLAGS) \
-	-DPAGE_SHIFT=$(PAGE_SHIFT) $(ALLOC_CFLAGS) -DCONFIG_NR_CPUS=$(SMP) \
+	-DPAGE_SHIFT=$(PAGE_SHIFT) $(ALLOC_CFLAGS) \
 	$(MM_CONFIG_CFLAGS) \
 	-I. -Iarch/$(ARCH)/include -MMD -MP
 
@@ -195,14 +215,17 @@ help:
 	@echo "                     MMU granule; x86_64 makes a 64K page of 16 MMU pages"
 	@echo "  CPU=cortex-a72     arm64 QEMU CPU (cortex-a57, cortex-a72, max); 16K needs max"
 	@echo "  SMP=N              QEMU CPU count (default 1; 1-8; >1 runs MTTCG)"
-	@echo "  ALLOC=slab|slub    object allocator: SLAB (default) or SLUB (seed 002: lockless"
-	@echo "                     per-CPU fast paths); SLUB builds go to build/<arch>-<page>-slub/"
+	@echo "  ALLOC=slab         object allocator: slab (default), slub (seed 002: lockless"
+	@echo "                     per-CPU fast paths), slob (seed 004's sequential-fit heap) or"
+	@echo "                     slob-seg (seed 004's segregated free lists); builds other than"
+	@echo "                     slab go to build/<arch>-<page>-<alloc>/"
 	@echo "  SLAB_DEBUG=1       red zones, poisoning, double-free and bad-pointer checks in"
-	@echo "                     every cache; costs a check and a fill per alloc and free"
+	@echo "                     every cache, in all four allocators; costs a check and a"
+	@echo "                     fill per alloc and free"
 	@echo "  SLAB_STATS=1       per-cache event counters (one add per counted event)"
 	@echo "  SLAB_IDX=4         variant: 4-byte freelist indexes (seed 000's 'before')"
 	@echo "  SLAB_GROW_LOCKED=1 variant: refill a new slab under the node lock (seed 001's 'before')"
-	@echo "  MEM=256M           QEMU RAM;  TIMEOUT=120  seconds before a QEMU run is killed"
+	@echo "  MEM=256M           QEMU RAM, 8M to 8G;  TIMEOUT=120  seconds before a QEMU run is killed"
 
 clean:
 	rm -rf build

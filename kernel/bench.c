@@ -4,6 +4,7 @@
  * the workloads run (see bench.h).
  */
 #include "kernel/bench.h"
+#include "kernel/leakcheck.h"
 #include "kernel/arch.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
@@ -14,12 +15,16 @@
 #include <stdarg.h>
 
 bool bench_quick;
-static bool bench_icount;
+bool bench_icount;
 
 static const char *alloc_name(void)
 {
 #if defined(CONFIG_ALLOC_SLUB)
 	return "slub";
+#elif defined(CONFIG_ALLOC_SLOB)
+	return "slob";
+#elif defined(CONFIG_ALLOC_SLOB_SEG)
+	return "slob-seg";
 #elif defined(CONFIG_SLAB_IDX_BYTES) && CONFIG_SLAB_IDX_BYTES == 4
 	return "slab-idx4";
 #elif defined(CONFIG_SLAB_GROW_LOCKED)
@@ -65,10 +70,18 @@ static void objperslab_table(void)
 	slab_layout_show();
 }
 
+/*
+ * Leak accounting over the benchmarks (kernel/leakcheck.h): the start mark
+ * is taken after the boot-state reports, so "after boot" is what boot left;
+ * taking it drains every CPU's caching, so the first benchmark starts cold.
+ */
+static struct leak_mark bench_start, bench_end;
+
 /* bench_run_all: see bench.h. */
 void bench_run_all(bool icount)
 {
 	unsigned long khz = arch_cycles_khz();
+	int leaks;
 
 	bench_icount = icount;
 	printk("\n== Quarry benchmarks: arch %s, page size %s, allocator %s, %u CPU(s)\n",
@@ -83,11 +96,16 @@ void bench_run_all(bool icount)
 
 	memory_report("after boot", "memory_boot");
 	objperslab_table();
+	leak_mark_take(&bench_start);
 	bench_kmalloc_single();
 	bench_kmalloc_concurrent();
 	bench_remote_free();
 	bench_messaging();
 	bench_pages();
 	memory_report("after the workloads", "memory_end");
+	leaks = leak_mark_compare(&bench_start, &bench_end, "benchmarks");
+	if (!leaks)
+		printk("leak check: every page and object the benchmarks took is back\n");
+	bench_line("leak_check", 0, 1, "differences", (unsigned long)leaks);
 	printk("BENCH done\n");
 }

@@ -22,6 +22,9 @@ void bench_run_all(bool icount);
 /* bench_quick - fewer sizes and loops (command line "quick"), for test runs. */
 extern bool bench_quick;
 
+/* bench_icount - the counter counts guest instructions (command line "icount"). */
+extern bool bench_icount;
+
 /*
  * bench_line - print one BENCH line: the fixed keys, then test and size, then
  * the given "key=value" pairs (nkv of them, values unsigned).

@@ -8,6 +8,8 @@
  *   address, to test the exception report; "faulttest-ap": the same on the
  *   last CPU, to test that a fault on another CPU names it; "hangtest-ap":
  *   the last CPU spins with interrupts off, for the watchdog to name it;
+ *   "slowcall": the call limit cut to 3 s, and on_each_cpu_wait's caller
+ *   spins in its own share with interrupts on, for its tick to report it;
  *   "bench": the boot-time benchmarks, with "icount" when QEMU counts
  *   instructions and "quick" for a shorter run) -> exit with a status.
  */
@@ -35,6 +37,17 @@ static void hang_here(void *arg)
 {
 	printk("hangtest: CPU %u spinning with interrupts off\n", smp_processor_id());
 	arch_irq_disable();
+	for (;;)
+		cpu_relax();
+}
+
+/* on_each_cpu_wait's share: the caller's never returns (interrupts on), the others' do. */
+static void slow_share(void *caller)
+{
+	if (smp_processor_id() != *(unsigned int *)caller)
+		return;
+	printk("slowcall: CPU %u spinning in its own share of a call, interrupts on\n",
+	       smp_processor_id());
 	for (;;)
 		cpu_relax();
 }
@@ -92,6 +105,13 @@ void kmain(unsigned long magic, unsigned long info)
 		smp_call_on_cpu(num_online_cpus() - 1, fault ? fault_here : hang_here, NULL);
 		panic("CPU %u returned from a call that should never return",
 		      num_online_cpus() - 1);
+	}
+	if (cmdline_has(bi, "slowcall")) {
+		unsigned int self = smp_processor_id();
+
+		smp_call_timeout = 3;
+		on_each_cpu_wait(slow_share, &self);
+		panic("slowcall: the caller's share returned");
 	}
 	if (cmdline_has(bi, "selftest"))
 		failures = selftest_run_all(0);

@@ -1,8 +1,14 @@
 /*
  * selftest.c - runs the tests registered with SELFTEST() (see selftest.h).
  * Used by the kernel (cmdline "selftest") and by the host test binary.
+ * Around every test, leak accounting (kernel/leakcheck.h): free pages and
+ * each cache's objects in use after the test, with all caching drained,
+ * must equal what they were before it; a difference is printed by cache
+ * and fails the test. A host-only test may bring mm/ up again on its own
+ * arena, so after one the next test is compared with a fresh mark.
  */
 #include "kernel/selftest.h"
+#include "kernel/leakcheck.h"
 #include "kernel/printk.h"
 #include <stdarg.h>
 
@@ -24,13 +30,28 @@ int selftest_fail(const char *fmt, ...)
 /* selftest_run_all: see selftest.h. */
 int selftest_run_all(int on_host)
 {
-	int passed = 0, failed = 0;
+	static struct leak_mark marks[2];
+	struct leak_mark *before = &marks[0], *after = &marks[1], *swap;
+	int passed = 0, failed = 0, rc, leaks;
 
+	leak_mark_take(before);
 	for (const struct selftest *t = __start_selftests; t < __stop_selftests; t++) {
 		if (t->host_only && !on_host)
 			continue;
 		fail_reason[0] = '\0';
-		if (t->fn() == 0) {
+		rc = t->fn();
+		if (t->host_only) {
+			leak_mark_take(before);
+		} else {
+			leaks = leak_mark_compare(before, after, t->name);
+			if (leaks && rc == 0)
+				rc = selftest_fail("leaked: %d differences in pages or objects "
+						   "(the 'leak:' lines above)", leaks);
+			swap = before;
+			before = after;
+			after = swap;
+		}
+		if (rc == 0) {
 			printk("PASS %s\n", t->name);
 			passed++;
 		} else {

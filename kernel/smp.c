@@ -8,6 +8,18 @@
  * (release); the caller's acquire load of done makes everything the call
  * wrote visible to it. A slot is rewritten only after its previous call is
  * done, and call_lock lets one caller at a time use the slots.
+ *
+ * Every call has one time limit, smp_call_timeout seconds from when the
+ * caller starts it, on every CPU that runs it, the caller's own share of
+ * on_each_cpu_wait included: while a CPU runs a call its call_since holds
+ * when the call started, and the CPU's own tick (smp_call_check, once a
+ * second) reports it when the limit has passed; the caller, waiting for
+ * the others, reports the first that has not finished by the same limit.
+ * (A CPU other than the caller counts from when it took the call, by its
+ * own counter: arm64's cycle counters are per CPU and do not agree, so the
+ * caller's report comes first for those.)
+ * A CPU stuck with interrupts off takes no tick: the timer's watchdog
+ * names it instead.
  */
 #include "kernel/smp.h"
 #include "kernel/arch.h"
@@ -36,6 +48,44 @@ static struct spinlock call_lock = SPINLOCK_INIT;
 
 /* Non-zero while this CPU runs a handed-over call: it must not hand out another. */
 static DEFINE_PER_CPU(unsigned int, in_call);
+/* While this CPU runs a call: when the call started (arch_cycles) and its function. */
+static DEFINE_PER_CPU(uint64_t, call_since);
+static DEFINE_PER_CPU(void *, call_fn);
+/* Set by the first report of a late call: one report, then panic. */
+static int call_reported;
+
+unsigned int smp_call_timeout = SMP_CALL_TIMEOUT_SECONDS;
+
+/* fn(arg) as a call on this CPU, started at 'since' (this CPU's arch_cycles). */
+static void run_call(void (*fn)(void *arg), void *arg, uint64_t since)
+{
+	this_cpu_inc(in_call);
+	this_cpu_write(call_fn, (void *)fn);
+	this_cpu_write(call_since, since ? since : 1);
+	fn(arg);
+	this_cpu_write(call_since, 0);
+	this_cpu_dec(in_call);
+}
+
+static uint64_t call_limit(void)
+{
+	return arch_cycles_khz() * 1000 * READ_ONCE(smp_call_timeout);
+}
+
+/* smp_call_check: see smp.h. */
+void smp_call_check(void)
+{
+	uint64_t since = this_cpu_read(call_since), limit = call_limit();
+	unsigned int cpu = smp_processor_id();
+
+	if (!since || !limit || arch_cycles() - since <= limit)
+		return;
+	if (__atomic_exchange_n(&call_reported, 1, __ATOMIC_ACQ_REL))
+		return;		/* another CPU is reporting */
+	printk("smp: CPU %u has not finished call %p after %u s (reported by its own tick)\n",
+	       cpu, this_cpu_read(call_fn), READ_ONCE(smp_call_timeout));
+	panic("smp: CPU %u stuck in a call", cpu);
+}
 
 static void check_caller(const char *what)
 {
@@ -108,18 +158,21 @@ static unsigned long post_call(unsigned int cpu, void (*fn)(void *), void *arg)
 	return seq;
 }
 
-static void wait_call(unsigned int cpu, unsigned long seq, void (*fn)(void *))
+/* Wait for cpu's call seq, started at 'since': reported once smp_call_timeout has passed. */
+static void wait_call(unsigned int cpu, unsigned long seq, void (*fn)(void *), uint64_t since)
 {
 	struct call_slot *s = &call_slots[cpu];
-	uint64_t khz = arch_cycles_khz();
-	uint64_t start = arch_cycles();
-	uint64_t limit = khz * 1000 * SMP_CALL_TIMEOUT_SECONDS;
+	uint64_t limit = call_limit();
 
 	while (smp_load_acquire(&s->done) != seq) {
 		cpu_relax();
-		if (khz && arch_cycles() - start > limit) {
-			printk("smp: CPU %u has not finished call %p after %d s\n", cpu,
-			       (void *)fn, SMP_CALL_TIMEOUT_SECONDS);
+		if (limit && arch_cycles() - since > limit) {
+			if (__atomic_exchange_n(&call_reported, 1, __ATOMIC_ACQ_REL)) {
+				for (;;)	/* the CPU itself is reporting; panic stops us */
+					cpu_relax();
+			}
+			printk("smp: CPU %u has not finished call %p after %u s\n", cpu,
+			       (void *)fn, READ_ONCE(smp_call_timeout));
 			cpu_report(cpu);
 			panic("smp: CPU %u stuck in a call", cpu);
 		}
@@ -137,9 +190,7 @@ static void each_cpu_run(void *p)
 	struct each_call *c = p;
 
 	smp_barrier_wait(&c->start);
-	this_cpu_inc(in_call);
 	c->fn(c->arg);
-	this_cpu_dec(in_call);
 }
 
 /* on_each_cpu_wait: see smp.h. */
@@ -148,19 +199,21 @@ void on_each_cpu_wait(void (*fn)(void *arg), void *arg)
 	struct each_call c = { fn, arg, { 0, 0, 0 } };
 	unsigned long seq[NR_CPUS] = { 0 };
 	unsigned int self, cpu;
+	uint64_t since;
 
 	check_caller("on_each_cpu_wait");
 	spin_lock(&call_lock);
 	self = smp_processor_id();
 	smp_barrier_init(&c.start, num_online_cpus());
+	since = arch_cycles();	/* the one start of every CPU's limit, the caller's too */
 	for_each_online_cpu(cpu) {
 		if (cpu != self)
 			seq[cpu] = post_call(cpu, each_cpu_run, &c);
 	}
-	each_cpu_run(&c);
+	run_call(each_cpu_run, &c, since);
 	for_each_online_cpu(cpu) {
 		if (cpu != self)
-			wait_call(cpu, seq[cpu], fn);
+			wait_call(cpu, seq[cpu], fn, since);
 	}
 	spin_unlock(&call_lock);
 }
@@ -173,11 +226,12 @@ int smp_call_on_cpu(unsigned int cpu, void (*fn)(void *arg), void *arg)
 		return -1;
 	spin_lock(&call_lock);
 	if (cpu == smp_processor_id()) {
-		this_cpu_inc(in_call);
-		fn(arg);
-		this_cpu_dec(in_call);
-	} else
-		wait_call(cpu, post_call(cpu, fn, arg), fn);
+		run_call(fn, arg, arch_cycles());
+	} else {
+		uint64_t since = arch_cycles();
+
+		wait_call(cpu, post_call(cpu, fn, arg), fn, since);
+	}
 	spin_unlock(&call_lock);
 	return 0;
 }
@@ -201,9 +255,7 @@ void smp_secondary_main(unsigned int cpu)
 		}
 		arch_irq_enable();
 		seen = seq;
-		this_cpu_inc(in_call);
-		s->fn(s->arg);
-		this_cpu_dec(in_call);
+		run_call(s->fn, s->arg, arch_cycles());
 		smp_store_release(&s->done, seq);
 	}
 }

@@ -49,8 +49,10 @@ bool cpu_online(unsigned int cpu);
  * One caller at a time (others wait their turn); never from inside a call
  * (fn or anything it calls), an interrupt handler, or with interrupts off:
  * the first two would wait for themselves, so both panic at once, naming
- * the CPU. A CPU that does not finish within SMP_CALL_TIMEOUT_SECONDS is
- * reported with its number and where it is, then the kernel panics.
+ * the CPU. A CPU, the caller included, that has not finished within
+ * smp_call_timeout seconds of the call's start is reported with its number
+ * (by the caller, with where it is, or by the CPU's own tick, with the
+ * function), then the kernel panics.
  */
 void on_each_cpu_wait(void (*fn)(void *arg), void *arg);
 
@@ -62,6 +64,20 @@ void on_each_cpu_wait(void (*fn)(void *arg), void *arg);
 int smp_call_on_cpu(unsigned int cpu, void (*fn)(void *arg), void *arg);
 
 #define SMP_CALL_TIMEOUT_SECONDS 120
+
+/*
+ * smp_call_timeout - seconds a call may run, counted from when its caller
+ * started it, on every CPU that runs it (on_each_cpu_wait's caller's own
+ * share included); SMP_CALL_TIMEOUT_SECONDS unless a test shortens it.
+ */
+extern unsigned int smp_call_timeout;
+
+/*
+ * smp_call_check - from this CPU's timer tick (interrupt context), once a
+ * second: if this CPU has been running one call for longer than
+ * smp_call_timeout, report it (CPU, function) and panic.
+ */
+void smp_call_check(void);
 
 /*
  * A reusable barrier for a fixed number of CPUs. Every memory access a CPU

@@ -75,8 +75,10 @@ void timer_tick(unsigned int cpu)
 #endif
 	if (hook)
 		hook(cpu);
-	if (READ_ONCE(watchdog_on) && now % HZ == 0)
+	if (READ_ONCE(watchdog_on) && now % HZ == 0) {
 		watchdog_check(cpu, now);
+		smp_call_check();
+	}
 }
 
 /* timer_ticks: see timer.h. */

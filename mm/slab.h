@@ -262,4 +262,31 @@ void slab_drain_all(void);
 unsigned long slab_cpu_events(unsigned int cpu);
 unsigned long slab_reap_events(void);
 
+/* One cache in a snapshot of slab usage (kernel/leakcheck.c). */
+struct slab_usage {
+	const struct kmem_cache *cache;	/* identity while the cache lives */
+	char name[24];			/* its name, cut to fit */
+	unsigned long objs;		/* objects allocated and not freed (slabinfo's active_objs) */
+	unsigned long pages;		/* pages its slabs hold (SLOB: its big objects' only) */
+	bool internal;			/* the allocator's own per-CPU bookkeeping (SLAB's
+					 * kmem_cache_node: a node appears when a CPU first
+					 * uses a cache and lives as long as the cache) */
+};
+
+/*
+ * kmem_cache_usage - fill u's objs, pages and internal for cachep (the
+ * allocator's part of slab_usage_snapshot). Objects that per-CPU caching
+ * holds count as allocated (SLAB's arrays, SLUB's CPU freelists), so objs is
+ * the number in use only after slab_drain_all. Any context but NMI.
+ */
+void kmem_cache_usage(struct kmem_cache *cachep, struct slab_usage *u);
+
+/*
+ * slab_usage_snapshot - fill u[0..n) with every live cache's usage, in
+ * slab_caches' order, under slab_caches_lock. Returns how many caches
+ * there are: more than n means the rest were left out. Interrupts on or
+ * off; not from NMI.
+ */
+unsigned int slab_usage_snapshot(struct slab_usage *u, unsigned int n);
+
 #endif

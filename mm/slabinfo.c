@@ -51,6 +51,17 @@ int slabinfo_line(struct kmem_cache *cachep, char *buf, size_t size)
 			c.active_slabs, c.num_slabs, c.shared_avail);
 }
 
+/* kmem_cache_usage: see slab.h. */
+void kmem_cache_usage(struct kmem_cache *cachep, struct slab_usage *u)
+{
+	struct cache_counts c;
+
+	cache_counts(cachep, &c);
+	u->objs = c.active_objs;
+	u->pages = c.num_slabs << cachep->order;
+	u->internal = cachep == slab_node_cache;
+}
+
 /* slabinfo_show: see slab.h. */
 void slabinfo_show(void)
 {

@@ -55,6 +55,14 @@ int slabinfo_line(struct kmem_cache *cachep, char *buf, size_t size)
 			0U, 0U, slabs, slabs, 0UL);
 }
 
+/* kmem_cache_usage: see slab.h. The heap's pages are shared: only big objects' count. */
+void kmem_cache_usage(struct kmem_cache *cachep, struct slab_usage *u)
+{
+	u->objs = __atomic_load_n(&cachep->inuse, __ATOMIC_RELAXED);
+	u->pages = cachep->big ? u->objs << cachep->order : 0;
+	u->internal = false;
+}
+
 /* slabinfo_show: see slab.h. */
 void slabinfo_show(void)
 {

@@ -48,6 +48,17 @@ int slabinfo_line(struct kmem_cache *cachep, char *buf, size_t size)
 			slabs - empty, slabs, 0UL);
 }
 
+/* kmem_cache_usage: see slab.h. SLUB keeps no per-CPU bookkeeping in caches. */
+void kmem_cache_usage(struct kmem_cache *cachep, struct slab_usage *u)
+{
+	unsigned long empty, free = slub_count_free(cachep, &empty);
+	unsigned long slabs = (unsigned long)atomic_long_read(&cachep->node.nr_slabs);
+
+	u->objs = slabs * cachep->num - free;
+	u->pages = slabs << cachep->order;
+	u->internal = false;
+}
+
 /* slabinfo_show: see slab.h. */
 void slabinfo_show(void)
 {

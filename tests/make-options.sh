@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# make-options.sh - bad build options are refused by make itself, before
-# anything is built, with one line naming the option and what it accepts.
-# Prints PASS/FAIL lines.
+# make-options.sh - bad build options (ARCH, PAGE_SIZE, CPU for 16K, SMP,
+# MEM, ALLOC) are refused by make itself, before anything is built, with one
+# line naming the option and what it accepts; the edges of the accepted
+# ranges get through. Prints PASS/FAIL lines.
 set -u
 cd "$(dirname "$0")/.."
 
@@ -22,3 +23,27 @@ refuse page-size "PAGE_SIZE must be 4K, 16K \\(arm64 only\\) or 64K, not '8K'" P
 refuse x86-16k "PAGE_SIZE=16K is not available on x86_64" PAGE_SIZE=16K
 refuse arm64-16k-cpu "PAGE_SIZE=16K needs a CPU with the 16K granule: CPU=cortex-a72 has none" \
 	ARCH=arm64 PAGE_SIZE=16K CPU=cortex-a72
+refuse smp-0 "SMP must be a CPU count from 1 to 8, not '0'" SMP=0
+refuse smp-word "SMP must be a CPU count from 1 to 8, not 'banana'" SMP=banana
+refuse smp-9 "SMP=9 is more CPUs than Quarry starts \\(NR_CPUS is 8\\)" SMP=9
+refuse smp-64 "SMP=64 is more CPUs than Quarry starts \\(NR_CPUS is 8\\)" SMP=64 ARCH=arm64
+refuse mem-word "MEM must be a RAM size such as 256M or 1G, not 'foo'" MEM=foo
+refuse mem-fraction "MEM must be a RAM size such as 256M or 1G, not '1.5G'" MEM=1.5G
+refuse mem-small "MEM=4M is out of range: Quarry boots with 8M to 8G" MEM=4M
+refuse mem-large "MEM=16G is out of range: Quarry boots with 8M to 8G" MEM=16G ARCH=arm64
+refuse alloc "ALLOC must be slab, slub, slob or slob-seg, not 'slab2'" ALLOC=slab2
+
+accept() {	# accept NAME MAKE-ARGS...: make -n must get past the checks
+	local name=$1 out rc
+	shift
+	out=$(make -n "$@" kernel 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		echo "PASS make-options-$name: 'make $*' accepted"
+	else
+		echo "FAIL make-options-$name: 'make $*' refused: $(echo "$out" | head -2 | tr '\n' ' ')"
+	fi
+}
+accept good-edges SMP=8 MEM=8M
+accept good-sizes ARCH=arm64 SMP=1 MEM=8G ALLOC=slob-seg
+accept good-mib MEM=512 ALLOC=slub

@@ -12,7 +12,7 @@
 #   boot checks (memory report, exception report) on 1 CPU and on 4 (there
 #     also: a fault and a hang on another CPU name it)
 #   the benchmark mode runs to its end and parses into every CSV row (2 CPUs)
-# then, once: SLAB's and SLUB's host tests built with SLAB_DEBUG=1 (4K), the
+# then, once: every allocator's host tests built with SLAB_DEBUG=1 (4K), the
 # dependency step as a user who is not root, bad build
 # options refused by make (tests/make-options.sh), the scripts' failure
 # paths (tests/qemu/failures.sh: a failed run never exits 0), and the GDB
@@ -28,7 +28,8 @@
 #   CPU                    arm64 QEMU CPU at 4K and 64K (default cortex-a72);
 #                          16K always runs on a CPU with the 16K granule (max
 #                          unless CPU names another one)
-#   ALLOCS="slab slub"     "slab" leaves SLUB's suites out
+#   ALLOCS="slab slub slob slob-seg"  the object allocators whose suites run
+#                          (SLAB's always run; "slab" leaves the others out)
 #   JOBS=2                 make -j
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -155,45 +156,63 @@ for arch in "${arches[@]}"; do
 			tests/bench/check.sh bench-$name $elf 2
 	done
 done
-# SLUB (ALLOC=slub) beside SLAB: its host tests at every page size, its in-kernel
-# self-tests (common, SLUB's own, SMP and stress) on each arch at 4K and 64K pages.
-if [ "${ALLOCS:-slab slub}" != slab ]; then
+# SLUB, SLOB and SLOB-seg beside SLAB: each one's host tests at every page size,
+# its in-kernel self-tests (common, its own, SMP and stress; 1 and 4 CPUs) and
+# boot checks on each arch at 4K and 64K pages (16K: SLAB covers the granule;
+# the other allocators' code is the same at every page size and their host tests
+# run at 16K). The two SLOBs, built for small machines, also boot in 16 MB at 4K.
+alloc_title() { case $1 in slub) echo SLUB ;; slob) echo SLOB ;; slob-seg) echo SLOB-seg ;; esac; }
+for alloc in ${ALLOCS:-slab slub slob slob-seg}; do
+	case $alloc in
+	slab) continue ;;	# above
+	slub | slob | slob-seg) ;;
+	*) echo "FAIL allocator: unknown '$alloc' in ALLOCS (slab, slub, slob, slob-seg)" | tee -a "$out"
+	   continue ;;
+	esac
+	title=$(alloc_title $alloc)
 	for ps in $want_pages; do
-		suite "SLUB host unit tests, $ps pages (ASan+UBSan)" \
-			make --no-print-directory -j"$jobs" test-host ALLOC=slub PAGE_SIZE=$ps
+		suite "$title host unit tests, $ps pages (ASan+UBSan)" \
+			make --no-print-directory -j"$jobs" test-host ALLOC=$alloc PAGE_SIZE=$ps
 	done
 	for arch in "${arches[@]}"; do
 		for ps in $(page_sizes $arch); do
-			[ $ps = 16K ] && continue	# arm64 16K: SLAB covers the granule; SLUB's code is the same
+			[ $ps = 16K ] && continue
 			tag=$(echo "$ps" | tr K k)
-			log=build/test/build-$arch-$ps-slub.log
+			log=build/test/build-$arch-$ps-$alloc.log
 			CPU=
 			[ $arch = arm64 ] && CPU=$(cpu_for $ps)
 			export CPU
-			if ! timed "build, $arch $ps pages, SLUB" make --no-print-directory -j"$jobs" \
-				ARCH=$arch PAGE_SIZE=$ps ALLOC=slub kernel > "$log" 2>&1; then
+			if ! timed "build, $arch $ps pages, $title" make --no-print-directory -j"$jobs" \
+				ARCH=$arch PAGE_SIZE=$ps ALLOC=$alloc kernel > "$log" 2>&1; then
 				tail -20 "$log"
-				echo "FAIL build-$arch-$ps-slub: see $log" | tee -a "$out"
+				echo "FAIL build-$arch-$ps-$alloc: see $log" | tee -a "$out"
 				continue
 			fi
-			elf=build/$arch-$tag-slub/quarry.elf
-			suite "SLUB in-kernel self-tests, $arch $ps pages" \
-				env CMDLINE=selftest tests/qemu/selftest.sh kernel-$arch-$tag-slub $elf 300 -m 256M
-			suite "SLUB in-kernel self-tests, $arch $ps pages, 4 CPUs" \
-				env CMDLINE=selftest tests/qemu/selftest.sh kernel-$arch-$tag-slub-smp4 $elf 300 \
+			name=$arch-$tag-$alloc
+			elf=build/$name/quarry.elf
+			suite "$title in-kernel self-tests, $arch $ps pages" \
+				env CMDLINE=selftest tests/qemu/selftest.sh kernel-$name $elf 300 -m 256M
+			suite "$title in-kernel self-tests, $arch $ps pages, 4 CPUs" \
+				env CMDLINE=selftest tests/qemu/selftest.sh kernel-$name-smp4 $elf 300 \
 				-m 256M -smp 4
-			suite "SLUB boot checks, $arch $ps pages" \
-				tests/qemu/boot.sh $arch-$tag-slub $elf 120 -m 256M
+			suite "$title boot checks, $arch $ps pages" \
+				tests/qemu/boot.sh $name $elf 120 -m 256M
+			case $alloc-$ps in slob-4K | slob-seg-4K)
+				suite "$title boot checks in 16 MB, $arch $ps pages" \
+					tests/qemu/boot.sh $name-16m $elf 120 -m 16M ;;
+			esac
 		done
 	done
-fi
-# Debug builds (SLAB_DEBUG=1): SLAB's and SLUB's host tests at 4K pages, so the
+done
+# Debug builds (SLAB_DEBUG=1): every allocator's host tests at 4K pages, so the
 # debug checks (red zones, poison, freelist corruption, their offsets) and the
 # misuse tests also run in debug layouts (about 40 s each on 2 cores).
 case " $want_pages " in *" 4K "*)
-	for a in ${ALLOCS:-slab slub}; do
-		suite "$a SLAB_DEBUG=1 host unit tests, 4K pages (ASan+UBSan)" \
-			make --no-print-directory -j"$jobs" test-host ALLOC=$a SLAB_DEBUG=1 PAGE_SIZE=4K
+	for alloc in ${ALLOCS:-slab slub slob slob-seg}; do
+		case $alloc in slab | slub | slob | slob-seg) ;; *) continue ;; esac
+		suite "$alloc SLAB_DEBUG=1 host unit tests, 4K pages (ASan+UBSan)" \
+			make --no-print-directory -j"$jobs" test-host ALLOC=$alloc SLAB_DEBUG=1 \
+			PAGE_SIZE=4K
 	done ;;
 esac
 suite "dependency step (scripts/deps.sh)" tests/deps-test.sh

@@ -11,7 +11,8 @@ and gives one row per k=v (columns: arch, page_size, allocator, cpus, mode,
 test, size, metric, value, unit). The allocator is the kernel's build: slab
 (SLAB, ALLOC=slab), slab-idx4 and slab-growlocked (SLAB's benchmark variants)
 or slub (SLUB, ALLOC=slub); every allocator prints the same tests and the same
-slabinfo 2.1 table, so --check expects the same rows of each. The slabinfo table printed after boot also
+slabinfo 2.1 table, so --check expects the same rows of each, and fails
+when the leak check after the benchmarks (test=leak_check) found differences. The slabinfo table printed after boot also
 gives objperslab/pagesperslab rows for every kmalloc cache (test=slabinfo_boot,
 size = object size).
 
@@ -104,7 +105,8 @@ def expected(rows):
     """The (test, size, metric) rows a complete run must have."""
     cpus = int(rows[0][3]) if rows else 1
     page = rows[0][1] if rows else "4K"
-    want = [("header", 0, "counter_khz"), ("memory_boot", 0, "slab_kb"), ("memory_end", 0, "slab_kb"), ("messaging", 0, "per_message_cost")]
+    want = [("header", 0, "counter_khz"), ("memory_boot", 0, "slab_kb"), ("memory_end", 0, "slab_kb"),
+            ("messaging", 0, "per_message_cost"), ("leak_check", 0, "differences")]
     for s in SINGLE_SIZES:
         want += [("kmalloc_then_free", s, "alloc_cost"), ("kmalloc_then_free", s, "free_cost"),
                  ("kmalloc_free_pair", s, "pair_cost")]
@@ -138,9 +140,13 @@ def main(argv):
                           for r in rows})
         if len(configs) > 1:
             print("parse.py: %s: rows of more than one configuration: %s" % (argv[1], "; ".join(configs)))
+        leaks = [r[8] for r in rows if r[5] == "leak_check" and r[7] == "differences" and r[8] != "0"]
+        if leaks:
+            print("parse.py: %s: the leak check after the benchmarks found %s differences "
+                  "(the 'leak:' lines in the log)" % (argv[1], leaks[0]))
         print("parse.py: %s: %s%d rows, %d expected rows missing"
               % (argv[1], configs[0] + ": " if len(configs) == 1 else "", len(rows), len(missing)))
-        return 0 if done and not missing and rows and counter and len(configs) == 1 else 1
+        return 0 if done and not missing and rows and counter and len(configs) == 1 and not leaks else 1
     if argv[:1] == ["--counter"]:
         counter = counter_of(argv[1])
         if counter is None:

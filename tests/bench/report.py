@@ -24,11 +24,12 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(__file__))
 import parse  # noqa: E402
+import report_slob  # noqa: E402
 
 COLS = parse.COLUMNS
 ARCH_ORDER = ["x86_64", "arm64"]
 PAGE_ORDER = ["4K", "16K", "64K"]
-ALLOC_ORDER = ["slab", "slub", "slab-idx4", "slab-growlocked"]
+ALLOC_ORDER = ["slab", "slub", "slob", "slob-seg", "slab-idx4", "slab-growlocked"]
 
 
 def ordered(values, order):
@@ -277,8 +278,9 @@ def report(outdir, results, counters):
           "Multi-CPU figures are real cycles of each arch's counter (%s) under MTTCG: "
           "median [min-max] of the boots. Each table is one page size, with the arches side by "
           "side in its columns (16K pages are arm64's only), and in each arch the allocators "
-          "side by side: %s (slab: SLAB, natural freelist index; slub: SLUB; slab-idx4 and "
-          "slab-growlocked: SLAB's seed-post variants).\n" % (names, ", ".join(allocs)),
+          "side by side: %s (slab: SLAB, natural freelist index; slub: SLUB; slob: SLOB's "
+          "sequential fit; slob-seg: SLOB with segregated free lists, single CPU only; "
+          "slab-idx4 and slab-growlocked: SLAB's seed-post variants).\n" % (names, ", ".join(allocs)),
           counter_text(counters)]
 
     def present(p, cands, **want):
@@ -288,8 +290,10 @@ def report(outdir, results, counters):
 
     md += seed002_section(t, results)
     md += targets_section(t)
+    md += report_slob.seed004_section(t)
+    md += report_slob.targets_section(t)
 
-    t1_allocs = ("slab", "slub", "slab-idx4")
+    t1_allocs = ("slab", "slub", "slob", "slob-seg", "slab-idx4")
     md.append("\n## 1. Repeatedly allocate then free (single CPU, instructions per op)\n")
     md.append("`10000 times kmalloc(N) -> A kfree -> B`\n")
     for p in t.pages:
@@ -427,7 +431,7 @@ def report(outdir, results, counters):
 
     md.append("\n## 5. Messaging (hackbench-like)\n\n")
     head = ["page size", "arch", "allocator", "CPUs", "mode", "total", "per message",
-            "Slab kB before", "after"]
+            "in kmalloc+kfree", "Slab kB before", "after"]
     rows = []
     for p in t.pages:
         for n, mode in [(1, "icount")] + [(n, "realtime") for n in smps]:
@@ -438,6 +442,7 @@ def report(outdir, results, counters):
                         continue
                     rows.append([p, ar, a, n, mode, tot,
                                  t.rng(ar, p, a, n, mode, "messaging", 0, "per_message_cost"),
+                                 t.get(ar, p, a, n, mode, "messaging", 0, "alloc_share_cost"),
                                  t.get(ar, p, a, n, mode, "messaging", 0, "slab_before_kb"),
                                  t.get(ar, p, a, n, mode, "messaging", 0, "slab_after_kb")])
     md.append(md_table(head, rows))

@@ -7,9 +7,9 @@
 #   ARCH...     x86_64 and/or arm64: the arches to run (default: both). Without
 #               ARCH arguments the environment variable BENCH_ARCHES (a
 #               space-separated list) is read, then the default.
-#   alloc=LIST  the object allocators to run, slab and/or slub, separated by
-#               commas or spaces (default: both); a bare "slab", "slub" or
-#               "slab,slub" argument says the same. Without it the
+#   alloc=LIST  the object allocators to run: slab, slub, slob and/or
+#               slob-seg, separated by commas or spaces (default: all four);
+#               a bare allocator name or comma list says the same. Without it the
 #               environment variable BENCH_ALLOCS is read, then the default.
 #   `make bench ARCH=arm64 ALLOC=slub` runs arm64's SLUB only: the Makefile
 #   passes ARCH and ALLOC as arguments when they were given on make's command
@@ -27,7 +27,9 @@
 # SLAB (ALLOC=slab, build/<arch>-<page>/) with the natural freelist index and
 # the two seed-post variants (SLAB_IDX=4, SLAB_GROW_LOCKED=1; not with quick);
 # SLUB (ALLOC=slub, build/<arch>-<page>-slub/) in its natural configuration
-# only, run exactly as SLAB's natural build is.
+# only, run exactly as SLAB's natural build is. SLOB and SLOB-seg (ALLOC=slob,
+# slob-seg) single CPU only: one lock per heap, built for small machines, so
+# their concurrent figures would say nothing seed 004 asks about.
 #
 #   single CPU: QEMU TCG -icount shift=0,sleep=off (the cycle counter, rdtsc
 #     or PMCCNTR_EL0, counts guest instructions), every configuration booted
@@ -37,7 +39,7 @@
 #     at -smp 1 and 2), reported as median and range; for SLAB's natural
 #     build, its grow-locked variant and SLUB.
 # Logs: build/bench/logs/<arch>-<page>-<alloc>-{icount-R,smpN-R,build}.log,
-# <alloc> being slab, slab-idx4, slab-growlocked or slub (the kernel's
+# <alloc> being slab, slab-idx4, slab-growlocked, slub, slob or slob-seg (the kernel's
 # alloc= in its BENCH lines).
 # Exit status 1 when a build, a boot or the determinism check failed (the
 # report is still written from what ran); 2 for bad arguments.
@@ -46,14 +48,14 @@ cd "$(dirname "$0")/../.." || exit 1
 quick=
 arches=()
 allocs=()
-usage="usage: tests/bench/run.sh [quick] [x86_64] [arm64] [alloc=slab,slub]"
-add_allocs() {	# add_allocs LIST: slab and/or slub, by commas or spaces
+usage="usage: tests/bench/run.sh [quick] [x86_64] [arm64] [alloc=slab,slub,slob,slob-seg]"
+add_allocs() {	# add_allocs LIST: slab, slub, slob, slob-seg, by commas or spaces
 	local x xs
 	IFS=', ' read -r -a xs <<< "$1"
 	for x in "${xs[@]}"; do
 		case $x in
-		slab | slub) allocs+=("$x") ;;
-		*) echo "bench: unknown allocator '$x' (slab, slub)" >&2; exit 2 ;;
+		slab | slub | slob | slob-seg) allocs+=("$x") ;;
+		*) echo "bench: unknown allocator '$x' (slab, slub, slob, slob-seg)" >&2; exit 2 ;;
 		esac
 	done
 }
@@ -62,7 +64,7 @@ for a in "$@"; do
 	quick | QUICK) quick=1 ;;
 	x86_64 | arm64) arches+=("$a") ;;
 	alloc=* | ALLOC=*) add_allocs "${a#*=}" ;;
-	slab | slub | slab,* | slub,*) add_allocs "$a" ;;
+	slab | slub | slob | slob-seg | slab,* | slub,* | slob,* | slob-seg,*) add_allocs "$a" ;;
 	"") ;;
 	*) echo "$usage  (not '$a')" >&2; exit 2 ;;
 	esac
@@ -73,12 +75,12 @@ fi
 for a in "${arches[@]}"; do
 	case $a in x86_64 | arm64) ;; *) echo "bench: unknown arch '$a' (x86_64, arm64)" >&2; exit 2 ;; esac
 done
-[ ${#allocs[@]} -eq 0 ] && add_allocs "${BENCH_ALLOCS:-slab slub}"
-[ ${#allocs[@]} -eq 0 ] && { echo "bench: no allocator to run (slab, slub)" >&2; exit 2; }
-# SLAB before SLUB, each once, whatever order they were given in
-want_slab= want_slub=
+[ ${#allocs[@]} -eq 0 ] && add_allocs "${BENCH_ALLOCS:-slab slub slob slob-seg}"
+[ ${#allocs[@]} -eq 0 ] && { echo "bench: no allocator to run (slab, slub, slob, slob-seg)" >&2; exit 2; }
+# SLAB, SLUB, SLOB, SLOB-seg, each once, whatever order they were given in
+want_slab= want_slub= want_slob= want_slob_seg=
 for a in "${allocs[@]}"; do
-	case $a in slab) want_slab=1 ;; slub) want_slub=1 ;; esac
+	case $a in slab) want_slab=1 ;; slub) want_slub=1 ;; slob) want_slob=1 ;; slob-seg) want_slob_seg=1 ;; esac
 done
 out=build/bench
 mkdir -p "$out/logs"
@@ -102,6 +104,8 @@ if [ -n "$want_slab" ]; then
 	[ -z "$quick" ] && configs+=("slab-idx4 ALLOC=slab SLAB_IDX=4" "slab-growlocked ALLOC=slab SLAB_GROW_LOCKED=1")
 fi
 [ -n "$want_slub" ] && configs+=("slub ALLOC=slub")
+[ -n "$want_slob" ] && configs+=("slob ALLOC=slob")
+[ -n "$want_slob_seg" ] && configs+=("slob-seg ALLOC=slob-seg")
 smps=(1 2 4)	# -smp 1 in real time too: the base of the concurrent ratio
 boots=5
 if [ -n "$quick" ]; then smps=(1 2); boots=1; fi
@@ -109,7 +113,7 @@ cmd_extra=${quick:+ quick}
 status=0
 
 # The build directory's suffix of a configuration (Makefile: BUILD).
-bdir() { case "$1" in slab) ;; slab-idx4) echo -idx4 ;; slab-growlocked) echo -growlocked ;; slub) echo -slub ;; esac; }
+bdir() { case "$1" in slab) ;; slab-idx4) echo -idx4 ;; slab-growlocked) echo -growlocked ;; slub) echo -slub ;; slob) echo -slob ;; slob-seg) echo -slob-seg ;; esac; }
 page_sizes() { case "$1" in x86_64) echo 4K 64K ;; arm64) echo 4K 16K 64K ;; esac; }
 # QEMU's arm64 CPU for a page size: 16K needs a CPU with the 16K granule
 # (max); otherwise the caller's CPU, or run.sh's default (cortex-a72).
@@ -153,7 +157,7 @@ for arch in "${arches[@]}"; do
 			fi
 			# multi-CPU runs only where they compare something: SLAB's natural build,
 			# its grow-locked variant (seed 001's concurrent table) and SLUB
-			[ "$alloc" = slab-idx4 ] && continue
+			case $alloc in slab-idx4 | slob | slob-seg) continue ;; esac
 			for n in "${smps[@]}"; do
 				for r in $(seq 1 $boots); do
 					echo "== $name: -smp $n real time, boot $r of $boots"

@@ -10,6 +10,9 @@
 #   NAME-no-granule (arm64 16K kernels, 1 CPU): booted on cortex-a72, which
 #               has no 16K granule, the kernel says so and fails.
 # With -smp N, N > 1, also:
+#   NAME-slow-call: "slowcall", on_each_cpu_wait's caller spinning in its own
+#                  share with interrupts on, is reported by its own tick when
+#                  the call limit (cut to 3 s) passes, and the run fails;
 #   NAME-fault-ap: "faulttest-ap", the same fault on the last CPU, is reported
 #                  as CPU N-1's;
 #   NAME-hang-ap:  "hangtest-ap", the last CPU spinning with interrupts off, is
@@ -111,6 +114,20 @@ fi
 
 [ "$cpus" -gt 1 ] || exit 0
 last=$((cpus - 1))
+
+# on_each_cpu_wait's caller slow in its own share (interrupts on): its own
+# tick reports it at the call limit (cut to 3 s by "slowcall")
+test=$name-slow-call
+boot "$test" slowcall
+rc=$?
+log=build/test/$test.log
+if [ $rc -ne 1 ]; then
+	echo "FAIL $test: want status 1 (kernel failure), got $rc (see $log)"
+elif check "$test" "$log" "^slowcall: CPU 0 spinning in its own share" \
+	"^smp: CPU 0 has not finished call 0x[0-9a-f]+ after 3 s \\(reported by its own tick\\)\$" \
+	"^PANIC on CPU 0: smp: CPU 0 stuck in a call\$"; then
+	echo "PASS $test: the caller's own slow share of on_each_cpu_wait reported at the limit; exit 1"
+fi
 
 test=$name-fault-ap
 boot "$test" faulttest-ap
