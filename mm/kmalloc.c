@@ -277,57 +277,6 @@ void kfree(const void *p)
 }
 
 /*
- * kmem_cache_bad_arg - why kmem_cache_create's arguments are refused, in
- * buf ("name is NULL", "align 3 is not a power of two", ...), or false
- * when they are good. Every allocator accepts objects of up to
- * KMEM_CACHE_MAX_SIZE bytes, in debug builds too.
- */
-bool kmem_cache_bad_arg(char *buf, size_t len, const char *name, size_t size, size_t align,
-			unsigned int flags)
-{
-	unsigned int known = SLAB_HWCACHE_ALIGN | SLAB_DEBUG | SLAB_NO_DEBUG;
-
-	if (!name)
-		snprintf(buf, len, "name is NULL");
-	else if (size == 0)
-		snprintf(buf, len, "size is 0");
-	else if (size > KMEM_CACHE_MAX_SIZE)
-		snprintf(buf, len, "size %zu is above the largest object (%lu bytes)", size,
-			 KMEM_CACHE_MAX_SIZE);
-	else if (align & (align - 1))
-		snprintf(buf, len, "align %zu is not a power of two", align);
-	else if (align > PAGE_SIZE)
-		snprintf(buf, len, "align %zu is above the page size (%lu)", align, PAGE_SIZE);
-	else if (flags & ~known)
-		snprintf(buf, len, "unknown flags 0x%x", flags & ~known);
-	else
-		return false;
-	return true;
-}
-
-/*
- * slab_cache_live - true when cachep is on slab_caches: made by
- * kmem_cache_create (or at boot) and not destroyed since. Walks the list
- * under slab_caches_lock without touching *cachep. Not from interrupts.
- */
-bool slab_cache_live(const struct kmem_cache *cachep)
-{
-	const struct kmem_cache *c;
-	unsigned long flags;
-	bool found = false;
-
-	flags = spin_lock_irqsave(&slab_caches_lock);
-	list_for_each_entry(c, &slab_caches, list) {
-		if (c == cachep) {
-			found = true;
-			break;
-		}
-	}
-	spin_unlock_irqrestore(&slab_caches_lock, flags);
-	return found;
-}
-
-/*
  * kmem_cache_free_no_cache - kmem_cache_free(NULL, objp): the pointer is
  * checked as kfree would (a bad one reported as such); a good one is
  * reported with the cache it belongs to, counted in slab_bad_frees and not

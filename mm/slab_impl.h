@@ -68,7 +68,7 @@ static inline struct kmem_cache *slab_obj_cache(const struct page *page, const v
 /* The largest object any cache may have, in every build (debug too): a MAX_ORDER block. */
 #define KMEM_CACHE_MAX_SIZE	(PAGE_SIZE << MAX_ORDER)
 
-/* mm/kmalloc.c: checks every allocator's kmem_cache_* functions share. */
+/* Checks every allocator's kmem_cache_* functions share (mm/slab_common.c, mm/kmalloc.c). */
 bool kmem_cache_bad_arg(char *buf, size_t len, const char *name, size_t size, size_t align,
 			unsigned int flags);
 bool slab_cache_live(const struct kmem_cache *cachep);
