@@ -43,6 +43,9 @@
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "mm/fault_inject.h"
+#ifndef CONFIG_ALLOC_NONE
+#include "mm/slab.h"
+#endif
 
 _Static_assert(MAX_ORDER >= 0 && NR_ORDERS <= 32, "orders must fit a 1UL << order shift");
 _Static_assert((PAGE_SIZE << MAX_ORDER) == (4UL << 20),
@@ -234,12 +237,15 @@ enum free_fault {
 	FAULT_TAIL,		/* page lies inside an allocated block, not at its head */
 	FAULT_WRONG_ORDER,	/* head of an allocated block of another order */
 	FAULT_NO_BLOCK,		/* managed page in no block: state is corrupt */
+	FAULT_SLAB,		/* page of a live slab (its owner clears PG_slab first) */
+	FAULT_LARGE,		/* head of a live large kmalloc (kfree clears PG_large) */
 };
 
 struct free_verdict {
 	enum free_fault fault;
 	unsigned long block_pfn;	/* the block the page was found in */
 	unsigned int block_order;
+	struct kmem_cache *cache;	/* FAULT_SLAB: the slab's cache (NULL: shared, SLOB) */
 };
 
 /*
@@ -258,6 +264,20 @@ static struct page *block_of(unsigned long pfn)
 	return NULL;
 }
 
+/* buddy_page_free: see buddy.h. */
+bool buddy_page_free(const struct page *page)
+{
+	unsigned long pfn = page_to_pfn(page), flags;
+	struct page *head;
+	bool is_free;
+
+	flags = spin_lock_irqsave(&zone.lock);
+	head = block_of(pfn);
+	is_free = head && (READ_ONCE(head->flags) & (PG_buddy | PG_pcp));
+	spin_unlock_irqrestore(&zone.lock, flags);
+	return is_free;
+}
+
 /* check_free - classify a free of (pfn, order), pfn < max_pfn. Zone lock held. */
 static void check_free(unsigned long pfn, unsigned int order, struct free_verdict *v)
 {
@@ -274,6 +294,13 @@ static void check_free(unsigned long pfn, unsigned int order, struct free_verdic
 		v->fault = FAULT_DOUBLE_FREE;
 	} else if (f & PG_pcp) {
 		v->fault = FAULT_DOUBLE_FREE_PCP;
+	} else if (f & (PG_slab | PG_large)) {
+		/* Like Linux's "Bad page state": its owner frees it, not the caller. */
+		v->fault = f & PG_slab ? FAULT_SLAB : FAULT_LARGE;
+		v->cache = f & PG_slab ? page->slab_cache : NULL;
+		head = block_of(pfn);
+		v->block_pfn = head ? page_to_pfn(head) : pfn;
+		v->block_order = head ? head->order : 0;
 	} else if (f & PG_head) {
 		if (page->order != order) {
 			v->fault = FAULT_WRONG_ORDER;
@@ -307,7 +334,20 @@ static const char *const fault_msg[] = {
 	[FAULT_TAIL] = "not the head of an allocation",
 	[FAULT_WRONG_ORDER] = "wrong order",
 	[FAULT_NO_BLOCK] = "page is in no block (allocator state corrupt)",
+	[FAULT_SLAB] = "page in use by a slab",
+	[FAULT_LARGE] = "page in use by a large kmalloc",
 };
+
+/* The cache that owns a slab page, for reports; NULL: a heap page of several (SLOB). */
+static const char *owner_name(struct kmem_cache *cachep)
+{
+#ifdef CONFIG_ALLOC_NONE
+	(void)cachep;
+	return "(no object allocator)";
+#else
+	return cachep ? kmem_cache_name(cachep) : ": a heap page of several caches";
+#endif
+}
 
 /* count_bad_free - account a refused free on this CPU; nothing else changes. */
 static void count_bad_free(void)
@@ -332,6 +372,14 @@ static int report_bad_free(const char *call, const struct free_verdict *v)
 	else if (v->fault == FAULT_WRONG_ORDER)
 		printk("buddy: %s: %s (block was allocated with order %u)\n", call, what,
 		       v->block_order);
+	else if (v->fault == FAULT_SLAB)
+		printk("buddy: %s: %s%s%s (order-%u block at pfn 0x%lx); not freed: its "
+		       "allocator frees it when its objects are gone\n", call, what,
+		       v->cache ? " of cache " : "", owner_name(v->cache), v->block_order,
+		       v->block_pfn);	/* NULL cache: "...slab: a heap page of several caches" */
+	else if (v->fault == FAULT_LARGE)
+		printk("buddy: %s: %s of order %u (block at pfn 0x%lx); not freed: kfree "
+		       "frees it\n", call, what, v->block_order, v->block_pfn);
 	else
 		printk("buddy: %s: %s\n", call, what);
 	if (v->fault == FAULT_BAD_PTR || v->fault == FAULT_OUTSIDE_RAM ||
@@ -340,11 +388,15 @@ static int report_bad_free(const char *call, const struct free_verdict *v)
 	return -EINVAL;
 }
 
-/* An allocated order-0 block, as its own CPU would see it: free to a CPU list. */
+/*
+ * An allocated order-0 block that no slab or large kmalloc owns, as its own
+ * CPU would see it: free to a CPU list.
+ */
 static inline bool is_order0_head(const struct page *page)
 {
-	return (READ_ONCE(page->flags) & (PG_head | PG_reserved | PG_buddy | PG_pcp)) ==
-		       PG_head && page->order == 0;
+	return (READ_ONCE(page->flags) &
+		(PG_head | PG_reserved | PG_buddy | PG_pcp | PG_slab | PG_large)) == PG_head &&
+	       page->order == 0;
 }
 
 /*
@@ -359,7 +411,7 @@ static bool free_checked(unsigned long pfn, unsigned int order, struct free_verd
 
 	check_free(pfn, order, v);
 	if (v->fault == FREE_OK) {
-		pfn_to_page(pfn)->flags &= ~(PG_head | PG_slab | PG_large);
+		pfn_to_page(pfn)->flags &= ~PG_head;
 		__free_one(pfn, order);
 		pcp->frees++;
 	} else {
@@ -416,6 +468,13 @@ int free_pages_addr(void *addr, unsigned int order)
 		v.fault = FAULT_OUTSIDE_RAM;
 	else if (!IS_ALIGNED(phys, PAGE_SIZE))
 		v.fault = FAULT_MISALIGNED;
+	if (v.fault == FAULT_OUTSIDE_RAM &&
+	    (uintptr_t)addr < (uintptr_t)PHYS_TO_VIRT(ARCH_PHYS_OFFSET)) {
+		/* Below the direct map: it has no physical address to print. */
+		count_bad_free();
+		snprintf(call, sizeof(call), "free_pages_addr(virt %p order %u)", addr, order);
+		return report_bad_free(call, &v);
+	}
 	if (v.fault != FREE_OK) {
 		count_bad_free();
 	} else if (order == 0 && is_order0_head(virt_to_page(addr))) {

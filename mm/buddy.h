@@ -33,13 +33,22 @@ struct page *alloc_pages(unsigned int order);
  * free_pages - give back a block from alloc_pages with the same order.
  * Bad input (a page that is not the head of an allocated block, a double
  * free, also of a page waiting on a CPU's page list, a wrong order, a page
- * outside mem_map) is reported on the console naming the address and the
- * fault, counted in bad_frees, and changes nothing. Returns 0, or -EINVAL /
- * -EFAULT for bad input. It clears PG_head, PG_slab and PG_large on the head
- * page; an owner that set flags on the other pages of the block clears them
- * before freeing.
+ * outside mem_map, a page of a live slab or a live large kmalloc) is
+ * reported on the console naming the address, the fault, the caller's
+ * order and the owner (cache, or large kmalloc and its order), counted in
+ * bad_frees, and changes nothing. Returns 0, or -EINVAL / -EFAULT for bad
+ * input. Owners of blocks (slab allocators, kmalloc) clear PG_slab and
+ * PG_large on every page before they free the block; free_pages clears
+ * PG_head.
  */
 int free_pages(struct page *page, unsigned int order);
+
+/*
+ * buddy_page_free - true when page lies in a free block (on the zone's
+ * lists or a CPU's page list): a snapshot under the zone lock, for reports
+ * (kfree names a second free of a large allocation with it).
+ */
+bool buddy_page_free(const struct page *page);
 
 /* get_free_pages - alloc_pages returning the block's direct-map address, or NULL. */
 void *get_free_pages(unsigned int order);

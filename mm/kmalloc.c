@@ -189,8 +189,12 @@ static struct page *large_head(const void *p)
 	return page;
 }
 
-/* ksize: see slab.h. */
-size_t ksize(const void *p)
+/*
+ * obj_size - the usable bytes of p (a large allocation's pages or a slab
+ * object's size class); 0 for NULL/ZERO_SIZE_PTR, and 0 after reporting
+ * (naming the call fn) a pointer that is neither.
+ */
+static size_t obj_size(const void *p, const char *fn)
 {
 	struct page *page;
 
@@ -199,11 +203,21 @@ size_t ksize(const void *p)
 	page = large_head(p);
 	if (page)
 		return PAGE_SIZE << page->order;
-	page = slab_find_head(NULL, p, "ksize");
+	page = slab_find_head(NULL, p, fn);
 	return page ? slab_obj_size(page, p) : 0;
 }
 
-/* krealloc: see slab.h. */
+/* ksize: see slab.h. */
+size_t ksize(const void *p)
+{
+	return obj_size(p, "ksize");
+}
+
+/*
+ * krealloc: see slab.h. A pointer that is not an allocation is reported
+ * as krealloc's and counted in slab_bad_frees: krealloc would have freed
+ * it, and that free is refused; NULL comes back and nothing changes.
+ */
 void *krealloc(void *p, size_t new_size)
 {
 	size_t old;
@@ -215,9 +229,9 @@ void *krealloc(void *p, size_t new_size)
 		kfree(p);
 		return ZERO_SIZE_PTR;
 	}
-	old = ksize(p);
+	old = obj_size(p, "krealloc");
 	if (old == 0)
-		return NULL;	/* not ours: reported by ksize */
+		return NULL;	/* not ours: reported */
 	if (new_size <= old)
 		return p;
 	q = kmalloc(new_size);
@@ -241,6 +255,13 @@ static __noinline void kfree_slow(const void *p)
 		free_pages(page, page->order);
 		return;
 	}
+	/* The start of a free page: most likely a large allocation freed before. */
+	if (virt_addr_valid(p) && IS_ALIGNED((uintptr_t)p, PAGE_SIZE) &&
+	    buddy_page_free(virt_to_page(p))) {
+		slab_bad_free(NULL, "kfree", p,
+			      "double free (the page is free: a large allocation freed twice?)");
+		return;
+	}
 	page = slab_find_head(NULL, p, "kfree");	/* reports why it is not an object */
 	if (page)
 		slab_kfree(page, p);
@@ -256,4 +277,29 @@ void kfree(const void *p)
 		return;
 	}
 	slab_kfree(head, p);
+}
+
+/*
+ * kmem_cache_free_no_cache - kmem_cache_free(NULL, objp): the pointer is
+ * checked as kfree would (a bad one reported as such); a good one is
+ * reported with the cache it belongs to, counted in slab_bad_frees and not
+ * freed: the caller has lost track of its cache, so the object stays
+ * allocated rather than be freed on a guess. objp not NULL.
+ */
+void kmem_cache_free_no_cache(const void *objp)
+{
+	struct page *page = large_head(objp);
+	char what[96];
+
+	if (page) {
+		slab_bad_free(NULL, "kmem_cache_free", objp,
+			      "no cache given (cachep NULL) for a large kmalloc; not freed");
+		return;
+	}
+	page = slab_find_head(NULL, objp, "kmem_cache_free");
+	if (!page)
+		return;
+	snprintf(what, sizeof(what), "no cache given (cachep NULL) for an object of cache %s; "
+		 "not freed", slab_obj_cache(page, objp)->name);
+	slab_bad_free(NULL, "kmem_cache_free", objp, what);
 }

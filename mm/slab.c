@@ -32,9 +32,10 @@
  * Departures from Linux: no slab colouring, a node per CPU (mm/slab_def.h),
  * no gfp flags: nothing
  * here sleeps, and allocation runs with interrupts off throughout. Giving
- * objects back checks each against the top of its slab's free stack only.
+ * objects back to a slab checks each against the top of its free stack
+ * (the free mark, mm/slab_def.h, has looked for double frees before).
  */
-#include "mm/slab_def.h"
+#include "mm/slab_impl.h"
 #include "mm/buddy.h"
 #include "kernel/printk.h"
 #include "kernel/errno.h"
@@ -82,11 +83,11 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 				     unsigned int flags, void (*ctor)(void *))
 {
 	struct kmem_cache *cachep;
+	char why[80];
 
-	if (!name || size == 0 || size > (PAGE_SIZE << MAX_ORDER) || (align & (align - 1)) ||
-	    align > PAGE_SIZE || (flags & ~(SLAB_HWCACHE_ALIGN | SLAB_DEBUG | SLAB_NO_DEBUG))) {
-		printk("slab: kmem_cache_create(%s, %zu, %zu, 0x%x): bad argument\n",
-		       name ? name : "(null)", size, align, flags);
+	if (kmem_cache_bad_arg(why, sizeof(why), name, size, align, flags)) {
+		printk("slab: kmem_cache_create(%s, %zu, %zu, 0x%x): bad argument: %s\n",
+		       name ? name : "(null)", size, align, flags, why);
 		return NULL;
 	}
 	ASSERT(slab_state == SLAB_UP);
@@ -123,7 +124,7 @@ struct page *cache_grow_begin(struct kmem_cache *cachep, unsigned int nid)
 			return NULL;
 		}
 	} else if (cachep->layout == SLAB_LAYOUT_ON_SLAB) {
-		fl = (freelist_idx_t *)(addr + (size_t)cachep->num * cachep->size);
+		fl = (freelist_idx_t *)(addr + (size_t)cachep->num * cachep->size + cachep->tail);
 	} else {
 		fl = (freelist_idx_t *)(addr + (size_t)(cachep->num - 1) * cachep->size +
 					cachep->obj_offset);
@@ -264,6 +265,17 @@ unsigned int cache_take_from_lists(struct kmem_cache *cachep, unsigned int nid, 
 			break;
 		page = list_first_entry(head, struct page, lru);
 		BUG_ON(page->active >= cachep->num);
+		if (unlikely(slab_debug_on(cachep))) {
+			unsigned int was = page->active;
+
+			if (!slab_debug_check_freelist(cachep, page)) {
+				/* Repaired: recount its free objects and look again. */
+				n->free_objects = n->free_objects + was - page->active;
+				n->free_slabs = n->free_slabs - (was == 0) + (page->active == 0);
+				slab_list_fix(cachep, page);
+				continue;
+			}
+		}
 		if (page->active == 0) {
 			n->free_slabs--;
 			n->free_touched = 1;	/* the reserve of free slabs was needed */
@@ -504,6 +516,11 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 
 	if (!cachep)
 		return 0;
+	if (!slab_cache_live(cachep)) {
+		printk("slab: kmem_cache_destroy(%p): not a live cache (destroyed already, or "
+		       "never made by kmem_cache_create); nothing done\n", (void *)cachep);
+		return -EINVAL;
+	}
 	if (cachep == &kmem_cache_boot || cachep == slab_node_cache ||
 	    cachep == kmalloc_slab(cachep->object_size)) {
 		printk("slab: kmem_cache_destroy(%s): a boot cache cannot be destroyed\n",
@@ -526,8 +543,9 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 	cache_counts_sum(cachep, &c);
 	live = c.total_slabs * cachep->num - c.free_objects;
 	if (live) {
-		printk("slab: kmem_cache_destroy(%s): %lu objects still allocated; "
-		       "cache kept, leaking %lu slabs\n", cachep->name, live, c.total_slabs);
+		printk("slab: kmem_cache_destroy(%s): %lu objects still allocated; cache kept "
+		       "with its %lu slabs, so that they can still be freed\n", cachep->name, live,
+		       c.total_slabs);
 		cachep->dead = true;
 		slab_caches_add(cachep);
 		return -EBUSY;

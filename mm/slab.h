@@ -89,8 +89,11 @@ void kmem_cache_init(void);
  * 'align' (0: 8 bytes; a power of two up to PAGE_SIZE). 'flags' are SLAB_*.
  * 'ctor', if given, runs on every object when its slab is made (and, for
  * SLAB_POISON caches, again before each allocation): objects go back to the
- * cache in their constructed state. The name is copied. Returns NULL on a bad
- * argument (reported) or when memory is out. Not from interrupt handlers.
+ * cache in their constructed state. The name is copied. Objects may be up
+ * to 4 MiB (a MAX_ORDER block) in every build: debug builds leave out the
+ * guards that do not fit, and say so. Returns NULL on a bad argument
+ * (reported, naming the argument and why) or when memory is out. Not from
+ * interrupt handlers.
  */
 struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
 				     unsigned int flags, void (*ctor)(void *));
@@ -99,10 +102,11 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 void *kmem_cache_alloc(struct kmem_cache *cachep);
 
 /*
- * kmem_cache_free - give back an object of this cache. NULL is ignored. A
- * pointer that is not an allocated object of this cache is reported on the
- * console (naming cache, address and fault), counted in slab_bad_frees and
- * refused.
+ * kmem_cache_free - give back an object of this cache. objp NULL is ignored.
+ * A pointer that is not an allocated object of this cache is reported on
+ * the console (naming cache, address and fault), counted in slab_bad_frees
+ * and refused; so is a cachep of NULL (the report names the object's
+ * cache; the object stays allocated).
  */
 void kmem_cache_free(struct kmem_cache *cachep, void *objp);
 
@@ -121,7 +125,10 @@ int kmem_cache_shrink(struct kmem_cache *cachep);
  * cache with all its slabs. The caller guarantees that no CPU uses the cache any more. If
  * objects are still allocated it says so loudly (cache name and count),
  * frees only the empty slabs and keeps the cache, so later frees of those
- * objects stay safe; it then returns -EBUSY (else 0). NULL is ignored.
+ * objects stay safe; it then returns -EBUSY (else 0). NULL is ignored. A
+ * pointer that is not a live cache (destroyed already) is reported and
+ * refused with -EINVAL without being read; one at whose address a newer
+ * cache was made destroys that newer cache (not detectable cheaply).
  */
 int kmem_cache_destroy(struct kmem_cache *cachep);
 
@@ -150,9 +157,9 @@ const char *kmem_cache_name(struct kmem_cache *cachep);
 
 /*
  * kmalloc - 'size' bytes aligned to at least 8 (power-of-two sizes up to a
- * page are aligned to their size; SLAB built with CONFIG_SLAB_DEBUG keeps
- * only the 8). Returns NULL when memory is out and ZERO_SIZE_PTR for size
- * 0. Free with kfree.
+ * page are aligned to their size, in every build, debug ones included).
+ * Returns NULL when memory is out and ZERO_SIZE_PTR for size 0. Free with
+ * kfree.
  */
 void *kmalloc(size_t size);
 

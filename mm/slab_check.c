@@ -50,7 +50,8 @@ static int check_freelist_place(struct kmem_cache *cachep, struct page *page)
 
 	switch (cachep->layout) {
 	case SLAB_LAYOUT_ON_SLAB:
-		CHECK((char *)fl == (char *)page_address(page) + (size_t)cachep->num * cachep->size,
+		CHECK((char *)fl == (char *)page_address(page) + (size_t)cachep->num * cachep->size +
+					    cachep->tail,
 		      "slab %p: on-slab freelist at %p", page->s_mem, (void *)fl);
 		break;
 	case SLAB_LAYOUT_OFF_SLAB:

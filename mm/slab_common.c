@@ -4,9 +4,13 @@
  * same names (mm/slab_impl.h: slab_caches, slab_caches_lock, name, list).
  * The snapshot of every cache's objects in use that leak accounting
  * compares (kernel/leakcheck.c), through each allocator's
- * kmem_cache_usage(); the pseudo-random numbers the hardening options use.
+ * kmem_cache_usage(); the pseudo-random numbers the hardening options use;
+ * the checks of kmem_cache_create's arguments and of a cache pointer given
+ * to kmem_cache_destroy.
  */
 #include "mm/slab_impl.h"
+#include "mm/buddy.h"
+#include "kernel/printk.h"
 #include <asm/processor.h>
 
 /* slab_random's state: SplitMix64's counter; 0 until the first call seeds it. */
@@ -54,4 +58,55 @@ unsigned int slab_usage_snapshot(struct slab_usage *u, unsigned int n)
 	}
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 	return i;
+}
+
+/*
+ * kmem_cache_bad_arg - why kmem_cache_create's arguments are refused, in
+ * buf ("name is NULL", "align 3 is not a power of two", ...), or false
+ * when they are good. Every allocator accepts objects of up to
+ * KMEM_CACHE_MAX_SIZE bytes, in debug builds too.
+ */
+bool kmem_cache_bad_arg(char *buf, size_t len, const char *name, size_t size, size_t align,
+			unsigned int flags)
+{
+	unsigned int known = SLAB_HWCACHE_ALIGN | SLAB_DEBUG | SLAB_NO_DEBUG;
+
+	if (!name)
+		snprintf(buf, len, "name is NULL");
+	else if (size == 0)
+		snprintf(buf, len, "size is 0");
+	else if (size > KMEM_CACHE_MAX_SIZE)
+		snprintf(buf, len, "size %zu is above the largest object (%lu bytes)", size,
+			 KMEM_CACHE_MAX_SIZE);
+	else if (align & (align - 1))
+		snprintf(buf, len, "align %zu is not a power of two", align);
+	else if (align > PAGE_SIZE)
+		snprintf(buf, len, "align %zu is above the page size (%lu)", align, PAGE_SIZE);
+	else if (flags & ~known)
+		snprintf(buf, len, "unknown flags 0x%x", flags & ~known);
+	else
+		return false;
+	return true;
+}
+
+/*
+ * slab_cache_live - true when cachep is on slab_caches: made by
+ * kmem_cache_create (or at boot) and not destroyed since. Walks the list
+ * under slab_caches_lock without touching *cachep. Not from interrupts.
+ */
+bool slab_cache_live(const struct kmem_cache *cachep)
+{
+	const struct kmem_cache *c;
+	unsigned long flags;
+	bool found = false;
+
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_for_each_entry(c, &slab_caches, list) {
+		if (c == cachep) {
+			found = true;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+	return found;
 }

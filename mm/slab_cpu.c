@@ -6,8 +6,10 @@
  * Each cache has one struct array_cache per CPU (cachep->cpu_array[cpu]), a
  * stack of up to 'limit' object pointers, made on the CPU's first use of the
  * cache (until then the slot holds the empty slab_no_array): CPUs that never
- * use a cache cost it nothing. Allocation pops the running CPU's array, free
- * pushes on it (refusing the object already on top: a double free). Only
+ * use a cache cost it nothing. Allocation pops the running CPU's array and
+ * clears the object's free mark; free marks the object and pushes it (an
+ * object already marked goes to the slow path, which refuses it if it is
+ * free anywhere: a double free; see SLAB_FREE_MARK in slab_def.h). Only
  * the owning CPU touches an array, with interrupts off, so an interrupt
  * handler that allocates on the same CPU runs wholly before or after an
  * array operation: the array needs no lock.
@@ -46,7 +48,7 @@
  * Debug caches, boot, and a CPU busy making or dropping arrays go to and
  * from the slabs one object at a time under the node lock.
  */
-#include "mm/slab_def.h"
+#include "mm/slab_impl.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "mm/fault_inject.h"
@@ -202,7 +204,8 @@ static inline size_t array_bytes(unsigned int limit)
  * meanwhile (and staying so after, if they were already: a flush in the
  * middle of slab_drop_local_arrays can get here).
  */
-static struct array_cache *array_alloc(unsigned int limit, unsigned int batchcount)
+static struct array_cache *array_alloc(struct kmem_cache *cachep, unsigned int limit,
+				       unsigned int batchcount)
 {
 	unsigned int was = this_cpu_read(slab_arrayless);
 	struct array_cache *ac;
@@ -211,7 +214,8 @@ static struct array_cache *array_alloc(unsigned int limit, unsigned int batchcou
 	ac = kmalloc(array_bytes(limit));
 	this_cpu_write(slab_arrayless, was);
 	if (ac)
-		*ac = (struct array_cache){ .limit = limit, .batchcount = batchcount };
+		*ac = (struct array_cache){ .limit = limit, .batchcount = batchcount,
+					    .mark_off = cachep->mark_off };
 	if (ac)
 		ac->entry[0] = NULL;
 	return ac;
@@ -223,7 +227,7 @@ static void cache_make_shared(struct kmem_cache *cachep, unsigned int nid)
 	struct kmem_cache_node *n = cachep->node[nid];
 	struct array_cache *sh;
 
-	sh = array_alloc(cachep->shared * cachep->batchcount, cachep->batchcount);
+	sh = array_alloc(cachep, cachep->shared * cachep->batchcount, cachep->batchcount);
 	if (!sh)
 		return;
 	spin_lock(&n->list_lock);
@@ -291,7 +295,7 @@ static struct array_cache *cache_make_array(struct kmem_cache *cachep)
 		return NULL;
 	if (!cachep->node[smp_processor_id()])
 		cache_make_node(cachep);
-	ac = array_alloc(cachep->limit, cachep->batchcount);
+	ac = array_alloc(cachep, cachep->limit, cachep->batchcount);
 	if (!ac)
 		return NULL;
 	atomic_inc(&cachep->nr_arrays);
@@ -436,8 +440,11 @@ void *cache_alloc_slow(struct kmem_cache *cachep, unsigned long irqflags)
 	else
 		objp = cache_alloc_refill(cachep, ac);
 out:
-	if (likely(objp))
+	if (likely(objp)) {
+		if (!slab_debug_on(cachep))
+			*slab_mark(objp, cachep->mark_off) = 0;	/* handed out: not free */
 		stat(cachep, allocs, 1);
+	}
 	arch_irq_restore(irqflags);
 	return objp;
 }
@@ -463,15 +470,82 @@ static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 	slab_count_event();
 }
 
+/* Is objp among the first avail entries of ac (read racily for other CPUs' arrays)? */
+static bool ac_holds(const struct array_cache *ac, const void *objp)
+{
+	unsigned long avail = MIN(READ_ONCE(ac->avail), ac->limit);
+
+	for (unsigned long i = 1; i <= avail; i++)
+		if (READ_ONCE(ac->entry[i]) == objp)
+			return true;
+	return false;
+}
+
+/* Is objp on its slab's free stack (freelist[active..num-1])? Its node's lock held. */
+static bool on_slab_freelist(struct kmem_cache *cachep, struct page *head, const void *objp)
+{
+	const freelist_idx_t *fl = slab_freelist(head);
+	unsigned int idx = slab_obj_index(cachep, head, objp);
+
+	if (!fl)
+		return false;	/* IN_OBJ and full: nothing free */
+	for (unsigned int i = head->active; i < cachep->num; i++)
+		if (fl[i] == idx)
+			return true;
+	return false;
+}
+
+/*
+ * free_mark_where - objp carries the free mark: where is it free? The
+ * running CPU's array, then its home node's shared array and its slab's
+ * free stack, then every other node's shared array (any node's shared
+ * array takes any object) under that node's lock, then the other CPUs'
+ * arrays, read without their owners' cooperation (an object the caller
+ * really holds is in none of them, so a stale read cannot accuse it).
+ * Returns the report, or NULL if it is free nowhere: the caller wrote the
+ * mark's value itself and the free is good. Interrupts off, no lock held.
+ */
+static const char *free_mark_where(struct kmem_cache *cachep, void *objp)
+{
+	struct page *head = slab_head_page(objp);
+	unsigned int home = slab_node_id(head), me = smp_processor_id();
+	const char *what = NULL;
+
+	if (ac_holds(cpu_array(cachep), objp))
+		return "double free (already in the CPU's array)";
+	for (unsigned int k = 0; k < NR_CPUS && !what; k++) {
+		unsigned int nid = (home + k) % NR_CPUS;
+		struct kmem_cache_node *n = READ_ONCE(cachep->node[nid]);
+
+		if (!n)
+			continue;
+		spin_lock(&n->list_lock);
+		if (n->shared && ac_holds(n->shared, objp))
+			what = "double free (already in a node's shared array)";
+		else if (nid == home && on_slab_freelist(cachep, head, objp))
+			what = "double free (already on its slab's freelist)";
+		spin_unlock(&n->list_lock);
+	}
+	for (unsigned int cpu = 0; cpu < NR_CPUS && !what; cpu++)
+		if (cpu != me && ac_holds(READ_ONCE(cachep->cpu_array[cpu]), objp))
+			what = "double free (already in another CPU's array)";
+	return what;
+}
+
 /* cache_free_slow: see slab_def.h. */
 void cache_free_slow(struct kmem_cache *cachep, void *objp, unsigned long irqflags,
 		     const char *fn)
 {
 	struct array_cache *ac = cpu_array(cachep);
+	uintptr_t *mark = slab_mark(objp, cachep->mark_off);
 
-	if (ac->avail && ac->entry[ac->avail] == objp) {
-		slab_bad_free(cachep, fn, objp, "double free (already in the CPU's array)");
-		goto out;
+	if (!slab_debug_on(cachep) && *mark == SLAB_FREE_MARK(mark)) {
+		const char *what = free_mark_where(cachep, objp);
+
+		if (what) {
+			slab_bad_free(cachep, fn, objp, what);
+			goto out;
+		}
 	}
 	if (unlikely(slab_debug_on(cachep))) {
 		/* Red zones: a pointer just before s_mem passes the fast test; look again. */
@@ -481,6 +555,7 @@ void cache_free_slow(struct kmem_cache *cachep, void *objp, unsigned long irqfla
 		}
 		goto out;
 	}
+	*mark = SLAB_FREE_MARK(mark);
 	if (ac == &slab_no_array) {
 		ac = cache_make_array(cachep);
 		if (!ac) {
@@ -515,7 +590,9 @@ void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 	struct page *head = slab_obj_head(objp);	/* NULL for NULL too */
 
 	if (unlikely(!head || head->slab_cache != cachep)) {
-		if (objp)
+		if (objp && !cachep)
+			kmem_cache_free_no_cache(objp);			/* reported, kept */
+		else if (objp)
 			slab_find_head(cachep, objp, "kmem_cache_free");	/* reports why */
 		return;
 	}

@@ -18,7 +18,12 @@
  * 0xcc means an overrun (reported, repaired, and the free goes on). With
  * poisoning only, an object still wholly poisoned is taken for a double free.
  * Allocation: red zones must be 0xbb and the poison intact, else a write
- * after free or an overrun of a free object is reported and repaired.
+ * after free or an overrun of a free object is reported and repaired; both
+ * zones 0xcc means the freelist handed out an allocated object. Before a
+ * debug slab hands out freelist[active], slab_debug_check_freelist checks
+ * that the index names a free object and, if not, rebuilds the slab's free
+ * stack from the red zones. Reports name the offset of the damage from the
+ * caller's pointer (negative: before the object).
  *
  * These checks run on the freeing or allocating CPU with interrupts off,
  * before the object enters or after it leaves the CPU's array; the object is
@@ -118,7 +123,18 @@ struct page *slab_find_head(struct kmem_cache *cachep, const void *objp, const c
 	}
 	off = (uintptr_t)objp - (uintptr_t)head->s_mem;
 	if (off >= owner->span || off % owner->size) {
-		slab_bad_free(owner, fn, objp, "not at an object boundary");
+		char what[96];
+
+		if (off >= owner->span)
+			snprintf(what, sizeof(what),
+				 "not at an object boundary (outside the slab's objects)");
+		else
+			snprintf(what, sizeof(what),
+				 "not at an object boundary (%lu bytes into the %u-byte "
+				 "object at %p)",
+				 (unsigned long)(off % owner->size), owner->object_size,
+				 (const char *)objp - off % owner->size);
+		slab_bad_free(owner, fn, objp, what);
 		return NULL;
 	}
 	return head;
@@ -153,6 +169,24 @@ static long poison_broken_at(const struct kmem_cache *cachep, const void *objp)
 	return p[last] == POISON_END ? -1 : (long)last;
 }
 
+/*
+ * red_broken - is the red zone word not 'want'? If so *at is the offset,
+ * from the caller's pointer (negative before the object), of its first
+ * broken byte.
+ */
+static bool red_broken(const uint64_t *zone, uint64_t want, long zone_off, long *at)
+{
+	const unsigned char *b = (const unsigned char *)zone;
+
+	for (long i = 0; i < 8; i++) {
+		if (b[i] != (unsigned char)want) {
+			*at = zone_off + i;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* slab_debug_init_obj - a new slab's object: red zones free, poisoned. */
 void slab_debug_init_obj(struct kmem_cache *cachep, void *objp)
 {
@@ -174,16 +208,23 @@ bool slab_debug_free(struct kmem_cache *cachep, void *objp, const char *fn)
 {
 	if (cachep->flags & SLAB_RED_ZONE) {
 		uint64_t r1 = *red_zone1(cachep, objp), r2 = *red_zone2(cachep, objp);
+		char what[96];
+		long at;
 
 		if (r1 == RED_INACTIVE && r2 == RED_INACTIVE) {
 			slab_bad_free(cachep, fn, objp, "double free");
 			return false;
 		}
-		if (r1 != RED_ACTIVE)
-			slab_corrupt(cachep, fn, objp, "red zone before the object overwritten");
-		if (r2 != RED_ACTIVE)
-			slab_corrupt(cachep, fn, objp,
-				     "red zone after the object overwritten (buffer overrun)");
+		if (red_broken(red_zone1(cachep, objp), RED_ACTIVE, -8, &at)) {
+			snprintf(what, sizeof(what), "red zone before the object overwritten at "
+				 "offset %ld (buffer underrun)", at);
+			slab_corrupt(cachep, fn, objp, what);
+		}
+		if (red_broken(red_zone2(cachep, objp), RED_ACTIVE, cachep->object_size, &at)) {
+			snprintf(what, sizeof(what), "red zone after the object overwritten at "
+				 "offset %ld (buffer overrun)", at);
+			slab_corrupt(cachep, fn, objp, what);
+		}
 		*red_zone1(cachep, objp) = RED_INACTIVE;
 		*red_zone2(cachep, objp) = RED_INACTIVE;
 	} else if ((cachep->flags & SLAB_POISON) && poison_broken_at(cachep, objp) < 0) {
@@ -203,10 +244,20 @@ bool slab_debug_free(struct kmem_cache *cachep, void *objp, const char *fn)
 void slab_debug_alloc(struct kmem_cache *cachep, void *objp)
 {
 	if (cachep->flags & SLAB_RED_ZONE) {
-		if (*red_zone1(cachep, objp) != RED_INACTIVE ||
-		    *red_zone2(cachep, objp) != RED_INACTIVE)
-			slab_corrupt(cachep, "alloc", objp,
-				     "red zone of a free object overwritten");
+		char what[96];
+		long at;
+
+		if (*red_zone1(cachep, objp) == RED_ACTIVE &&
+		    *red_zone2(cachep, objp) == RED_ACTIVE) {
+			slab_corrupt(cachep, "alloc", objp, "freelist corrupt: the object is "
+				     "allocated already (handed out twice)");
+		} else if (red_broken(red_zone1(cachep, objp), RED_INACTIVE, -8, &at) ||
+			   red_broken(red_zone2(cachep, objp), RED_INACTIVE, cachep->object_size,
+				      &at)) {
+			snprintf(what, sizeof(what), "red zone of a free object overwritten at "
+				 "offset %ld", at);
+			slab_corrupt(cachep, "alloc", objp, what);
+		}
 		*red_zone1(cachep, objp) = RED_ACTIVE;
 		*red_zone2(cachep, objp) = RED_ACTIVE;
 	}
@@ -242,4 +293,48 @@ int slab_debug_verify_free(struct kmem_cache *cachep, void *objp)
 		return -1;
 	}
 	return 0;
+}
+
+/* Is object idx of the slab headed by page allocated, as its red zones say? */
+static bool obj_allocated(struct kmem_cache *cachep, struct page *page, unsigned int idx)
+{
+	void *objp = slab_obj(cachep, page, idx);
+
+	return (cachep->flags & SLAB_RED_ZONE) && *red_zone1(cachep, objp) == RED_ACTIVE &&
+	       *red_zone2(cachep, objp) == RED_ACTIVE;
+}
+
+/*
+ * slab_debug_check_freelist - a debug cache's slab is about to hand out
+ * object freelist[active]: that index must name an object of the slab,
+ * and (red zones) one not allocated. If not, report it (cache, slab,
+ * freelist position, index) and repair: an on- or off-slab free stack is
+ * rebuilt from the red zones (objects not marked allocated are free); an
+ * in-object one, whose home is in doubt, is given up (the slab is made
+ * full; its free objects are lost). Returns false after a repair: the
+ * caller recounts from page->active. Node lock held; active < num.
+ */
+bool slab_debug_check_freelist(struct kmem_cache *cachep, struct page *page)
+{
+	freelist_idx_t *fl = slab_freelist(page);
+	unsigned int pos = page->active, idx = fl[pos], k = cachep->num;
+	char what[128];
+
+	if (idx < cachep->num && !obj_allocated(cachep, page, idx))
+		return true;
+	snprintf(what, sizeof(what), "freelist corrupt: freelist[%u] = %u %s (slab of %u "
+		 "objects); %s", pos, idx, idx < cachep->num ? "is allocated" : "is no object",
+		 cachep->num, cachep->layout == SLAB_LAYOUT_IN_OBJ ? "slab given up" :
+		 "free stack rebuilt from the red zones");
+	slab_corrupt(cachep, "alloc", page->s_mem, what);
+	if (cachep->layout == SLAB_LAYOUT_IN_OBJ) {
+		page->active = cachep->num;
+		page->freelist = NULL;
+		return false;
+	}
+	for (unsigned int i = cachep->num; i-- > 0;)
+		if (!obj_allocated(cachep, page, i))
+			fl[--k] = (freelist_idx_t)i;
+	page->active = k;
+	return false;
 }

@@ -44,8 +44,9 @@
  * no alien caches (a free to another node goes to that node's shared array
  * or slabs under its lock, a batch at a time); no colouring; arrays
  * made lazily per CPU; a cache destroyed with live objects is kept; double
- * frees looked for at the stack tops even without debugging; debug caches
- * take no per-CPU array (every operation is checked under the node lock).
+ * frees found even without debugging, through a mark in the freed object
+ * (SLAB_FREE_MARK below); debug caches take no per-CPU array (every
+ * operation is checked under the node lock).
  */
 #ifndef MM_SLAB_DEF_H
 #define MM_SLAB_DEF_H
@@ -130,8 +131,35 @@ struct array_cache {
 	unsigned long limit;		/* most objects it may hold */
 	unsigned int batchcount;	/* objects moved per refill or flush */
 	unsigned int touched;		/* used since the last reap looked */
+	unsigned long mark_off;		/* its cache's mark_off (the fast paths read it here) */
 	void *entry[];			/* limit + 1 slots */
 };
+
+/*
+ * The free mark: the always-on double-free check of caches with per-CPU
+ * arrays (every cache without debugging). Freeing an object writes
+ * SLAB_FREE_MARK(mark) into the word 'mark' at mark_off in it (the word's
+ * own address plus 0x6b1: odd, so no aligned pointer a caller stores
+ * equals it, and one instruction on both arches), and handing it out
+ * writes 0 there; a free that finds the mark already in place goes to the
+ * slow path, which looks for the object among the free ones (every
+ * array, every shared array, its slab's free stack) and refuses it as a
+ * double free if it is there, else (the caller wrote that value itself)
+ * frees it. mark_off is 0, or past the object for caches with a ctor
+ * (whose free objects keep their constructed state). Costs the free fast
+ * path a load, a compare and a store of a word in the object (replacing
+ * the compare with the array's top), the allocation fast path a store.
+ * Not seen: a double free after the object was handed out again in
+ * between (that is a use after free), or of an object whose slab keeps its
+ * freelist in it (IN_OBJ layout, slab full when it came back; the slab's
+ * stack top check still applies).
+ */
+#define SLAB_FREE_MARK(mark)	((uintptr_t)(mark) + 0x6b1)
+
+static __always_inline uintptr_t *slab_mark(void *objp, unsigned long mark_off)
+{
+	return (uintptr_t *)((char *)objp + mark_off);
+}
 
 /* The array of every CPU that has none (yet): avail 0, limit 0, never written. */
 extern struct array_cache slab_no_array;
@@ -212,6 +240,8 @@ struct kmem_cache {
 	unsigned int span;		/* num * size: bytes from s_mem covering every object */
 	unsigned int object_size;	/* bytes the caller may use (ksize) */
 	unsigned int obj_offset;	/* from an object's start to the caller's pointer */
+	unsigned int mark_off;		/* the free mark's word, from the caller's pointer */
+	unsigned int tail;		/* bytes past the last slot its red zone 2 reaches */
 	unsigned int num;		/* objects per slab */
 	unsigned int order;		/* a slab is 2^order pages */
 	unsigned int flags;		/* SLAB_* in effect */
@@ -233,6 +263,15 @@ struct kmem_cache {
 	char name[SLAB_NAME_LEN];
 	struct kmem_cache_stats stats;
 };
+
+/*
+ * kmalloc asks power-of-two classes up to a page to be aligned to their
+ * size, as mm/slab.h promises: without red zones that changes nothing (a
+ * slab's objects start at its first byte), with them (CONFIG_SLAB_DEBUG)
+ * the red zone before each object takes a whole alignment unit.
+ */
+#define KMALLOC_ALIGN(size) \
+	(((size) & ((size) - 1)) == 0 ? MIN((size_t)(size), (size_t)PAGE_SIZE) : 0)
 
 /* Boot progress: kmalloc and per-CPU arrays become usable in steps. */
 enum slab_state {
@@ -363,6 +402,7 @@ static __always_inline void *slab_alloc(struct kmem_cache *cachep)
 	ac->touched = 1;
 	ac->avail = --avail;
 	objp = ac->entry[avail + 1];
+	*slab_mark(objp, ac->mark_off) = 0;
 	stat(cachep, alloc_hits, 1);
 	stat(cachep, allocs, 1);
 	arch_irq_restore(flags);
@@ -398,26 +438,30 @@ static __always_inline struct array_cache *slab_free_switch(struct kmem_cache *c
 
 /*
  * slab_free - the free fast path for an object known to be on a boundary of
- * one of cachep's slabs: push on this CPU's array with interrupts off. A
- * full array (or none), or the object already on top (a double free), goes
- * to cache_free_slow. 'fn' names the caller for reports.
+ * one of cachep's slabs: mark it free and push it on this CPU's array with
+ * interrupts off. A full array (or none), or an object already marked free
+ * (a double free, most likely), goes to cache_free_slow. 'fn' names the
+ * caller for reports.
  */
 static __always_inline void slab_free(struct kmem_cache *cachep, void *objp, const char *fn)
 {
 	unsigned long flags = arch_irq_save();
 	struct array_cache *ac;
 	unsigned long avail;
+	uintptr_t *mark;
 
 	if (likely(__this_cpu_read(slab_free_cache) == cachep))
 		ac = __this_cpu_read(slab_free_array);
 	else
 		ac = slab_free_switch(cachep);
 	avail = ac->avail;
+	mark = slab_mark(objp, ac->mark_off);
 
-	if (unlikely(avail >= ac->limit || ac->entry[avail] == objp)) {
+	if (unlikely(avail >= ac->limit || *mark == SLAB_FREE_MARK(mark))) {
 		cache_free_slow(cachep, objp, flags, fn);
 		return;
 	}
+	*mark = SLAB_FREE_MARK(mark);
 	ac->entry[avail + 1] = objp;
 	ac->avail = avail + 1;
 	stat(cachep, free_hits, 1);
@@ -464,6 +508,7 @@ void slab_debug_init_obj(struct kmem_cache *cachep, void *objp);
 bool slab_debug_free(struct kmem_cache *cachep, void *objp, const char *fn);
 void slab_debug_alloc(struct kmem_cache *cachep, void *objp);
 int slab_debug_verify_free(struct kmem_cache *cachep, void *objp);
+bool slab_debug_check_freelist(struct kmem_cache *cachep, struct page *page);
 struct page *slab_find_head(struct kmem_cache *cachep, const void *objp, const char *fn);
 void slab_print_error(const struct kmem_cache *cachep, const char *fn, const void *objp,
 		      const char *what);

@@ -52,6 +52,28 @@
 #define slab_kfree(page, p) slab_free((page)->slab_cache, (void *)(p), "kfree")
 #endif
 
+/*
+ * slab_obj_cache - the cache of the object p, which slab_find_head found in
+ * the slab headed by page: page->slab_cache, unless the def header knows
+ * better (SLOB: heap pages shared by caches).
+ */
+#ifndef SLAB_HAVE_OBJ_CACHE
+static inline struct kmem_cache *slab_obj_cache(const struct page *page, const void *p)
+{
+	(void)p;
+	return page->slab_cache;
+}
+#endif
+
+/* The largest object any cache may have, in every build (debug too): a MAX_ORDER block. */
+#define KMEM_CACHE_MAX_SIZE	(PAGE_SIZE << MAX_ORDER)
+
+/* Checks every allocator's kmem_cache_* functions share (mm/slab_common.c, mm/kmalloc.c). */
+bool kmem_cache_bad_arg(char *buf, size_t len, const char *name, size_t size, size_t align,
+			unsigned int flags);
+bool slab_cache_live(const struct kmem_cache *cachep);
+void kmem_cache_free_no_cache(const void *objp);
+
 #ifndef SLAB_HAVE_OBJ_SIZE
 static inline size_t slab_obj_size(const struct page *page, const void *p)
 {

@@ -5,7 +5,9 @@
  *
  * Objects start at the slab's first byte (no colouring) and are 'size'
  * bytes apart; 'size' is the caller's size raised to SLAB_OBJ_MIN_SIZE,
- * rounded to the alignment, plus the red zones for debug caches. The
+ * rounded to the alignment, plus the red zones for debug caches, or a word
+ * for the free mark (mm/slab_def.h) after the object for caches with a
+ * ctor (their free objects stay constructed). The
  * freelist is an array of num freelist_idx_t, placed by least waste:
  *  - IN_OBJ: inside the free object handed out last (mm/slab.c explains the
  *    mechanics). Costs nothing; needs no ctor, no poison, and the whole
@@ -32,7 +34,7 @@
  * Departure from Linux: Linux prefers off-slab by object size; Quarry
  * compares the bytes each placement costs.
  */
-#include "mm/slab_def.h"
+#include "mm/slab_impl.h"
 #include "mm/buddy.h"
 #include "kernel/printk.h"
 
@@ -45,30 +47,36 @@ struct layout_choice {
 	struct kmem_cache *freelist_cache;
 };
 
-/* Cost of one layout at one order; false when it cannot be used. */
+/*
+ * Cost of one layout at one order; false when it cannot be used. The
+ * slots take num * size bytes, then the tail (debug caches with large
+ * alignment), then an on-slab freelist.
+ */
 static bool layout_try(const struct kmem_cache *cachep, unsigned int order,
 		       enum slab_layout layout, struct layout_choice *out)
 {
-	unsigned long slab = PAGE_SIZE << order;
+	unsigned long slab = PAGE_SIZE << order, room = slab - cachep->tail;
 	unsigned long num, waste, leftover;
 	struct kmem_cache *fc = NULL;
 
+	if (cachep->tail >= slab)
+		return false;
 	switch (layout) {
 	case SLAB_LAYOUT_ON_SLAB:
-		num = slab / (cachep->size + sizeof(freelist_idx_t));
+		num = room / (cachep->size + sizeof(freelist_idx_t));
 		waste = slab - num * cachep->size;
 		leftover = waste - num * sizeof(freelist_idx_t);
 		break;
 	case SLAB_LAYOUT_IN_OBJ:
 		if (cachep->ctor || (cachep->flags & SLAB_POISON))
 			return false;
-		num = slab / cachep->size;
+		num = room / cachep->size;
 		if (num * sizeof(freelist_idx_t) > cachep->object_size)
 			return false;
 		waste = leftover = slab - num * cachep->size;
 		break;
 	case SLAB_LAYOUT_OFF_SLAB:
-		num = slab / cachep->size;
+		num = room / cachep->size;
 		if (slab_state < SLAB_PARTIAL || num > SLAB_OBJ_MAX_NUM)
 			return false;
 		fc = kmalloc_slab(num * sizeof(freelist_idx_t));
@@ -169,6 +177,26 @@ static void cache_set_tunables(struct kmem_cache *cachep)
 }
 
 /*
+ * Red zone geometry for objects of 'usable' bytes aligned to ralign:
+ * [pad][red zone 1][usable] in a slot of *size bytes, the caller's part at
+ * *obj_offset. Red zone 2 follows the object; with an alignment of 16 or
+ * more it lies in the pad at the start of the next slot (whose red zone 1
+ * is at that pad's end), so a slot is usable + 16 rounded up to the
+ * alignment, not a whole alignment unit more; the last object's red zone
+ * 2 then reaches *tail bytes past the slots.
+ */
+static void red_zone_geometry(size_t usable, size_t ralign, size_t *obj_offset, size_t *size,
+			      size_t *tail)
+{
+	size_t end;
+
+	*obj_offset = ALIGN_UP((size_t)8, ralign);
+	*size = ALIGN_UP(usable + 16, ralign);
+	end = *obj_offset + usable + 8;
+	*tail = end > *size ? end - *size : 0;
+}
+
+/*
  * cache_setup - fill in a zeroed cache: object geometry (guards, alignment),
  * layout and order, tunables, an empty node. Returns false (reported) when
  * no slab can hold such an object.
@@ -176,10 +204,8 @@ static void cache_set_tunables(struct kmem_cache *cachep)
 bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_t align,
 		 unsigned int flags, void (*ctor)(void *))
 {
-	size_t ralign = sizeof(unsigned long long), usable;
+	size_t ralign = sizeof(unsigned long long), usable, obj_offset, rsize, tail;
 
-	if (CONFIG_SLAB_DEBUG && !(flags & SLAB_NO_DEBUG))
-		flags |= SLAB_DEBUG;
 	if (flags & SLAB_HWCACHE_ALIGN) {
 		size_t r = SLAB_CACHE_LINE;
 
@@ -189,15 +215,37 @@ bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_
 	}
 	ralign = MAX(ralign, align);
 	usable = ALIGN_UP(MAX(size, (size_t)SLAB_OBJ_MIN_SIZE), sizeof(unsigned long long));
+	if (CONFIG_SLAB_DEBUG && !(flags & SLAB_NO_DEBUG)) {
+		/*
+		 * The red zones CONFIG_SLAB_DEBUG adds go only where they fit, so
+		 * that every build accepts the same caches (objects up to
+		 * KMEM_CACHE_MAX_SIZE); poisoning needs no room.
+		 */
+		red_zone_geometry(usable, ralign, &obj_offset, &rsize, &tail);
+		if (!(flags & SLAB_RED_ZONE) && rsize + tail > KMEM_CACHE_MAX_SIZE) {
+			printk("slab: %s: %zu-byte objects leave no room for red zones: poison "
+			       "only\n", name, size);
+			flags |= SLAB_POISON;
+		} else {
+			flags |= SLAB_DEBUG;
+		}
+	}
 
 	cachep->flags = flags;
 	cachep->align = (unsigned int)ralign;
 	cachep->ctor = ctor;
 	if (flags & SLAB_RED_ZONE) {
-		/* [pad][red zone 1][usable][red zone 2][pad], the caller's part aligned. */
-		cachep->obj_offset = (unsigned int)ALIGN_UP((size_t)8, ralign);
+		red_zone_geometry(usable, ralign, &obj_offset, &rsize, &tail);
+		cachep->obj_offset = (unsigned int)obj_offset;
 		cachep->object_size = (unsigned int)usable;
-		cachep->size = (unsigned int)ALIGN_UP(cachep->obj_offset + usable + 8, ralign);
+		cachep->size = (unsigned int)rsize;
+		cachep->tail = (unsigned int)tail;
+	} else if (ctor && !(flags & SLAB_POISON)) {
+		/* [usable][free mark][pad]: the mark leaves the constructed state alone. */
+		cachep->obj_offset = 0;
+		cachep->object_size = (unsigned int)usable;
+		cachep->mark_off = (unsigned int)usable;
+		cachep->size = (unsigned int)ALIGN_UP(usable + sizeof(uintptr_t), ralign);
 	} else {
 		cachep->obj_offset = 0;
 		cachep->size = (unsigned int)ALIGN_UP(usable, ralign);

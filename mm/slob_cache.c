@@ -34,7 +34,7 @@
  *
  * Locks: slab_caches_lock -> heap lock -> zone lock (mm/slob_def.h).
  */
-#include "mm/slob_def.h"
+#include "mm/slab_impl.h"
 #include "kernel/printk.h"
 #include "kernel/errno.h"
 #include "kernel/string.h"
@@ -207,11 +207,11 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 				     unsigned int flags, void (*ctor)(void *))
 {
 	struct kmem_cache *c;
+	char why[80];
 
-	if (!name || size == 0 || size > (PAGE_SIZE << MAX_ORDER) || (align & (align - 1)) ||
-	    align > PAGE_SIZE || (flags & ~(SLAB_HWCACHE_ALIGN | SLAB_DEBUG | SLAB_NO_DEBUG))) {
-		printk(SLOB_NAME ": kmem_cache_create(%s, %zu, %zu, 0x%x): bad argument\n",
-		       name ? name : "(null)", size, align, flags);
+	if (kmem_cache_bad_arg(why, sizeof(why), name, size, align, flags)) {
+		printk(SLOB_NAME ": kmem_cache_create(%s, %zu, %zu, 0x%x): bad argument: %s\n",
+		       name ? name : "(null)", size, align, flags, why);
 		return NULL;
 	}
 	ASSERT(slab_state == SLAB_UP);
@@ -234,6 +234,11 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 
 	if (!cachep)
 		return 0;
+	if (!slab_cache_live(cachep)) {
+		printk(SLOB_NAME ": kmem_cache_destroy(%p): not a live cache (destroyed already, "
+		       "or never made by kmem_cache_create); nothing done\n", (void *)cachep);
+		return -EINVAL;
+	}
 	if (cachep == &kmem_cache_boot || cachep == kmalloc_slab(cachep->object_size)) {
 		printk(SLOB_NAME ": kmem_cache_destroy(%s): a boot cache cannot be destroyed\n",
 		       cachep->name);
@@ -303,6 +308,7 @@ void slob_release_page(struct page *page)
 	page->private = 0;
 	page->freelist = NULL;
 	page->active = 0;
+	page->flags &= ~PG_slab;	/* free_pages refuses a live slab page */
 	this_cpu_inc(slob_events);
 	free_pages(page, 0);
 }
@@ -326,6 +332,7 @@ static void *big_alloc(struct kmem_cache *c)
 static void big_free(struct kmem_cache *c, struct page *page)
 {
 	page->slab_cache = NULL;
+	page->flags &= ~PG_slab;	/* free_pages refuses a live slab page */
 	__atomic_fetch_sub(&c->inuse, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_sub(&big_pages, 1UL << c->order, __ATOMIC_RELAXED);
 	this_cpu_inc(slob_events);
@@ -407,6 +414,14 @@ size_t slab_obj_size(const struct page *page, const void *p)
 	return slob_cache_of[((const struct slob_hdr *)p - 1)->info]->object_size;
 }
 
+/* slab_obj_cache: see slob_def.h. p was checked by slab_find_head. */
+struct kmem_cache *slab_obj_cache(const struct page *page, const void *p)
+{
+	if (page->slab_cache)
+		return page->slab_cache;
+	return slob_cache_of[((const struct slob_hdr *)p - 1)->info];
+}
+
 /* kmem_cache_alloc: see slab.h. */
 void *kmem_cache_alloc(struct kmem_cache *cachep)
 {
@@ -418,7 +433,9 @@ void *kmem_cache_alloc(struct kmem_cache *cachep)
 /* kmem_cache_free: see slab.h. */
 void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 {
-	if (objp)
+	if (unlikely(!cachep && objp))
+		kmem_cache_free_no_cache(objp);	/* reported, kept */
+	else if (objp)
 		slob_free(cachep, objp, "kmem_cache_free");
 }
 

@@ -351,6 +351,9 @@ static __always_inline void slab_free(struct kmem_cache *c, void *p, const char 
 
 #define SLAB_HAVE_OBJ_SIZE 1
 size_t slab_obj_size(const struct page *page, const void *p);
+/* slab_obj_cache: mm/slab_impl.h; a heap block's cache comes from its header. */
+#define SLAB_HAVE_OBJ_CACHE 1
+struct kmem_cache *slab_obj_cache(const struct page *page, const void *p);
 
 /*
  * The heap (mm/slob_fit.c or mm/slob_seg.c), heap lock held unless said:

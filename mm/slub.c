@@ -29,7 +29,7 @@
  * of a freelist, or a slab with nothing in use, reports a double free even
  * without debugging.
  */
-#include "mm/slub_def.h"
+#include "mm/slab_impl.h"
 #include "kernel/printk.h"
 #include "mm/fault_inject.h"
 
@@ -324,5 +324,10 @@ void *kmem_cache_alloc(struct kmem_cache *cachep)
 /* kmem_cache_free: see slab.h. */
 void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 {
+	if (unlikely(!cachep)) {
+		if (objp)
+			kmem_cache_free_no_cache(objp);	/* reported, kept */
+		return;
+	}
 	slab_free(cachep, objp, "kmem_cache_free");
 }

@@ -27,7 +27,7 @@
  * Departures from Linux: slab orders capped lower at 16K and 64K pages;
  * a destroyed cache with live objects is kept (as SLAB does).
  */
-#include "mm/slub_def.h"
+#include "mm/slab_impl.h"
 #include "kernel/printk.h"
 #include "kernel/errno.h"
 #include "kernel/string.h"
@@ -117,6 +117,8 @@ static void calculate_sizes(struct kmem_cache *s, size_t size, size_t align, uns
 {
 	size_t ralign = sizeof(unsigned long long), usable, end;
 
+	s->obj_offset = 0;
+	s->offset = 0;
 	if (flags & SLAB_HWCACHE_ALIGN) {
 		size_t r = SLAB_CACHE_LINE;
 
@@ -149,12 +151,27 @@ static void calculate_sizes(struct kmem_cache *s, size_t size, size_t align, uns
 static bool cache_setup(struct kmem_cache *s, const char *name, size_t size, size_t align,
 			unsigned int flags, void (*ctor)(void *))
 {
-	if (CONFIG_SLAB_DEBUG && !(flags & SLAB_NO_DEBUG))
+	unsigned int implied = 0;
+
+	if (CONFIG_SLAB_DEBUG && !(flags & SLAB_NO_DEBUG)) {
+		implied = SLAB_DEBUG & ~flags;
 		flags |= SLAB_DEBUG;
-	s->flags = flags;
+	}
 	s->ctor = ctor;
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	calculate_sizes(s, size, align, flags);
+	/*
+	 * The guards CONFIG_SLAB_DEBUG adds go only where they fit, so that every
+	 * build accepts the same caches (objects up to KMEM_CACHE_MAX_SIZE):
+	 * red zones first, then the poison's out-of-object free pointer.
+	 */
+	while ((implied & flags) && s->size > KMEM_CACHE_MAX_SIZE) {
+		flags &= ~(implied & flags & SLAB_RED_ZONE ? SLAB_RED_ZONE : SLAB_POISON);
+		calculate_sizes(s, size, align, flags);
+		printk("slub: %s: %zu-byte objects leave no room for debug guards: %s\n", s->name,
+		       size, flags & SLAB_POISON ? "poison only" : "none");
+	}
+	s->flags = flags;
 	if (!calculate_order(s)) {
 		printk("slub: %s: objects of %u bytes fit in no slab\n", s->name, s->size);
 		return false;
@@ -219,11 +236,11 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 				     unsigned int flags, void (*ctor)(void *))
 {
 	struct kmem_cache *s;
+	char why[80];
 
-	if (!name || size == 0 || size > (PAGE_SIZE << MAX_ORDER) || (align & (align - 1)) ||
-	    align > PAGE_SIZE || (flags & ~(SLAB_HWCACHE_ALIGN | SLAB_DEBUG | SLAB_NO_DEBUG))) {
-		printk("slub: kmem_cache_create(%s, %zu, %zu, 0x%x): bad argument\n",
-		       name ? name : "(null)", size, align, flags);
+	if (kmem_cache_bad_arg(why, sizeof(why), name, size, align, flags)) {
+		printk("slub: kmem_cache_create(%s, %zu, %zu, 0x%x): bad argument: %s\n",
+		       name ? name : "(null)", size, align, flags, why);
 		return NULL;
 	}
 	ASSERT(slab_state == SLAB_UP);
@@ -248,6 +265,11 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 
 	if (!cachep)
 		return 0;
+	if (!slab_cache_live(cachep)) {
+		printk("slub: kmem_cache_destroy(%p): not a live cache (destroyed already, or "
+		       "never made by kmem_cache_create); nothing done\n", (void *)cachep);
+		return -EINVAL;
+	}
 	if (cachep == &kmem_cache_boot || cachep == kmalloc_slab(cachep->object_size)) {
 		printk("slub: kmem_cache_destroy(%s): a boot cache cannot be destroyed\n",
 		       cachep->name);
@@ -263,8 +285,8 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 	slub_node_release_empty(cachep);
 	live = cache_live_objects(cachep);
 	if (live) {
-		printk("slub: kmem_cache_destroy(%s): %lu objects still allocated; "
-		       "cache kept, leaking %ld slabs\n", cachep->name, live,
+		printk("slub: kmem_cache_destroy(%s): %lu objects still allocated; cache kept "
+		       "with its %ld slabs, so that they can still be freed\n", cachep->name, live,
 		       atomic_long_read(&cachep->node.nr_slabs));
 		cachep->dead = true;
 		slab_caches_add(cachep);

@@ -111,7 +111,18 @@ struct page *slab_find_head(struct kmem_cache *s, const void *objp, const char *
 	}
 	off = (uintptr_t)objp - (uintptr_t)page_address(head) - owner->obj_offset;
 	if (off >= (uintptr_t)owner->num * owner->size || off % owner->size) {
-		slab_bad_free(owner, fn, objp, "not at an object boundary");
+		char what[96];
+
+		if (off >= (uintptr_t)owner->num * owner->size)
+			snprintf(what, sizeof(what),
+				 "not at an object boundary (outside the slab's objects)");
+		else
+			snprintf(what, sizeof(what),
+				 "not at an object boundary (%lu bytes into the %u-byte "
+				 "object at %p)",
+				 (unsigned long)(off % owner->size), owner->object_size,
+				 (const char *)objp - off % owner->size);
+		slab_bad_free(owner, fn, objp, what);
 		return NULL;
 	}
 	return head;

@@ -14,8 +14,11 @@
 #   the benchmark mode runs to its end and parses into every CSV row (2 CPUs)
 #   at 4K pages: the stress self-tests on 4 CPUs with fault injection on
 #     (fail_page_alloc=1,5,-1,1 failslab=2,10,-1,2 on the command line)
-# then, once: the allocator fuzzer's fixed-seed slice (tests/fuzz/run.sh
-# slice: every allocator at 4K and 64K, with and without faults), the dependency step as a user who is not root, bad build
+# then, once: every allocator's host tests built with SLAB_DEBUG=1 (4K), the
+# hardening options' host tests (SLAB_FREELIST_RANDOM, SLAB_FREELIST_HARDENED),
+# the allocator fuzzer's fixed-seed slice (tests/fuzz/run.sh slice: every
+# allocator at 4K and 64K, with and without faults), the dependency step as a
+# user who is not root, bad build
 # options refused by make (tests/make-options.sh), the scripts' failure
 # paths (tests/qemu/failures.sh: a failed run never exits 0), and the GDB
 # tests at 4K pages on each arch: stepping through kmain, and the helpers of
@@ -216,6 +219,17 @@ for alloc in ${ALLOCS:-slab slub slob slob-seg}; do
 		done
 	done
 done
+# Debug builds (SLAB_DEBUG=1): every allocator's host tests at 4K pages, so the
+# debug checks (red zones, poison, freelist corruption, their offsets) and the
+# misuse tests also run in debug layouts (about 40 s each on 2 cores).
+case " $want_pages " in *" 4K "*)
+	for alloc in ${ALLOCS:-slab slub slob slob-seg}; do
+		case $alloc in slab | slub | slob | slob-seg) ;; *) continue ;; esac
+		suite "$alloc SLAB_DEBUG=1 host unit tests, 4K pages (ASan+UBSan)" \
+			make --no-print-directory -j"$jobs" test-host ALLOC=$alloc SLAB_DEBUG=1 \
+			PAGE_SIZE=4K
+	done ;;
+esac
 # The hardening options (host unit tests, both page sizes): SLAB's freelist
 # order is random in every new slab, SLUB's free pointers never lie in memory
 # as themselves; every other test passes with them on.

@@ -96,6 +96,17 @@ static inline bool slab_test_console_has(const char *what)
 #endif
 }
 
+/* True when the console does not show 'what' (always true in the kernel: no capture). */
+static inline bool slab_test_console_lacks(const char *what)
+{
+#ifdef QUARRY_HOST
+	return !host_console_contains(what);
+#else
+	(void)what;
+	return true;
+#endif
+}
+
 /*
  * SLAB_EXPECT_REFUSED - after one bad free: slab_bad_frees went up by one,
  * the console (host) names the fault, and the cache is still consistent.

@@ -141,7 +141,9 @@ SELFTEST(slab_bad_pointer_frees_are_refused)
 	bad = slab_bad_frees;
 	kfree(p + 8);
 	SLAB_EXPECT_REFUSED(c, bad, "test-bad: kfree(");
-	ST_EXPECT(slab_test_console_has("): not at an object boundary"), "no boundary report");
+	ST_EXPECT(slab_test_console_has("): not at an object boundary (8 bytes into the 64-byte "
+					"object at"),
+		  "no boundary report naming the offset and the object");
 	bad = slab_bad_frees;
 	kmem_cache_free(c, p + 1);
 	SLAB_EXPECT_REFUSED(c, bad, "not at an object boundary");
