@@ -194,6 +194,24 @@ static struct page *zone_alloc(unsigned int order)
 }
 
 /*
+ * alloc_pages while fail_page_alloc is on: out of line, so the fast path
+ * only tests fault_attr_on and tail-calls here (see slab_alloc_failslab).
+ */
+static __noinline struct page *alloc_pages_faulty(unsigned int order)
+{
+	if (should_fail(&fail_page_alloc)) {
+		unsigned long flags = arch_irq_save();
+
+		this_cpu_ptr(pcp_lists)->failed_allocs++;
+		arch_irq_restore(flags);
+		return NULL;
+	}
+	if (likely(order == 0))
+		return pcp_alloc();
+	return zone_alloc(order);
+}
+
+/*
  * alloc_pages: see buddy.h. Order 0 comes from this CPU's list, others from
  * the zone. NULL, counted in failed_allocs, when order > MAX_ORDER or no
  * block that large is free (or before buddy_init). The caller owns the
@@ -203,13 +221,8 @@ struct page *alloc_pages(unsigned int order)
 {
 	if (WARN_ON(!zone.ready))
 		return NULL;
-	if (unlikely(should_fail(&fail_page_alloc))) {
-		unsigned long flags = arch_irq_save();
-
-		this_cpu_ptr(pcp_lists)->failed_allocs++;
-		arch_irq_restore(flags);
-		return NULL;
-	}
+	if (unlikely(fault_attr_on(&fail_page_alloc)))
+		return alloc_pages_faulty(order);
 	if (likely(order == 0))
 		return pcp_alloc();
 	return zone_alloc(order);

@@ -46,6 +46,22 @@ extern struct fault_attr failslab;
  */
 bool __should_fail(struct fault_attr *attr);
 
+/* fault_attr_on - whether attr is switched on: one load. */
+static __always_inline bool fault_attr_on(const struct fault_attr *attr)
+{
+	return __atomic_load_n(&attr->enabled, __ATOMIC_RELAXED);
+}
+
+/*
+ * slab_alloc_failslab - kmalloc's and kmem_cache_alloc's allocation while
+ * failslab is on: NULL when should_fail says so, else the allocator's
+ * slab_alloc. Out of line (mm/kmalloc.c), so that the fast paths only test
+ * fault_attr_on and tail-call it: a call that returns into them would cost
+ * every allocation a stack frame (9 instructions on x86_64's kmalloc(32)).
+ */
+struct kmem_cache;
+void *slab_alloc_failslab(struct kmem_cache *cachep);
+
 /* should_fail - false at the cost of one load while attr is off, else __should_fail. */
 static __always_inline bool should_fail(struct fault_attr *attr)
 {

@@ -141,7 +141,15 @@ void *kmalloc(size_t size)
 		return ZERO_SIZE_PTR;
 	else
 		return kmalloc_large(size);
-	if (unlikely(should_fail(&failslab)))
+	if (unlikely(fault_attr_on(&failslab)))
+		return slab_alloc_failslab(cachep);
+	return slab_alloc(cachep);
+}
+
+/* slab_alloc_failslab: see fault_inject.h. */
+__noinline void *slab_alloc_failslab(struct kmem_cache *cachep)
+{
+	if (should_fail(&failslab))
 		return NULL;
 	return slab_alloc(cachep);
 }

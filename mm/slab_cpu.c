@@ -579,8 +579,8 @@ out:
 /* kmem_cache_alloc: see slab.h. */
 void *kmem_cache_alloc(struct kmem_cache *cachep)
 {
-	if (unlikely(should_fail(&failslab)))
-		return NULL;
+	if (unlikely(fault_attr_on(&failslab)))
+		return slab_alloc_failslab(cachep);
 	return slab_alloc(cachep);
 }
 

@@ -425,8 +425,8 @@ struct kmem_cache *slab_obj_cache(const struct page *page, const void *p)
 /* kmem_cache_alloc: see slab.h. */
 void *kmem_cache_alloc(struct kmem_cache *cachep)
 {
-	if (unlikely(should_fail(&failslab)))
-		return NULL;
+	if (unlikely(fault_attr_on(&failslab)))
+		return slab_alloc_failslab(cachep);
 	return slob_alloc(cachep);
 }
 

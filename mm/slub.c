@@ -316,8 +316,8 @@ void slab_free_slow(struct kmem_cache *s, void *x, const char *fn)
 /* kmem_cache_alloc: see slab.h. */
 void *kmem_cache_alloc(struct kmem_cache *cachep)
 {
-	if (unlikely(should_fail(&failslab)))
-		return NULL;
+	if (unlikely(fault_attr_on(&failslab)))
+		return slab_alloc_failslab(cachep);
 	return slab_alloc(cachep);
 }
 
