@@ -6,9 +6,9 @@
  * are freed remotely. Every object is filled with a pattern naming its owner
  * and sequence number when allocated, and checked before it is freed (by
  * whichever CPU frees it), so overlap or corruption is caught. At the end,
- * after every cache is drained (slab_drain_all), the free page count must
- * equal its value before the test, less the pages of per-CPU slab nodes
- * made meanwhile (SLAB: they stay with their caches): nothing leaked.
+ * leak accounting (kernel/leakcheck.h) compares free pages and each cache's
+ * objects with the start, all caching drained: nothing leaked (SLAB's
+ * per-CPU nodes made meanwhile stay with their caches and are allowed for).
  *
  * Each CPU stops after its share of STRESS_TOTAL_OPS or after STRESS_SECONDS
  * by its own clock, whichever comes first: on an overcommitted host every
@@ -28,10 +28,11 @@
 #include "kernel/printk.h"
 #include "kernel/selftest.h"
 #include "kernel/smp.h"
+#include "kernel/leakcheck.h"
 #include "kernel/string.h"
 #include "mm/buddy.h"
 #include "mm/fault_inject.h"
-#include "mm/slab_impl.h"	/* SLAB: slab_node_cache, cache_counts_sum */
+#include "mm/slab.h"
 #include <asm/processor.h>
 
 #define STRESS_LIVE	64	/* objects a CPU holds at most */
@@ -201,43 +202,23 @@ static void stress_cpu(void *arg)
 	smp_barrier_wait(&run->barrier);
 }
 
-/*
- * The allocator's one hook here: pages it keeps after slab_drain_all that
- * grow as CPUs first use caches. SLAB: the kmem_cache_node cache (the
- * per-CPU nodes of every cache). SLUB: none (one node inside each cache).
- * SLOB: none (nothing per CPU).
- */
-static unsigned long stress_node_pages(void)
-{
-#ifdef CONFIG_ALLOC_SLAB
-	struct slab_counts c;
-
-	cache_counts_sum(slab_node_cache, &c);
-	return c.total_slabs << slab_node_cache->order;
-#else
-	return 0;
-#endif
-}
-
 static int stress_run_on(unsigned int workers)
 {
+	static struct leak_mark before, after;
 	struct stress_run *run = &stress;
-	unsigned long before, after, nodes_before, khz = arch_cycles_khz();
+	unsigned long khz = arch_cycles_khz();
 	uint64_t t0, cycles;
+	int leaks;
 
 	memset(run, 0, sizeof(*run));
 	run->workers = workers;
 	run->ops_per_cpu = STRESS_TOTAL_OPS / workers;
 	smp_barrier_init(&run->barrier, num_online_cpus());
-	slab_drain_all();
-	before = nr_free_pages();
-	nodes_before = stress_node_pages();
+	leak_mark_take(&before);
 	t0 = arch_cycles();
 	on_each_cpu_wait(stress_cpu, run);
 	cycles = arch_cycles() - t0;
-	slab_drain_all();
-	/* Nodes CPUs made for caches they used first here stay with the caches: not a leak. */
-	after = nr_free_pages() + (stress_node_pages() - nodes_before);
+	leaks = leak_mark_compare(&before, &after, "stress");
 	printk("  stress: %u working CPU(s) of %u, %lu ops each: %lu kmallocs, %lu kfrees "
 	       "(%lu remote), %lu NULLs, in %lu ms\n", workers, num_online_cpus(),
 	       run->ops_per_cpu, run->allocs, run->frees, run->remote_frees, run->alloc_failures,
@@ -256,8 +237,8 @@ static int stress_run_on(unsigned int workers)
 	/* with faults injected (make test: fail_page_alloc=, failslab=), some kmallocs fail */
 	ST_EXPECT(!(failslab.enabled || fail_page_alloc.enabled) || run->alloc_failures > 0,
 		  "faults injected but no kmalloc returned NULL");
-	ST_EXPECT(before == after, "free pages %lu before, %lu after draining: %ld pages leaked",
-		  before, after, (long)(before - after));
+	ST_EXPECT(leaks == 0, "%d differences in free pages or objects per cache after draining "
+		  "(the 'leak: stress:' lines above)", leaks);
 	return 0;
 }
 
