@@ -68,16 +68,6 @@ struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t ali
 	return cachep;
 }
 
-/* slab_caches_add - put a new cache on slab_caches (newest first). */
-void slab_caches_add(struct kmem_cache *cachep)
-{
-	unsigned long flags;
-
-	flags = spin_lock_irqsave(&slab_caches_lock);
-	list_add(&cachep->list, &slab_caches);
-	spin_unlock_irqrestore(&slab_caches_lock, flags);
-}
-
 /* kmem_cache_create: see slab.h. */
 struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
 				     unsigned int flags, void (*ctor)(void *))

@@ -6,7 +6,7 @@
  * compares (kernel/leakcheck.c), through each allocator's
  * kmem_cache_usage(); the pseudo-random numbers the hardening options use;
  * the checks of kmem_cache_create's arguments and of a cache pointer given
- * to kmem_cache_destroy.
+ * to kmem_cache_destroy; putting a new cache on slab_caches.
  */
 #include "mm/slab_impl.h"
 #include "mm/buddy.h"
@@ -109,4 +109,13 @@ bool slab_cache_live(const struct kmem_cache *cachep)
 	}
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 	return found;
+}
+
+/* slab_caches_add: see mm/slab_impl.h. Newest first. */
+void slab_caches_add(struct kmem_cache *cachep)
+{
+	unsigned long flags = spin_lock_irqsave(&slab_caches_lock);
+
+	list_add(&cachep->list, &slab_caches);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }

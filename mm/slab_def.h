@@ -524,7 +524,7 @@ bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_
 const char *slab_layout_name(const struct kmem_cache *cachep);
 
 /* mm/slab.c */
-void slab_caches_add(struct kmem_cache *cachep);
+void slab_caches_add(struct kmem_cache *cachep);	/* mm/slab_common.c */
 struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t align,
 				       unsigned int flags, void (*ctor)(void *));
 

@@ -392,7 +392,7 @@ struct page *slob_new_page(void);
 void slob_release_page(struct page *page);
 struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t align,
 				       unsigned int flags, void (*ctor)(void *));
-void slab_caches_add(struct kmem_cache *c);
+void slab_caches_add(struct kmem_cache *c);	/* mm/slab_common.c */
 
 /* mm/slob_info.c: the heap's pages in mem_map order (heap lock held); NULL after the last. */
 struct page *slob_next_heap_page(struct page *after);

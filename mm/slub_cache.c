@@ -222,15 +222,6 @@ struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t ali
 	return s;
 }
 
-/* slab_caches_add - put a new cache on slab_caches (newest first). */
-void slab_caches_add(struct kmem_cache *s)
-{
-	unsigned long flags = spin_lock_irqsave(&slab_caches_lock);
-
-	list_add(&s->list, &slab_caches);
-	spin_unlock_irqrestore(&slab_caches_lock, flags);
-}
-
 /* kmem_cache_create: see slab.h. */
 struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
 				     unsigned int flags, void (*ctor)(void *))

@@ -406,7 +406,7 @@ bool slub_fp_valid(const struct kmem_cache *s, const struct page *page, const vo
 /* mm/slub_cache.c */
 struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t align,
 				       unsigned int flags, void (*ctor)(void *));
-void slab_caches_add(struct kmem_cache *s);
+void slab_caches_add(struct kmem_cache *s);	/* mm/slab_common.c */
 
 /* mm/kmalloc.c */
 void kmalloc_caches_init(void);
