@@ -68,6 +68,71 @@ static void page_list_del(struct page *sp)
 	sp->private = 0;
 }
 
+#if CONFIG_SLAB_DEBUG
+/*
+ * Debug builds: the page's free list rebuilt from its blocks (the headers
+ * tile the page, so the free ones are found without the links), after a
+ * corrupt link was reported. A page whose tiling is broken too keeps the
+ * free blocks before the break; kmem_cache_check reports the rest.
+ */
+static void fit_list_rebuild(struct page *sp)
+{
+	struct slob_hdr *base = page_address(sp), *h, *last = NULL;
+	unsigned int active = 0;
+
+	sp->freelist = NULL;
+	for (h = base; slob_in_page(h, sp) && h->units && h->tag == slob_tag(h); h = slob_next(h)) {
+		if (!slob_is_free(h))
+			continue;
+		link_after(sp, base, last, h);
+		last = h;
+		active += h->units;
+	}
+	if (last)
+		set_link(last, 0);
+	if (active && !sp->private)
+		page_list_add(sp, SLOB_NR_LISTS - 1);
+	else if (!active && sp->private)
+		page_list_del(sp);
+	sp->active = active;
+}
+
+/*
+ * Debug builds: before a walk of page sp's free list (for c's allocation
+ * or free, 'fn'), check that it is a chain of free headers in address
+ * order inside the page; a link that leads elsewhere (a stray write into a
+ * free block's header) is reported with the block and the link's offset,
+ * and the list is rebuilt from the page's blocks.
+ */
+static void fit_list_check(struct page *sp, struct kmem_cache *c, const char *fn)
+{
+	struct slob_hdr *base = page_address(sp), *prevf = NULL, *cur;
+	char what[176];
+
+	for (cur = sp->freelist; cur; prevf = cur, cur = fnext(base, cur)) {
+		if ((uintptr_t)cur - (uintptr_t)base >= PAGE_SIZE || (prevf && cur <= prevf) ||
+		    cur->tag != slob_tag(cur) || !slob_is_free(cur))
+			break;
+	}
+	if (!cur)
+		return;
+	if (prevf)
+		snprintf(what, sizeof(what), "freelist corrupt: the free block's link at offset -4 "
+			 "(header info 0x%x) leads to %p, not a free block after it; list rebuilt",
+			 prevf->info, (void *)cur);
+	else
+		snprintf(what, sizeof(what), "freelist corrupt: page %p's first free block %p is "
+			 "not one; list rebuilt", (void *)base, (void *)cur);
+	slob_corrupt(c, fn, prevf ? (void *)(prevf + 1) : (void *)base, what);
+	fit_list_rebuild(sp);
+}
+#else
+static __always_inline void fit_list_check(struct page *sp, struct kmem_cache *c, const char *fn)
+{
+	(void)sp, (void)c, (void)fn;
+}
+#endif
+
 /*
  * First fit in page sp for c: the first free block where c's aligned
  * block fits, cut from its start. Returns the caller's pointer or NULL.
@@ -76,6 +141,7 @@ static void *page_alloc(struct page *sp, struct kmem_cache *c)
 {
 	struct slob_hdr *base = page_address(sp), *prevf = NULL, *cur;
 
+	fit_list_check(sp, c, "alloc");
 	for (cur = sp->freelist; cur; prevf = cur, cur = fnext(base, cur)) {
 		uintptr_t payload = ALIGN_UP((uintptr_t)(cur + 1), (uintptr_t)c->align);
 		struct slob_hdr *b = (struct slob_hdr *)payload - 1, *end;
@@ -195,7 +261,8 @@ static void page_emptied(struct page *sp, struct page **release)
  * if its neighbours were too). Returns false, changing nothing, when the
  * tags disagree.
  */
-static bool heap_free(struct page *sp, struct slob_hdr *b, bool pois, struct page **release)
+static bool heap_free(struct page *sp, struct slob_hdr *b, bool pois, struct page **release,
+		      struct kmem_cache *owner)
 {
 	struct slob_hdr *base = page_address(sp), *prevf = NULL, *cur, *r = slob_next(b);
 	unsigned int units = b->units, off = (unsigned int)(b - base), total = units, link;
@@ -215,6 +282,7 @@ static bool heap_free(struct page *sp, struct slob_hdr *b, bool pois, struct pag
 			page_list_add(sp, slob_list_of((unsigned long)units * SLOB_UNIT));
 		return true;
 	}
+	fit_list_check(sp, owner, "free");
 	for (cur = sp->freelist; cur && cur < b; cur = fnext(base, cur))
 		prevf = cur;
 	link = cur ? (unsigned int)(cur - base) : 0;
@@ -254,7 +322,7 @@ static bool heap_free(struct page *sp, struct slob_hdr *b, bool pois, struct pag
 bool slob_heap_free(struct page *page, struct slob_hdr *b, struct kmem_cache *owner)
 {
 	struct page *release = NULL;
-	bool ok = heap_free(page, b, owner->flags & SLAB_POISON, &release);
+	bool ok = heap_free(page, b, owner->flags & SLAB_POISON, &release, owner);
 
 	if (ok)
 		owner->inuse--;
@@ -281,7 +349,7 @@ static __always_inline void free_block(struct kmem_cache *c, struct page *page, 
 		goto slow_unlock;
 	owner = slob_cache_of[id];
 	if (unlikely(!owner || owner->debug || (c && c != owner) ||
-		     !heap_free(page, b, false, &release)))
+		     !heap_free(page, b, false, &release, owner)))
 		goto slow_unlock;
 	owner->inuse--;
 	slob_unlock(flags);

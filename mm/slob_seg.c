@@ -102,6 +102,94 @@ static __always_inline void cls_del(struct slob_hdr *h, unsigned int c)
 	l->prev->next = l->next;
 }
 
+#if CONFIG_SLAB_DEBUG
+/*
+ * Debug builds: l is a node of class c's list: its head, or the links of
+ * a free block of class c in a heap page (checked before it is followed).
+ */
+static bool cls_node_valid(const struct list_head *l, unsigned int c)
+{
+	const struct slob_hdr *h = link_blk((struct list_head *)l);
+	const struct page *page;
+
+	if (l == &slob_heap.cls[c])
+		return true;
+	if (((uintptr_t)h & (SLOB_UNIT - 1)) || !virt_addr_valid(h))
+		return false;
+	page = virt_to_page(h);
+	return (page->flags & PG_slab) && !page->slab_cache && h->tag == slob_tag(h) &&
+	       slob_is_free(h) && cls_of(h) == c;
+}
+
+/*
+ * Debug builds: what is wrong with free block h's place on list c (NULL:
+ * nothing), and the offset from the block's body of the bad link.
+ */
+static const char *cls_node_fault(struct slob_hdr *h, unsigned int c, unsigned int *off)
+{
+	struct list_head *l = blk_link(h);
+
+	*off = 0;
+	if (!cls_node_valid(l, c))
+		return "the block on the list is not a free block of its class";
+	if (!cls_node_valid(l->next, c) || l->next->prev != l)
+		return "its next link does not lead to a free block of its class";
+	*off = sizeof(void *);
+	if (!cls_node_valid(l->prev, c) || l->prev->next != l)
+		return "its prev link does not lead back to it";
+	return NULL;
+}
+
+/* Debug builds: every class list rebuilt from the heap pages' blocks (they tile each page). */
+static void cls_rebuild(void)
+{
+	for (unsigned int c = 0; c < SLOB_NR_CLASSES; c++)
+		INIT_LIST_HEAD(&slob_heap.cls[c]);
+	for (unsigned int w = 0; w < SLOB_MAP_WORDS; w++)
+		slob_heap.map[w] = 0;
+	for (struct page *page = slob_next_heap_page(NULL); page; page = slob_next_heap_page(page)) {
+		for (struct slob_hdr *h = slob_page_first(page); slob_in_page(h, page) && h->units &&
+		     h->tag == slob_tag(h); h = slob_next(h)) {
+			unsigned int nc = slob_class(h->units);
+
+			if (!slob_is_free(h))
+				continue;
+			h->info = (uint16_t)(SLOB_FREE | (h->info & SLOB_POISONED) | nc);
+			cls_add(h, nc);
+		}
+	}
+}
+
+/*
+ * Debug builds: before free block h of list c is taken off it (for c's
+ * allocation or a page's release, 'fn'), check its links; a broken one (a
+ * write after free into the block's first bytes, which hold them) is
+ * reported with the block and the link's offset, and every list is rebuilt
+ * from the heap pages. Returns true when it rebuilt: the caller starts again.
+ */
+static bool cls_check(struct kmem_cache *c, const char *fn, struct slob_hdr *h, unsigned int cls)
+{
+	unsigned int off;
+	const char *fault = cls_node_fault(h, cls, &off);
+	char what[160];
+
+	if (likely(!fault))
+		return false;
+	snprintf(what, sizeof(what), "freelist corrupt at offset %u: %s (class %u); lists rebuilt "
+		 "from the heap pages", off, fault, cls);
+	slob_corrupt(c, fn, h + 1, what);
+	cls_rebuild();
+	return true;
+}
+#else
+static __always_inline bool cls_check(struct kmem_cache *c, const char *fn, struct slob_hdr *h,
+				      unsigned int cls)
+{
+	(void)c, (void)fn, (void)h, (void)cls;
+	return false;
+}
+#endif
+
 /* The first class at or above 'from' with a free block, or -1. */
 static __always_inline int first_class(unsigned int from)
 {
@@ -249,10 +337,14 @@ static bool grow(struct kmem_cache *c)
 /* Take a page's free blocks off their lists (it has none allocated); their AND of SLOB_POISONED. */
 static unsigned int unlist_page(struct page *page)
 {
-	struct slob_hdr *h = slob_page_first(page), *next;
+	struct slob_hdr *h, *next;
 	unsigned int pois = SLOB_POISONED;
 
-	for (h = slob_next(h); slob_in_page(h, page); h = next) {
+	for (h = slob_next(slob_page_first(page)); CONFIG_SLAB_DEBUG && slob_in_page(h, page);
+	     h = slob_next(h))
+		if (cls_check(NULL, "release of an empty page", h, cls_of(h)))
+			break;
+	for (h = slob_next(slob_page_first(page)); slob_in_page(h, page); h = next) {
 		next = slob_next(h);
 		pois &= h->info;
 		cls_del(h, cls_of(h));
@@ -301,11 +393,14 @@ void *slob_heap_alloc(struct kmem_cache *c)
 	void *p;
 	int cls;
 
+again:
 	for (cls = first_class(c->start); cls >= 0; cls = first_class((unsigned int)cls + 1)) {
 		struct list_head *head = &slob_heap.cls[cls], *l = head->next;
 
 		for (unsigned int n = 0; l != head && n < SLOB_FIT_TRIES; l = l->next, n++) {
 			f = link_blk(l);
+			if (cls_check(c, "alloc", f, (unsigned int)cls))
+				goto again;
 			stat(c, blocks_scanned, 1);
 			if (likely(!c->fit || fits(f, c)))
 				goto found;
