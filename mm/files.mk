@@ -18,10 +18,10 @@ MM_SRCS_slab := $(sort $(wildcard mm/slab*.c mm/kmalloc*.c))
 # mm/slab_common.c: what every allocator shares (SLAB's wildcard has it already).
 MM_SRCS_slub := $(sort $(wildcard mm/slub*.c mm/kmalloc*.c mm/slab_common.c))
 # The two SLOBs share everything but the heap: mm/slob_fit.c (sequential fit)
-# or mm/slob_seg.c (segregated free lists).
-MM_SRCS_slob := $(sort $(filter-out mm/slob_seg.c,$(wildcard mm/slob*.c)) $(wildcard mm/kmalloc*.c) \
+# or mm/slob_seg*.c (segregated free lists).
+MM_SRCS_slob := $(sort $(filter-out mm/slob_seg%.c,$(wildcard mm/slob*.c)) $(wildcard mm/kmalloc*.c) \
 	mm/slab_common.c)
-MM_SRCS_slob-seg := $(sort $(filter-out mm/slob_fit.c,$(wildcard mm/slob*.c)) $(wildcard mm/kmalloc*.c) \
+MM_SRCS_slob-seg := $(sort $(filter-out mm/slob_fit%.c,$(wildcard mm/slob*.c)) $(wildcard mm/kmalloc*.c) \
 	mm/slab_common.c)
 MM_SRCS := $(MM_SRCS_COMMON) $(MM_SRCS_$(ALLOC))
 TEST_SRCS_ALLOC := tests/common/test_kmalloc.c $(wildcard tests/common/test_cache*.c)

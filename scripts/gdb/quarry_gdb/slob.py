@@ -17,7 +17,7 @@ SLOB_POISONED = 0x4000
 SLOB_LINK_MASK = 0x3fff
 SLOB_DEAD = 0x7fff
 SLOB_PAGE_HDR = 0x7ffe
-SLOB_CLASS_MASK = 0x7f			# mm/slob_seg.c
+SLOB_CLASS_MASK = 0x7f			# mm/slob_seg.h
 MASK64 = (1 << 64) - 1
 
 
