@@ -194,44 +194,31 @@ struct page *pcp_alloc_refill(struct per_cpu_pages *pcp, unsigned int order, uns
 }
 
 /*
- * Draining merges in two steps. Blocks leave the lists coldest first, which
- * is often address order (pages refilled as a run and freed in the order
- * they were handed out); each is first merged with the block drained just
- * before it when those two are buddies, and kept on a small stack of
- * pending blocks, which are free but on no list yet (neither PG_pcp nor
- * PG_buddy). A run of 2^k pages so becomes one block with no list work.
- * When the stack is full, and at the end of the drain, pending blocks go
- * to the zone through free_one_locked, which merges them with the zone's
- * free buddies (a pending block ignored by an earlier free is merged when
- * it is flushed, so the zone still never holds two free buddies).
+ * Draining. Blocks leave the lists coldest first, which is often address
+ * order, up or down (pages refilled as a run and freed in the order they
+ * were handed out). So a drain gathers contiguous blocks into a run of
+ * pages, free but on no list yet (neither PG_pcp nor PG_buddy), and only
+ * when the next block does not extend the run gives it to the zone, as the
+ * fewest naturally aligned blocks that cover it (drain_run), each merged
+ * with the zone's free buddies by free_one_locked. A run of 2^k pages so
+ * costs one zone free, not 2^k. Blocks freed while another run is pending
+ * do not merge with it; the pending run merges with them when it goes, so
+ * the zone still never holds two free buddies.
  */
-#define DRAIN_PENDING	8
 
-struct drain_stack {
-	unsigned int depth;
-	unsigned int order[DRAIN_PENDING];
-	unsigned long pfn[DRAIN_PENDING];
-};
-
-/* drain_block - the block (pfn, order), off its CPU list, onto ds. Zone lock held. */
-static inline void drain_block(struct drain_stack *ds, unsigned long pfn, unsigned int order)
+/* drain_run - give the pages [start, end) to the zone. Zone lock held. */
+static void drain_run(unsigned long start, unsigned long end)
 {
-	while (ds->depth && order < MAX_ORDER) {
-		unsigned int top = ds->depth - 1;
+	while (start < end) {
+		/* the largest block aligned at start that fits: alignment, length, MAX_ORDER */
+		unsigned int o = 63 - (unsigned int)__builtin_clzl(end - start);
 
-		if (ds->order[top] != order || (ds->pfn[top] ^ pfn) != order_pages(order))
-			break;
-		pfn &= ds->pfn[top];
-		order++;
-		ds->depth = top;
+		if (start)
+			o = MIN(o, (unsigned int)__builtin_ctzl(start));
+		o = MIN(o, (unsigned int)MAX_ORDER);
+		free_one_locked(start, o);
+		start += order_pages(o);
 	}
-	if (ds->depth == DRAIN_PENDING) {
-		free_one_locked(pfn, order);
-		return;
-	}
-	ds->pfn[ds->depth] = pfn;
-	ds->order[ds->depth] = order;
-	ds->depth++;
 }
 
 /*
@@ -244,30 +231,36 @@ static inline void drain_block(struct drain_stack *ds, unsigned long pfn, unsign
  */
 void __pcp_drain(struct per_cpu_pages *pcp, unsigned long n, unsigned int first)
 {
-	struct drain_stack ds;
-	unsigned long freed = 0;
+	const uintptr_t pfn0 = mem_map_pfn0;
+	unsigned long freed = 0, start = 0, end = 0;	/* the pending run */
 
 	assert_spin_locked(&zone.lock);
-	ds.depth = 0;
 	for (unsigned int i = 0; i < PCP_ORDERS && freed < n; i++) {
 		unsigned int o = (first + i) % PCP_ORDERS;
+		unsigned long pages = order_pages(o);
 		struct list_head *list = &pcp->lists[o], *last = list->prev;
 
 		while (freed < n && last != list) {
 			struct page *page = list_entry(last, struct page, lru);
+			unsigned long pfn = ((uintptr_t)page - pfn0) / sizeof(struct page);
 
 			last = last->prev;	/* before the free reuses page->lru */
 			WRITE_ONCE(page->flags, page->flags & ~PG_pcp);
-			drain_block(&ds, page_to_pfn(page), o);
-			freed += order_pages(o);
+			freed += pages;
+			if (pfn == end) {
+				end += pages;
+			} else if (pfn + pages == start) {
+				start = pfn;
+			} else {
+				drain_run(start, end);
+				start = pfn;
+				end = pfn + pages;
+			}
 		}
 		last->next = list;
 		list->prev = last;
 	}
-	while (ds.depth) {
-		ds.depth--;
-		free_one_locked(ds.pfn[ds.depth], ds.order[ds.depth]);
-	}
+	drain_run(start, end);
 	pcp->count -= freed;
 	zone.free_pages += freed;
 }
