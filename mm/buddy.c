@@ -120,7 +120,7 @@ static struct page *zone_alloc(unsigned int order)
 	if (order <= MAX_ORDER) {
 		page = __rmqueue(order);
 		if (!page && pcp->count) {
-			__pcp_drain(pcp, pcp->count, 0);
+			__pcp_drain(pcp, pcp->count, 0, PCP_ORDERS);
 			page = __rmqueue(order);
 		}
 	}

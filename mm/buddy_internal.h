@@ -31,6 +31,10 @@ struct buddy_zone {
 
 extern struct buddy_zone buddy_zone;
 
+/* Drain sizes (pcp_free_drain in mm/buddy_pcp.c). */
+#define PCP_DRAIN_BLOCKS_SHIFT	4	/* at least 16 blocks of the freed order */
+#define PCP_DRAIN_FACTOR_MAX	3	/* doubled per drain since a refill, up to 8 times */
+
 /*
  * One CPU's lists of free blocks of orders 0..PCP_MAX_ORDER, and the page
  * allocator's event counters for calls made on that CPU (both paths). Only
@@ -40,6 +44,7 @@ extern struct buddy_zone buddy_zone;
 struct per_cpu_pages {
 	struct list_head lists[PCP_ORDERS];	/* PG_pcp blocks of each order, hottest first */
 	unsigned long count;		/* pages (not blocks) on the lists */
+	unsigned int free_factor;	/* drains since the last refill (drain size) */
 	unsigned long allocs;		/* successful alloc_pages calls */
 	unsigned long frees;		/* successful free_pages calls */
 	unsigned long failed_allocs;	/* alloc_pages calls that returned NULL */
@@ -145,7 +150,8 @@ void __free_one(unsigned long pfn, unsigned int order);
 struct page *pcp_alloc_refill(struct per_cpu_pages *pcp, unsigned int order,
 			      unsigned long flags);
 int pcp_free_drain(struct per_cpu_pages *pcp, unsigned int order, unsigned long flags);
-void __pcp_drain(struct per_cpu_pages *pcp, unsigned long n, unsigned int first);
+void __pcp_drain(struct per_cpu_pages *pcp, unsigned long n, unsigned int first,
+		 unsigned int nlists);
 void pcp_init(void);
 void pcp_set_marks(void);
 

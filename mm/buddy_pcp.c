@@ -108,7 +108,7 @@ void pcp_set_marks(void)
 	for (unsigned int o = 0; o < PCP_ORDERS; o++) {
 		unsigned int s = MAX(shift, o), t = o + PCP_MIN_BLOCKS_SHIFT;
 
-		while (t > s && order_pages(t) > high / 4)
+		while (t > s && order_pages(t) > high / 2)
 			t--;
 		WRITE_ONCE(zone.pcp_refill_shift[o], MIN(MAX(s, t), (unsigned int)MAX_ORDER));
 	}
@@ -163,7 +163,7 @@ static void pcp_refill(struct per_cpu_pages *pcp, unsigned int order)
 		pcp_carve(pcp, page, order, order);
 	}
 	if (list_empty(&pcp->lists[order]) && pcp->count) {
-		__pcp_drain(pcp, pcp->count, 0);
+		__pcp_drain(pcp, pcp->count, 0, PCP_ORDERS);
 		page = rmqueue_locked(order);
 		if (page)
 			pcp_carve(pcp, page, order, order);
@@ -176,6 +176,7 @@ struct page *pcp_alloc_refill(struct per_cpu_pages *pcp, unsigned int order, uns
 	struct list_head *list = &pcp->lists[order];
 	struct page *page;
 
+	pcp->free_factor = 0;
 	spin_lock(&zone.lock);
 	pcp_refill(pcp, order);
 	spin_unlock(&zone.lock);
@@ -223,20 +224,22 @@ static void drain_run(unsigned long start, unsigned long end)
 
 /*
  * __pcp_drain - give back to the zone the coldest blocks of pcp, from the
- * list of order first, then the others in turn, until n pages (or all)
- * are gone; a block is not split, so up to 2^PCP_MAX_ORDER - 1 pages more
+ * list of order first, then the others in turn (nlists lists in all, 1 to
+ * PCP_ORDERS), until n pages (or all) are gone; a block is not split, so up to 2^PCP_MAX_ORDER - 1 pages more
  * may go. The running CPU's lists, zone lock held (so interrupts are off).
  * Each list is cut once, after its blocks have gone, and the counts are
  * updated once per call.
  */
-void __pcp_drain(struct per_cpu_pages *pcp, unsigned long n, unsigned int first)
+void __pcp_drain(struct per_cpu_pages *pcp, unsigned long n, unsigned int first,
+		 unsigned int nlists)
 {
 	const uintptr_t pfn0 = mem_map_pfn0;
 	unsigned long freed = 0, start = 0, end = 0;	/* the pending run */
 
 	assert_spin_locked(&zone.lock);
-	for (unsigned int i = 0; i < PCP_ORDERS && freed < n; i++) {
-		unsigned int o = (first + i) % PCP_ORDERS;
+	for (unsigned int i = 0; i < nlists && freed < n; i++) {
+		/* first, then the others from the largest order down */
+		unsigned int o = i == 0 ? first : PCP_MAX_ORDER + 1 - i - (first > PCP_MAX_ORDER - i);
 		unsigned long pages = order_pages(o);
 		struct list_head *list = &pcp->lists[o], *last = list->prev;
 
@@ -265,11 +268,26 @@ void __pcp_drain(struct per_cpu_pages *pcp, unsigned long n, unsigned int first)
 	zone.free_pages += freed;
 }
 
-/* pcp_free_drain: pcp_free's slow path, the CPU above its high mark. Returns 0. */
+/*
+ * pcp_free_drain: pcp_free's slow path, the CPU above its high mark.
+ * Returns 0. A drain gives back at least PCP_DRAIN_BLOCKS blocks of the
+ * freed order or a refill's worth, whichever is more, doubled for each
+ * drain since this CPU last refilled (up to 2^PCP_DRAIN_FACTOR_MAX times),
+ * as Linux's free_factor does: a CPU that only frees pays the lock and the
+ * call once for more blocks. It keeps at least half of high on the lists.
+ */
 int pcp_free_drain(struct per_cpu_pages *pcp, unsigned int order, unsigned long flags)
 {
+	unsigned long n = MAX(order_pages(READ_ONCE(zone.pcp_refill_shift[order])),
+			      order_pages(order + PCP_DRAIN_BLOCKS_SHIFT));
+	unsigned long keep = READ_ONCE(zone.pcp_high) / 2;
+
+	n <<= pcp->free_factor;
+	if (pcp->free_factor < PCP_DRAIN_FACTOR_MAX)
+		pcp->free_factor++;
+	n = MAX(MIN(n, pcp->count - MIN(keep, pcp->count)), 1UL);
 	spin_lock(&zone.lock);
-	__pcp_drain(pcp, order_pages(READ_ONCE(zone.pcp_refill_shift[order])), order);
+	__pcp_drain(pcp, n, order, PCP_ORDERS);
 	spin_unlock(&zone.lock);
 	arch_irq_restore(flags);
 	return 0;
@@ -283,7 +301,7 @@ void buddy_drain_local(void)
 
 	if (pcp->count) {
 		spin_lock(&zone.lock);
-		__pcp_drain(pcp, pcp->count, 0);
+		__pcp_drain(pcp, pcp->count, 0, PCP_ORDERS);
 		spin_unlock(&zone.lock);
 	}
 	arch_irq_restore(flags);

@@ -2,7 +2,7 @@
  * test_buddy_host_pcp.c - host-only tests of the per-CPU page lists
  * (mm/buddy_pcp.c), with threads as CPUs or one thread acting as several:
  *  - the marks: an empty list refills one batch, a list above its high
- *    mark drains one batch, an order-3 block has its own list (a refill of
+ *    mark drains a batch, twice as much at each drain until a refill, an order-3 block has its own list (a refill of
  *    several blocks; a listed block refused when freed again, with the wrong
  *    order, or through a page inside it), a page on another CPU's list is
  *    refused as a double free, drain_all_pages() empties every list;
@@ -67,7 +67,7 @@ static int marks_body(void)
 		  "marks batch %lu (shift %u) high %lu", batch, buddy_zone.pcp_batch_shift, high);
 	for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
 		ST_EXPECT(batch_pages(o) >= batch && batch_pages(o) >= 1UL << o &&
-				  batch_pages(o) <= MAX(batch, high / 4),
+				  batch_pages(o) <= MAX(batch, high / 2),
 			  "order-%u refills of %lu pages, batch %lu high %lu", o, batch_pages(o),
 			  batch, high);
 	buddy_drain_local();
@@ -78,15 +78,22 @@ static int marks_body(void)
 	while (n < cap)
 		held[n++] = alloc_pages(0);
 	buddy_drain_local();
-	for (unsigned long i = 0; i < n; i++) {
+	for (unsigned long i = 0, drains = 0; i < n; i++) {
 		unsigned long before = buddy_pcp_count(0);
+		/* pcp_free_drain's size: doubled per drain since the last refill, keeping high / 2 */
+		unsigned long want = MAX(batch_pages(0), 1UL << PCP_DRAIN_BLOCKS_SHIFT)
+				     << MIN(drains, (unsigned long)PCP_DRAIN_FACTOR_MAX);
 
+		want = MAX(MIN(want, high + 1 - high / 2), 1UL);
 		ST_EXPECT(held[i] && free_pages(held[i], 0) == 0, "free %lu failed", i);
-		if (before == high)
-			ST_EXPECT(buddy_pcp_count(0) == high + 1 - batch_pages(0),
-				  "over the high mark: %lu left", buddy_pcp_count(0));
-		else
+		if (before == high) {
+			ST_EXPECT(buddy_pcp_count(0) == high + 1 - want,
+				  "drain %lu over the high mark: %lu left, expected %lu", drains,
+				  buddy_pcp_count(0), high + 1 - want);
+			drains++;
+		} else {
 			ST_EXPECT(buddy_pcp_count(0) == before + 1, "free %lu not on the list", i);
+		}
 	}
 	free(held);
 	if (pcp_pages_match("after the frees"))
