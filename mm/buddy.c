@@ -151,6 +151,18 @@ static __noinline struct page *alloc_pages_faulty(unsigned int order)
 }
 
 /*
+ * alloc_pages before buddy_init: a warning and NULL, out of line so that
+ * alloc_pages' fast path needs no stack frame (arm64 saved the link
+ * register for the warning's call on every allocation).
+ */
+static __noinline struct page *alloc_pages_early(unsigned int order)
+{
+	WARN_ON(!zone.ready);
+	(void)order;
+	return NULL;
+}
+
+/*
  * alloc_pages: see buddy.h. Orders up to PCP_MAX_ORDER come from this CPU's
  * lists (pcp_alloc, inline), larger ones from the zone. NULL, counted in
  * failed_allocs, when order > MAX_ORDER or no block that large is free (or
@@ -159,8 +171,8 @@ static __noinline struct page *alloc_pages_faulty(unsigned int order)
  */
 struct page *alloc_pages(unsigned int order)
 {
-	if (WARN_ON(!zone.ready))
-		return NULL;
+	if (unlikely(!zone.ready))
+		return alloc_pages_early(order);
 	if (unlikely(fault_attr_on(&fail_page_alloc)))
 		return alloc_pages_faulty(order);
 	if (likely(order <= PCP_MAX_ORDER))

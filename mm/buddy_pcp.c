@@ -75,24 +75,28 @@ void pcp_init(void)
  * batch: Linux's size, min(managed / 1024, 1 MiB of pages) / 4, raised to
  * 2^PCP_BATCH_MIN_SHIFT pages where that is at most managed / 256, and
  * rounded down to a power of two. high: max(6 batches, managed / 128): a
- * CPU keeps up to 0.8% of memory. A refill or drain of order o moves
+ * CPU keeps up to 0.8% of memory. A refill of order o moves
  * 2^pcp_refill_shift[o] pages: a batch, or 2^PCP_MIN_BLOCKS_SHIFT blocks
- * of order o where that is at most a quarter of high (fewer on small
- * machines), never less than one block.
+ * of order o where that is at most half of high (fewer on small machines),
+ * never less than one block. Drains: pcp_free_drain.
  *
- * Measured (x86_64, 1 GiB, `bench icount`, 1000 alloc_pages then 1000
- * free_pages; instructions per call, alloc / free, order 0 | order 3):
- *   4K, Linux's batch 32, high 6 batches (192):   55 / 109 |  89 / 135
- *   4K, same batch, high managed / 128 (2044):    41 /  52 |  89 / 166
- *   4K, refills of at least 8 blocks:             41 /  52 |  70 / 145
- *   64K, Linux's batch 4, high 128:              115 / 161 | 196 / 243
- *   64K, batch at least 16:                       60 / 119 | 124 / 202
- *   64K, refills of at least 8 blocks:            60 / 119 |  68 / 146
- * A free that finds the CPU above high pays a drain: about 65 instructions
- * per block given back, most of it merging in the zone (mm/buddy.c).
+ * Chosen by measurement (x86_64, 1 GiB, `bench icount quick`: 1000
+ * alloc_pages then 1000 free_pages at one order; instructions per call,
+ * alloc / free at order 0 | order 3):
+ *   4K  Linux's batch 32, high 6 batches (192):     55 / 109 |  89 / 135
+ *   4K  same batch, high managed / 128 (2044):      41 /  52 |  89 / 166
+ *   4K  refills of at least 8 blocks:               41 /  52 |  70 / 145
+ *   4K  drains of 16+ blocks, doubling (below):     41 /  52 |  70 /  92
+ *   4K  refills of at least 32 blocks:              41 /  52 |  58 /  79
+ *   64K Linux's batch 4, high 128:                 115 / 161 | 196 / 243
+ *   64K batch at least 16:                          60 / 119 | 124 / 202
+ *   64K refills 8+ blocks, drains 16+, doubling:    60 /  80 |  86 / 116
+ * The benchmark's frees go over high at every order but 4K's order 0 (the
+ * lists still hold the pages earlier benchmarks freed), so most of its
+ * frees also pay a drain.
  */
 #define PCP_BATCH_MIN_SHIFT	4	/* 16 pages */
-#define PCP_MIN_BLOCKS_SHIFT	3	/* 8 blocks */
+#define PCP_MIN_BLOCKS_SHIFT	5	/* 32 blocks, at most half of high */
 #define PCP_HIGH_SHIFT		7	/* managed / 128 */
 void pcp_set_marks(void)
 {
@@ -128,8 +132,13 @@ static void pcp_carve(struct per_cpu_pages *pcp, struct page *big, unsigned int 
 	struct list_head *list = &pcp->lists[order], *prev = list->prev;
 	struct page *end = big + order_pages(big_order);
 
+	WRITE_ONCE(big->flags, big->flags & ~PG_head);
+	/*
+	 * A plain read-modify-write of flags: the pages are in no list and
+	 * nothing reads them without the zone lock until it is dropped.
+	 */
 	for (struct page *p = big; p < end; p += order_pages(order)) {
-		WRITE_ONCE(p->flags, (p->flags & ~PG_head) | PG_pcp);
+		p->flags |= PG_pcp;
 		p->order = order;
 		p->lru.prev = prev;
 		prev->next = &p->lru;
