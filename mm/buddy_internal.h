@@ -20,7 +20,7 @@ struct buddy_zone {
 	struct spinlock lock;
 	bool ready;				/* buddy_init() has run */
 	unsigned int pcp_batch_shift;		/* log2 of pcp_batch */
-	unsigned int pcp_refill_shift[PCP_ORDERS]; /* a refill or drain of order o moves 2^this pages */
+	unsigned int pcp_refill_shift[PCP_ORDERS]; /* a refill of order o: 2^this pages */
 	unsigned long pcp_batch;		/* pages: the least a refill or drain moves */
 	unsigned long pcp_high;			/* a CPU holding more pages drains */
 	unsigned long managed_pages;		/* pages ever given to the allocator */

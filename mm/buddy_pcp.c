@@ -21,9 +21,10 @@
  * of that size, carved into order-o blocks straight onto the list: one zone
  * search and split per batch rather than per block, so a refill costs a
  * few stores per block. Only when no block that large is free does it take
- * order-o blocks one by one. A drain started by a free of order o gives
- * back as many pages, from the coldest blocks, a block at a time, merging with free buddies as any free does. The marks
- * follow the zone's size (pcp_set_marks, figures in its comment).
+ * order-o blocks one by one. A drain (pcp_free_drain, __pcp_drain) gives
+ * back the coldest blocks, gathered into runs of contiguous pages, and the
+ * zone merges them with their free buddies as any free does. The sizes and
+ * marks follow the zone's size (pcp_set_marks, figures in its comment).
  *
  * Invariants: count is the pages on the lists, at most pcp_high once a free
  * returns; pages on a CPU's lists count as free (nr_free_pages, free_pages
@@ -233,11 +234,12 @@ static void drain_run(unsigned long start, unsigned long end)
 
 /*
  * __pcp_drain - give back to the zone the coldest blocks of pcp, from the
- * list of order first, then the others in turn (nlists lists in all, 1 to
- * PCP_ORDERS), until n pages (or all) are gone; a block is not split, so up to 2^PCP_MAX_ORDER - 1 pages more
- * may go. The running CPU's lists, zone lock held (so interrupts are off).
- * Each list is cut once, after its blocks have gone, and the counts are
- * updated once per call.
+ * list of order first, then the others from the largest order down (nlists
+ * lists in all, 1 to PCP_ORDERS), until n pages (or all) are gone; a block
+ * is not split, so up to 2^PCP_MAX_ORDER - 1 pages more may go. The
+ * running CPU's lists, zone lock held (so interrupts are off). Each list
+ * is cut once, after its blocks have gone, and the counts are updated once
+ * per call.
  */
 void __pcp_drain(struct per_cpu_pages *pcp, unsigned long n, unsigned int first,
 		 unsigned int nlists)
@@ -248,7 +250,8 @@ void __pcp_drain(struct per_cpu_pages *pcp, unsigned long n, unsigned int first,
 	assert_spin_locked(&zone.lock);
 	for (unsigned int i = 0; i < nlists && freed < n; i++) {
 		/* first, then the others from the largest order down */
-		unsigned int o = i == 0 ? first : PCP_MAX_ORDER + 1 - i - (first > PCP_MAX_ORDER - i);
+		unsigned int o =
+		    i == 0 ? first : PCP_MAX_ORDER + 1 - i - (first > PCP_MAX_ORDER - i);
 		unsigned long pages = order_pages(o);
 		struct list_head *list = &pcp->lists[o], *last = list->prev;
 

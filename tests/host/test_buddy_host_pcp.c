@@ -2,9 +2,10 @@
  * test_buddy_host_pcp.c - host-only tests of the per-CPU page lists
  * (mm/buddy_pcp.c), with threads as CPUs or one thread acting as several:
  *  - the marks: an empty list refills one batch, a list above its high
- *    mark drains a batch, twice as much at each drain until a refill, an order-3 block has its own list (a refill of
- *    several blocks; a listed block refused when freed again, with the wrong
- *    order, or through a page inside it), a page on another CPU's list is
+ *    mark drains a batch, twice as much at each drain until a refill; an
+ *    order-3 block has its own list (a refill of several blocks; a listed
+ *    block refused when freed again, with the wrong order, or through a
+ *    page inside it); a page on another CPU's list is
  *    refused as a double free, drain_all_pages() empties every list;
  *  - memory short: a request the zone cannot serve drains this CPU's list
  *    and succeeds; pages on another CPU's list need drain_all_pages();
@@ -80,7 +81,7 @@ static int marks_body(void)
 	buddy_drain_local();
 	for (unsigned long i = 0, drains = 0; i < n; i++) {
 		unsigned long before = buddy_pcp_count(0);
-		/* pcp_free_drain's size: doubled per drain since the last refill, keeping high / 2 */
+		/* pcp_free_drain's size: doubled per drain since a refill, keeping high / 2 */
 		unsigned long want = MAX(batch_pages(0), 1UL << PCP_DRAIN_BLOCKS_SHIFT)
 				     << MIN(drains, (unsigned long)PCP_DRAIN_FACTOR_MAX);
 
