@@ -12,9 +12,9 @@
  * head of its order's list (pcp_alloc, inline in mm/buddy_internal.h); when
  * that list is empty it first moves a batch from the zone (pcp_refill).
  * free_pages(page, order) puts the block at the head of its list
- * (pcp_free); when the CPU then holds more than zone.pcp_high pages, a
- * batch of the coldest blocks (list tails, the freed block's order first)
- * goes back to the zone (__pcp_drain).
+ * (pcp_free); when the CPU then holds more than zone.pcp_high pages, some
+ * of the coldest blocks (list tails, the freed block's order first) go
+ * back to the zone (pcp_free_drain, __pcp_drain).
  *
  * Batches. A refill of order o brings 2^pcp_refill_shift[o] pages (a
  * batch or more, pcp_set_marks), and takes them from the zone as one block
@@ -282,8 +282,8 @@ void __pcp_drain(struct per_cpu_pages *pcp, unsigned long n, unsigned int first,
 
 /*
  * pcp_free_drain: pcp_free's slow path, the CPU above its high mark.
- * Returns 0. A drain gives back at least PCP_DRAIN_BLOCKS blocks of the
- * freed order or a refill's worth, whichever is more, doubled for each
+ * Returns 0. A drain gives back at least 2^PCP_DRAIN_BLOCKS_SHIFT blocks of
+ * the freed order or a refill's worth, whichever is more, doubled for each
  * drain since this CPU last refilled (up to 2^PCP_DRAIN_FACTOR_MAX times),
  * as Linux's free_factor does: a CPU that only frees pays the lock and the
  * call once for more blocks. It keeps at least half of high on the lists.
