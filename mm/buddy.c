@@ -8,14 +8,14 @@
  * lru link of its first (head) struct page. A block is naturally aligned:
  * its PFN is a multiple of 2^o. Its buddy is the other half of the block of
  * order o + 1 that contains it, found by index arithmetic: pfn ^ (1 << o).
- * In front of the zone, each CPU keeps a short list of free order-0 pages
- * (mm/buddy_pcp.c): order-0 requests are served there, orders above go to
- * the zone directly.
+ * In front of the zone, each CPU keeps short lists of free blocks of orders
+ * 0 to PCP_MAX_ORDER (3) (mm/buddy_pcp.c): those requests are served
+ * there, orders above go to the zone directly.
  *
  * Invariants (checked by buddy_check(), mm/buddy_check.c):
  *  - every managed page (not PG_reserved) lies in exactly one block: free
  *    on the zone's lists (head PG_buddy), free on one CPU's list (an
- *    order-0 block with PG_pcp), or allocated (head PG_head); no other page
+ *    block of order <= PCP_MAX_ORDER with PG_pcp), or allocated (head PG_head); no other page
  *    of a block carries any of the three; page->order is the block's order;
  *  - two free buddies of the same order never coexist on the zone's lists
  *    (frees coalesce fully, up to MAX_ORDER); a PG_pcp page does not merge;
@@ -54,81 +54,19 @@ _Static_assert((PAGE_SIZE << MAX_ORDER) == (4UL << 20),
 struct buddy_zone buddy_zone = { .lock = SPINLOCK_INIT };
 #define zone buddy_zone
 
-static inline unsigned long order_pages(unsigned int order)
-{
-	return 1UL << order;
-}
-
-static void list_add_free(struct page *page, unsigned int order)
-{
-	WRITE_ONCE(page->flags, page->flags | PG_buddy);
-	page->order = order;
-	list_add(&page->lru, &zone.free_list[order]);
-	zone.nr_free[order]++;
-}
-
-static void list_del_free(struct page *page, unsigned int order)
-{
-	list_del(&page->lru);
-	WRITE_ONCE(page->flags, page->flags & ~PG_buddy);
-	zone.nr_free[order]--;
-}
-
-/*
- * __rmqueue - take the first free block of the smallest order >= order and
- * split it down, putting the upper halves back on the lists. The block
- * comes back with PG_head set. Zone lock held.
- */
+/* __rmqueue - rmqueue_locked (mm/buddy_internal.h), checking the zone lock. */
 struct page *__rmqueue(unsigned int order)
 {
-	struct page *page;
-	unsigned int o;
-
 	assert_spin_locked(&zone.lock);
-	for (o = order; o <= MAX_ORDER; o++)
-		if (!list_empty(&zone.free_list[o]))
-			break;
-	if (o > MAX_ORDER)
-		return NULL;
-
-	page = list_first_entry(&zone.free_list[o], struct page, lru);
-	list_del_free(page, o);
-	while (o > order) {
-		o--;
-		list_add_free(page + order_pages(o), o);
-	}
-	zone.free_pages -= order_pages(order);
-	page->flags |= PG_head;
-	page->order = order;
-	return page;
+	return rmqueue_locked(order);
 }
 
-/*
- * __free_one - put the block at pfn back, merging with its buddy for as long
- * as the buddy is a free block of the same order on the zone's lists. Zone
- * lock held; the block's pages carry none of PG_buddy, PG_head, PG_pcp.
- */
+/* __free_one - free_one_locked (mm/buddy_internal.h), checking the zone lock. */
 void __free_one(unsigned long pfn, unsigned int order)
 {
-	unsigned long pages = order_pages(order);
-
 	assert_spin_locked(&zone.lock);
-	while (order < MAX_ORDER) {
-		unsigned long buddy_pfn = pfn ^ order_pages(order);
-		struct page *buddy;
-
-		if (buddy_pfn - PFN_OFFSET >= mem_map_entries())	/* either end */
-			break;
-		buddy = pfn_to_page(buddy_pfn);
-		/* A page on some CPU's list changes flags without our lock: read once. */
-		if (!(READ_ONCE(buddy->flags) & PG_buddy) || buddy->order != order)
-			break;
-		list_del_free(buddy, order);
-		pfn &= buddy_pfn;
-		order++;
-	}
-	list_add_free(pfn_to_page(pfn), order);
-	zone.free_pages += pages;
+	free_one_locked(pfn, order);
+	zone.free_pages += order_pages(order);
 }
 
 /* buddy_init: see buddy.h. Boot CPU only, before anything allocates. */
@@ -166,7 +104,8 @@ void buddy_add_block(unsigned long pfn, unsigned int order)
 }
 
 /*
- * zone_alloc - a block of order >= 1 from the zone. If none is free, this
+ * zone_alloc - a block of order > PCP_MAX_ORDER from the zone (any order
+ * above MAX_ORDER fails here). If none is free, this
  * CPU's list is drained into the zone (its pages may merge into what is
  * needed) and the zone is tried once more.
  */
@@ -181,7 +120,7 @@ static struct page *zone_alloc(unsigned int order)
 	if (order <= MAX_ORDER) {
 		page = __rmqueue(order);
 		if (!page && pcp->count) {
-			__pcp_drain(pcp, pcp->count);
+			__pcp_drain(pcp, pcp->count, 0, PCP_ORDERS);
 			page = __rmqueue(order);
 		}
 	}
@@ -206,25 +145,38 @@ static __noinline struct page *alloc_pages_faulty(unsigned int order)
 		arch_irq_restore(flags);
 		return NULL;
 	}
-	if (likely(order == 0))
-		return pcp_alloc();
+	if (likely(order <= PCP_MAX_ORDER))
+		return pcp_alloc(order);
 	return zone_alloc(order);
 }
 
 /*
- * alloc_pages: see buddy.h. Order 0 comes from this CPU's list, others from
- * the zone. NULL, counted in failed_allocs, when order > MAX_ORDER or no
- * block that large is free (or before buddy_init). The caller owns the
- * block and gives it back with free_pages(page, order).
+ * alloc_pages before buddy_init: a warning and NULL, out of line so that
+ * alloc_pages' fast path needs no stack frame (arm64 saved the link
+ * register for the warning's call on every allocation).
+ */
+static __noinline struct page *alloc_pages_early(unsigned int order)
+{
+	WARN_ON(!zone.ready);
+	(void)order;
+	return NULL;
+}
+
+/*
+ * alloc_pages: see buddy.h. Orders up to PCP_MAX_ORDER come from this CPU's
+ * lists (pcp_alloc, inline), larger ones from the zone. NULL, counted in
+ * failed_allocs, when order > MAX_ORDER or no block that large is free (or
+ * before buddy_init). The caller owns the block and gives it back with
+ * free_pages(page, order).
  */
 struct page *alloc_pages(unsigned int order)
 {
-	if (WARN_ON(!zone.ready))
-		return NULL;
+	if (unlikely(!zone.ready))
+		return alloc_pages_early(order);
 	if (unlikely(fault_attr_on(&fail_page_alloc)))
 		return alloc_pages_faulty(order);
-	if (likely(order == 0))
-		return pcp_alloc();
+	if (likely(order <= PCP_MAX_ORDER))
+		return pcp_alloc(order);
 	return zone_alloc(order);
 }
 
@@ -402,14 +354,15 @@ static int report_bad_free(const char *call, const struct free_verdict *v)
 }
 
 /*
- * An allocated order-0 block that no slab or large kmalloc owns, as its own
- * CPU would see it: free to a CPU list.
+ * An allocated block of this order, at most PCP_MAX_ORDER, that no slab or
+ * large kmalloc owns, as its own CPU would see it: free to a CPU list.
  */
-static inline bool is_order0_head(const struct page *page)
+static inline bool is_pcp_head(const struct page *page, unsigned int order)
 {
-	return (READ_ONCE(page->flags) &
+	return order <= PCP_MAX_ORDER &&
+	       (READ_ONCE(page->flags) &
 		(PG_head | PG_reserved | PG_buddy | PG_pcp | PG_slab | PG_large)) == PG_head &&
-	       page->order == 0;
+	       page->order == order;
 }
 
 /*
@@ -435,14 +388,11 @@ static bool free_checked(unsigned long pfn, unsigned int order, struct free_verd
 }
 
 /*
- * free_pages: see buddy.h. page must be a mem_map entry heading a block
- * allocated with this order; anything else is refused with -EFAULT (not a
- * mem_map entry) or -EINVAL, reported and counted, before any state changes.
- * An order-0 page goes on this CPU's list, larger blocks to the zone. The
- * head's owner flags (PG_head, PG_slab, PG_large) are cleared here; an owner
- * that flagged other pages of the block clears them before the free.
+ * free_pages_slow - free_pages of anything but a valid block of order up to
+ * PCP_MAX_ORDER: a bad pointer, a larger block, or bad input of any order.
+ * Out of line so that free_pages' fast path keeps no stack frame.
  */
-int free_pages(struct page *page, unsigned int order)
+static __noinline int free_pages_slow(struct page *page, unsigned int order)
 {
 	struct free_verdict v = { .fault = FAULT_BAD_PTR };
 	uintptr_t off = (uintptr_t)page - (uintptr_t)mem_map;
@@ -454,16 +404,31 @@ int free_pages(struct page *page, unsigned int order)
 		snprintf(call, sizeof(call), "free_pages(page %p order %u)", (void *)page, order);
 		return report_bad_free(call, &v);
 	}
-	if (likely(order == 0 && is_order0_head(page))) {
-		pcp_free(page);
-		return 0;
-	}
 	pfn = page_to_pfn(page);
 	if (free_checked(pfn, order, &v))
 		return 0;
 	snprintf(call, sizeof(call), "free_pages(pfn 0x%lx phys 0x%lx virt %p order %u)", pfn,
 		 pfn << PAGE_SHIFT, page_address(page), order);
 	return report_bad_free(call, &v);
+}
+
+/*
+ * free_pages: see buddy.h. page must be a mem_map entry heading a block
+ * allocated with this order; anything else is refused with -EFAULT (not a
+ * mem_map entry) or -EINVAL, reported and counted, before any state changes.
+ * A block of order up to PCP_MAX_ORDER goes on this CPU's list of that
+ * order, larger blocks to the zone. The head's owner flags (PG_head,
+ * PG_slab, PG_large) are cleared here; an owner that flagged other pages of
+ * the block clears them before the free.
+ */
+int free_pages(struct page *page, unsigned int order)
+{
+	uintptr_t off = (uintptr_t)page - (uintptr_t)mem_map;
+
+	if (likely(off < mem_map_entries() * sizeof(struct page) &&
+		   off % sizeof(struct page) == 0 && is_pcp_head(page, order)))
+		return pcp_free(page, order);
+	return free_pages_slow(page, order);
 }
 
 /*
@@ -490,9 +455,8 @@ int free_pages_addr(void *addr, unsigned int order)
 	}
 	if (v.fault != FREE_OK) {
 		count_bad_free();
-	} else if (order == 0 && is_order0_head(virt_to_page(addr))) {
-		pcp_free(virt_to_page(addr));
-		return 0;
+	} else if (is_pcp_head(virt_to_page(addr), order)) {
+		return pcp_free(virt_to_page(addr), order);
 	} else if (free_checked(phys >> PAGE_SHIFT, order, &v)) {
 		return 0;
 	}

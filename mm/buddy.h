@@ -4,7 +4,7 @@
  * Blocks are 2^order pages, order 0..MAX_ORDER, naturally aligned by PFN.
  * All functions may be called with interrupts on or off, also from interrupt
  * handlers, unless their comment says otherwise; they take the zone lock
- * with interrupts saved. Single pages come from and go to a per-CPU list
+ * with interrupts saved. Blocks of orders 0-3 come from and go to per-CPU lists
  * (mm/buddy_pcp.c) that the zone only sees in batches.
  */
 #ifndef MM_BUDDY_H
@@ -25,14 +25,14 @@
  * alloc_pages - take a block of 2^order pages. Returns its head struct page
  * (PG_head set, page->order == order), or NULL if order > MAX_ORDER or no
  * block that large is free. The caller frees it with free_pages(page, order).
- * Contents are not cleared. Order 0 is served from this CPU's page list.
+ * Contents are not cleared. Orders 0-3 are served from this CPU's lists.
  */
 struct page *alloc_pages(unsigned int order);
 
 /*
  * free_pages - give back a block from alloc_pages with the same order.
  * Bad input (a page that is not the head of an allocated block, a double
- * free, also of a page waiting on a CPU's page list, a wrong order, a page
+ * free, also of a block waiting on a CPU's list, a wrong order, a page
  * outside mem_map, a page of a live slab or a live large kmalloc) is
  * reported on the console naming the address, the fault, the caller's
  * order and the owner (cache, or large kmalloc and its order), counted in
@@ -45,7 +45,7 @@ int free_pages(struct page *page, unsigned int order);
 
 /*
  * buddy_page_free - true when page lies in a free block (on the zone's
- * lists or a CPU's page list): a snapshot under the zone lock, for reports
+ * lists or a CPU's lists): a snapshot under the zone lock, for reports
  * (kfree names a second free of a large allocation with it).
  */
 bool buddy_page_free(const struct page *page);
@@ -61,13 +61,13 @@ int free_pages_addr(void *addr, unsigned int order);
 
 /*
  * nr_free_pages - pages now free: on the zone's lists and on every CPU's
- * page list. A lockless snapshot.
+ * lists. A lockless snapshot.
  */
 unsigned long nr_free_pages(void);
 
 /*
- * buddy_drain_local - give every page on the running CPU's page list back to
- * the zone (where it can merge). Any context; it touches only this CPU's list.
+ * buddy_drain_local - give every block on the running CPU's lists back to
+ * the zone (where it can merge). Any context; it touches only this CPU's lists.
  */
 void buddy_drain_local(void);
 
@@ -102,7 +102,7 @@ void buddy_read_stats(struct buddy_stats *st);
  * buddy_cpu_events - page allocator calls made on cpu so far (allocations,
  * failed ones, frees, refused frees). A test that sees every other CPU's
  * count unchanged over its run knows they left the allocator alone.
- * buddy_pcp_count - pages now on cpu's page list.
+ * buddy_pcp_count - pages now on cpu's lists (blocks of orders 0-3, in pages).
  */
 unsigned long buddy_cpu_events(unsigned int cpu);
 unsigned long buddy_pcp_count(unsigned int cpu);
@@ -111,7 +111,7 @@ unsigned long buddy_pcp_count(unsigned int cpu);
  * buddy_check - verify the allocator's invariants: the zone's blocks and
  * lists against mem_map (each free block aligned, flagged, on exactly one
  * list of its order, no overlap, no unmerged buddies, counters equal to the
- * lists) and the calling CPU's page list; pages on other CPUs' lists are
+ * lists) and the calling CPU's lists; blocks on other CPUs' lists are
  * checked by their flags only. Returns 0, or -1 after printing the first
  * violation. O(pages): for tests.
  */
@@ -125,7 +125,7 @@ void buddy_print_info(void);
 
 /*
  * For mm_init() only (and host tests re-initialising mm/):
- * buddy_init - empty every free list and every CPU's page list and zero the
+ * buddy_init - empty every free list and every CPU's lists and zero the
  * counters; whatever the allocator held before is forgotten. mem_map and
  * max_pfn must be set. Every CPU idle.
  * buddy_add_block - hand the block of 2^order pages at pfn (aligned, below

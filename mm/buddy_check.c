@@ -7,15 +7,17 @@
  * event counters (mm/buddy_internal.h) are written only by that CPU; they
  * are read here without its cooperation, one word at a time, so a sum over
  * CPUs is a snapshot: exact when those CPUs are not allocating or freeing.
- * nr_free_pages() is the zone's free pages plus every CPU's list length.
+ * nr_free_pages() is the zone's free pages plus the pages on every CPU's
+ * lists.
  *
  * buddy_check() walks mem_map under zone.lock. It verifies the zone exactly
  * (every managed page in one well-formed block, no unmerged free buddies,
- * lists and counters equal to mem_map) and the calling CPU's list exactly
- * (each entry PG_pcp, order 0, links whole, length equal to its count).
- * Other CPUs' lists are not walked (only their owners may), but each page
- * flagged PG_pcp must be an order-0 block, and there must be at least as
- * many of them as this CPU's list holds.
+ * lists and counters equal to mem_map) and the calling CPU's lists exactly
+ * (each entry PG_pcp with its list's order, links whole, the pages on the
+ * lists adding up to its count). Other CPUs' lists are not walked (only
+ * their owners may), but each PG_pcp block must be of order 0 to
+ * PCP_MAX_ORDER, and they must hold at least as many pages as this CPU's
+ * lists do.
  *
  * Lock order: zone.lock (interrupts off) -> the console lock. The walk and
  * the reports are for tests and boot: O(pages), not for hot paths.
@@ -25,11 +27,6 @@
 #include "kernel/printk.h"
 
 #define zone buddy_zone
-
-static inline unsigned long order_pages(unsigned int order)
-{
-	return 1UL << order;
-}
 
 /* nr_free_pages: see buddy.h. A lockless snapshot. */
 unsigned long nr_free_pages(void)
@@ -127,7 +124,7 @@ struct walk_counts {
 	unsigned long nr[NR_ORDERS];	/* zone free blocks per order */
 	unsigned long managed;
 	unsigned long free;		/* pages in zone free blocks */
-	unsigned long pcp;		/* PG_pcp pages (on some CPU's list) */
+	unsigned long pcp;		/* pages in PG_pcp blocks (on some CPU's list) */
 };
 
 /*
@@ -155,7 +152,7 @@ static int check_blocks(struct walk_counts *c)
 			return -1;
 		}
 		if (o > MAX_ORDER || !IS_ALIGNED(pfn, order_pages(o)) ||
-		    pfn + order_pages(o) > max_pfn || (kind == PG_pcp && o != 0)) {
+		    pfn + order_pages(o) > max_pfn || (kind == PG_pcp && o > PCP_MAX_ORDER)) {
 			printk("buddy_check: pfn 0x%lx: block of order %u misaligned or past"
 			       " max_pfn 0x%lx (flags 0x%lx)\n", pfn, o, max_pfn, page->flags);
 			return -1;
@@ -180,7 +177,7 @@ static int check_blocks(struct walk_counts *c)
 			c->nr[o]++;
 			c->free += order_pages(o);
 		}
-		c->pcp += kind == PG_pcp;
+		c->pcp += kind == PG_pcp ? order_pages(o) : 0;
 		c->managed += order_pages(o);
 		pfn += order_pages(o);
 	}
@@ -196,12 +193,13 @@ static bool in_mem_map(const struct page *page)
 }
 
 /*
- * check_list - walk a list of free pages: each entry a mem_map entry with
- * flag 'flag' and order o, the links consistent, 'expect' entries in all.
- * 'what' names the list in reports. Zone lock held.
+ * check_list - walk a list of free blocks: each entry a mem_map entry with
+ * flag 'flag' and order o, the links consistent, 'expect' entries in all;
+ * or, when walked is not NULL, at most 'expect', their number stored in
+ * *walked. 'what' names the list in reports. Zone lock held.
  */
 static int check_list(struct list_head *head, unsigned long flag, unsigned int o,
-		      unsigned long expect, const char *what)
+		      unsigned long expect, const char *what, unsigned long *walked)
 {
 	unsigned long n = 0;
 
@@ -226,9 +224,13 @@ static int check_list(struct list_head *head, unsigned long flag, unsigned int o
 		if (++n > expect)
 			break;	/* also ends a walk round a cycle */
 	}
+	if (walked && n <= expect) {
+		*walked = n;
+		return 0;
+	}
 	if (n != expect) {
-		printk("buddy_check: %s list holds %s%lu pages or blocks, expected %lu\n", what,
-		       n > expect ? "over " : "", n, expect);
+		printk("buddy_check: %s list holds %s%lu pages or blocks, expected %s%lu\n", what,
+		       n > expect ? "over " : "", n, walked ? "at most " : "", expect);
 		return -1;
 	}
 	return 0;
@@ -240,31 +242,44 @@ int buddy_check(void)
 	static const char *const order_names[] = { "order 0", "order 1", "order 2", "order 3",
 						    "order 4", "order 5", "order 6", "order 7",
 						    "order 8", "order 9", "order 10" };
+	static const char *const pcp_names[] = { "this CPU's order-0", "this CPU's order-1",
+						  "this CPU's order-2", "this CPU's order-3" };
 	struct walk_counts c = { .managed = 0 };
+	unsigned long pcp_pages = 0;
 	struct per_cpu_pages *pcp;
 	unsigned long flags;
 	int ret;
 
 	_Static_assert(ARRAY_SIZE(order_names) >= NR_ORDERS, "a name per order");
+	_Static_assert(ARRAY_SIZE(pcp_names) == PCP_ORDERS, "a name per CPU list");
 	if (!zone.ready)
 		return 0;
 	flags = spin_lock_irqsave(&zone.lock);
 	pcp = this_cpu_ptr(pcp_lists);
 	ret = check_blocks(&c);
 	for (unsigned int o = 0; o <= MAX_ORDER && !ret; o++) {
-		ret = check_list(&zone.free_list[o], PG_buddy, o, c.nr[o], order_names[o]);
+		ret = check_list(&zone.free_list[o], PG_buddy, o, c.nr[o], order_names[o], NULL);
 		if (!ret && c.nr[o] != zone.nr_free[o]) {
 			printk("buddy_check: %s: %lu free blocks, nr_free says %lu\n",
 			       order_names[o], c.nr[o], zone.nr_free[o]);
 			ret = -1;
 		}
 	}
-	if (!ret)
-		ret = check_list(&pcp->list, PG_pcp, 0, pcp->count, "this CPU's page");
+	for (unsigned int o = 0; o <= PCP_MAX_ORDER && !ret; o++) {
+		unsigned long n = 0;
+
+		ret = check_list(&pcp->lists[o], PG_pcp, o, pcp->count >> o, pcp_names[o], &n);
+		pcp_pages += n << o;
+	}
+	if (!ret && pcp_pages != pcp->count) {
+		printk("buddy_check: this CPU's lists hold %lu pages, its count says %lu\n",
+		       pcp_pages, pcp->count);
+		ret = -1;
+	}
 	if (!ret && (c.managed != zone.managed_pages || c.free != zone.free_pages ||
 		     c.pcp < pcp->count)) {
 		printk("buddy_check: mem_map has %lu managed / %lu free / %lu on CPU lists,"
-		       " zone says %lu / %lu, this CPU's list %lu\n", c.managed, c.free, c.pcp,
+		       " zone says %lu / %lu, this CPU's lists %lu\n", c.managed, c.free, c.pcp,
 		       zone.managed_pages, zone.free_pages, pcp->count);
 		ret = -1;
 	}

@@ -2,15 +2,18 @@
  * test_buddy_host_pcp.c - host-only tests of the per-CPU page lists
  * (mm/buddy_pcp.c), with threads as CPUs or one thread acting as several:
  *  - the marks: an empty list refills one batch, a list above its high
- *    mark drains one batch, a page on another CPU's list is refused as a
- *    double free, drain_all_pages() empties every list;
+ *    mark drains a batch, twice as much at each drain until a refill; an
+ *    order-3 block has its own list (a refill of several blocks; a listed
+ *    block refused when freed again, with the wrong order, or through a
+ *    page inside it); a page on another CPU's list is
+ *    refused as a double free, drain_all_pages() empties every list;
  *  - memory short: a request the zone cannot serve drains this CPU's list
  *    and succeeds; pages on another CPU's list need drain_all_pages();
  *  - four threads allocating pages and passing a share of them through
  *    rings to the next thread, which checks the owner's tag and frees them
  *    onto its own list; at the end every page is back, in the same layout.
- * Each checks that the PG_pcp pages in mem_map are exactly the pages the
- * lists count.
+ * Each checks that the pages of the PG_pcp blocks in mem_map are exactly
+ * the pages the lists count.
  */
 #include "host_shim.h"
 #include "kernel/errno.h"
@@ -24,13 +27,14 @@
 #define PCP_THREADS	4
 #define PCP_OPS		(6000UL * SELFTEST_SCALE)
 
-/* Every PG_pcp page in mem_map against the sum of the lists' counts. */
+/* The pages of every PG_pcp block in mem_map against the sum of the lists' counts. */
 static int pcp_pages_match(const char *when)
 {
 	unsigned long flagged = 0, counted = 0;
 
 	for (unsigned long pfn = 0; pfn < max_pfn; pfn++)
-		flagged += (pfn_to_page(pfn)->flags & PG_pcp) != 0;
+		if (pfn_to_page(pfn)->flags & PG_pcp)
+			flagged += 1UL << pfn_to_page(pfn)->order;
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
 		counted += buddy_pcp_count(cpu);
 	ST_EXPECT(flagged == counted, "%s: %lu PG_pcp pages, lists count %lu", when, flagged,
@@ -47,33 +51,81 @@ static struct buddy_stats drained_stats(void)
 	return st;
 }
 
+/* Pages a refill or drain of order moves (mm/buddy_pcp.c: Batches). */
+static unsigned long batch_pages(unsigned int order)
+{
+	return 1UL << buddy_zone.pcp_refill_shift[order];
+}
+
 static int marks_body(void)
 {
-	unsigned int batch = buddy_zone.pcp_batch, high = buddy_zone.pcp_high;
-	struct page *held[64], *p;
-	unsigned int n = 0;
+	unsigned long batch = buddy_zone.pcp_batch, high = buddy_zone.pcp_high;
+	unsigned long cap = high + 2 * batch_pages(PCP_MAX_ORDER), n = 0;
+	struct page **held = calloc(cap, sizeof(*held)), *p;
 
-	ST_EXPECT(batch >= 1 && high == 6 * batch && high < ARRAY_SIZE(held),
-		  "marks batch %u high %u", batch, high);
+	ST_EXPECT(held, "calloc failed");
+	ST_EXPECT(batch == 1UL << buddy_zone.pcp_batch_shift && batch >= 16 && high >= 6 * batch,
+		  "marks batch %lu (shift %u) high %lu", batch, buddy_zone.pcp_batch_shift, high);
+	for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
+		ST_EXPECT(batch_pages(o) >= batch && batch_pages(o) >= 1UL << o &&
+				  batch_pages(o) <= MAX(batch, high / 2),
+			  "order-%u refills of %lu pages, batch %lu high %lu", o, batch_pages(o),
+			  batch, high);
 	buddy_drain_local();
 	p = alloc_pages(0);
-	ST_EXPECT(p && buddy_pcp_count(0) == batch - 1, "refill left %lu on the list, batch %u",
-		  buddy_pcp_count(0), batch);
+	ST_EXPECT(p && buddy_pcp_count(0) == batch_pages(0) - 1,
+		  "refill left %lu on the list, batch %lu", buddy_pcp_count(0), batch_pages(0));
 	held[n++] = p;
-	while (n < ARRAY_SIZE(held))
+	while (n < cap)
 		held[n++] = alloc_pages(0);
 	buddy_drain_local();
-	for (unsigned int i = 0; i < n; i++) {
+	for (unsigned long i = 0, drains = 0; i < n; i++) {
 		unsigned long before = buddy_pcp_count(0);
+		/* pcp_free_drain's size: doubled per drain since a refill, keeping high / 2 */
+		unsigned long want = MAX(batch_pages(0), 1UL << PCP_DRAIN_BLOCKS_SHIFT)
+				     << MIN(drains, (unsigned long)PCP_DRAIN_FACTOR_MAX);
 
-		ST_EXPECT(held[i] && free_pages(held[i], 0) == 0, "free %u failed", i);
-		if (before == high)
-			ST_EXPECT(buddy_pcp_count(0) == high + 1 - batch,
-				  "over the high mark: %lu left", buddy_pcp_count(0));
-		else
-			ST_EXPECT(buddy_pcp_count(0) == before + 1, "free %u not on the list", i);
+		want = MAX(MIN(want, high + 1 - high / 2), 1UL);
+		ST_EXPECT(held[i] && free_pages(held[i], 0) == 0, "free %lu failed", i);
+		if (before == high) {
+			ST_EXPECT(buddy_pcp_count(0) == high + 1 - want,
+				  "drain %lu over the high mark: %lu left, expected %lu", drains,
+				  buddy_pcp_count(0), high + 1 - want);
+			drains++;
+		} else {
+			ST_EXPECT(buddy_pcp_count(0) == before + 1, "free %lu not on the list", i);
+		}
 	}
+	free(held);
 	if (pcp_pages_match("after the frees"))
+		return -1;
+
+	/* Order 3 has its own list: a refill brings several blocks, a free keeps one. */
+	buddy_drain_local();
+	p = alloc_pages(PCP_MAX_ORDER);
+	ST_EXPECT(p && (p->flags & (PG_head | PG_pcp)) == PG_head && p->order == PCP_MAX_ORDER,
+		  "order-%u block from the list: flags 0x%lx order %u", PCP_MAX_ORDER,
+		  p ? p->flags : 0, p ? p->order : 0);
+	ST_EXPECT(buddy_pcp_count(0) == batch_pages(PCP_MAX_ORDER) - (1UL << PCP_MAX_ORDER),
+		  "order-%u refill left %lu pages, expected %lu", PCP_MAX_ORDER,
+		  buddy_pcp_count(0), batch_pages(PCP_MAX_ORDER) - (1UL << PCP_MAX_ORDER));
+	ST_EXPECT(free_pages(p, PCP_MAX_ORDER) == 0 && (p->flags & PG_pcp) &&
+			  buddy_pcp_count(0) == batch_pages(PCP_MAX_ORDER),
+		  "order-%u free not on the list: flags 0x%lx, %lu pages listed", PCP_MAX_ORDER,
+		  p->flags, buddy_pcp_count(0));
+	host_console_clear();
+	ST_EXPECT(free_pages(p, PCP_MAX_ORDER) == -EINVAL &&
+			  host_console_contains("on a CPU's page list"),
+		  "double free of a listed order-%u block not refused", PCP_MAX_ORDER);
+	host_console_clear();
+	ST_EXPECT(free_pages(p + 1, 0) == -EINVAL && host_console_contains("not allocated"),
+		  "free of a page inside a listed order-%u block not refused", PCP_MAX_ORDER);
+	host_console_clear();
+	ST_EXPECT(free_pages(p, 1) == -EINVAL && host_console_contains("on a CPU's page list"),
+		  "free with a wrong order of a listed block not refused");
+	ST_EXPECT(buddy_check() == 0, "buddy_check failed with an order-%u block listed",
+		  PCP_MAX_ORDER);
+	if (pcp_pages_match("with an order-3 block listed"))
 		return -1;
 
 	/* A page waiting on CPU 5's list, freed again from CPU 0. */
@@ -97,7 +149,7 @@ SELFTEST_HOST(buddy_host_pcp_marks)
 	int ret;
 
 	host_mm_save(&saved);
-	host_mm_setup(16384 * PAGE_SIZE);	/* batch 4, high 24 at either page size */
+	host_mm_setup(16384 * PAGE_SIZE);	/* batch 16, high 125 at either page size */
 	ret = marks_body();
 	host_mm_restore(&saved);
 	return ret;

@@ -33,17 +33,19 @@ def buddyinfo_lines(walk=False):
                 lines.append("order %d: %d blocks on the free list, nr_free says %d"
                              % (o, n, nr[o]))
     pcp_total = 0
-    lines.append("per-CPU page lists (order-0 pages, batch %d, high %d):"
-                 % (int(z["pcp_batch"]), int(z["pcp_high"])))
+    lines.append("per-CPU page lists (orders 0-%d, counted in pages, batch %d, high %d):"
+                 % (pcp_max_order(), int(z["pcp_batch"]), int(z["pcp_high"])))
     for cpu in b.online_cpus():
         pcp = b.per_cpu("pcp_lists", cpu)
         count = u(pcp["count"])
         pcp_total += count
         extra = ""
         if walk:
-            n = sum(1 for _ in list_entries(pcp["list"], lookup_type("struct page"), "lru"))
+            page_t = lookup_type("struct page")
+            n = sum(sum(1 for _ in list_entries(pcp["lists"][o], page_t, "lru")) << o
+                    for o in range(pcp_max_order() + 1))
             if n != count:
-                extra = " (the list holds %d)" % n
+                extra = " (the lists hold %d)" % n
         lines.append("  CPU %d: %6d pages%s; allocs %d frees %d failed %d bad frees %d"
                      % (cpu, count, extra, u(pcp["allocs"]), u(pcp["frees"]),
                         u(pcp["failed_allocs"]), u(pcp["bad_frees"])))
@@ -54,20 +56,29 @@ def buddyinfo_lines(walk=False):
     return lines
 
 
-def pcp_cpu_of(page_addr):
-    """The online CPU whose page list holds the page at page_addr, or None."""
+def pcp_max_order():
+    """The highest order the per-CPU lists hold (PCP_MAX_ORDER)."""
+    return zone()["pcp_refill_shift"].type.range()[1]
+
+
+def pcp_cpu_of(page_addr, order):
+    """The online CPU whose list of order holds the block at page_addr, or None."""
     b = build()
     page_t = lookup_type("struct page")
+    if order > pcp_max_order():
+        return None
     for cpu in b.online_cpus():
-        for p in list_entries(b.per_cpu("pcp_lists", cpu)["list"], page_t, "lru", limit=1 << 16):
+        for p in list_entries(b.per_cpu("pcp_lists", cpu)["lists"][order], page_t, "lru",
+                              limit=1 << 16):
             if u(p.address) == page_addr:
                 return cpu
     return None
 
 
 def block_of(pfn):
-    """(head pfn, head page, order) of the smallest buddy block, free (PG_buddy)
-    or handed out (PG_head), that contains pfn; None when there is none."""
+    """(head pfn, head page, order) of the smallest buddy block, free (PG_buddy,
+    or PG_pcp: on a CPU's list) or handed out (PG_head), that contains pfn;
+    None when there is none."""
     b = build()
     for o in range(0, max_order() + 1):
         hp = pfn & ~((1 << o) - 1)
@@ -75,7 +86,7 @@ def block_of(pfn):
             break
         head = b.page(hp)
         flags = u(head["flags"])
-        if flags & (PG_buddy | PG_head) and int(head["order"]) >= o:
+        if flags & (PG_buddy | PG_head | PG_pcp) and int(head["order"]) >= o:
             if pfn - hp < (1 << int(head["order"])):
                 return hp, head, int(head["order"])
     return None
@@ -90,9 +101,10 @@ def describe_block(pfn, page):
     if flags & PG_reserved:
         return ["reserved: never in the page allocator (firmware, kernel image, mem_map)"]
     if flags & PG_pcp:
-        cpu = pcp_cpu_of(u(page.address))
+        cpu = pcp_cpu_of(u(page.address), order)
         where = "CPU %d's page list" % cpu if cpu is not None else "a CPU's page list (not found on any online CPU's!)"
-        return ["free: an order-0 page on %s" % where]
+        return ["free: heads a free block of order %d (%d kB) on %s"
+                % (order, (b.page_size << order) // 1024, where)]
     if flags & PG_buddy:
         return ["free: heads a free block of order %d (%d kB) on the zone's free list"
                 % (order, (b.page_size << order) // 1024)]
@@ -105,8 +117,9 @@ def describe_block(pfn, page):
         return ["no flags and in no block: not handed out by the page allocator"]
     hp, head, o = blk
     hflags = u(head["flags"])
-    state = "free" if hflags & PG_buddy else "in use"
+    state = "free" if hflags & (PG_buddy | PG_pcp) else "in use"
     what = ("a free block" if hflags & PG_buddy else
+            "a free block on a CPU's page list" if hflags & PG_pcp else
             "a large kmalloc" if hflags & PG_large else "an allocated block")
     return ["%s: page %d of %s of order %d headed by PFN %#x (struct page %#x)"
             % (state, pfn - hp, what, o, hp, u(head.address))]
