@@ -355,6 +355,7 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *a
 	unsigned int batch = ac->batchcount;
 	struct array_cache *shared;
 	struct page *page;
+	bool from_shared = false;
 
 	if (!ac->touched && batch > BATCHREFILL_LIMIT)
 		batch = BATCHREFILL_LIMIT;
@@ -366,6 +367,7 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *a
 		batch = MIN(batch, shared->avail);
 		ac_transfer(ac, shared, batch);
 		shared->touched = 1;
+		from_shared = true;
 		stat(cachep, shared_refilled, batch);
 	} else {
 		ac->avail = cache_take_from_lists(cachep, nid, &ac->entry[1], batch);
@@ -379,6 +381,7 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *a
 	 * Seed 001's "before": publish the new slab first, then take the batch
 	 * under the lock, growing again if other CPUs emptied it meanwhile.
 	 */
+	(void)from_shared;
 	while (!ac->avail) {
 		page = cache_grow_begin(cachep, nid);
 		if (!page) {
@@ -395,15 +398,25 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *a
 		stat(cachep, refilled, ac->avail);
 	}
 #else
-	if (!ac->avail) {
-		page = cache_grow_begin(cachep, nid);
-		/* Seed 001: fill the array from the new slab before anyone can see it. */
-		if (page) {
-			ac->avail = slab_take_objs(cachep, page, &ac->entry[1], batch);
-			stat(cachep, grown_batch, ac->avail);
+	/*
+	 * Seed 001: fill the array from new slabs before anyone can see them,
+	 * as many as the batch needs (a slab of large objects holds fewer
+	 * than a batch: each refill making one slab would send every few
+	 * allocations to the page allocator).
+	 */
+	if (ac->avail < batch && !from_shared) {
+		while (ac->avail < batch) {
+			unsigned int got;
+
+			page = cache_grow_take(cachep, nid, &ac->entry[1 + ac->avail],
+					       batch - (unsigned int)ac->avail, &got);
+			if (!page)
+				break;
+			ac->avail += got;
+			stat(cachep, grown_batch, got);
+			cache_grow_end(cachep, page);
 		}
-		cache_grow_end(cachep, page);
-		if (!page) {
+		if (!ac->avail) {
 			ac->avail = cache_take_elsewhere(cachep, &ac->entry[1], batch);
 			stat(cachep, refilled, ac->avail);
 		}

@@ -111,6 +111,14 @@ _Static_assert(PAGE_SHIFT == 12 || sizeof(freelist_idx_t) == 2, "16K and 64K pag
 
 /* Slab orders tried first; larger ones only when an object needs them. */
 #define SLAB_MAX_ORDER_SOFT	(PAGE_SHIFT == 12 ? 3 : 1)
+/*
+ * Objects a slab should hold at least, where a soft order allows it at no
+ * more memory per object (mm/slab_layout.c): fewer means a slab made and
+ * freed every few objects (4096-byte objects at order 0: one per slab).
+ */
+#ifndef SLAB_MIN_OBJS
+#define SLAB_MIN_OBJS		32
+#endif
 
 /* Where a slab's freelist array lives. */
 enum slab_layout {
@@ -470,6 +478,9 @@ static __always_inline void slab_free(struct kmem_cache *cachep, void *objp, con
 }
 
 /* mm/slab.c: slabs and their lists. */
+struct page *cache_grow_take(struct kmem_cache *cachep, unsigned int nid, void **out,
+			     unsigned int max, unsigned int *got);
+/* cache_grow_begin - cache_grow_take taking no object (the whole slab stays free). */
 struct page *cache_grow_begin(struct kmem_cache *cachep, unsigned int nid);
 void slab_shuffle_freelist(struct kmem_cache *cachep, freelist_idx_t *fl);
 void cache_grow_end(struct kmem_cache *cachep, struct page *page);
