@@ -141,9 +141,7 @@ void *kmalloc(size_t size)
 		return ZERO_SIZE_PTR;
 	else
 		return kmalloc_large(size);
-	if (unlikely(fault_attr_on(&failslab)))
-		return slab_alloc_failslab(cachep);
-	return slab_alloc(cachep);
+	return slab_kmalloc_alloc_fi(cachep);
 }
 
 /* slab_alloc_failslab: see fault_inject.h. */

@@ -9,7 +9,8 @@
  * slab is on exactly the list its 'active' names, of its home node;
  * total_slabs, free_slabs and free_objects equal what the lists hold;
  * freelist[active..num-1] are the distinct indexes of the slab's free
- * objects; every page of a slab has PG_slab, slab_cache and private = head;
+ * objects; every page of a slab has PG_slab, slab_cache, private = head and
+ * the head's s_mem;
  * s_mem is the caller's pointer to object 0 (past its red zone, if any).
  * Objects in per-CPU or shared arrays count as in use from the slab's view.
  *
@@ -154,9 +155,9 @@ struct page *cache_grow_take(struct kmem_cache *cachep, unsigned int nid, void *
 		page[i].flags |= PG_slab;
 		page[i].private = (unsigned long)page;
 		page[i].slab_cache = cachep;
+		page[i].s_mem = addr + cachep->obj_offset;	/* kfree reads it from any page */
 	}
 	page->flags = (page->flags & ~SLAB_NODE_MASK) | ((unsigned long)nid << SLAB_NODE_SHIFT);
-	page->s_mem = addr + cachep->obj_offset;
 	page->active = 0;
 	INIT_LIST_HEAD(&page->lru);
 
@@ -457,9 +458,9 @@ static void slab_destroy(struct kmem_cache *cachep, struct page *page)
 		page[i].flags &= ~PG_slab;
 		page[i].private = 0;
 		page[i].slab_cache = NULL;
+		page[i].s_mem = NULL;
 	}
 	page->flags &= ~SLAB_NODE_MASK;
-	page->s_mem = NULL;
 	page->freelist = NULL;
 	if (cachep->layout == SLAB_LAYOUT_OFF_SLAB)
 		kmem_cache_free(cachep->freelist_cache, fl);
@@ -618,7 +619,7 @@ void kmem_cache_init(void)
 {
 	ASSERT(slab_state == SLAB_DOWN);
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-		per_cpu(slab_cpu_index, cpu) = cpu;
+		per_cpu(slab_cpu_index, cpu) = fault_attr_on(&failslab) ? SLAB_CPU_FAILSLAB : cpu;
 	/* Aligned to a cache line, as the nodes inside a kmem_cache are. */
 	if (!cache_setup(&kmem_cache_boot, "kmem_cache", sizeof(struct kmem_cache),
 			 __alignof__(struct kmem_cache), 0, NULL))
@@ -627,6 +628,9 @@ void kmem_cache_init(void)
 	slab_state = SLAB_PARTIAL;
 
 	kmalloc_caches_init();
+	/* kmalloc's fast path clears the free mark at offset 0 (slab_kmalloc_alloc_fi). */
+	for (unsigned int i = 0; i <= KMALLOC_SHIFT_HIGH; i++)
+		BUG_ON(kmalloc_caches[i] && kmalloc_caches[i]->mark_off != 0);
 	slab_node_cache = __kmem_cache_create("kmem_cache_node", sizeof(struct kmem_cache_node),
 					      __alignof__(struct kmem_cache_node), 0, NULL);
 	if (!slab_node_cache)

@@ -434,6 +434,10 @@ void *cache_alloc_slow(struct kmem_cache *cachep, unsigned long irqflags)
 	struct array_cache *ac = cpu_array(cachep);
 	void *objp;
 
+	if (unlikely(fault_attr_on(&failslab)) && __should_fail(&failslab)) {
+		arch_irq_restore(irqflags);	/* failslab: fail before touching the cache */
+		return NULL;
+	}
 	if (unlikely(slab_debug_on(cachep))) {
 		objp = cache_alloc_one(cachep);
 		if (objp)
@@ -448,9 +452,10 @@ void *cache_alloc_slow(struct kmem_cache *cachep, unsigned long irqflags)
 		}
 	}
 	stat(cachep, alloc_misses, 1);
-	if (unlikely(ac->avail))	/* a new array filled by a nested allocation */
+	if (unlikely(ac->avail)) {	/* failslab on, or a new array filled by a nested allocation */
+		ac->touched = 1;
 		objp = ac->entry[ac->avail--];
-	else
+	} else
 		objp = cache_alloc_refill(cachep, ac);
 out:
 	if (likely(objp)) {
@@ -589,12 +594,17 @@ out:
 	arch_irq_restore(irqflags);
 }
 
-/* kmem_cache_alloc: see slab.h. */
+/* kmem_cache_alloc: see slab.h. failslab's test is in cache_alloc_slow (SLAB_CPU_FAILSLAB). */
 void *kmem_cache_alloc(struct kmem_cache *cachep)
 {
-	if (unlikely(fault_attr_on(&failslab)))
-		return slab_alloc_failslab(cachep);
 	return slab_alloc(cachep);
+}
+
+/* slab_failslab_switch: see slab_def.h. */
+void slab_failslab_switch(bool on)
+{
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		WRITE_ONCE(per_cpu(slab_cpu_index, cpu), on ? SLAB_CPU_FAILSLAB : cpu);
 }
 
 /* kmem_cache_free: see slab.h. */

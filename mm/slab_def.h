@@ -7,8 +7,9 @@
  * 'num' objects 'size' bytes apart. There is no slab descriptor: the head
  * struct page of the block describes the slab (page->slab_cache, s_mem =
  * the caller's pointer to object 0, freelist, active, lru); every page of
- * it has PG_slab and page->private pointing at the head, so kfree finds the
- * cache from any object address through virt_to_page() in O(1).
+ * it has PG_slab, page->private pointing at the head, and the cache and
+ * s_mem copied, so kfree finds the cache and checks the object boundary from
+ * the object's own page (virt_to_page(), no hop to the head).
  *
  * Free objects of a slab are a stack of indexes: freelist[] holds num
  * freelist_idx_t; entries [active, num) name the free objects, the next one
@@ -175,9 +176,17 @@ extern struct array_cache slab_no_array;
 /*
  * This CPU's number as a word, set for every CPU by kmem_cache_init(): the
  * fast paths index cpu_array[] with it in one load, where the 32-bit
- * smp_processor_id() would cost a zero-extension more.
+ * smp_processor_id() would cost a zero-extension more. SLAB_CPU_FAILSLAB on
+ * every CPU while failslab is on (slab_failslab_switch); nothing else may
+ * take it for the CPU's number.
  */
 DECLARE_PER_CPU(unsigned long, slab_cpu_index);
+
+/* slab_failslab_switch - failslab went on or off: set every CPU's slab_cpu_index. */
+void slab_failslab_switch(bool on);
+#define SLAB_FAILSLAB_SWITCH(on)	slab_failslab_switch(on)
+/* The failslab test is folded into slab_alloc: see SLAB_CPU_FAILSLAB. */
+#define SLAB_HAVE_ALLOC_FI
 
 /* An untouched array refills at most this many objects at once. */
 #define BATCHREFILL_LIMIT	16
@@ -239,9 +248,18 @@ struct kmem_cache_stats {
 #define stat(cachep, field, n) ((void)(cachep), (void)(n))
 #endif
 
+/*
+ * The per-CPU index every CPU's slab_cpu_index holds while failslab is on:
+ * cpu_array[SLAB_CPU_FAILSLAB] is slab_no_array in every cache, so each
+ * allocation falls to cache_alloc_slow, which asks should_fail first. The
+ * fast path thus pays nothing for fault injection (mm/fault_inject.h).
+ */
+#define SLAB_CPU_FAILSLAB	NR_CPUS
+
 struct kmem_cache {
 	/* What the fast paths read, together at the front. */
-	struct array_cache *cpu_array[NR_CPUS]; /* per CPU; &slab_no_array until made */
+	struct array_cache *cpu_array[NR_CPUS + 1]; /* per CPU; &slab_no_array until made;
+						       [SLAB_CPU_FAILSLAB] always */
 	uint64_t obj_magic;		/* floor((2^64 - 1) / size) + 2: divides by size */
 	uint64_t obj_bound;		/* num * (size * obj_magic mod 2^64): see slab_obj_head */
 	unsigned int size;		/* bytes from one object to the next, guards included */
@@ -356,9 +374,10 @@ static inline bool slab_debug_on(const struct kmem_cache *cachep)
 }
 
 /*
- * slab_obj_head - the head page of the slab objp belongs to, if objp is in
- * RAM (NULL and ZERO_SIZE_PTR are not), on a slab page, and on an object
- * boundary of that slab; else NULL (slab_find_head() then says why).
+ * slab_obj_head - a page of the slab objp belongs to (its own page, which
+ * has the cache and s_mem as the head has them), if objp is in RAM (NULL
+ * and ZERO_SIZE_PTR are not), on a slab page, and on an object boundary of
+ * that slab; else NULL (slab_find_head() then says why).
  *
  * The boundary test is one multiplication: with K = obj_magic and E =
  * size * K mod 2^64 (size <= E < 2 * size), an offset q * size + r
@@ -372,7 +391,7 @@ static inline bool slab_debug_on(const struct kmem_cache *cachep)
 static __always_inline struct page *slab_obj_head(const void *objp)
 {
 	struct kmem_cache *cachep;
-	struct page *page, *head;
+	struct page *page;
 	uintptr_t off;
 
 	if (unlikely(!virt_addr_valid(objp)))
@@ -380,12 +399,11 @@ static __always_inline struct page *slab_obj_head(const void *objp)
 	page = virt_to_page(objp);
 	if (unlikely(!(page->flags & PG_slab)))
 		return NULL;
-	head = (struct page *)page->private;
-	cachep = head->slab_cache;
-	off = (uintptr_t)objp - (uintptr_t)head->s_mem;
+	cachep = page->slab_cache;
+	off = (uintptr_t)objp - (uintptr_t)page->s_mem;
 	if (unlikely(off * cachep->obj_magic >= cachep->obj_bound))
 		return NULL;
-	return head;
+	return page;
 }
 
 /* mm/slab_cpu.c: what the fast paths fall back on. Entered with interrupts off (irqflags). */
@@ -394,11 +412,13 @@ void cache_free_slow(struct kmem_cache *cachep, void *objp, unsigned long irqfla
 		     const char *fn);
 
 /*
- * slab_alloc - the allocation fast path: pop this CPU's array with
- * interrupts off. An empty array (or none, or a debug cache) goes to
- * cache_alloc_slow, which restores interrupts itself.
+ * slab_alloc_marked - the allocation fast path: pop this CPU's array with
+ * interrupts off and clear the object's free mark, mark_off bytes in
+ * (kmalloc's caches: 0, a constant; others: the array's copy). An empty
+ * array (or none, or a debug cache, or failslab on: SLAB_CPU_FAILSLAB)
+ * goes to cache_alloc_slow, which restores interrupts itself.
  */
-static __always_inline void *slab_alloc(struct kmem_cache *cachep)
+static __always_inline void *slab_alloc_marked(struct kmem_cache *cachep, bool mark_at_0)
 {
 	unsigned long flags = arch_irq_save();
 	struct array_cache *ac = cachep->cpu_array[this_cpu_read(slab_cpu_index)];
@@ -410,21 +430,35 @@ static __always_inline void *slab_alloc(struct kmem_cache *cachep)
 	ac->touched = 1;
 	ac->avail = --avail;
 	objp = ac->entry[avail + 1];
-	*slab_mark(objp, ac->mark_off) = 0;
+	*slab_mark(objp, mark_at_0 ? 0 : ac->mark_off) = 0;
 	stat(cachep, alloc_hits, 1);
 	stat(cachep, allocs, 1);
 	arch_irq_restore(flags);
 	return objp;
 }
 
+/* slab_alloc - the allocation fast path of any cache (see slab_alloc_marked). */
+static __always_inline void *slab_alloc(struct kmem_cache *cachep)
+{
+	return slab_alloc_marked(cachep, false);
+}
+
+/* kmalloc's (failslab folded in): its caches have no ctor, so their free mark is at 0. */
+static __always_inline void *slab_kmalloc_alloc_fi(struct kmem_cache *cachep)
+{
+	return slab_alloc_marked(cachep, true);
+}
+
 /*
  * The cache this CPU last freed to, and its array: kfree finds the array
  * without the load chain object -> page -> cache -> cpu_array[cpu], so a
  * free's pushes do not wait for it (the chain only decides a predicted
- * branch). Invariant, on each CPU with interrupts off: slab_free_cache is
- * NULL or slab_free_array == slab_free_cache->cpu_array[this CPU], a real
- * array. Whoever takes an array away from a CPU clears that CPU's pair
- * first (slab_free_hint_forget); only the CPU itself sets it.
+ * branch). Only caches whose free mark is at offset 0 (no ctor) are
+ * remembered, so that a hit needs no mark_off either. Invariant, on each
+ * CPU with interrupts off: slab_free_cache is NULL or slab_free_array ==
+ * slab_free_cache->cpu_array[this CPU], a real array with mark_off 0.
+ * Whoever takes an array away from a CPU clears that CPU's pair first
+ * (slab_free_hint_forget); only the CPU itself sets it.
  */
 DECLARE_PER_CPU(struct kmem_cache *, slab_free_cache);
 DECLARE_PER_CPU(struct array_cache *, slab_free_array);
@@ -434,7 +468,7 @@ static __always_inline struct array_cache *slab_free_switch(struct kmem_cache *c
 {
 	struct array_cache *ac = cachep->cpu_array[this_cpu_read(slab_cpu_index)];
 
-	if (ac != &slab_no_array) {
+	if (ac != &slab_no_array && ac->mark_off == 0) {
 		this_cpu_write(slab_free_cache, NULL);
 		barrier();
 		this_cpu_write(slab_free_array, ac);
@@ -458,12 +492,14 @@ static __always_inline void slab_free(struct kmem_cache *cachep, void *objp, con
 	unsigned long avail;
 	uintptr_t *mark;
 
-	if (likely(__this_cpu_read(slab_free_cache) == cachep))
+	if (likely(__this_cpu_read(slab_free_cache) == cachep)) {
 		ac = __this_cpu_read(slab_free_array);
-	else
+		mark = slab_mark(objp, 0);
+	} else {
 		ac = slab_free_switch(cachep);
+		mark = slab_mark(objp, ac->mark_off);
+	}
 	avail = ac->avail;
-	mark = slab_mark(objp, ac->mark_off);
 
 	if (unlikely(avail >= ac->limit || *mark == SLAB_FREE_MARK(mark))) {
 		cache_free_slow(cachep, objp, flags, fn);

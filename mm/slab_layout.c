@@ -277,7 +277,7 @@ bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_
 	cachep->span = cachep->num * cachep->size;
 	cachep->obj_magic = UINT64_MAX / cachep->size + 2;
 	cachep->obj_bound = (uint64_t)cachep->num * (cachep->size * cachep->obj_magic);
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+	for (unsigned int cpu = 0; cpu <= SLAB_CPU_FAILSLAB; cpu++)
 		cachep->cpu_array[cpu] = &slab_no_array;
 
 	cache_node_init(cachep, &cachep->node0);
