@@ -482,6 +482,7 @@ static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 	batch = MIN(ac->batchcount, ac->avail);
 	if (!batch)
 		return;
+	ac->touched = 1;	/* in use: the reap leaves it alone once */
 	cache_free_home(cachep, &ac->entry[1], batch, true);
 	ac_remove_oldest(ac, batch);
 	stat(cachep, flushed, batch);

@@ -139,7 +139,8 @@ struct array_cache {
 	unsigned long avail;		/* objects in entry[1..avail] (a word: an index as is) */
 	unsigned long limit;		/* most objects it may hold */
 	unsigned int batchcount;	/* objects moved per refill or flush */
-	unsigned int touched;		/* used since the last reap looked */
+	unsigned int touched;		/* refilled or flushed since the last reap looked (set by
+					   the slow paths only: the fast paths pay no store) */
 	unsigned long mark_off;		/* its cache's mark_off (the fast paths read it here) */
 	void *entry[];			/* limit + 1 slots */
 };
@@ -147,9 +148,11 @@ struct array_cache {
 /*
  * The free mark: the always-on double-free check of caches with per-CPU
  * arrays (every cache without debugging). Freeing an object writes
- * SLAB_FREE_MARK(mark) into the word 'mark' at mark_off in it (the word's
- * own address plus 0x6b1: odd, so no aligned pointer a caller stores
- * equals it, and one instruction on both arches), and handing it out
+ * SLAB_FREE_MARK_VALUE into the word 'mark' at mark_off in it (odd, so no
+ * aligned pointer a caller stores equals it; a constant that x86_64 compares
+ * and stores as an immediate and arm64 makes in one instruction, where a
+ * value derived from the word's address cost one more instruction per free;
+ * a small negative number, unlike -1, is rare in data), and handing it out
  * writes 0 there; a free that finds the mark already in place goes to the
  * slow path, which looks for the object among the free ones (every
  * array, every shared array, its slab's free stack) and refuses it as a
@@ -163,7 +166,9 @@ struct array_cache {
  * freelist in it (IN_OBJ layout, slab full when it came back; the slab's
  * stack top check still applies).
  */
-#define SLAB_FREE_MARK(mark)	((uintptr_t)(mark) + 0x6b1)
+#define SLAB_FREE_MARK_VALUE	((uintptr_t)-0x9495)	/* 0xffff...6b6b */
+/* The mark a free writes into the word at 'mark' (the same for every word). */
+#define SLAB_FREE_MARK(mark)	((void)(mark), SLAB_FREE_MARK_VALUE)
 
 static __always_inline uintptr_t *slab_mark(void *objp, unsigned long mark_off)
 {
@@ -427,7 +432,6 @@ static __always_inline void *slab_alloc_marked(struct kmem_cache *cachep, bool m
 
 	if (unlikely(!avail))
 		return cache_alloc_slow(cachep, flags);
-	ac->touched = 1;
 	ac->avail = --avail;
 	objp = ac->entry[avail + 1];
 	*slab_mark(objp, mark_at_0 ? 0 : ac->mark_off) = 0;
@@ -485,32 +489,37 @@ static __always_inline struct array_cache *slab_free_switch(struct kmem_cache *c
  * (a double free, most likely), goes to cache_free_slow. 'fn' names the
  * caller for reports.
  */
-static __always_inline void slab_free(struct kmem_cache *cachep, void *objp, const char *fn)
+/* slab_free's push, the free mark at 'mark' (see slab_free). */
+static __always_inline void slab_free_push(struct kmem_cache *cachep, struct array_cache *ac,
+					   void *objp, uintptr_t *mark, unsigned long flags,
+					   const char *fn)
 {
-	unsigned long flags = arch_irq_save();
-	struct array_cache *ac;
-	unsigned long avail;
-	uintptr_t *mark;
+	unsigned long avail = ac->avail;
 
-	if (likely(__this_cpu_read(slab_free_cache) == cachep)) {
-		ac = __this_cpu_read(slab_free_array);
-		mark = slab_mark(objp, 0);
-	} else {
-		ac = slab_free_switch(cachep);
-		mark = slab_mark(objp, ac->mark_off);
-	}
-	avail = ac->avail;
-
-	if (unlikely(avail >= ac->limit || *mark == SLAB_FREE_MARK(mark))) {
+	if (unlikely(avail >= ac->limit || *mark == SLAB_FREE_MARK_VALUE)) {
 		cache_free_slow(cachep, objp, flags, fn);
 		return;
 	}
-	*mark = SLAB_FREE_MARK(mark);
+	*mark = SLAB_FREE_MARK_VALUE;
 	ac->entry[avail + 1] = objp;
 	ac->avail = avail + 1;
 	stat(cachep, free_hits, 1);
 	stat(cachep, frees, 1);
 	arch_irq_restore(flags);
+}
+
+static __always_inline void slab_free(struct kmem_cache *cachep, void *objp, const char *fn)
+{
+	unsigned long flags = arch_irq_save();
+	struct array_cache *ac;
+
+	if (likely(__this_cpu_read(slab_free_cache) == cachep)) {
+		slab_free_push(cachep, __this_cpu_read(slab_free_array), objp, slab_mark(objp, 0),
+			       flags, fn);
+		return;
+	}
+	ac = slab_free_switch(cachep);
+	slab_free_push(cachep, ac, objp, slab_mark(objp, ac->mark_off), flags, fn);
 }
 
 /* mm/slab.c: slabs and their lists. */

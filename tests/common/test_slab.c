@@ -78,6 +78,23 @@ SELFTEST(slab_kmalloc_layouts_match_formula)
 				break;
 			ST_EXPECT(order < 4, "%s: no order found", c->name);
 		}
+		/*
+		 * Then larger soft orders while a slab holds fewer than
+		 * SLAB_MIN_OBJS, each taken if its bytes per object (slab
+		 * bytes / num) are within 1/32 of the order before.
+		 */
+		for (unsigned int o = order + 1; num < SLAB_MIN_OBJS && o <= SLAB_MAX_ORDER_SOFT;
+		     o++) {
+			enum slab_layout w = in_obj_fits(c, o) ? SLAB_LAYOUT_IN_OBJ :
+								 SLAB_LAYOUT_ON_SLAB;
+			unsigned int n = expect_num(c, w, o);
+
+			if (n && (PAGE_SIZE << o) * num * 32 <= (PAGE_SIZE << order) * n * 33) {
+				order = o;
+				want = w;
+				num = n;
+			}
+		}
 		ST_EXPECT(c->layout == want && c->num == num && c->order == order,
 			  "%s: %s num %u order %u, expected %s num %u order %u", c->name,
 			  slab_layout_name(c), c->num, c->order,
@@ -228,11 +245,15 @@ SELFTEST(slab_off_slab_freelist_with_ctor)
 	slab_test_init();
 	slab_test_begin(&pages);
 	ctor_calls = 0;
-	/* 1/16 of a page with a ctor: on-slab fits 15, off-slab 16 for a few index bytes. */
+	/*
+	 * 1/16 of a page with a ctor: on-slab fits 15 a page, off-slab 16 for
+	 * a few index bytes (at the order SLAB_MIN_OBJS asks for).
+	 */
 	c = kmem_cache_create("test-offslab", CTOR_OBJ_SIZE, 0, SLAB_NO_DEBUG, ctor_fill);
 	ST_EXPECT(c, "create failed");
-	ST_EXPECT(c->layout == SLAB_LAYOUT_OFF_SLAB && c->num == 16 && c->order == 0 &&
-			  c->freelist_cache == kmalloc_slab(16 * sizeof(freelist_idx_t)),
+	ST_EXPECT(c->layout == SLAB_LAYOUT_OFF_SLAB && c->num == (16U << c->order) &&
+			  c->order <= SLAB_MAX_ORDER_SOFT &&
+			  c->freelist_cache == kmalloc_slab(c->num * sizeof(freelist_idx_t)),
 		  "layout %s num %u order %u", slab_layout_name(c), c->num, c->order);
 	count = 3 * c->num * SELFTEST_SCALE + 5;
 	objs = kmalloc_array(count, sizeof(void *));
