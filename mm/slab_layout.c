@@ -180,7 +180,7 @@ static void cache_set_tunables(struct kmem_cache *cachep)
 	if (cachep->size > 131072)
 		limit = 1;
 	else if (cachep->size > PAGE_SIZE)
-		limit = 8;
+		limit = 16;
 	else if (cachep->size > 1024)
 		limit = 24;
 	else if (cachep->size > 256)
