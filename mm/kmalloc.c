@@ -144,10 +144,13 @@ static __noinline void *kmalloc_large(size_t size)
 /* kmalloc: see slab.h. Size 0 leaves the first test (size - 1 wraps). */
 void *kmalloc(size_t size)
 {
+	unsigned long k = (size - 1) / KMALLOC_TABLE_STEP;
 	struct kmem_cache *cachep;
 
-	if (likely(size - 1 < KMALLOC_TABLE_MAX))
-		cachep = kmalloc_table[(size - 1) / KMALLOC_TABLE_STEP];
+	/* Compared after the shift (the compiler would undo it): an immediate on arm64. */
+	__asm__("" : "+r"(k));
+	if (likely(k < ARRAY_SIZE(kmalloc_table)))
+		cachep = kmalloc_table[k];
 	else if (likely(size - 1 < KMALLOC_MAX_SLAB))
 		cachep = kmalloc_caches[64 - __builtin_clzl(size - 1)];
 	else if (size == 0)
