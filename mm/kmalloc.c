@@ -141,23 +141,30 @@ static __noinline void *kmalloc_large(size_t size)
 	return page_address(page);
 }
 
+/* kmalloc for sizes above the table: a large class, a whole-page allocation, or size 0. */
+static __noinline void *kmalloc_other(size_t size)
+{
+	if (likely(size - 1 < KMALLOC_MAX_SLAB))
+		return slab_kmalloc_alloc_fi(kmalloc_caches[64 - __builtin_clzl(size - 1)]);
+	if (size == 0)
+		return ZERO_SIZE_PTR;
+	return kmalloc_large(size);
+}
+
 /* kmalloc: see slab.h. Size 0 leaves the first test (size - 1 wraps). */
 void *kmalloc(size_t size)
 {
 	unsigned long k = (size - 1) / KMALLOC_TABLE_STEP;
-	struct kmem_cache *cachep;
 
-	/* Compared after the shift (the compiler would undo it): an immediate on arm64. */
+	/*
+	 * Compared after the shift, which the compiler would undo: an
+	 * immediate on arm64. The other sizes start again from size, so that
+	 * size - 1 need not stay in a register (a move on x86_64).
+	 */
 	__asm__("" : "+r"(k));
 	if (likely(k < ARRAY_SIZE(kmalloc_table)))
-		cachep = kmalloc_table[k];
-	else if (likely(size - 1 < KMALLOC_MAX_SLAB))
-		cachep = kmalloc_caches[64 - __builtin_clzl(size - 1)];
-	else if (size == 0)
-		return ZERO_SIZE_PTR;
-	else
-		return kmalloc_large(size);
-	return slab_kmalloc_alloc_fi(cachep);
+		return slab_kmalloc_alloc_fi(kmalloc_table[k]);
+	return kmalloc_other(size);
 }
 
 /* slab_alloc_failslab: see fault_inject.h. */
