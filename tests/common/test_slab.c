@@ -440,6 +440,79 @@ SELFTEST(slab_free_hint_follows_arrays)
 	return 0;
 }
 
+/*
+ * failslab costs SLAB's fast path nothing: while it is on, every CPU's
+ * slab_cpu_index names the always-empty cpu_array[SLAB_CPU_FAILSLAB], so
+ * each allocation reaches cache_alloc_slow, which asks should_fail once and
+ * then serves it from the CPU's real array. Off again, the index is the
+ * CPU's. Also: a cache with a ctor (free mark past the object) is never
+ * the free hint's, whose fast path writes the mark at offset 0.
+ */
+static void ctor_ones(void *p)
+{
+	memset(p, 0xff, 24);
+}
+
+SELFTEST(slab_failslab_folded_into_array_lookup)
+{
+	unsigned int cpu = smp_processor_id();
+	struct slab_test_mark pages;
+	struct kmem_cache *c, *k;
+	void *objs[8], *p;
+	unsigned long calls;
+
+	if (fault_attr_on(&failslab))
+		return 0;	/* failslab from the command line: not ours to switch */
+	slab_test_init();
+	slab_test_begin(&pages);
+	c = kmem_cache_create("test-failslab", 64, 0, SLAB_NO_DEBUG, NULL);
+	k = kmem_cache_create("test-ctor-hint", 24, 0, SLAB_NO_DEBUG, ctor_ones);
+	ST_EXPECT(c && k, "create failed");
+	kmem_cache_free(c, kmem_cache_alloc(c));	/* a warm array */
+	ST_EXPECT(c->cpu_array[cpu]->avail > 0, "array not warm");
+
+	fault_attr_set(&failslab, 1, 0, -1, 3);		/* on, never failing */
+	ST_EXPECT(this_cpu_read(slab_cpu_index) == SLAB_CPU_FAILSLAB, "index %lu with failslab on",
+		  this_cpu_read(slab_cpu_index));
+	calls = failslab.calls;
+	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++) {
+		objs[i] = kmem_cache_alloc(c);
+		ST_EXPECT(objs[i] != NULL, "alloc %u failed at probability 0", i);
+	}
+	p = kmalloc(100);
+	ST_EXPECT(p != NULL, "kmalloc failed at probability 0");
+	kfree(p);
+	ST_EXPECT(failslab.calls == calls + ARRAY_SIZE(objs) + 1,
+		  "%lu should_fail calls for %zu allocations", failslab.calls - calls,
+		  ARRAY_SIZE(objs) + 1);
+
+	fault_attr_set(&failslab, 1, 100, 2, 3);	/* the next two fail */
+	ST_EXPECT(kmem_cache_alloc(c) == NULL && kmalloc(32) == NULL, "failslab did not fail");
+	p = kmem_cache_alloc(c);
+	ST_EXPECT(p != NULL && failslab.injected == 2, "after its 2 failures: %p, %lu injected", p,
+		  failslab.injected);
+	kmem_cache_free(c, p);
+	fault_attr_disable(&failslab);
+	ST_EXPECT(this_cpu_read(slab_cpu_index) == cpu, "index %lu with failslab off",
+		  this_cpu_read(slab_cpu_index));
+	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
+		kmem_cache_free(c, objs[i]);
+
+	/* The ctor cache: its free leaves the hint alone, its object keeps its state. */
+	p = kmem_cache_alloc(k);
+	ST_EXPECT(p && k->mark_off != 0, "ctor cache: %p, mark_off %u", p, k->mark_off);
+	kmem_cache_free(k, p);
+	ST_EXPECT(this_cpu_read(slab_free_cache) != k, "the hint names a ctor cache");
+	p = kmem_cache_alloc(k);
+	ST_EXPECT(p && ((unsigned char *)p)[0] == 0xff && ((unsigned char *)p)[23] == 0xff,
+		  "constructed state lost");
+	kmem_cache_free(k, p);
+	ST_EXPECT(kmem_cache_check(c) == 0 && kmem_cache_check(k) == 0, "check failed");
+	ST_EXPECT(kmem_cache_destroy(c) == 0 && kmem_cache_destroy(k) == 0, "destroy refused");
+	SLAB_EXPECT_PAGES_BACK(&pages);
+	return 0;
+}
+
 SELFTEST(slab_slabinfo_format)
 {
 	struct kmem_cache *c;
