@@ -6,8 +6,9 @@
  * node's shared array, and checks what mm/slab.c and mm/slab_cpu.c promise:
  *  - each slab is on the list its 'active' names, of its home node, every page of it has
  *    PG_slab, slab_cache == the cache, private == the head page and s_mem
- *    the head's (kfree reads them from the object's own page), and s_mem
- *    is the first page's address;
+ *    the head's (kfree reads them from the object's own page, and takes a
+ *    page with a slab_cache for a slab page), and s_mem is the first page's
+ *    address;
  *  - the freelist is where the cache's layout says (after the objects, in
  *    an object of the freelist cache, or in the object freelist[num-1],
  *    NULL when full), and freelist[active..num-1] are distinct indexes < num;

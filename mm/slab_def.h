@@ -381,8 +381,8 @@ static inline bool slab_debug_on(const struct kmem_cache *cachep)
 /*
  * slab_obj_head - a page of the slab objp belongs to (its own page, which
  * has the cache and s_mem as the head has them), if objp is in RAM (NULL
- * and ZERO_SIZE_PTR are not), on a slab page, and on an object boundary of
- * that slab; else NULL (slab_find_head() then says why).
+ * and ZERO_SIZE_PTR are not), on a slab page (one with a slab_cache), and on
+ * an object boundary of that slab; else NULL (slab_find_head() then says why).
  *
  * The boundary test is one multiplication: with K = obj_magic and E =
  * size * K mod 2^64 (size <= E < 2 * size), an offset q * size + r
@@ -415,10 +415,15 @@ static __always_inline struct page *slab_obj_head(const void *objp)
 	page = &mem_map[idx];
 	/* A register of its own: arm64 then forms it in one add, not a shift and two adds. */
 	__asm__("" : "+r"(page));
-	if (unlikely(!(page->flags & PG_slab)))
-		return NULL;
+	/*
+	 * A slab page, tested as its cache: slab_cache is set on exactly the
+	 * PG_slab pages (cache_grow_take, slab_destroy; mem_map starts zeroed),
+	 * and it is loaded anyway (arm64: with s_mem, one ldp, then cbz).
+	 */
 	cachep = page->slab_cache;
 	off = (uintptr_t)objp - (uintptr_t)page->s_mem;
+	if (unlikely(!cachep))
+		return NULL;
 	if (unlikely(off * cachep->obj_magic >= cachep->obj_bound))
 		return NULL;
 	return page;
