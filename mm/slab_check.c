@@ -195,10 +195,10 @@ static int check_arrays(struct kmem_cache *cachep)
 		CHECK(ac != NULL, "cpu %u: no array pointer", cpu);
 		/* The free hint names only a real array of the cache it names. */
 		CHECK(READ_ONCE(per_cpu(slab_free_cache, cpu)) != cachep ||
-			      (READ_ONCE(per_cpu(slab_free_array, cpu)) == ac &&
+			      (READ_ONCE(per_cpu(slab_free_entries, cpu)) == ac->entry &&
 			       ac != &slab_no_array),
 		      "cpu %u: free hint names the cache with a stale array %p", cpu,
-		      (void *)READ_ONCE(per_cpu(slab_free_array, cpu)));
+		      (void *)READ_ONCE(per_cpu(slab_free_entries, cpu)));
 		if (ac == &slab_no_array) {
 			CHECK(ac->avail == 0 && ac->limit == 0, "slab_no_array was written");
 			continue;

@@ -55,7 +55,7 @@
 
 struct array_cache slab_no_array;
 DEFINE_PER_CPU(struct kmem_cache *, slab_free_cache);
-DEFINE_PER_CPU(struct array_cache *, slab_free_array);
+DEFINE_PER_CPU(void **, slab_free_entries);
 
 /*
  * slab_free_hint_forget - cpu's free hint may no longer name cachep: call

@@ -476,14 +476,23 @@ static __always_inline void *slab_kmalloc_alloc_fi(struct kmem_cache *cachep)
  * without the load chain object -> page -> cache -> cpu_array[cpu], so a
  * free's pushes do not wait for it (the chain only decides a predicted
  * branch). Only caches whose free mark is at offset 0 (no ctor) are
- * remembered, so that a hit needs no mark_off either. Invariant, on each
- * CPU with interrupts off: slab_free_cache is NULL or slab_free_array ==
- * slab_free_cache->cpu_array[this CPU], a real array with mark_off 0.
- * Whoever takes an array away from a CPU clears that CPU's pair first
+ * remembered, so that a hit needs no mark_off either. The array is kept as
+ * the address of its entry[0] (slab_free_entries): the push's store is then
+ * base + index (arm64 has no base + index + offset form), the counters
+ * below it at fixed negative offsets. Invariant, on each CPU with
+ * interrupts off: slab_free_cache is NULL or slab_free_entries ==
+ * slab_free_cache->cpu_array[this CPU]->entry, a real array with mark_off
+ * 0. Whoever takes an array away from a CPU clears that CPU's pair first
  * (slab_free_hint_forget); only the CPU itself sets it.
  */
 DECLARE_PER_CPU(struct kmem_cache *, slab_free_cache);
-DECLARE_PER_CPU(struct array_cache *, slab_free_array);
+DECLARE_PER_CPU(void **, slab_free_entries);
+
+/* The array whose entry[0] is at entries (the free hint's form of an array). */
+static __always_inline struct array_cache *slab_entries_array(void **entries)
+{
+	return container_of(entries, struct array_cache, entry);
+}
 
 /* This CPU frees to another cache than last time: its array, remembered if real. */
 static __always_inline struct array_cache *slab_free_switch(struct kmem_cache *cachep)
@@ -493,7 +502,7 @@ static __always_inline struct array_cache *slab_free_switch(struct kmem_cache *c
 	if (ac != &slab_no_array && ac->mark_off == 0) {
 		this_cpu_write(slab_free_cache, NULL);
 		barrier();
-		this_cpu_write(slab_free_array, ac);
+		this_cpu_write(slab_free_entries, ac->entry);
 		barrier();
 		this_cpu_write(slab_free_cache, cachep);
 	}
@@ -507,11 +516,12 @@ static __always_inline struct array_cache *slab_free_switch(struct kmem_cache *c
  * (a double free, most likely), goes to cache_free_slow. 'fn' names the
  * caller for reports.
  */
-/* slab_free's push, the free mark at 'mark' (see slab_free). */
-static __always_inline void slab_free_push(struct kmem_cache *cachep, struct array_cache *ac,
+/* slab_free's push onto the array whose entry[0] is at 'entries', the free mark at 'mark'. */
+static __always_inline void slab_free_push(struct kmem_cache *cachep, void **entries,
 					   void *objp, uintptr_t *mark, unsigned long flags,
 					   const char *fn)
 {
+	struct array_cache *ac = slab_entries_array(entries);
 	unsigned long avail = ac->avail;
 
 	if (unlikely(avail >= ac->limit || *mark == SLAB_FREE_MARK_VALUE)) {
@@ -519,7 +529,7 @@ static __always_inline void slab_free_push(struct kmem_cache *cachep, struct arr
 		return;
 	}
 	*mark = SLAB_FREE_MARK_VALUE;
-	ac->entry[avail + 1] = objp;
+	entries[avail + 1] = objp;
 	ac->avail = avail + 1;
 	stat(cachep, free_hits, 1);
 	stat(cachep, frees, 1);
@@ -532,12 +542,12 @@ static __always_inline void slab_free(struct kmem_cache *cachep, void *objp, con
 	struct array_cache *ac;
 
 	if (likely(__this_cpu_read(slab_free_cache) == cachep)) {
-		slab_free_push(cachep, __this_cpu_read(slab_free_array), objp, slab_mark(objp, 0),
+		slab_free_push(cachep, __this_cpu_read(slab_free_entries), objp, slab_mark(objp, 0),
 			       flags, fn);
 		return;
 	}
 	ac = slab_free_switch(cachep);
-	slab_free_push(cachep, ac, objp, slab_mark(objp, ac->mark_off), flags, fn);
+	slab_free_push(cachep, ac->entry, objp, slab_mark(objp, ac->mark_off), flags, fn);
 }
 
 /* mm/slab.c: slabs and their lists. */

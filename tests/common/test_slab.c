@@ -402,12 +402,12 @@ SELFTEST(slab_free_hint_follows_arrays)
 	ST_EXPECT(pa && pb, "alloc failed");
 	kmem_cache_free(a, pa);
 	ST_EXPECT(this_cpu_read(slab_free_cache) == a &&
-			  this_cpu_read(slab_free_array) == a->cpu_array[cpu] &&
+			  this_cpu_read(slab_free_entries) == a->cpu_array[cpu]->entry &&
 			  a->cpu_array[cpu]->entry[a->cpu_array[cpu]->avail] == pa,
 		  "free to a: hint %p, not on a's array", (void *)this_cpu_read(slab_free_cache));
 	kmem_cache_free(b, pb);
 	ST_EXPECT(this_cpu_read(slab_free_cache) == b &&
-			  this_cpu_read(slab_free_array) == b->cpu_array[cpu],
+			  this_cpu_read(slab_free_entries) == b->cpu_array[cpu]->entry,
 		  "free to b left the hint on %p", (void *)this_cpu_read(slab_free_cache));
 	ST_EXPECT(kmem_cache_check(a) == 0 && kmem_cache_check(b) == 0, "check failed");
 
@@ -419,7 +419,7 @@ SELFTEST(slab_free_hint_follows_arrays)
 	ST_EXPECT(pb && b->cpu_array[cpu] != &slab_no_array, "no new array for b");
 	kmem_cache_free(b, pb);
 	ST_EXPECT(this_cpu_read(slab_free_cache) == b &&
-			  this_cpu_read(slab_free_array) == b->cpu_array[cpu],
+			  this_cpu_read(slab_free_entries) == b->cpu_array[cpu]->entry,
 		  "hint not on b's new array");
 
 	/* Destroying b forgets the hint; a cache made at b's address starts clean. */
@@ -430,7 +430,7 @@ SELFTEST(slab_free_hint_follows_arrays)
 	pb = kmem_cache_alloc(c);
 	ST_EXPECT(pb, "alloc from c failed");
 	kmem_cache_free(c, pb);
-	ST_EXPECT(this_cpu_read(slab_free_array) == c->cpu_array[cpu] &&
+	ST_EXPECT(this_cpu_read(slab_free_entries) == c->cpu_array[cpu]->entry &&
 			  c->cpu_array[cpu]->entry[c->cpu_array[cpu]->avail] == pb,
 		  "free to c missed c's array");
 	ST_EXPECT(kmem_cache_check(a) == 0 && kmem_cache_check(c) == 0, "check failed");
