@@ -450,8 +450,9 @@ static __always_inline void *slab_alloc_marked(struct kmem_cache *cachep, bool m
 
 	if (unlikely(!avail))
 		return cache_alloc_slow(cachep, flags);
-	ac->avail = --avail;
-	objp = ac->entry[avail + 1];
+	objp = ac->entry[avail];
+	__asm__("" : "+r"(objp));	/* loaded before avail is stored: arm64 then loads it into */
+	ac->avail = avail - 1;		/* the return register, not another and a move */
 	*slab_mark(objp, mark_at_0 ? 0 : ac->mark_off) = 0;
 	stat(cachep, alloc_hits, 1);
 	stat(cachep, allocs, 1);
