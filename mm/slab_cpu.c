@@ -28,9 +28,10 @@
  * objects cost nothing here).
  *
  * Empty array, nothing shared: refill up to 'batchcount' objects (16 while
- * untouched) from the node's partial, then free slabs. No slab with a free
- * object: grow (seed 001): take this CPU's batch from the new slab while it
- * is private, without the node lock, and only then publish it
+ * untouched) from the node's partial, then free slabs. Not enough there:
+ * grow (seed 001), as many new slabs as the rest of the batch needs, taking
+ * this CPU's objects from each while it is private, without the node lock,
+ * and only then publishing it
  * (CONFIG_SLAB_GROW_LOCKED publishes first and takes the batch under the
  * lock: seed 001's "before"). No memory for a slab: take objects from the
  * other nodes before giving up. Empty slabs beyond a node's free_limit go
