@@ -58,10 +58,11 @@ static __always_inline bool fault_attr_on(const struct fault_attr *attr)
 
 /*
  * slab_alloc_failslab - kmalloc's and kmem_cache_alloc's allocation while
- * failslab is on (SLUB, SLOB; SLAB asks should_fail in its slow path): NULL when should_fail says so, else the allocator's
- * slab_alloc. Out of line (mm/kmalloc.c), so that the fast paths only test
- * fault_attr_on and tail-call it: a call that returns into them would cost
- * every allocation a stack frame (9 instructions on x86_64's kmalloc(32)).
+ * failslab is on (SLUB, SLOB; SLAB asks should_fail in its slow path):
+ * NULL when should_fail says so, else the allocator's slab_alloc. Out of
+ * line (mm/kmalloc.c), so that the fast paths only test fault_attr_on and
+ * tail-call it: a call that returns into them would cost every allocation
+ * a stack frame (9 instructions on x86_64's kmalloc(32)).
  */
 struct kmem_cache;
 void *slab_alloc_failslab(struct kmem_cache *cachep);

@@ -111,7 +111,8 @@ void kmalloc_caches_init(void)
 		kmalloc_caches[i] = cachep;
 	}
 	for (unsigned int k = 0; k < ARRAY_SIZE(kmalloc_table); k++) {
-		size_t first = (size_t)k * KMALLOC_TABLE_STEP + 1, last = first + KMALLOC_TABLE_STEP - 1;
+		size_t first = (size_t)k * KMALLOC_TABLE_STEP + 1;
+		size_t last = first + KMALLOC_TABLE_STEP - 1;
 
 		/* Sizes first..last share a class: class boundaries are multiples of 16. */
 		BUG_ON(kmalloc_index(first) != kmalloc_index(last));

@@ -453,7 +453,7 @@ void *cache_alloc_slow(struct kmem_cache *cachep, unsigned long irqflags)
 		}
 	}
 	stat(cachep, alloc_misses, 1);
-	if (unlikely(ac->avail)) {	/* failslab on, or a new array filled by a nested allocation */
+	if (unlikely(ac->avail)) {	/* failslab on, or a new array filled by a nested alloc */
 		ac->touched = 1;
 		objp = ac->entry[ac->avail--];
 	} else

@@ -139,8 +139,8 @@ struct array_cache {
 	unsigned long avail;		/* objects in entry[1..avail] (a word: an index as is) */
 	unsigned long limit;		/* most objects it may hold */
 	unsigned int batchcount;	/* objects moved per refill or flush */
-	unsigned int touched;		/* refilled or flushed since the last reap looked (set by
-					   the slow paths only: the fast paths pay no store) */
+	unsigned int touched;		/* refilled or flushed since the last reap looked
+					   (slow paths only: the fast paths pay no store) */
 	unsigned long mark_off;		/* its cache's mark_off (the fast paths read it here) */
 	void *entry[];			/* limit + 1 slots */
 };
@@ -450,9 +450,10 @@ static __always_inline void *slab_alloc_marked(struct kmem_cache *cachep, bool m
 
 	if (unlikely(!avail))
 		return cache_alloc_slow(cachep, flags);
+	/* Loaded before avail is stored: arm64 then loads it into the return register. */
 	objp = ac->entry[avail];
-	__asm__("" : "+r"(objp));	/* loaded before avail is stored: arm64 then loads it into */
-	ac->avail = avail - 1;		/* the return register, not another and a move */
+	__asm__("" : "+r"(objp));
+	ac->avail = avail - 1;
 	*slab_mark(objp, mark_at_0 ? 0 : ac->mark_off) = 0;
 	stat(cachep, alloc_hits, 1);
 	stat(cachep, allocs, 1);
