@@ -9,9 +9,12 @@
  * compare-and-exchange so concurrent CPUs never exceed it). The decision
  * depends on n and the seed only: a single CPU repeating the same calls
  * sees the same failures; with several CPUs, which CPU draws which n
- * varies.
+ * varies. An allocator may fold failslab's test into its fast path
+ * (SLAB: SLAB_CPU_FAILSLAB in mm/slab_def.h); SLAB_FAILSLAB_SWITCH tells it
+ * when failslab goes on or off.
  */
 #include "mm/fault_inject.h"
+#include "mm/slab_impl.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 
@@ -69,12 +72,16 @@ void fault_attr_set(struct fault_attr *attr, unsigned long interval, unsigned in
 	attr->calls = 0;
 	attr->injected = 0;
 	__atomic_store_n(&attr->enabled, 1, __ATOMIC_RELEASE);
+	if (attr == &failslab)
+		SLAB_FAILSLAB_SWITCH(true);
 }
 
 /* fault_attr_disable: see fault_inject.h. */
 void fault_attr_disable(struct fault_attr *attr)
 {
 	__atomic_store_n(&attr->enabled, 0, __ATOMIC_RELEASE);
+	if (attr == &failslab)
+		SLAB_FAILSLAB_SWITCH(false);
 }
 
 /*

@@ -17,8 +17,12 @@
  * QUARRY_FAIL_PAGE_ALLOC and QUARRY_FAILSLAB (tests/fuzz) or by calling
  * fault_attr_set().
  *
- * Cost when off: one load and a not-taken branch per alloc_pages, kmalloc
- * and kmem_cache_alloc call. When on: an atomic add and a hash per call.
+ * Cost when off: one load and a not-taken branch per alloc_pages call, and
+ * per kmalloc and kmem_cache_alloc call for SLUB and SLOB; nothing for
+ * SLAB, which folds the test into its per-CPU array lookup (every CPU's
+ * slab_cpu_index names an always-empty array while failslab is on:
+ * SLAB_CPU_FAILSLAB, mm/slab_def.h). When on: an atomic add and a hash per
+ * call (SLAB: and its slow path).
  */
 #ifndef MM_FAULT_INJECT_H
 #define MM_FAULT_INJECT_H
@@ -54,10 +58,11 @@ static __always_inline bool fault_attr_on(const struct fault_attr *attr)
 
 /*
  * slab_alloc_failslab - kmalloc's and kmem_cache_alloc's allocation while
- * failslab is on: NULL when should_fail says so, else the allocator's
- * slab_alloc. Out of line (mm/kmalloc.c), so that the fast paths only test
- * fault_attr_on and tail-call it: a call that returns into them would cost
- * every allocation a stack frame (9 instructions on x86_64's kmalloc(32)).
+ * failslab is on (SLUB, SLOB; SLAB asks should_fail in its slow path):
+ * NULL when should_fail says so, else the allocator's slab_alloc. Out of
+ * line (mm/kmalloc.c), so that the fast paths only test fault_attr_on and
+ * tail-call it: a call that returns into them would cost every allocation
+ * a stack frame (9 instructions on x86_64's kmalloc(32)).
  */
 struct kmem_cache;
 void *slab_alloc_failslab(struct kmem_cache *cachep);

@@ -4,9 +4,11 @@
  * Size classes: kmalloc_caches[i] holds objects of 2^i bytes for
  * KMALLOC_SHIFT_LOW <= i <= KMALLOC_SHIFT_HIGH; slots 1 and 2 hold the
  * 96- and 192-byte classes (Linux's convention). A request goes to the
- * smallest class that fits: sizes 1 to 192 through kmalloc_small[], the
- * cache itself indexed by (size - 1) / 8 (one compare, one load), larger
- * ones by the highest bit of size - 1. Requests above KMALLOC_MAX_SLAB
+ * smallest class that fits: sizes 1 to KMALLOC_TABLE_MAX (8 KiB, or the
+ * largest class if smaller) through kmalloc_table[], the cache itself
+ * indexed by (size - 1) / 16 (every class boundary is a multiple of 16:
+ * one compare, a shift, one load), larger ones by the highest bit of
+ * size - 1. Requests above KMALLOC_MAX_SLAB
  * (KMALLOC_MAX_CACHE_SIZE; for SLOB the largest class under a page, as
  * its blocks live inside pages) take whole pages from the buddy allocator: the
  * head page gets PG_large and keeps the order buddy stored in page->order,
@@ -41,9 +43,15 @@
 
 struct kmem_cache *kmalloc_caches[KMALLOC_SHIFT_HIGH + 1];
 
-/* The cache for sizes 1..KMALLOC_SMALL_MAX, by (size - 1) / 8 (filled from size_index). */
+/*
+ * The cache for sizes 1..KMALLOC_TABLE_MAX, by (size - 1) / 16 (filled from
+ * kmalloc_index): 4 KiB of pointers at 4K pages, of which a program using a
+ * few sizes touches a few cache lines (one per 128 bytes of sizes).
+ */
 #define KMALLOC_SMALL_MAX	192
-static struct kmem_cache *kmalloc_small[KMALLOC_SMALL_MAX / 8];
+#define KMALLOC_TABLE_MAX	MIN(8192UL, KMALLOC_MAX_SLAB)
+#define KMALLOC_TABLE_STEP	16
+static struct kmem_cache *kmalloc_table[KMALLOC_TABLE_MAX / KMALLOC_TABLE_STEP];
 
 /* Class for sizes 1..192 by (size - 1) / 8: a shift, or 1 (96) or 2 (192). */
 static const uint8_t size_index[KMALLOC_SMALL_MAX / 8] = {
@@ -102,8 +110,14 @@ void kmalloc_caches_init(void)
 		slab_caches_add(cachep);
 		kmalloc_caches[i] = cachep;
 	}
-	for (unsigned int k = 0; k < ARRAY_SIZE(kmalloc_small); k++)
-		kmalloc_small[k] = kmalloc_caches[size_index[k]];
+	for (unsigned int k = 0; k < ARRAY_SIZE(kmalloc_table); k++) {
+		size_t first = (size_t)k * KMALLOC_TABLE_STEP + 1;
+		size_t last = first + KMALLOC_TABLE_STEP - 1;
+
+		/* Sizes first..last share a class: class boundaries are multiples of 16. */
+		BUG_ON(kmalloc_index(first) != kmalloc_index(last));
+		kmalloc_table[k] = kmalloc_caches[kmalloc_index(last)];
+	}
 }
 
 static unsigned int size_order(size_t size)
@@ -128,22 +142,30 @@ static __noinline void *kmalloc_large(size_t size)
 	return page_address(page);
 }
 
-/* kmalloc: see slab.h. Sizes 0 and above 192 leave the first test (size - 1 wraps for 0). */
+/* kmalloc for sizes above the table: a large class, a whole-page allocation, or size 0. */
+static __noinline void *kmalloc_other(size_t size)
+{
+	if (likely(size - 1 < KMALLOC_MAX_SLAB))
+		return slab_kmalloc_alloc_fi(kmalloc_caches[64 - __builtin_clzl(size - 1)]);
+	if (size == 0)
+		return ZERO_SIZE_PTR;
+	return kmalloc_large(size);
+}
+
+/* kmalloc: see slab.h. Size 0 leaves the first test (size - 1 wraps). */
 void *kmalloc(size_t size)
 {
-	struct kmem_cache *cachep;
+	unsigned long k = (size - 1) / KMALLOC_TABLE_STEP;
 
-	if (likely(size - 1 < KMALLOC_SMALL_MAX))
-		cachep = kmalloc_small[(size - 1) / 8];
-	else if (likely(size - 1 < KMALLOC_MAX_SLAB))
-		cachep = kmalloc_caches[64 - __builtin_clzl(size - 1)];
-	else if (size == 0)
-		return ZERO_SIZE_PTR;
-	else
-		return kmalloc_large(size);
-	if (unlikely(fault_attr_on(&failslab)))
-		return slab_alloc_failslab(cachep);
-	return slab_alloc(cachep);
+	/*
+	 * Compared after the shift, which the compiler would undo: an
+	 * immediate on arm64. The other sizes start again from size, so that
+	 * size - 1 need not stay in a register (a move on x86_64).
+	 */
+	__asm__("" : "+r"(k));
+	if (likely(k < ARRAY_SIZE(kmalloc_table)))
+		return slab_kmalloc_alloc_fi(kmalloc_table[k]);
+	return kmalloc_other(size);
 }
 
 /* slab_alloc_failslab: see fault_inject.h. */

@@ -5,8 +5,10 @@
  * slab on each node's three lists and every entry of every CPU's array and
  * node's shared array, and checks what mm/slab.c and mm/slab_cpu.c promise:
  *  - each slab is on the list its 'active' names, of its home node, every page of it has
- *    PG_slab, slab_cache == the cache and private == the head page, and
- *    s_mem is the first page's address;
+ *    PG_slab, slab_cache == the cache, private == the head page and s_mem
+ *    the head's (kfree reads them from the object's own page, and takes a
+ *    page with a slab_cache for a slab page), and s_mem is the first page's
+ *    address;
  *  - the freelist is where the cache's layout says (after the objects, in
  *    an object of the freelist cache, or in the object freelist[num-1],
  *    NULL when full), and freelist[active..num-1] are distinct indexes < num;
@@ -92,7 +94,7 @@ static int check_slab(struct kmem_cache *cachep, unsigned int nid, struct page *
 	      "slab at %p: s_mem %p", page_address(page), page->s_mem);
 	for (unsigned long i = 0; i < (1UL << cachep->order); i++)
 		CHECK((page[i].flags & PG_slab) && page[i].private == (unsigned long)page &&
-			      page[i].slab_cache == cachep,
+			      page[i].slab_cache == cachep && page[i].s_mem == page->s_mem,
 		      "slab %p: page %lu not marked as part of it", page->s_mem, i);
 	if (check_freelist_place(cachep, page))
 		return -1;
@@ -193,10 +195,10 @@ static int check_arrays(struct kmem_cache *cachep)
 		CHECK(ac != NULL, "cpu %u: no array pointer", cpu);
 		/* The free hint names only a real array of the cache it names. */
 		CHECK(READ_ONCE(per_cpu(slab_free_cache, cpu)) != cachep ||
-			      (READ_ONCE(per_cpu(slab_free_array, cpu)) == ac &&
+			      (READ_ONCE(per_cpu(slab_free_entries, cpu)) == ac->entry &&
 			       ac != &slab_no_array),
 		      "cpu %u: free hint names the cache with a stale array %p", cpu,
-		      (void *)READ_ONCE(per_cpu(slab_free_array, cpu)));
+		      (void *)READ_ONCE(per_cpu(slab_free_entries, cpu)));
 		if (ac == &slab_no_array) {
 			CHECK(ac->avail == 0 && ac->limit == 0, "slab_no_array was written");
 			continue;

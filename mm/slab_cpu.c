@@ -28,9 +28,10 @@
  * objects cost nothing here).
  *
  * Empty array, nothing shared: refill up to 'batchcount' objects (16 while
- * untouched) from the node's partial, then free slabs. No slab with a free
- * object: grow (seed 001): take this CPU's batch from the new slab while it
- * is private, without the node lock, and only then publish it
+ * untouched) from the node's partial, then free slabs. Not enough there:
+ * grow (seed 001), as many new slabs as the rest of the batch needs, taking
+ * this CPU's objects from each while it is private, without the node lock,
+ * and only then publishing it
  * (CONFIG_SLAB_GROW_LOCKED publishes first and takes the batch under the
  * lock: seed 001's "before"). No memory for a slab: take objects from the
  * other nodes before giving up. Empty slabs beyond a node's free_limit go
@@ -55,7 +56,7 @@
 
 struct array_cache slab_no_array;
 DEFINE_PER_CPU(struct kmem_cache *, slab_free_cache);
-DEFINE_PER_CPU(struct array_cache *, slab_free_array);
+DEFINE_PER_CPU(void **, slab_free_entries);
 
 /*
  * slab_free_hint_forget - cpu's free hint may no longer name cachep: call
@@ -355,6 +356,7 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *a
 	unsigned int batch = ac->batchcount;
 	struct array_cache *shared;
 	struct page *page;
+	bool from_shared = false;
 
 	if (!ac->touched && batch > BATCHREFILL_LIMIT)
 		batch = BATCHREFILL_LIMIT;
@@ -366,6 +368,7 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *a
 		batch = MIN(batch, shared->avail);
 		ac_transfer(ac, shared, batch);
 		shared->touched = 1;
+		from_shared = true;
 		stat(cachep, shared_refilled, batch);
 	} else {
 		ac->avail = cache_take_from_lists(cachep, nid, &ac->entry[1], batch);
@@ -379,6 +382,7 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *a
 	 * Seed 001's "before": publish the new slab first, then take the batch
 	 * under the lock, growing again if other CPUs emptied it meanwhile.
 	 */
+	(void)from_shared;
 	while (!ac->avail) {
 		page = cache_grow_begin(cachep, nid);
 		if (!page) {
@@ -395,15 +399,25 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *a
 		stat(cachep, refilled, ac->avail);
 	}
 #else
-	if (!ac->avail) {
-		page = cache_grow_begin(cachep, nid);
-		/* Seed 001: fill the array from the new slab before anyone can see it. */
-		if (page) {
-			ac->avail = slab_take_objs(cachep, page, &ac->entry[1], batch);
-			stat(cachep, grown_batch, ac->avail);
+	/*
+	 * Seed 001: fill the array from new slabs before anyone can see them,
+	 * as many as the batch needs (a slab of large objects holds fewer
+	 * than a batch: each refill making one slab would send every few
+	 * allocations to the page allocator).
+	 */
+	if (ac->avail < batch && !from_shared) {
+		while (ac->avail < batch) {
+			unsigned int got;
+
+			page = cache_grow_take(cachep, nid, &ac->entry[1 + ac->avail],
+					       batch - (unsigned int)ac->avail, &got);
+			if (!page)
+				break;
+			ac->avail += got;
+			stat(cachep, grown_batch, got);
+			cache_grow_end(cachep, page);
 		}
-		cache_grow_end(cachep, page);
-		if (!page) {
+		if (!ac->avail) {
 			ac->avail = cache_take_elsewhere(cachep, &ac->entry[1], batch);
 			stat(cachep, refilled, ac->avail);
 		}
@@ -421,6 +435,10 @@ void *cache_alloc_slow(struct kmem_cache *cachep, unsigned long irqflags)
 	struct array_cache *ac = cpu_array(cachep);
 	void *objp;
 
+	if (unlikely(fault_attr_on(&failslab)) && __should_fail(&failslab)) {
+		arch_irq_restore(irqflags);	/* failslab: fail before touching the cache */
+		return NULL;
+	}
 	if (unlikely(slab_debug_on(cachep))) {
 		objp = cache_alloc_one(cachep);
 		if (objp)
@@ -435,9 +453,10 @@ void *cache_alloc_slow(struct kmem_cache *cachep, unsigned long irqflags)
 		}
 	}
 	stat(cachep, alloc_misses, 1);
-	if (unlikely(ac->avail))	/* a new array filled by a nested allocation */
+	if (unlikely(ac->avail)) {	/* failslab on, or a new array filled by a nested alloc */
+		ac->touched = 1;
 		objp = ac->entry[ac->avail--];
-	else
+	} else
 		objp = cache_alloc_refill(cachep, ac);
 out:
 	if (likely(objp)) {
@@ -464,6 +483,7 @@ static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 	batch = MIN(ac->batchcount, ac->avail);
 	if (!batch)
 		return;
+	ac->touched = 1;	/* in use: the reap leaves it alone once */
 	cache_free_home(cachep, &ac->entry[1], batch, true);
 	ac_remove_oldest(ac, batch);
 	stat(cachep, flushed, batch);
@@ -576,12 +596,17 @@ out:
 	arch_irq_restore(irqflags);
 }
 
-/* kmem_cache_alloc: see slab.h. */
+/* kmem_cache_alloc: see slab.h. failslab's test is in cache_alloc_slow (SLAB_CPU_FAILSLAB). */
 void *kmem_cache_alloc(struct kmem_cache *cachep)
 {
-	if (unlikely(fault_attr_on(&failslab)))
-		return slab_alloc_failslab(cachep);
 	return slab_alloc(cachep);
+}
+
+/* slab_failslab_switch: see slab_def.h. */
+void slab_failslab_switch(bool on)
+{
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		WRITE_ONCE(per_cpu(slab_cpu_index, cpu), on ? SLAB_CPU_FAILSLAB : cpu);
 }
 
 /* kmem_cache_free: see slab.h. */

@@ -7,8 +7,9 @@
  * 'num' objects 'size' bytes apart. There is no slab descriptor: the head
  * struct page of the block describes the slab (page->slab_cache, s_mem =
  * the caller's pointer to object 0, freelist, active, lru); every page of
- * it has PG_slab and page->private pointing at the head, so kfree finds the
- * cache from any object address through virt_to_page() in O(1).
+ * it has PG_slab, page->private pointing at the head, and the cache and
+ * s_mem copied, so kfree finds the cache and checks the object boundary from
+ * the object's own page (virt_to_page(), no hop to the head).
  *
  * Free objects of a slab are a stack of indexes: freelist[] holds num
  * freelist_idx_t; entries [active, num) name the free objects, the next one
@@ -111,6 +112,14 @@ _Static_assert(PAGE_SHIFT == 12 || sizeof(freelist_idx_t) == 2, "16K and 64K pag
 
 /* Slab orders tried first; larger ones only when an object needs them. */
 #define SLAB_MAX_ORDER_SOFT	(PAGE_SHIFT == 12 ? 3 : 1)
+/*
+ * Objects a slab should hold at least, where a soft order allows it at no
+ * more memory per object (mm/slab_layout.c): fewer means a slab made and
+ * freed every few objects (4096-byte objects at order 0: one per slab).
+ */
+#ifndef SLAB_MIN_OBJS
+#define SLAB_MIN_OBJS		32
+#endif
 
 /* Where a slab's freelist array lives. */
 enum slab_layout {
@@ -130,7 +139,8 @@ struct array_cache {
 	unsigned long avail;		/* objects in entry[1..avail] (a word: an index as is) */
 	unsigned long limit;		/* most objects it may hold */
 	unsigned int batchcount;	/* objects moved per refill or flush */
-	unsigned int touched;		/* used since the last reap looked */
+	unsigned int touched;		/* refilled or flushed since the last reap looked
+					   (slow paths only: the fast paths pay no store) */
 	unsigned long mark_off;		/* its cache's mark_off (the fast paths read it here) */
 	void *entry[];			/* limit + 1 slots */
 };
@@ -138,9 +148,11 @@ struct array_cache {
 /*
  * The free mark: the always-on double-free check of caches with per-CPU
  * arrays (every cache without debugging). Freeing an object writes
- * SLAB_FREE_MARK(mark) into the word 'mark' at mark_off in it (the word's
- * own address plus 0x6b1: odd, so no aligned pointer a caller stores
- * equals it, and one instruction on both arches), and handing it out
+ * SLAB_FREE_MARK_VALUE into the word 'mark' at mark_off in it (odd, so no
+ * aligned pointer a caller stores equals it; a constant that x86_64 compares
+ * and stores as an immediate and arm64 makes in one instruction, where a
+ * value derived from the word's address cost one more instruction per free;
+ * a small negative number, unlike -1, is rare in data), and handing it out
  * writes 0 there; a free that finds the mark already in place goes to the
  * slow path, which looks for the object among the free ones (every
  * array, every shared array, its slab's free stack) and refuses it as a
@@ -154,7 +166,9 @@ struct array_cache {
  * freelist in it (IN_OBJ layout, slab full when it came back; the slab's
  * stack top check still applies).
  */
-#define SLAB_FREE_MARK(mark)	((uintptr_t)(mark) + 0x6b1)
+#define SLAB_FREE_MARK_VALUE	((uintptr_t)-0x9495)	/* 0xffff...6b6b */
+/* The mark a free writes into the word at 'mark' (the same for every word). */
+#define SLAB_FREE_MARK(mark)	((void)(mark), SLAB_FREE_MARK_VALUE)
 
 static __always_inline uintptr_t *slab_mark(void *objp, unsigned long mark_off)
 {
@@ -167,9 +181,17 @@ extern struct array_cache slab_no_array;
 /*
  * This CPU's number as a word, set for every CPU by kmem_cache_init(): the
  * fast paths index cpu_array[] with it in one load, where the 32-bit
- * smp_processor_id() would cost a zero-extension more.
+ * smp_processor_id() would cost a zero-extension more. SLAB_CPU_FAILSLAB on
+ * every CPU while failslab is on (slab_failslab_switch); nothing else may
+ * take it for the CPU's number.
  */
 DECLARE_PER_CPU(unsigned long, slab_cpu_index);
+
+/* slab_failslab_switch - failslab went on or off: set every CPU's slab_cpu_index. */
+void slab_failslab_switch(bool on);
+#define SLAB_FAILSLAB_SWITCH(on)	slab_failslab_switch(on)
+/* The failslab test is folded into slab_alloc: see SLAB_CPU_FAILSLAB. */
+#define SLAB_HAVE_ALLOC_FI
 
 /* An untouched array refills at most this many objects at once. */
 #define BATCHREFILL_LIMIT	16
@@ -231,9 +253,18 @@ struct kmem_cache_stats {
 #define stat(cachep, field, n) ((void)(cachep), (void)(n))
 #endif
 
+/*
+ * The per-CPU index every CPU's slab_cpu_index holds while failslab is on:
+ * cpu_array[SLAB_CPU_FAILSLAB] is slab_no_array in every cache, so each
+ * allocation falls to cache_alloc_slow, which asks should_fail first. The
+ * fast path thus pays nothing for fault injection (mm/fault_inject.h).
+ */
+#define SLAB_CPU_FAILSLAB	NR_CPUS
+
 struct kmem_cache {
 	/* What the fast paths read, together at the front. */
-	struct array_cache *cpu_array[NR_CPUS]; /* per CPU; &slab_no_array until made */
+	struct array_cache *cpu_array[NR_CPUS + 1]; /* per CPU; &slab_no_array until made;
+						       [SLAB_CPU_FAILSLAB] always */
 	uint64_t obj_magic;		/* floor((2^64 - 1) / size) + 2: divides by size */
 	uint64_t obj_bound;		/* num * (size * obj_magic mod 2^64): see slab_obj_head */
 	unsigned int size;		/* bytes from one object to the next, guards included */
@@ -348,9 +379,10 @@ static inline bool slab_debug_on(const struct kmem_cache *cachep)
 }
 
 /*
- * slab_obj_head - the head page of the slab objp belongs to, if objp is in
- * RAM (NULL and ZERO_SIZE_PTR are not), on a slab page, and on an object
- * boundary of that slab; else NULL (slab_find_head() then says why).
+ * slab_obj_head - a page of the slab objp belongs to (its own page, which
+ * has the cache and s_mem as the head has them), if objp is in RAM (NULL
+ * and ZERO_SIZE_PTR are not), on a slab page (one with a slab_cache), and on
+ * an object boundary of that slab; else NULL (slab_find_head() then says why).
  *
  * The boundary test is one multiplication: with K = obj_magic and E =
  * size * K mod 2^64 (size <= E < 2 * size), an offset q * size + r
@@ -364,20 +396,37 @@ static inline bool slab_debug_on(const struct kmem_cache *cachep)
 static __always_inline struct page *slab_obj_head(const void *objp)
 {
 	struct kmem_cache *cachep;
-	struct page *page, *head;
+	struct page *page;
 	uintptr_t off;
+	/*
+	 * virt_addr_valid's page index, reused for the page. Where the first
+	 * page number of the direct map fits an add immediate (arm64: a
+	 * 12-bit number shifted by 12), subtract it after the shift: two
+	 * instructions, not three; x86_64's needs a 64-bit constant either
+	 * way. A pointer below the map wraps to a huge index in both forms.
+	 */
+	const uintptr_t base = (uintptr_t)PHYS_TO_VIRT(ARCH_PHYS_OFFSET);
+	unsigned long idx = (base >> PAGE_SHIFT) < (1UL << 24) ?
+				    ((uintptr_t)objp >> PAGE_SHIFT) - (base >> PAGE_SHIFT) :
+				    ((uintptr_t)objp - base) >> PAGE_SHIFT;
 
-	if (unlikely(!virt_addr_valid(objp)))
+	if (unlikely(idx >= mem_map_entries()))
 		return NULL;
-	page = virt_to_page(objp);
-	if (unlikely(!(page->flags & PG_slab)))
+	page = &mem_map[idx];
+	/* A register of its own: arm64 then forms it in one add, not a shift and two adds. */
+	__asm__("" : "+r"(page));
+	/*
+	 * A slab page, tested as its cache: slab_cache is set on exactly the
+	 * PG_slab pages (cache_grow_take, slab_destroy; mem_map starts zeroed),
+	 * and it is loaded anyway (arm64: with s_mem, one ldp, then cbz).
+	 */
+	cachep = page->slab_cache;
+	off = (uintptr_t)objp - (uintptr_t)page->s_mem;
+	if (unlikely(!cachep))
 		return NULL;
-	head = (struct page *)page->private;
-	cachep = head->slab_cache;
-	off = (uintptr_t)objp - (uintptr_t)head->s_mem;
 	if (unlikely(off * cachep->obj_magic >= cachep->obj_bound))
 		return NULL;
-	return head;
+	return page;
 }
 
 /* mm/slab_cpu.c: what the fast paths fall back on. Entered with interrupts off (irqflags). */
@@ -386,11 +435,13 @@ void cache_free_slow(struct kmem_cache *cachep, void *objp, unsigned long irqfla
 		     const char *fn);
 
 /*
- * slab_alloc - the allocation fast path: pop this CPU's array with
- * interrupts off. An empty array (or none, or a debug cache) goes to
- * cache_alloc_slow, which restores interrupts itself.
+ * slab_alloc_marked - the allocation fast path: pop this CPU's array with
+ * interrupts off and clear the object's free mark, mark_off bytes in
+ * (kmalloc's caches: 0, a constant; others: the array's copy). An empty
+ * array (or none, or a debug cache, or failslab on: SLAB_CPU_FAILSLAB)
+ * goes to cache_alloc_slow, which restores interrupts itself.
  */
-static __always_inline void *slab_alloc(struct kmem_cache *cachep)
+static __always_inline void *slab_alloc_marked(struct kmem_cache *cachep, bool mark_at_0)
 {
 	unsigned long flags = arch_irq_save();
 	struct array_cache *ac = cachep->cpu_array[this_cpu_read(slab_cpu_index)];
@@ -399,37 +450,61 @@ static __always_inline void *slab_alloc(struct kmem_cache *cachep)
 
 	if (unlikely(!avail))
 		return cache_alloc_slow(cachep, flags);
-	ac->touched = 1;
-	ac->avail = --avail;
-	objp = ac->entry[avail + 1];
-	*slab_mark(objp, ac->mark_off) = 0;
+	/* Loaded before avail is stored: arm64 then loads it into the return register. */
+	objp = ac->entry[avail];
+	__asm__("" : "+r"(objp));
+	ac->avail = avail - 1;
+	*slab_mark(objp, mark_at_0 ? 0 : ac->mark_off) = 0;
 	stat(cachep, alloc_hits, 1);
 	stat(cachep, allocs, 1);
 	arch_irq_restore(flags);
 	return objp;
 }
 
+/* slab_alloc - the allocation fast path of any cache (see slab_alloc_marked). */
+static __always_inline void *slab_alloc(struct kmem_cache *cachep)
+{
+	return slab_alloc_marked(cachep, false);
+}
+
+/* kmalloc's (failslab folded in): its caches have no ctor, so their free mark is at 0. */
+static __always_inline void *slab_kmalloc_alloc_fi(struct kmem_cache *cachep)
+{
+	return slab_alloc_marked(cachep, true);
+}
+
 /*
  * The cache this CPU last freed to, and its array: kfree finds the array
  * without the load chain object -> page -> cache -> cpu_array[cpu], so a
  * free's pushes do not wait for it (the chain only decides a predicted
- * branch). Invariant, on each CPU with interrupts off: slab_free_cache is
- * NULL or slab_free_array == slab_free_cache->cpu_array[this CPU], a real
- * array. Whoever takes an array away from a CPU clears that CPU's pair
- * first (slab_free_hint_forget); only the CPU itself sets it.
+ * branch). Only caches whose free mark is at offset 0 (no ctor) are
+ * remembered, so that a hit needs no mark_off either. The array is kept as
+ * the address of its entry[0] (slab_free_entries): the push's store is then
+ * base + index (arm64 has no base + index + offset form), the counters
+ * below it at fixed negative offsets. Invariant, on each CPU with
+ * interrupts off: slab_free_cache is NULL or slab_free_entries ==
+ * slab_free_cache->cpu_array[this CPU]->entry, a real array with mark_off
+ * 0. Whoever takes an array away from a CPU clears that CPU's pair first
+ * (slab_free_hint_forget); only the CPU itself sets it.
  */
 DECLARE_PER_CPU(struct kmem_cache *, slab_free_cache);
-DECLARE_PER_CPU(struct array_cache *, slab_free_array);
+DECLARE_PER_CPU(void **, slab_free_entries);
+
+/* The array whose entry[0] is at entries (the free hint's form of an array). */
+static __always_inline struct array_cache *slab_entries_array(void **entries)
+{
+	return container_of(entries, struct array_cache, entry);
+}
 
 /* This CPU frees to another cache than last time: its array, remembered if real. */
 static __always_inline struct array_cache *slab_free_switch(struct kmem_cache *cachep)
 {
 	struct array_cache *ac = cachep->cpu_array[this_cpu_read(slab_cpu_index)];
 
-	if (ac != &slab_no_array) {
+	if (ac != &slab_no_array && ac->mark_off == 0) {
 		this_cpu_write(slab_free_cache, NULL);
 		barrier();
-		this_cpu_write(slab_free_array, ac);
+		this_cpu_write(slab_free_entries, ac->entry);
 		barrier();
 		this_cpu_write(slab_free_cache, cachep);
 	}
@@ -443,33 +518,44 @@ static __always_inline struct array_cache *slab_free_switch(struct kmem_cache *c
  * (a double free, most likely), goes to cache_free_slow. 'fn' names the
  * caller for reports.
  */
-static __always_inline void slab_free(struct kmem_cache *cachep, void *objp, const char *fn)
+/* slab_free's push onto the array whose entry[0] is at 'entries', the free mark at 'mark'. */
+static __always_inline void slab_free_push(struct kmem_cache *cachep, void **entries,
+					   void *objp, uintptr_t *mark, unsigned long flags,
+					   const char *fn)
 {
-	unsigned long flags = arch_irq_save();
-	struct array_cache *ac;
-	unsigned long avail;
-	uintptr_t *mark;
+	struct array_cache *ac = slab_entries_array(entries);
+	unsigned long avail = ac->avail;
 
-	if (likely(__this_cpu_read(slab_free_cache) == cachep))
-		ac = __this_cpu_read(slab_free_array);
-	else
-		ac = slab_free_switch(cachep);
-	avail = ac->avail;
-	mark = slab_mark(objp, ac->mark_off);
-
-	if (unlikely(avail >= ac->limit || *mark == SLAB_FREE_MARK(mark))) {
+	if (unlikely(avail >= ac->limit || *mark == SLAB_FREE_MARK_VALUE)) {
 		cache_free_slow(cachep, objp, flags, fn);
 		return;
 	}
-	*mark = SLAB_FREE_MARK(mark);
-	ac->entry[avail + 1] = objp;
+	*mark = SLAB_FREE_MARK_VALUE;
+	entries[avail + 1] = objp;
 	ac->avail = avail + 1;
 	stat(cachep, free_hits, 1);
 	stat(cachep, frees, 1);
 	arch_irq_restore(flags);
 }
 
+static __always_inline void slab_free(struct kmem_cache *cachep, void *objp, const char *fn)
+{
+	unsigned long flags = arch_irq_save();
+	struct array_cache *ac;
+
+	if (likely(__this_cpu_read(slab_free_cache) == cachep)) {
+		slab_free_push(cachep, __this_cpu_read(slab_free_entries), objp, slab_mark(objp, 0),
+			       flags, fn);
+		return;
+	}
+	ac = slab_free_switch(cachep);
+	slab_free_push(cachep, ac->entry, objp, slab_mark(objp, ac->mark_off), flags, fn);
+}
+
 /* mm/slab.c: slabs and their lists. */
+struct page *cache_grow_take(struct kmem_cache *cachep, unsigned int nid, void **out,
+			     unsigned int max, unsigned int *got);
+/* cache_grow_begin - cache_grow_take taking no object (the whole slab stays free). */
 struct page *cache_grow_begin(struct kmem_cache *cachep, unsigned int nid);
 void slab_shuffle_freelist(struct kmem_cache *cachep, freelist_idx_t *fl);
 void cache_grow_end(struct kmem_cache *cachep, struct page *page);

@@ -23,6 +23,27 @@
 #include "mm/slab_def.h"
 #endif
 
+#include "mm/fault_inject.h"
+
+/*
+ * slab_kmalloc_alloc_fi - kmalloc's allocation from a kmalloc cache, with
+ * failslab's test: the def header's own (SLAB folds the test into its fast
+ * path and knows kmalloc's free mark is at offset 0), else the test and a
+ * tail call out of line while failslab is on, then slab_alloc.
+ * SLAB_FAILSLAB_SWITCH(on) - failslab went on or off (mm/fault_inject.c).
+ */
+#ifndef SLAB_HAVE_ALLOC_FI
+static __always_inline void *slab_kmalloc_alloc_fi(struct kmem_cache *cachep)
+{
+	if (unlikely(fault_attr_on(&failslab)))
+		return slab_alloc_failslab(cachep);
+	return slab_alloc(cachep);
+}
+#endif
+#ifndef SLAB_FAILSLAB_SWITCH
+#define SLAB_FAILSLAB_SWITCH(on)	((void)(on))
+#endif
+
 /* The alignment kmalloc asks for a class of 'size' bytes (SLUB: mm/slub_def.h). */
 #ifndef KMALLOC_ALIGN
 #define KMALLOC_ALIGN(size) 0

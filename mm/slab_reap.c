@@ -4,10 +4,13 @@
  *
  * slab_reap() runs on every CPU about every 2 s (from its timer tick) and
  * walks the caches. For each cache it looks at the calling CPU's own array:
- * if the array was used since the last pass (touched), it only clears the
- * flag; otherwise about a fifth of its limit (at most half of what it
- * holds) goes back to the slabs. Every second pass, so about every 4 s per
- * cache, the CPU also reaps its own node (counted in reap_visits): an untouched
+ * if the array was refilled or flushed since the last pass (touched: the
+ * slow paths set it, the fast paths do not, to save a store per
+ * allocation), it only clears the flag; otherwise about a fifth of its
+ * limit (at most half of what it holds) goes back to the slabs: its oldest
+ * objects, which an array working within its size does not reach. Every
+ * second pass, so about every 4 s per cache, the CPU also reaps its own
+ * node (counted in reap_visits): an untouched
  * shared array loses a fifth of its limit to the slabs the same way, and
  * if no allocation needed a free slab since the last node pass
  * (free_touched clear), about a fifth of the free_limit's worth of empty

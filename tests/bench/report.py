@@ -27,6 +27,7 @@ import parse  # noqa: E402
 import report_slob  # noqa: E402
 import report_hardening  # noqa: E402
 import report_pages  # noqa: E402
+import report_perf  # noqa: E402
 
 COLS = parse.COLUMNS
 ARCH_ORDER = ["x86_64", "arm64"]
@@ -297,6 +298,7 @@ def report(outdir, results, counters):
     md += report_slob.targets_section(t)
     md += report_hardening.hardening_section(t, sizes_of, results)
     md += report_pages.targets_section(t)
+    md += report_perf.targets_section(t)
 
     t1_allocs = ("slab", "slub", "slob", "slob-seg", "slab-idx4")
     md.append("\n## 1. Repeatedly allocate then free (single CPU, instructions per op)\n")

@@ -78,6 +78,23 @@ SELFTEST(slab_kmalloc_layouts_match_formula)
 				break;
 			ST_EXPECT(order < 4, "%s: no order found", c->name);
 		}
+		/*
+		 * Then larger soft orders while a slab holds fewer than
+		 * SLAB_MIN_OBJS, each taken if its bytes per object (slab
+		 * bytes / num) are within 1/32 of the order before.
+		 */
+		for (unsigned int o = order + 1; num < SLAB_MIN_OBJS && o <= SLAB_MAX_ORDER_SOFT;
+		     o++) {
+			enum slab_layout w = in_obj_fits(c, o) ? SLAB_LAYOUT_IN_OBJ :
+								 SLAB_LAYOUT_ON_SLAB;
+			unsigned int n = expect_num(c, w, o);
+
+			if (n && (PAGE_SIZE << o) * num * 32 <= (PAGE_SIZE << order) * n * 33) {
+				order = o;
+				want = w;
+				num = n;
+			}
+		}
 		ST_EXPECT(c->layout == want && c->num == num && c->order == order,
 			  "%s: %s num %u order %u, expected %s num %u order %u", c->name,
 			  slab_layout_name(c), c->num, c->order,
@@ -228,11 +245,15 @@ SELFTEST(slab_off_slab_freelist_with_ctor)
 	slab_test_init();
 	slab_test_begin(&pages);
 	ctor_calls = 0;
-	/* 1/16 of a page with a ctor: on-slab fits 15, off-slab 16 for a few index bytes. */
+	/*
+	 * 1/16 of a page with a ctor: on-slab fits 15 a page, off-slab 16 for
+	 * a few index bytes (at the order SLAB_MIN_OBJS asks for).
+	 */
 	c = kmem_cache_create("test-offslab", CTOR_OBJ_SIZE, 0, SLAB_NO_DEBUG, ctor_fill);
 	ST_EXPECT(c, "create failed");
-	ST_EXPECT(c->layout == SLAB_LAYOUT_OFF_SLAB && c->num == 16 && c->order == 0 &&
-			  c->freelist_cache == kmalloc_slab(16 * sizeof(freelist_idx_t)),
+	ST_EXPECT(c->layout == SLAB_LAYOUT_OFF_SLAB && c->num == (16U << c->order) &&
+			  c->order <= SLAB_MAX_ORDER_SOFT &&
+			  c->freelist_cache == kmalloc_slab(c->num * sizeof(freelist_idx_t)),
 		  "layout %s num %u order %u", slab_layout_name(c), c->num, c->order);
 	count = 3 * c->num * SELFTEST_SCALE + 5;
 	objs = kmalloc_array(count, sizeof(void *));
@@ -381,12 +402,12 @@ SELFTEST(slab_free_hint_follows_arrays)
 	ST_EXPECT(pa && pb, "alloc failed");
 	kmem_cache_free(a, pa);
 	ST_EXPECT(this_cpu_read(slab_free_cache) == a &&
-			  this_cpu_read(slab_free_array) == a->cpu_array[cpu] &&
+			  this_cpu_read(slab_free_entries) == a->cpu_array[cpu]->entry &&
 			  a->cpu_array[cpu]->entry[a->cpu_array[cpu]->avail] == pa,
 		  "free to a: hint %p, not on a's array", (void *)this_cpu_read(slab_free_cache));
 	kmem_cache_free(b, pb);
 	ST_EXPECT(this_cpu_read(slab_free_cache) == b &&
-			  this_cpu_read(slab_free_array) == b->cpu_array[cpu],
+			  this_cpu_read(slab_free_entries) == b->cpu_array[cpu]->entry,
 		  "free to b left the hint on %p", (void *)this_cpu_read(slab_free_cache));
 	ST_EXPECT(kmem_cache_check(a) == 0 && kmem_cache_check(b) == 0, "check failed");
 
@@ -398,7 +419,7 @@ SELFTEST(slab_free_hint_follows_arrays)
 	ST_EXPECT(pb && b->cpu_array[cpu] != &slab_no_array, "no new array for b");
 	kmem_cache_free(b, pb);
 	ST_EXPECT(this_cpu_read(slab_free_cache) == b &&
-			  this_cpu_read(slab_free_array) == b->cpu_array[cpu],
+			  this_cpu_read(slab_free_entries) == b->cpu_array[cpu]->entry,
 		  "hint not on b's new array");
 
 	/* Destroying b forgets the hint; a cache made at b's address starts clean. */
@@ -409,12 +430,85 @@ SELFTEST(slab_free_hint_follows_arrays)
 	pb = kmem_cache_alloc(c);
 	ST_EXPECT(pb, "alloc from c failed");
 	kmem_cache_free(c, pb);
-	ST_EXPECT(this_cpu_read(slab_free_array) == c->cpu_array[cpu] &&
+	ST_EXPECT(this_cpu_read(slab_free_entries) == c->cpu_array[cpu]->entry &&
 			  c->cpu_array[cpu]->entry[c->cpu_array[cpu]->avail] == pb,
 		  "free to c missed c's array");
 	ST_EXPECT(kmem_cache_check(a) == 0 && kmem_cache_check(c) == 0, "check failed");
 	ST_EXPECT(kmem_cache_destroy(c) == 0 && kmem_cache_destroy(a) == 0, "destroy refused");
 	slab_drop_local_arrays();
+	SLAB_EXPECT_PAGES_BACK(&pages);
+	return 0;
+}
+
+/*
+ * failslab costs SLAB's fast path nothing: while it is on, every CPU's
+ * slab_cpu_index names the always-empty cpu_array[SLAB_CPU_FAILSLAB], so
+ * each allocation reaches cache_alloc_slow, which asks should_fail once and
+ * then serves it from the CPU's real array. Off again, the index is the
+ * CPU's. Also: a cache with a ctor (free mark past the object) is never
+ * the free hint's, whose fast path writes the mark at offset 0.
+ */
+static void ctor_ones(void *p)
+{
+	memset(p, 0xff, 24);
+}
+
+SELFTEST(slab_failslab_folded_into_array_lookup)
+{
+	unsigned int cpu = smp_processor_id();
+	struct slab_test_mark pages;
+	struct kmem_cache *c, *k;
+	void *objs[8], *p;
+	unsigned long calls;
+
+	if (fault_attr_on(&failslab))
+		return 0;	/* failslab from the command line: not ours to switch */
+	slab_test_init();
+	slab_test_begin(&pages);
+	c = kmem_cache_create("test-failslab", 64, 0, SLAB_NO_DEBUG, NULL);
+	k = kmem_cache_create("test-ctor-hint", 24, 0, SLAB_NO_DEBUG, ctor_ones);
+	ST_EXPECT(c && k, "create failed");
+	kmem_cache_free(c, kmem_cache_alloc(c));	/* a warm array */
+	ST_EXPECT(c->cpu_array[cpu]->avail > 0, "array not warm");
+
+	fault_attr_set(&failslab, 1, 0, -1, 3);		/* on, never failing */
+	ST_EXPECT(this_cpu_read(slab_cpu_index) == SLAB_CPU_FAILSLAB, "index %lu with failslab on",
+		  this_cpu_read(slab_cpu_index));
+	calls = failslab.calls;
+	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++) {
+		objs[i] = kmem_cache_alloc(c);
+		ST_EXPECT(objs[i] != NULL, "alloc %u failed at probability 0", i);
+	}
+	p = kmalloc(100);
+	ST_EXPECT(p != NULL, "kmalloc failed at probability 0");
+	kfree(p);
+	ST_EXPECT(failslab.calls == calls + ARRAY_SIZE(objs) + 1,
+		  "%lu should_fail calls for %zu allocations", failslab.calls - calls,
+		  ARRAY_SIZE(objs) + 1);
+
+	fault_attr_set(&failslab, 1, 100, 2, 3);	/* the next two fail */
+	ST_EXPECT(kmem_cache_alloc(c) == NULL && kmalloc(32) == NULL, "failslab did not fail");
+	p = kmem_cache_alloc(c);
+	ST_EXPECT(p != NULL && failslab.injected == 2, "after its 2 failures: %p, %lu injected", p,
+		  failslab.injected);
+	kmem_cache_free(c, p);
+	fault_attr_disable(&failslab);
+	ST_EXPECT(this_cpu_read(slab_cpu_index) == cpu, "index %lu with failslab off",
+		  this_cpu_read(slab_cpu_index));
+	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
+		kmem_cache_free(c, objs[i]);
+
+	/* The ctor cache: its free leaves the hint alone, its object keeps its state. */
+	p = kmem_cache_alloc(k);
+	ST_EXPECT(p && k->mark_off != 0, "ctor cache: %p, mark_off %u", p, k->mark_off);
+	kmem_cache_free(k, p);
+	ST_EXPECT(this_cpu_read(slab_free_cache) != k, "the hint names a ctor cache");
+	p = kmem_cache_alloc(k);
+	ST_EXPECT(p && ((unsigned char *)p)[0] == 0xff && ((unsigned char *)p)[23] == 0xff,
+		  "constructed state lost");
+	kmem_cache_free(k, p);
+	ST_EXPECT(kmem_cache_check(c) == 0 && kmem_cache_check(k) == 0, "check failed");
+	ST_EXPECT(kmem_cache_destroy(c) == 0 && kmem_cache_destroy(k) == 0, "destroy refused");
 	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;
 }

@@ -249,9 +249,9 @@ SELFTEST_HOST(slab_host_reap_takes_only_own_node)
 	unsigned long before, after;
 
 	slab_drain_all();
-	/* Four objects a slab at either page size: node 2 keeps several empty slabs. */
+	/* Quarter-page objects (4 << order a slab): node 2 keeps empty slabs. */
 	c = kmem_cache_create("test-reap-node", PAGE_SIZE / 4, 0, SLAB_NO_DEBUG, NULL);
-	ST_EXPECT(c && c->num == 4, "create failed");
+	ST_EXPECT(c && c->num == 4U << c->order, "create failed");
 	as(2);
 	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
 		objs[i] = kmem_cache_alloc(c);
