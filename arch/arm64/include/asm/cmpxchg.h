@@ -22,7 +22,9 @@
  *    interrupts off should also do it with this call rather than plain
  *    stores, so that the interrupted code's store-exclusive is sure to fail.
  *  - arch_this_cpu_try_cmpxchg_double: the same, but on failure *o1 and *o2
- *    receive the pair as the load-exclusive read it.
+ *    receive the pair as read again after it (the second word first: a
+ *    tid before its freelist); reading again rather than handing out the
+ *    load-exclusive's registers keeps the success path free of copies.
  *  - arch_this_cpu_try_cmpxchg: one word of the running CPU's per-CPU data
  *    (LDXR/STXR, no barrier); *o as above.
  *
@@ -106,8 +108,11 @@ arch_this_cpu_try_cmpxchg_double(void *p, unsigned long *o1, unsigned long *o2,
 			       [m] "+Q"(*(unsigned __int128 *)p)
 			     : [o1] "r"(*o1), [o2] "r"(*o2), [n1] "r"(n1), [n2] "r"(n2)
 			     : "memory");
-	*o1 = t1;	/* equal to what was compared when ok */
-	*o2 = t2;
+	if (!ok) {	/* read again, second word first (a tid before its freelist) */
+		*o2 = ((volatile unsigned long *)p)[1];
+		__asm__ __volatile__("" ::: "memory");
+		*o1 = ((volatile unsigned long *)p)[0];
+	}
 	return ok;
 }
 
@@ -128,7 +133,8 @@ arch_this_cpu_try_cmpxchg(unsigned long *p, unsigned long *o, unsigned long n)
 			     : "=@cceq"(ok), [t] "=&r"(t), [st] "=&r"(st), [m] "+Q"(*p)
 			     : [o] "r"(*o), [n] "r"(n)
 			     : "memory");
-	*o = t;
+	if (!ok)
+		*o = *(volatile unsigned long *)p;
 	return ok;
 }
 
