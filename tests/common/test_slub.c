@@ -379,6 +379,9 @@ SELFTEST(slub_double_frees_are_refused)
 	bad = slab_bad_frees;
 	kmem_cache_free(c, objs[num]);
 	SLAB_EXPECT_REFUSED(c, bad, "double free (already on the CPU's freelist)");
+	bad = slab_bad_frees;
+	kfree(objs[num]);	/* the same through kfree's own remote path */
+	SLAB_EXPECT_REFUSED(c, bad, "double free (already on the CPU's freelist)");
 	/* On top of a page freelist (slab A is no CPU's slab). */
 	kmem_cache_free(c, objs[0]);
 	bad = slab_bad_frees;
