@@ -328,6 +328,17 @@ void slab_free_slow(struct kmem_cache *s, void *x, const char *fn)
 	__slab_free(s, page, x, fn);
 }
 
+/*
+ * slab_alloc_retry - slab_alloc's cmpxchg failed (an interrupt took an
+ * object or changed the CPU slab in between): count it and start again.
+ * Out of line, so that the fast path is straight code with no loop.
+ */
+void *slab_alloc_retry(struct kmem_cache *s)
+{
+	stat(s, alloc_retries, 1);
+	return slab_alloc(s);
+}
+
 /* kmem_cache_alloc: see slab.h. */
 void *kmem_cache_alloc(struct kmem_cache *cachep)
 {

@@ -330,6 +330,7 @@ static __always_inline struct page *slab_obj_head(const void *objp)
 
 /* mm/slub_partial.c and mm/slub.c: what the fast paths fall back on. */
 void *slab_alloc_slow(struct kmem_cache *s);
+void *slab_alloc_retry(struct kmem_cache *s);
 void slab_free_remote(struct kmem_cache *s, void *x, const char *fn, const void *head);
 void slab_kfree_remote(struct kmem_cache *s, void *x, const char *fn, const void *head);
 void slab_free_slow(struct kmem_cache *s, void *x, const char *fn);
@@ -337,8 +338,8 @@ void slab_free_slow(struct kmem_cache *s, void *x, const char *fn);
 /*
  * slab_alloc - the allocation fast path: take the first object of this
  * CPU's freelist with one cmpxchg on (freelist, tid). A tagged value (the
- * CPU slab used up, no CPU slab, a debug cache) goes to slab_alloc_slow. A
- * failed cmpxchg hands back the pair as it is, so a retry reads nothing.
+ * CPU slab used up, no CPU slab, a debug cache) goes to slab_alloc_slow, a
+ * failed cmpxchg to slab_alloc_retry (mm/slub.c), which starts again.
  */
 static __always_inline void *slab_alloc(struct kmem_cache *s)
 {
@@ -348,14 +349,11 @@ static __always_inline void *slab_alloc(struct kmem_cache *s)
 	tid = READ_ONCE(c->tid);
 	barrier();
 	obj = (unsigned long)READ_ONCE(c->freelist);
-	for (;;) {
-		if (unlikely(slub_is_end((void *)obj)))
-			return slab_alloc_slow(s);
-		if (likely(arch_this_cpu_try_cmpxchg_double(
-			    c, &obj, &tid, (unsigned long)slub_get_fp(s, (void *)obj), tid + 1)))
-			break;
-		stat(s, alloc_retries, 1);
-	}
+	if (unlikely(slub_is_end((void *)obj)))
+		return slab_alloc_slow(s);
+	if (unlikely(!arch_this_cpu_try_cmpxchg_double(
+		    c, &obj, &tid, (unsigned long)slub_get_fp(s, (void *)obj), tid + 1)))
+		return slab_alloc_retry(s);
 	stat(s, alloc_fast, 1);
 	return (void *)obj;
 }
@@ -370,8 +368,9 @@ static __always_inline void *slab_alloc(struct kmem_cache *s)
  * freelist); anything else to slab_free_slow, which checks the pointer in
  * full. The boundary test (magic division, as SLAB's) assumes x lies in a
  * slab of s: the remote path confirms that before it trusts it, unless
- * the caller (kfree) found x on a slab page of s ('on_slab'). 'fn' names
- * the caller for reports.
+ * the caller (kfree) found x on a slab page of s ('on_slab'). A failed
+ * cmpxchg hands back the freelist as it is, and the loop tries again with
+ * it. 'fn' names the caller for reports.
  */
 static __always_inline void slub_free(struct kmem_cache *s, void *x, const char *fn,
 				      bool on_slab)
