@@ -61,4 +61,19 @@
 #define this_cpu_inc(name)		this_cpu_add(name, 1)
 #define this_cpu_dec(name)		this_cpu_sub(name, 1)
 
+/*
+ * Per-CPU keys, for an object found by a run-time offset 'off' into the
+ * per-CPU variable name (SLUB's per-cache pairs in one array):
+ * per_cpu_key(name, off) computes, once, a key naming that object in every
+ * CPU's copy; this_cpu_key_ptr(type, name, key) is the running CPU's copy,
+ * as a 'type PERCPU_SEG *'. PERCPU_SEG is the address space of this CPU's
+ * copies: on x86_64 GCC's __seg_gs (the key is the template address, and
+ * every access through the pointer is %gs-relative, with no CPU offset to
+ * load or add), elsewhere nothing (the key is off, added to this_cpu_ptr).
+ * Such a pointer converts to no plain pointer: use this_cpu_ptr for those.
+ */
+#define PERCPU_SEG				ARCH_PERCPU_SEG
+#define per_cpu_key(name, off)			arch_per_cpu_key(name, off)
+#define this_cpu_key_ptr(type, name, key)	arch_this_cpu_key_ptr(type, name, key)
+
 #endif

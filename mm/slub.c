@@ -266,15 +266,16 @@ static __always_inline void __slab_free(struct kmem_cache *s, struct page *page,
 
 /*
  * slab_free_remote - the fast path found x on an object boundary (if x is
- * in a slab of s) but not in this CPU's slab: if x's page is a slab page
- * of s, and s no debug cache, push x onto its slab's page freelist; else
- * slab_free_slow decides.
+ * in a slab of s) but not in this CPU's slab, or on top of its freelist
+ * (head, as the fast path read it): if x is not head, x's page is a slab
+ * page of s and s no debug cache, push x onto its slab's page freelist;
+ * else slab_free_slow decides (and reports the double free).
  */
-void slab_free_remote(struct kmem_cache *s, void *x, const char *fn)
+void slab_free_remote(struct kmem_cache *s, void *x, const char *fn, const void *head)
 {
 	struct page *page;
 
-	if (likely(virt_addr_valid(x))) {
+	if (likely(x != head && virt_addr_valid(x))) {
 		page = virt_to_page(x);
 		if (likely((page->flags & PG_slab) && page->slab_cache == s &&
 			   !(s->flags & SLAB_DEBUG))) {
@@ -283,6 +284,20 @@ void slab_free_remote(struct kmem_cache *s, void *x, const char *fn)
 		}
 	}
 	slab_free_slow(s, x, fn);
+}
+
+/*
+ * slab_kfree_remote - slab_free_remote for kfree, which found x in RAM on
+ * a slab page of s (s is that page's slab_cache), so only the debug flag
+ * and the double free on top of the CPU freelist remain to check. The
+ * page is found again here rather than kept through kfree's fast path.
+ */
+void slab_kfree_remote(struct kmem_cache *s, void *x, const char *fn, const void *head)
+{
+	if (likely(x != head && !(s->flags & SLAB_DEBUG)))
+		__slab_free(s, (struct page *)virt_to_page(x)->private, x, fn);
+	else
+		slab_free_slow(s, x, fn);
 }
 
 /*
@@ -311,6 +326,17 @@ void slab_free_slow(struct kmem_cache *s, void *x, const char *fn)
 		return;
 	}
 	__slab_free(s, page, x, fn);
+}
+
+/*
+ * slab_alloc_retry - slab_alloc's cmpxchg failed (an interrupt took an
+ * object or changed the CPU slab in between): count it and start again.
+ * Out of line, so that the fast path is straight code with no loop.
+ */
+void *slab_alloc_retry(struct kmem_cache *s)
+{
+	stat(s, alloc_retries, 1);
+	return slab_alloc(s);
 }
 
 /* kmem_cache_alloc: see slab.h. */

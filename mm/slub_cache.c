@@ -61,9 +61,11 @@ static bool slot_get(struct kmem_cache *s)
 		return false;
 	s->slot = i;
 	s->cpu_off = offsetof(struct slub_cpu_slots, slot) + i * sizeof(struct kmem_cache_cpu);
+	s->cpu_key = per_cpu_key(slub_cpu, s->cpu_off);
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		WRITE_ONCE(slub_cpu_of(s, cpu)->freelist, SLUB_NO_SLAB);
 		s->cpu[cpu].reap_tid = READ_ONCE(slub_cpu_of(s, cpu)->tid);
+		s->cpu[cpu].reap_freelist = SLUB_NO_SLAB;
 	}
 	return true;
 }

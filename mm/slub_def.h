@@ -14,12 +14,19 @@
  *
  * Per CPU and cache only a 16-byte pair in the per-CPU area (struct
  * kmem_cache_cpu): 'freelist', the CPU slab's free chain (its tagged end
- * once used up), and 'tid', bumped by every change. Both fast paths read
- * tid, then freelist, and commit with one arch_this_cpu_cmpxchg_double:
- * nothing is disabled; an interrupt that changed the pair in between
- * changed tid, so the cmpxchg fails and the path retries. A free goes there
- * when the object is in the CPU slab, (freelist ^ object) <= slab_mask;
- * any other onto its slab's page freelist with arch_cmpxchg_double on
+ * once used up), and 'tid', bumped by every allocation and every slow-path
+ * change. The allocation fast path reads tid, then freelist, and commits
+ * with one arch_this_cpu_try_cmpxchg_double: nothing is disabled; an
+ * interrupt that took an object or changed the CPU slab in between changed
+ * tid, so the cmpxchg fails and the path retries (the tid is what makes a
+ * pop safe from ABA: the same top object with another next). The free
+ * fast path is a push, which needs no tid: it commits with a one-word
+ * arch_this_cpu_try_cmpxchg on freelist alone. Every freelist value names
+ * its slab, so finding the same value means the same CPU slab with the
+ * same top, and the object pushed onto it links to the right next
+ * whatever happened in between. A free goes there when the object is in
+ * the CPU slab and not its top, 0 < (freelist ^ object) <= slab_mask; any
+ * other onto its slab's page freelist with arch_cmpxchg_double on
  * (page->slub_freelist, page->counters).
  *
  * Slab states: frozen (a CPU's slab, or on that CPU's partial list in
@@ -114,7 +121,8 @@ DECLARE_PER_CPU(unsigned long, slub_events);
 struct kmem_cache_cpu_partial {
 	struct list_head partial;	/* frozen slabs with free objects, by page->lru */
 	unsigned int nr_partial;
-	unsigned long reap_tid;		/* the pair's tid at the last reap: equal means idle */
+	unsigned long reap_tid;		/* the pair at the last reap: both equal means idle */
+	void *reap_freelist;		/* (frees move only the freelist) */
 } __aligned(64);
 
 /* The node: one for the whole machine (Quarry has one memory node). */
@@ -159,7 +167,7 @@ struct kmem_cache_stats {
 
 struct kmem_cache {
 	/* What the fast paths read, together at the front. */
-	unsigned long cpu_off;		/* offset of this cache's pair in struct slub_cpu_slots */
+	unsigned long cpu_key;		/* per_cpu_key of this cache's pair (slub_this_cpu_fast) */
 	uintptr_t slab_mask;		/* slab bytes - 1 */
 	uint64_t obj_magic;		/* floor((2^64 - 1) / size) + 2: divides by size */
 	uint64_t obj_bound;		/* num * (size * obj_magic mod 2^64): boundary test */
@@ -177,6 +185,7 @@ struct kmem_cache {
 	unsigned int min_partial;	/* partial slabs the node keeps before freeing empty ones */
 	unsigned int cpu_partial;	/* most slabs on a CPU's partial list */
 	unsigned int slot;		/* index of the pair in struct slub_cpu_slots */
+	unsigned long cpu_off;		/* offset of this cache's pair in struct slub_cpu_slots */
 	bool dead;			/* destroyed with live objects: kept for their frees */
 	void (*ctor)(void *);
 	struct list_head list;		/* on slab_caches, under slab_caches_lock */
@@ -285,6 +294,17 @@ static __always_inline struct kmem_cache_cpu *slub_this_cpu(const struct kmem_ca
 	return (struct kmem_cache_cpu *)((char *)this_cpu_ptr(slub_cpu) + s->cpu_off);
 }
 
+/*
+ * The same pair for the fast paths: a PERCPU_SEG pointer (kernel/percpu.h),
+ * which on x86_64 reaches it %gs-relative, one load of cpu_key and nothing
+ * else. Good only on the running CPU, through READ_ONCE and the
+ * arch_this_cpu_try_cmpxchg forms.
+ */
+static __always_inline struct kmem_cache_cpu PERCPU_SEG *slub_this_cpu_fast(const struct kmem_cache *s)
+{
+	return this_cpu_key_ptr(struct kmem_cache_cpu, slub_cpu, s->cpu_key);
+}
+
 static inline struct kmem_cache_cpu *slub_cpu_of(const struct kmem_cache *s, unsigned int cpu)
 {
 	return (struct kmem_cache_cpu *)((char *)per_cpu_ptr(slub_cpu, cpu) + s->cpu_off);
@@ -310,74 +330,88 @@ static __always_inline struct page *slab_obj_head(const void *objp)
 
 /* mm/slub_partial.c and mm/slub.c: what the fast paths fall back on. */
 void *slab_alloc_slow(struct kmem_cache *s);
-void slab_free_remote(struct kmem_cache *s, void *x, const char *fn);
+void *slab_alloc_retry(struct kmem_cache *s);
+void slab_free_remote(struct kmem_cache *s, void *x, const char *fn, const void *head);
+void slab_kfree_remote(struct kmem_cache *s, void *x, const char *fn, const void *head);
 void slab_free_slow(struct kmem_cache *s, void *x, const char *fn);
 
 /*
  * slab_alloc - the allocation fast path: take the first object of this
  * CPU's freelist with one cmpxchg on (freelist, tid). A tagged value (the
- * CPU slab used up, no CPU slab, a debug cache) goes to slab_alloc_slow.
+ * CPU slab used up, no CPU slab, a debug cache) goes to slab_alloc_slow, a
+ * failed cmpxchg to slab_alloc_retry (mm/slub.c), which starts again.
  */
 static __always_inline void *slab_alloc(struct kmem_cache *s)
 {
-	struct kmem_cache_cpu *c = slub_this_cpu(s);
-	unsigned long tid;
-	void *obj;
+	struct kmem_cache_cpu PERCPU_SEG *c = slub_this_cpu_fast(s);
+	unsigned long tid, obj;
 
-	for (;;) {
-		tid = READ_ONCE(c->tid);
-		barrier();
-		obj = READ_ONCE(c->freelist);
-		if (unlikely(slub_is_end(obj)))
-			return slab_alloc_slow(s);
-		if (likely(arch_this_cpu_cmpxchg_double(c, (unsigned long)obj, tid,
-							(unsigned long)slub_get_fp(s, obj),
-							tid + 1)))
-			break;
-		stat(s, alloc_retries, 1);
-	}
+	tid = READ_ONCE(c->tid);
+	barrier();
+	obj = (unsigned long)READ_ONCE(c->freelist);
+	if (unlikely(slub_is_end((void *)obj)))
+		return slab_alloc_slow(s);
+	if (unlikely(!arch_this_cpu_try_cmpxchg_double(
+		    c, &obj, &tid, (unsigned long)slub_get_fp(s, (void *)obj), tid + 1)))
+		return slab_alloc_retry(s);
 	stat(s, alloc_fast, 1);
-	return obj;
+	return (void *)obj;
 }
 
 /*
- * slab_free - the free fast path: an object on an object boundary of this
- * CPU's slab (and not on top of its freelist: a double free) is pushed with
- * one cmpxchg on (freelist, tid). An object on a boundary of some other
- * slab goes to slab_free_remote (its slab's page freelist); anything else
- * to slab_free_slow, which checks the pointer in full. The boundary test
- * (magic division, as SLAB's) assumes x lies in a slab of s: the remote
- * path confirms that before it trusts it. 'fn' names the caller for reports.
+ * slub_free - the free fast path: an object on an object boundary of this
+ * CPU's slab, and not on top of its freelist, is pushed with one cmpxchg
+ * on the freelist word. One test covers both: (head ^ x) - 1 < slab_mask
+ * holds exactly when 0 < head ^ x <= slab_mask. Anything else that is on
+ * an object boundary of some slab goes to slab_free_remote (another slab's
+ * page freelist, or the report of a double free on top of the CPU
+ * freelist); anything else to slab_free_slow, which checks the pointer in
+ * full. The boundary test (magic division, as SLAB's) assumes x lies in a
+ * slab of s: the remote path confirms that before it trusts it, unless
+ * the caller (kfree) found x on a slab page of s ('on_slab'). A failed
+ * cmpxchg hands back the freelist as it is, and the loop tries again with
+ * it. 'fn' names the caller for reports.
  */
-static __always_inline void slab_free(struct kmem_cache *s, void *x, const char *fn)
+static __always_inline void slub_free(struct kmem_cache *s, void *x, const char *fn,
+				      bool on_slab)
 {
-	struct kmem_cache_cpu *c = slub_this_cpu(s);
-	unsigned long tid;
-	void *head;
+	struct kmem_cache_cpu PERCPU_SEG *c = slub_this_cpu_fast(s);
+	unsigned long head;
 
-	if (unlikely(((uintptr_t)x & s->slab_mask) * s->obj_magic >= s->obj_bound))
-		goto slow;
+	if (unlikely(((uintptr_t)x & s->slab_mask) * s->obj_magic >= s->obj_bound)) {
+		slab_free_slow(s, x, fn);
+		return;
+	}
+	head = (unsigned long)READ_ONCE(c->freelist);
 	for (;;) {
-		tid = READ_ONCE(c->tid);
-		barrier();
-		head = READ_ONCE(c->freelist);
-		if (unlikely(((uintptr_t)head ^ (uintptr_t)x) > s->slab_mask)) {
-			slab_free_remote(s, x, fn);
+		if (unlikely((head ^ (uintptr_t)x) - 1 >= s->slab_mask)) {
+			if (on_slab)
+				slab_kfree_remote(s, x, fn, (void *)head);
+			else
+				slab_free_remote(s, x, fn, (void *)head);
 			return;
 		}
-		if (unlikely(head == x))
-			goto slow;
-		slub_set_fp(s, x, head);
-		if (likely(arch_this_cpu_cmpxchg_double(c, (unsigned long)head, tid,
-							(unsigned long)x, tid + 1)))
+		slub_set_fp(s, x, (void *)head);
+		if (likely(arch_this_cpu_try_cmpxchg((unsigned long PERCPU_SEG *)&c->freelist, &head,
+						     (unsigned long)x)))
 			break;
 		stat(s, free_retries, 1);
 	}
 	stat(s, free_fast, 1);
-	return;
-slow:
-	slab_free_slow(s, x, fn);
 }
+
+/* slab_free - kmem_cache_free's fast path (see slub_free). */
+static __always_inline void slab_free(struct kmem_cache *s, void *x, const char *fn)
+{
+	slub_free(s, x, fn, false);
+}
+
+/*
+ * slab_kfree - kfree's, once slab_obj_head found p on 'page', a slab page
+ * of its cache: the remote path need not check the page again.
+ */
+#define SLAB_HAVE_KFREE
+#define slab_kfree(page, p) slub_free((page)->slab_cache, (void *)(p), "kfree", true)
 
 /* mm/slub.c: slabs, the page pair, the free slow path. */
 struct page *slub_new_slab(struct kmem_cache *s);

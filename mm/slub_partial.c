@@ -20,10 +20,10 @@
  * min_partial partial slabs, a full one stays on no list. The lock makes a
  * free that empties an unfrozen slab wait until the slab is on its list.
  *
- * slab_reap (the tick, every 2 s per CPU): a CPU whose pair's tid did not
- * move since the last pass flushes its slab and partial slabs; every
- * second pass over a cache, if no CPU took a slab from the node since,
- * the node frees its empty slabs. It never waits: trylocks only.
+ * slab_reap (the tick, every 2 s per CPU): a CPU whose pair did not change
+ * since the last pass (its tid, and its freelist, which frees move alone)
+ * flushes its slab and partial slabs; every second pass over a cache, if
+ * no CPU took a slab from the node since, the node frees its empty slabs. It never waits: trylocks only.
  *
  * Lock order: interrupts off -> node.list_lock -> zone lock. A CPU's
  * partial list and its pair change only on that CPU with interrupts off,
@@ -362,15 +362,18 @@ static bool reap_cache(struct kmem_cache *s)
 	struct kmem_cache_cpu *c = slub_this_cpu(s);
 	struct kmem_cache_node *n = &s->node;
 	unsigned long tid = READ_ONCE(c->tid);
-	bool idle = tid == p->reap_tid, worked = false;
+	void *freelist = READ_ONCE(c->freelist);
+	bool idle = tid == p->reap_tid && freelist == p->reap_freelist, worked = false;
 
 	p->reap_tid = tid;
+	p->reap_freelist = freelist;
 	if (!spin_trylock(&n->list_lock))
 		return false;
 	if (idle && (READ_ONCE(c->freelist) != SLUB_NO_SLAB || p->nr_partial)) {
 		cpu_deactivate(s, c, false, &discard);
 		unfreeze_partials(s, p, &discard);
 		p->reap_tid = READ_ONCE(c->tid);
+		p->reap_freelist = READ_ONCE(c->freelist);
 		worked = true;
 	}
 	if (++n->reap_visits >= 2) {

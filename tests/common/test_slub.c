@@ -156,13 +156,16 @@ static int tid_body(struct kmem_cache *a, struct kmem_cache *b)
 	y = kmem_cache_alloc(a);	/* fast */
 	ST_EXPECT(y && pa->tid == t0 + 2 && pa->freelist == slub_get_fp(a, y),
 		  "fast alloc: tid %lu", pa->tid);
+	/* Frees are pushes, committed on the freelist word alone: the tid stays. */
 	kmem_cache_free(a, x);
-	kmem_cache_free(a, y);
-	ST_EXPECT(pa->tid == t0 + 4 && pa->freelist == y, "fast frees: tid %lu, freelist %p",
+	ST_EXPECT(pa->tid == t0 + 2 && pa->freelist == x, "fast free: tid %lu, freelist %p",
 		  pa->tid, pa->freelist);
+	kmem_cache_free(a, y);
+	ST_EXPECT(pa->tid == t0 + 2 && pa->freelist == y && slub_get_fp(a, y) == x,
+		  "fast frees: tid %lu, freelist %p", pa->tid, pa->freelist);
 	ST_EXPECT(pb->tid == tb, "another cache's tid moved");
 	kmem_cache_drain_local(a);
-	ST_EXPECT(pa->tid == t0 + 5 && pa->freelist == SLUB_NO_SLAB, "flush: tid %lu", pa->tid);
+	ST_EXPECT(pa->tid == t0 + 3 && pa->freelist == SLUB_NO_SLAB, "flush: tid %lu", pa->tid);
 	return 0;
 }
 
@@ -218,7 +221,7 @@ static int remote_body(struct kmem_cache *c, void **objs)
 	ST_EXPECT(kmem_cache_check(c) == 0, "check failed with A partial");
 	/* Another CPU's free into our CPU slab B lands on B's page freelist. */
 	y = objs[num + 1];
-	slab_free_remote(c, y, "test");
+	slab_free_remote(c, y, "test", NULL);
 	ST_EXPECT(b->slub_freelist == y && slub_inuse(b->counters) == num - 1 &&
 			  slub_test_cpu_slab(c) == b,
 		  "remote free into the CPU slab: page freelist %p", b->slub_freelist);
@@ -375,6 +378,9 @@ SELFTEST(slub_double_frees_are_refused)
 	kmem_cache_free(c, objs[num]);
 	bad = slab_bad_frees;
 	kmem_cache_free(c, objs[num]);
+	SLAB_EXPECT_REFUSED(c, bad, "double free (already on the CPU's freelist)");
+	bad = slab_bad_frees;
+	kfree(objs[num]);	/* the same through kfree's own remote path */
 	SLAB_EXPECT_REFUSED(c, bad, "double free (already on the CPU's freelist)");
 	/* On top of a page freelist (slab A is no CPU's slab). */
 	kmem_cache_free(c, objs[0]);

@@ -9,7 +9,8 @@
  *    its cache, not live already) and when freed (its pattern intact: no
  *    two live objects overlap); every few thousand steps every cache
  *    passes kmem_cache_check and holds exactly the live objects;
- *  - reap and drain: idle CPUs give their slabs back on the second reap,
+ *  - reap and drain: idle CPUs give their slabs back on the second reap
+ *    (one that only freed in between is not idle),
  *    slab_drain_all leaves only slabs with live objects.
  * Both end with every page back.
  */
@@ -296,7 +297,7 @@ SELFTEST_HOST(slub_host_reap_and_drain_all)
 {
 	struct kmem_cache *c;
 	unsigned long pages, reaps;
-	void *keep[HOP_CPUS], *p;
+	void *keep[HOP_CPUS], *p, *extra = NULL;
 
 	slab_drain_all();
 	pages = slab_test_settle();
@@ -309,19 +310,35 @@ SELFTEST_HOST(slub_host_reap_and_drain_all)
 		p = kmem_cache_alloc(c);
 		kmem_cache_free(c, p);
 		ST_EXPECT(keep[cpu] && slub_test_cpu_slab(c), "CPU %u has no slab", cpu);
+		if (cpu == 2)
+			extra = kmem_cache_alloc(c);
 	}
-	/* The first reap only notes the tids; the second finds them unchanged and flushes. */
+	ST_EXPECT(extra, "no extra object");
+	/*
+	 * The first reap only notes the pairs; the second finds them unchanged
+	 * and flushes. CPU 1 allocates and frees between the two, CPU 2 only
+	 * frees (its tid stays, its freelist moves): both stay busy.
+	 */
 	reaps = slab_reap_events();
 	for (unsigned int pass = 0; pass < 2; pass++) {
 		for (unsigned int cpu = 0; cpu < HOP_CPUS; cpu++) {
 			host_set_cpu(cpu);
 			if (cpu == 1 && pass == 1)
-				kmem_cache_free(c, kmem_cache_alloc(c)); /* CPU 1 stays busy */
+				kmem_cache_free(c, kmem_cache_alloc(c));
+			if (cpu == 2 && pass == 1) {
+				unsigned long tid = slub_this_cpu(c)->tid;
+
+				kmem_cache_free(c, extra);
+				ST_EXPECT(slub_this_cpu(c)->tid == tid &&
+						  slub_this_cpu(c)->freelist == extra,
+					  "CPU 2's free: tid %lu (was %lu), freelist %p",
+					  slub_this_cpu(c)->tid, tid, slub_this_cpu(c)->freelist);
+			}
 			slab_reap();
 		}
 	}
 	for (unsigned int cpu = 0; cpu < HOP_CPUS; cpu++)
-		ST_EXPECT((slub_cpu_of(c, cpu)->freelist == SLUB_NO_SLAB) == (cpu != 1),
+		ST_EXPECT((slub_cpu_of(c, cpu)->freelist == SLUB_NO_SLAB) == (cpu != 1 && cpu != 2),
 			  "CPU %u after two reaps: freelist %p", cpu,
 			  slub_cpu_of(c, cpu)->freelist);
 	ST_EXPECT(slab_reap_events() > reaps, "no reap counted");

@@ -21,6 +21,12 @@
  *    needed: a compiler barrier only. Callers that update such a pair with
  *    interrupts off should also do it with this call rather than plain
  *    stores, so that the interrupted code's store-exclusive is sure to fail.
+ *  - arch_this_cpu_try_cmpxchg_double: the same, but on failure *o1 and *o2
+ *    receive the pair as read again after it (the second word first: a
+ *    tid before its freelist); reading again rather than handing out the
+ *    load-exclusive's registers keeps the success path free of copies.
+ *  - arch_this_cpu_try_cmpxchg: one word of the running CPU's per-CPU data
+ *    (LDXR/STXR, no barrier); *o as above.
  *
  * LDXP/STXP are ARMv8.0: arch_has_cmpxchg_double() is always true. (CASP,
  * ARMv8.1 LSE, would do the same in one instruction on CPUs that have it.)
@@ -79,6 +85,56 @@ arch_this_cpu_cmpxchg_double(void *p, unsigned long o1, unsigned long o2, unsign
 			       [m] "+Q"(*(unsigned __int128 *)p)
 			     : [o1] "r"(o1), [o2] "r"(o2), [n1] "r"(n1), [n2] "r"(n2)
 			     : "memory");
+	return ok;
+}
+
+/* arch_this_cpu_try_cmpxchg_double - see above: the running CPU's pair; *o1, *o2 updated. */
+static __attribute__((always_inline)) inline bool
+arch_this_cpu_try_cmpxchg_double(void *p, unsigned long *o1, unsigned long *o2,
+				 unsigned long n1, unsigned long n2)
+{
+	unsigned long t1, t2;
+	unsigned int st;
+	bool ok;
+
+	__asm__ __volatile__("1:	ldxp	%[t1], %[t2], %[m]\n"
+			     "	cmp	%[t1], %[o1]\n"
+			     "	ccmp	%[t2], %[o2], #0, eq\n"
+			     "	b.ne	2f\n"
+			     "	stxp	%w[st], %[n1], %[n2], %[m]\n"
+			     "	cbnz	%w[st], 1b\n"
+			     "2:"
+			     : "=@cceq"(ok), [t1] "=&r"(t1), [t2] "=&r"(t2), [st] "=&r"(st),
+			       [m] "+Q"(*(unsigned __int128 *)p)
+			     : [o1] "r"(*o1), [o2] "r"(*o2), [n1] "r"(n1), [n2] "r"(n2)
+			     : "memory");
+	if (!ok) {	/* read again, second word first (a tid before its freelist) */
+		*o2 = ((volatile unsigned long *)p)[1];
+		__asm__ __volatile__("" ::: "memory");
+		*o1 = ((volatile unsigned long *)p)[0];
+	}
+	return ok;
+}
+
+/* arch_this_cpu_try_cmpxchg - see above: one word of the running CPU's data; *o updated. */
+static __attribute__((always_inline)) inline bool
+arch_this_cpu_try_cmpxchg(unsigned long *p, unsigned long *o, unsigned long n)
+{
+	unsigned long t;
+	unsigned int st;
+	bool ok;
+
+	__asm__ __volatile__("1:	ldxr	%[t], %[m]\n"
+			     "	cmp	%[t], %[o]\n"
+			     "	b.ne	2f\n"
+			     "	stxr	%w[st], %[n], %[m]\n"
+			     "	cbnz	%w[st], 1b\n"
+			     "2:"
+			     : "=@cceq"(ok), [t] "=&r"(t), [st] "=&r"(st), [m] "+Q"(*p)
+			     : [o] "r"(*o), [n] "r"(n)
+			     : "memory");
+	if (!ok)
+		*o = *(volatile unsigned long *)p;
 	return ok;
 }
 

@@ -107,4 +107,13 @@ extern unsigned long __per_cpu_offset[NR_CPUS];
 #define arch_this_cpu_add(name, val) \
 	((void)__atomic_fetch_add(arch_this_cpu_ptr(name), (val), __ATOMIC_RELAXED))
 
+/*
+ * Per-CPU keys (kernel/percpu.h): the key is the offset of the object in a
+ * CPU's area, so this CPU's copy is TPIDR_EL1 plus the key (mrs, add).
+ */
+#define ARCH_PERCPU_SEG
+#define arch_per_cpu_key(name, off) \
+	((unsigned long)arch_this_cpu_ptr(name) - __my_cpu_base() + (unsigned long)(off))
+#define arch_this_cpu_key_ptr(type, name, key)	((type *)(__my_cpu_base() + (key)))
+
 #endif

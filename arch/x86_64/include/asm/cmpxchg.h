@@ -14,6 +14,15 @@
  *    the pair, so it is atomic where it needs to be and costs no bus lock.
  *    A compiler barrier, nothing more.
  *
+ *  - arch_this_cpu_try_cmpxchg_double: the same for a pair reached
+ *    %gs-relative (a PERCPU_SEG pointer, kernel/percpu.h); on failure *o1
+ *    and *o2 receive the pair as it is (one snapshot), on success they
+ *    keep what was compared: the caller's variables stay in rax and rdx,
+ *    with no copy around the instruction, and a retry reads nothing.
+ *  - arch_this_cpu_try_cmpxchg: one word of the running CPU's per-CPU data
+ *    (a PERCPU_SEG pointer), cmpxchg without a lock (same reasoning); *o
+ *    as above.
+ *
  * cmpxchg16b takes the new value in rcx:rbx. rbx is callee-saved, and a
  * function that gives it to the compiler must save and restore it, which
  * with frame pointers costs a whole frame (five instructions on a fast
@@ -74,6 +83,35 @@ arch_this_cpu_cmpxchg_double(void *p, unsigned long o1, unsigned long o2, unsign
 			     "xchg %[n1], %%rbx"
 			     : "=@ccz"(ok), "+a"(o1), "+d"(o2)
 			     : [n1] "D"(n1), [p] "S"(p), "c"(n2)
+			     : "memory");
+	return ok;
+}
+
+/* arch_this_cpu_try_cmpxchg_double - see above: the running CPU's pair; *o1, *o2 updated. */
+static __attribute__((always_inline)) inline bool
+arch_this_cpu_try_cmpxchg_double(void __seg_gs *p, unsigned long *o1, unsigned long *o2,
+				 unsigned long n1, unsigned long n2)
+{
+	bool ok;
+
+	__asm__ __volatile__("xchg %[n1], %%rbx\n\t"
+			     "cmpxchg16b %%gs:(%[p])\n\t"
+			     "xchg %[n1], %%rbx"
+			     : "=@ccz"(ok), "+a"(*o1), "+d"(*o2)
+			     : [n1] "D"(n1), [p] "S"(p), "c"(n2)
+			     : "memory");
+	return ok;
+}
+
+/* arch_this_cpu_try_cmpxchg - see above: one word of the running CPU's data; *o updated. */
+static __attribute__((always_inline)) inline bool
+arch_this_cpu_try_cmpxchg(unsigned long __seg_gs *p, unsigned long *o, unsigned long n)
+{
+	bool ok;
+
+	__asm__ __volatile__("cmpxchg %[n], %[m]"
+			     : "=@ccz"(ok), [m] "+m"(*p), "+a"(*o)
+			     : [n] "r"(n)
 			     : "memory");
 	return ok;
 }

@@ -70,4 +70,14 @@ ARCH_DECLARE_PER_CPU(unsigned long, this_cpu_off);
 	((__typeof__(&per_cpu__##name))((unsigned long)&per_cpu__##name +       \
 					 arch_this_cpu_read(this_cpu_off)))
 
+/*
+ * Per-CPU keys (kernel/percpu.h): the key of byte 'off' of a per-CPU
+ * variable is its template address; used %gs-relative (GCC's __seg_gs
+ * address space) it reaches the running CPU's copy, with no load of
+ * this_cpu_off and no add.
+ */
+#define ARCH_PERCPU_SEG __seg_gs
+#define arch_per_cpu_key(name, off)	((unsigned long)&per_cpu__##name + (off))
+#define arch_this_cpu_key_ptr(type, name, key)	((type __seg_gs *)(key))
+
 #endif

@@ -38,4 +38,10 @@
 #define arch_this_cpu_write(name, val)	((void)(*arch_this_cpu_ptr(name) = (val)))
 #define arch_this_cpu_add(name, val)	((void)(*arch_this_cpu_ptr(name) += (val)))
 
+/* Per-CPU keys (kernel/percpu.h): the key is the offset into the variable. */
+#define ARCH_PERCPU_SEG
+#define arch_per_cpu_key(name, off)	((unsigned long)(off))
+#define arch_this_cpu_key_ptr(type, name, key) \
+	((type *)((char *)arch_this_cpu_ptr(name) + (key)))
+
 #endif
