@@ -49,7 +49,9 @@ static void use_every_kmalloc_cache(void *arg)
 
 /*
  * What a CPU may leave behind per kmalloc cache once drained: SLAB's node
- * (a kmem_cache_node object, 128 bytes); SLUB and SLOB leave nothing.
+ * (a kmem_cache_node object, 128 bytes); SLUB and SLOB leave nothing. A
+ * CPU allocates its nodes itself, so they sit on slabs of its own node of
+ * the node cache: at least one page per CPU, however few nodes it has.
  */
 #define SCALE_KEPT_PER_CPU_CACHE	256
 
@@ -69,8 +71,8 @@ SELFTEST(scale_every_cpu_uses_every_kmalloc_cache)
 	       "%lu kB after draining\n", before * (PAGE_SIZE / 1024), used * (PAGE_SIZE / 1024),
 	       cpus, n, drained * (PAGE_SIZE / 1024));
 	ST_EXPECT(nulls == 0, "%u kmallocs returned NULL", nulls);
-	/* Bookkeeping rounded up to whole pages, plus one partly used page per cache. */
-	allowed = (cpus * n * SCALE_KEPT_PER_CPU_CACHE + PAGE_SIZE - 1) / PAGE_SIZE + n;
+	/* Each CPU's bookkeeping in whole pages, plus one partly used page per cache. */
+	allowed = cpus * ((n * SCALE_KEPT_PER_CPU_CACHE + PAGE_SIZE - 1) / PAGE_SIZE) + n;
 	ST_EXPECT(drained <= before + allowed,
 		  "draining left %lu pages in slabs, %lu more than before (allowed: %lu for "
 		  "%u CPUs x %u caches)", drained, drained - before, allowed, cpus, n);
