@@ -53,7 +53,7 @@ static void use_every_kmalloc_cache(void *arg)
  * CPU allocates its nodes itself, so they sit on slabs of its own node of
  * the node cache: at least one page per CPU, however few nodes it has.
  */
-#define SCALE_KEPT_PER_CPU_CACHE	256
+#define SCALE_KEPT_PER_CPU_CACHE 256
 
 SELFTEST(scale_every_cpu_uses_every_kmalloc_cache)
 {
@@ -68,14 +68,16 @@ SELFTEST(scale_every_cpu_uses_every_kmalloc_cache)
 	slab_drain_all();
 	drained = slab_total_pages();
 	printk("  Slab: %lu kB before, %lu kB once each of %u CPUs used all %u kmalloc caches, "
-	       "%lu kB after draining\n", before * (PAGE_SIZE / 1024), used * (PAGE_SIZE / 1024),
-	       cpus, n, drained * (PAGE_SIZE / 1024));
+	       "%lu kB after draining\n",
+	       before * (PAGE_SIZE / 1024), used * (PAGE_SIZE / 1024), cpus, n,
+	       drained * (PAGE_SIZE / 1024));
 	ST_EXPECT(nulls == 0, "%u kmallocs returned NULL", nulls);
 	/* Each CPU's bookkeeping in whole pages, plus one partly used page per cache. */
 	allowed = cpus * ((n * SCALE_KEPT_PER_CPU_CACHE + PAGE_SIZE - 1) / PAGE_SIZE) + n;
 	ST_EXPECT(drained <= before + allowed,
 		  "draining left %lu pages in slabs, %lu more than before (allowed: %lu for "
-		  "%u CPUs x %u caches)", drained, drained - before, allowed, cpus, n);
+		  "%u CPUs x %u caches)",
+		  drained, drained - before, allowed, cpus, n);
 	return 0;
 }
 #endif
