@@ -7,6 +7,7 @@
 ARCH      ?= x86_64
 PAGE_SIZE ?= 4K
 SMP       ?= 1
+# NR_CPUS: the most CPUs the kernel starts (mm/files.mk: 1-64, default 8).
 ALLOC     ?= slab
 MEM       ?= 256M
 TIMEOUT   ?= 120
@@ -54,16 +55,15 @@ $(error PAGE_SIZE=$(PAGE_SIZE) is not available on $(ARCH): use one of $(ARCH_PA
 endif
 
 # SMP and MEM are checked here, before anything is built or booted: SMP from 1
-# to the kernel's NR_CPUS (read from the arch's asm/processor.h, the one place
-# it is set), MEM a size QEMU's -m takes (a number of MiB, or with an M or G
-# suffix) from 8M (the least Quarry boots in) to 8G (the most it has been
-# booted with).
-NR_CPUS_MAX := $(shell sed -n 's/^\#define NR_CPUS[[:space:]]*\([0-9]*\).*/\1/p' arch/$(ARCH)/include/asm/processor.h)
+# to NR_CPUS (the build option, checked in mm/files.mk), MEM a
+# size QEMU's -m takes (a number of MiB, or with an M or G suffix) from 8M
+# (the least Quarry boots in) to 8G (the most it has been booted with).
+NR_CPUS_MAX := $(NR_CPUS)
 ifeq ($(shell echo '$(SMP)' | grep -Ex '[1-9][0-9]{0,3}'),)
 $(error SMP must be a CPU count from 1 to $(NR_CPUS_MAX), not '$(SMP)')
 endif
 ifeq ($(shell [ $(SMP) -le $(NR_CPUS_MAX) ] && echo ok),)
-$(error SMP=$(SMP) is more CPUs than Quarry starts (NR_CPUS is $(NR_CPUS_MAX)): use 1 to $(NR_CPUS_MAX))
+$(error SMP=$(SMP) is more CPUs than Quarry starts (NR_CPUS is $(NR_CPUS_MAX)): use 1 to $(NR_CPUS_MAX), or build with NR_CPUS=$(SMP))
 endif
 MEM_MIB := $(shell echo '$(MEM)' | sed -En 's/^([1-9][0-9]{0,5})[mM]?$$/\1/p; s/^([1-9][0-9]{0,2})[gG]$$/\1 1024/p' | awk '{ print $$1 * ($$2 ? $$2 : 1) }')
 ifeq ($(MEM_MIB),)
@@ -255,7 +255,9 @@ help:
 	@echo "  PAGE_SIZE=4K|64K   page size (default 4K); arm64 also 16K. On arm64 it is the"
 	@echo "                     MMU granule; x86_64 makes a 64K page of 16 MMU pages"
 	@echo "  CPU=cortex-a72     arm64 QEMU CPU (cortex-a57, cortex-a72, max); 16K needs max"
-	@echo "  SMP=N              QEMU CPU count (default 1; 1-8; >1 runs MTTCG)"
+	@echo "  SMP=N              QEMU CPU count (default 1; 1-NR_CPUS; >1 runs MTTCG)"
+	@echo "  NR_CPUS=8          most CPUs the kernel starts, 1-64 (per-CPU arrays are sized"
+	@echo "                     by it); other than 8: build/<arch>-<page>[-alloc]-cpusN/"
 	@echo "  ALLOC=slab         object allocator: slab (default), slub (seed 002: lockless"
 	@echo "                     per-CPU fast paths), slob (seed 004's sequential-fit heap) or"
 	@echo "                     slob-seg (seed 004's segregated free lists); builds other than"

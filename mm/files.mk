@@ -57,5 +57,18 @@ MM_CONFIG_CFLAGS := $(if $(SLAB_DEBUG),-DCONFIG_SLAB_DEBUG=1) \
 	$(if $(SLAB_FREELIST_HARDENED),-DCONFIG_SLAB_FREELIST_HARDENED=1) \
 	$(if $(SLAB_IDX),-DCONFIG_SLAB_IDX_BYTES=$(SLAB_IDX)) \
 	$(if $(SLAB_GROW_LOCKED),-DCONFIG_SLAB_GROW_LOCKED=1)
+# NR_CPUS: the most CPUs the kernel starts and the host tests act as; per-CPU
+# arrays of mm/ (a cache's array and node pointers, the page allocator's
+# per-CPU lists) and of the kernel (per-CPU areas, GDT/TSS) are sized by it.
+# 1 to 64 (kernel/smp.c keeps the online CPUs in one 64-bit mask); a build
+# other than the default 8 goes to a directory with the suffix -cpusN.
+NR_CPUS ?= 8
+ifeq ($(shell echo '$(NR_CPUS)' | grep -Ex '[1-9][0-9]?'),)
+$(error NR_CPUS must be a CPU count from 1 to 64 (default 8), not '$(NR_CPUS)')
+endif
+ifeq ($(shell [ $(NR_CPUS) -le 64 ] && echo ok),)
+$(error NR_CPUS=$(NR_CPUS) is out of range: Quarry starts at most 64 CPUs (one bit each in a 64-bit mask))
+endif
+MM_CONFIG_CFLAGS += -DNR_CPUS=$(NR_CPUS)
 # Variant builds get their own output directory suffix.
-MM_VARIANT := $(if $(SLAB_DEBUG),-debug)$(if $(SLAB_FREELIST_RANDOM),-random)$(if $(SLAB_FREELIST_HARDENED),-hardened)$(if $(SLAB_IDX),-idx$(SLAB_IDX))$(if $(SLAB_GROW_LOCKED),-growlocked)
+MM_VARIANT := $(if $(SLAB_DEBUG),-debug)$(if $(SLAB_FREELIST_RANDOM),-random)$(if $(SLAB_FREELIST_HARDENED),-hardened)$(if $(SLAB_IDX),-idx$(SLAB_IDX))$(if $(SLAB_GROW_LOCKED),-growlocked)$(if $(filter-out 8,$(NR_CPUS)),-cpus$(NR_CPUS))

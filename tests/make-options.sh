@@ -7,9 +7,10 @@ set -u
 cd "$(dirname "$0")/.."
 
 refuse() {	# refuse NAME PATTERN MAKE-ARGS...: make -n must fail, saying PATTERN
-	local name=$1 pat=$2 out rc
+	local name=$1 pat=$2 out rc goal=kernel
 	shift 2
-	out=$(make -n "$@" kernel 2>&1)
+	[ "$1" = -f ] && goal=	# another makefile: its default goal
+	out=$(make -n "$@" $goal 2>&1)
 	rc=$?
 	if [ $rc -ne 0 ] && echo "$out" | grep -qE -- "$pat"; then
 		echo "PASS make-options-$name: 'make $*' refused: $(echo "$out" | grep -E -- "$pat" | head -1 | sed 's/.*\*\*\* //')"
@@ -28,6 +29,12 @@ refuse smp-0 "SMP must be a CPU count from 1 to 8, not '0'" SMP=0
 refuse smp-word "SMP must be a CPU count from 1 to 8, not 'banana'" SMP=banana
 refuse smp-9 "SMP=9 is more CPUs than Quarry starts \\(NR_CPUS is 8\\)" SMP=9
 refuse smp-64 "SMP=64 is more CPUs than Quarry starts \\(NR_CPUS is 8\\)" SMP=64 ARCH=arm64
+refuse nr-cpus-word "NR_CPUS must be a CPU count from 1 to 64 \\(default 8\\), not 'many'" NR_CPUS=many
+refuse nr-cpus-0 "NR_CPUS must be a CPU count from 1 to 64 \\(default 8\\), not '0'" NR_CPUS=0
+refuse nr-cpus-65 "NR_CPUS=65 is out of range: Quarry starts at most 64 CPUs" NR_CPUS=65 ARCH=arm64
+refuse smp-65 "SMP=65 is more CPUs than Quarry starts \\(NR_CPUS is 64\\)" SMP=65 NR_CPUS=64
+refuse smp-above-nr-cpus "SMP=8 is more CPUs than Quarry starts \\(NR_CPUS is 4\\)" SMP=8 NR_CPUS=4
+refuse host-nr-cpus "NR_CPUS=99 is out of range" -f tests/host/host.mk NR_CPUS=99
 refuse mem-word "MEM must be a RAM size such as 256M or 1G, not 'foo'" MEM=foo
 refuse mem-fraction "MEM must be a RAM size such as 256M or 1G, not '1.5G'" MEM=1.5G
 refuse mem-small "MEM=4M is out of range: Quarry boots with 8M to 8G" MEM=4M
@@ -48,3 +55,20 @@ accept() {	# accept NAME MAKE-ARGS...: make -n must get past the checks
 accept good-edges SMP=8 MEM=8M
 accept good-sizes ARCH=arm64 SMP=1 MEM=8G ALLOC=slob-seg
 accept good-mib MEM=512 ALLOC=slub
+accept good-nr-cpus SMP=64 NR_CPUS=64
+accept good-nr-cpus-arm64 ARCH=arm64 SMP=64 NR_CPUS=64 ALLOC=slub
+
+builds_in() {	# builds_in NAME DIR MAKE-ARGS...: make -n must build into DIR
+	local name=$1 dir=$2 out
+	shift 2
+	out=$(make -n "$@" kernel 2>&1)
+	if echo "$out" | grep -q -- "-o $dir/quarry.elf"; then
+		echo "PASS make-options-$name: 'make $*' builds into $dir"
+	else
+		echo "FAIL make-options-$name: 'make $*' does not link $dir/quarry.elf: $(echo "$out" | grep -m1 -- '-o .*quarry.elf')"
+	fi
+}
+builds_in dir-default build/x86_64-4k
+builds_in dir-nr-cpus-8 build/x86_64-4k NR_CPUS=8
+builds_in dir-nr-cpus-64 build/x86_64-4k-cpus64 NR_CPUS=64
+builds_in dir-nr-cpus-64-slub build/arm64-64k-slub-cpus64 NR_CPUS=64 ALLOC=slub ARCH=arm64 PAGE_SIZE=64K

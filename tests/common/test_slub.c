@@ -408,11 +408,16 @@ SELFTEST(slub_slabinfo_format)
 	struct kmem_cache *c;
 	unsigned long flags;
 	void *objs[10];
+	unsigned int min_objects = 4;	/* 4 * (log2 NR_CPUS + 1), as mm/slub_cache.c */
 
+	for (unsigned int n = NR_CPUS; n > 1; n /= 2)
+		min_objects += 4;
+	/* Order 0 (20 objects at 4K pages) up to NR_CPUS 16; order 1 from 32 (24 or more). */
 	slab_test_init();
 	c = kmem_cache_create("test-info", 200, 0, SLAB_NO_DEBUG, NULL);
-	ST_EXPECT(c && c->num == PAGE_SIZE / 200 && c->order == 0, "test-info: %u per order %u",
-		  c ? c->num : 0, c ? c->order : 0);
+	ST_EXPECT(c && c->num == (PAGE_SIZE << c->order) / 200 &&
+			  c->order == (PAGE_SIZE / 200 >= min_objects ? 0U : 1U),
+		  "test-info: %u per order %u", c ? c->num : 0, c ? c->order : 0);
 	flags = arch_irq_save();
 	for (int i = 0; i < 10; i++)
 		objs[i] = kmem_cache_alloc(c);
@@ -421,7 +426,7 @@ SELFTEST(slub_slabinfo_format)
 	arch_irq_restore(flags);
 	snprintf(want, sizeof(want),
 		 "%-17s %6u %6u %6u %4u %4d : tunables %4u %4u %4u : slabdata %6u %6u %6u",
-		 "test-info", c->num, c->num, 200U, c->num, 1, 0U, 0U, 0U, 1U, 1U, 0U);
+		 "test-info", c->num, c->num, 200U, c->num, 1 << c->order, 0U, 0U, 0U, 1U, 1U, 0U);
 	ST_EXPECT(strcmp(line, want) == 0, "slabinfo line\n  '%s'\nexpected\n  '%s'", line, want);
 	{
 		void **held = kmalloc_array(1000, sizeof(void *));

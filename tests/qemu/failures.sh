@@ -44,6 +44,12 @@ expect_says() {
 	fi
 }
 
+# run.sh's TCG_THREAD (single or multi; multi cannot go with -icount) is checked before QEMU starts.
+expect_says bad-tcg-thread 2 "TCG_THREAD must be single or multi, not 'many'" \
+	env TCG_THREAD=many "$here/run.sh" "$x86" 60 -smp 2
+expect_says tcg-thread-multi-icount 2 "TCG_THREAD=multi cannot be combined with -icount" \
+	env TCG_THREAD=multi "$here/run.sh" "$arm" 60 -icount shift=0
+
 # Fault injection options (mm/fault_inject.h): a bad value stops the boot
 # with the reason, on both arches; make run's CMDLINE reaches the kernel.
 expect_says x86-bad-failslab 1 "failslab=1,2: no times (field 3)" \

@@ -32,7 +32,13 @@
 #
 # Both arches: with -smp N (N > 1) the CPUs run in parallel host threads
 # (MTTCG, -accel tcg,thread=multi) unless -icount is among the options (the
-# two cannot combine; -icount runs one thread). Exit statuses: x86_64's
+# two cannot combine; -icount runs one thread) or N is above 8: then all
+# CPUs run round-robin in one host thread (-accel tcg,thread=single), where
+# QEMU moves on to the next CPU whenever one spins (x86's pause, arm64's
+# yield) or halts. That is what a 64-CPU boot on a 2-core host needs: 64
+# MTTCG threads each wait a host time slice per ticket-lock hand-over.
+# TCG_THREAD=single or multi in the environment chooses either for any N.
+# Exit statuses: x86_64's
 # isa-debug-exit and arm64's semihosting SYS_EXIT both make QEMU exit with
 # 33 for the kernel's success and 35 for its failure (QEMU_EXIT_* in
 # kernel/arch.h): QEMU's own statuses (0 on a shutdown, 1 on an error such as
@@ -64,7 +70,17 @@ for a in "$@"; do
 	prev=$a
 done
 accel=tcg
-if [ -z "$icount" ] && [ "$smp" != 1 ]; then
+if [ -n "${TCG_THREAD:-}" ]; then
+	case $TCG_THREAD in
+	single | multi) ;;
+	*) echo "run.sh: TCG_THREAD must be single or multi, not '$TCG_THREAD'" >&2; exit 2 ;;
+	esac
+	[ -n "$icount" ] && [ "$TCG_THREAD" = multi ] && {
+		echo "run.sh: TCG_THREAD=multi cannot be combined with -icount" >&2; exit 2; }
+	accel=tcg,thread=$TCG_THREAD
+elif [ -z "$icount" ] && [ "$smp" -gt 8 ] 2>/dev/null; then
+	accel=tcg,thread=single
+elif [ -z "$icount" ] && [ "$smp" != 1 ]; then
 	accel=tcg,thread=multi
 fi
 

@@ -6,8 +6,14 @@
 
 #include <stdint.h>
 
-/* Most CPUs Quarry brings up; per-CPU arrays in mm/ are sized by it. */
-#define NR_CPUS 8
+/*
+ * NR_CPUS: the most CPUs Quarry brings up; per-CPU arrays in mm/ and kernel/
+ * are sized by it. A build option (NR_CPUS=, 1-64, default 8), passed as
+ * -DNR_CPUS by mm/files.mk.
+ */
+#ifndef NR_CPUS
+#error "NR_CPUS is a build option: mm/files.mk passes -DNR_CPUS=N"
+#endif
 
 /* What arch_cycles() reads, for the benchmark header. */
 #define ARCH_CYCLE_COUNTER "PMCCNTR_EL0"

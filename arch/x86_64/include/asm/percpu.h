@@ -20,8 +20,12 @@
 
 #include <asm/processor.h>
 
-/* Room for one CPU's copy of .data..percpu; linker.ld checks the template fits. */
-#define PERCPU_AREA_SIZE	(16 * 1024)
+/*
+ * Room for one CPU's copy of .data..percpu; linker.ld checks the template
+ * fits. One page: the template is 512 bytes, and the areas are static, one
+ * per NR_CPUS (16 KiB each made 1 MiB of .bss at NR_CPUS=64).
+ */
+#define PERCPU_AREA_SIZE	4096
 
 #define ARCH_DEFINE_PER_CPU(type, name) \
 	__attribute__((section(".data..percpu"))) __typeof__(type) per_cpu__##name

@@ -8,7 +8,14 @@
 #define ASM_PROCESSOR_H
 #include <sched.h>
 #include <stdint.h>
-#define NR_CPUS 8
+/*
+ * NR_CPUS: the most CPUs the host tests act as (threads); per-CPU
+ * arrays in mm/ and kernel/ are sized by it. A build option (NR_CPUS=, 1-64,
+ * default 8), passed as -DNR_CPUS by mm/files.mk.
+ */
+#ifndef NR_CPUS
+#error "NR_CPUS is a build option: mm/files.mk passes -DNR_CPUS=N"
+#endif
 extern __thread unsigned int host_cpu_id;
 /* host_cpu_id * HOST_PER_CPU_STRIDE: where this CPU's copy of a per-CPU variable starts. */
 extern __thread unsigned long host_cpu_off;
