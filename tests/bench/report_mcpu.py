@@ -64,7 +64,11 @@ def wide_ranges(results):
     (arch, page, alloc, cpus, test, size, metric, median, min, max)."""
     lo, hi, med = {}, {}, {}
     for r in results:
-        if r[4] != "realtime":
+        # timings only (cycles and ratios of them); per-CPU rows are left out:
+        # results.csv merges their CPUs into one row per size
+        base = r[7][:-4] if r[7].endswith(("_min", "_max")) else r[7]
+        if r[4] != "realtime" or r[5] == "concurrent_alloc_free_cpu" or \
+                not base.endswith(("_cost", "_x100")):
             continue
         key = tuple(r[:7])
         if r[7].endswith("_min"):
