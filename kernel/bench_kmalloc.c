@@ -221,7 +221,13 @@ static void concurrent_cpu(void *arg)
 	void **objs = get_free_pages(order);
 	struct kmem_cache *mine = NULL;
 	bool work = objs && (!run->alone || cpu == 0);
-	unsigned long got = 0;
+	/*
+	 * -icount, several CPUs: the counter is the machine's, so a tick taken
+	 * by any CPU inside a phase would count in it, at a point that depends
+	 * on where QEMU switched vCPUs; the phases run with interrupts off.
+	 */
+	bool quiet = bench_icount && num_online_cpus() > 1;
+	unsigned long got = 0, flags = 0;
 	uint64_t t0, t1, t2, t3;
 
 	if (run->private && work) {
@@ -231,6 +237,8 @@ static void concurrent_cpu(void *arg)
 		mine = kmem_cache_create(name, run->size, 0, SLAB_NO_DEBUG, NULL);
 		work = mine != NULL;
 	}
+	if (quiet)
+		flags = arch_irq_save();
 	smp_barrier_wait(&run->barrier);
 	t0 = arch_cycles();
 	if (work)
@@ -241,6 +249,8 @@ static void concurrent_cpu(void *arg)
 	if (work)
 		turns_free(mine, objs, got, turn_step());
 	t3 = arch_cycles();
+	if (quiet)
+		arch_irq_restore(flags);
 	smp_barrier_wait(&run->barrier);
 	if (mine)
 		kmem_cache_destroy(mine);
