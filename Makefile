@@ -176,7 +176,8 @@ run: deps images
 
 .PHONY: bench
 # Benchmarks: every configuration, single-CPU under -icount (checked to repeat
-# exactly), multi-CPU under MTTCG; report in build/bench/. QUICK=1: a short run.
+# exactly), multi-CPU under MTTCG and at 2/4/8 CPUs under -icount (MCPU=only:
+# that alone; MCPU=0: without it); report in build/bench/. QUICK=1: a short run.
 # Both arches and both allocators unless ARCH= or ALLOC= (slab, slub or a
 # list: ALLOC=slab,slub) is given on the command line.
 bench: deps
