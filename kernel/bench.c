@@ -57,6 +57,20 @@ static const char *alloc_name(void)
 #endif
 }
 
+/* bench_clock: see bench.h. */
+uint64_t bench_clock(void)
+{
+#ifdef __aarch64__
+	uint64_t cnt, hz;
+
+	__asm__ __volatile__("isb\n\tmrs %0, cntvct_el0\n\tmrs %1, cntfrq_el0"
+			     : "=r"(cnt), "=r"(hz) : : "memory");
+	return hz ? cnt * (arch_cycles_khz() * 1000 / hz) : arch_cycles();
+#else
+	return arch_cycles();
+#endif
+}
+
 /* bench_line: see bench.h. */
 void bench_line(const char *test, unsigned long size, unsigned int nkv, ...)
 {

@@ -63,6 +63,15 @@ void bench_messaging(void);
 /* alloc_pages/free_pages, single CPU and concurrent (test 6). */
 void bench_pages(void);
 
+/*
+ * bench_clock - arch_cycles() units on a clock all CPUs share, for spans
+ * across CPUs under -icount: x86_64's TSC is one (rdtsc); arm64's PMCCNTR_EL0
+ * is not (each CPU's starts at its own boot), so there it is the generic
+ * timer's virtual count scaled to PMCCNTR's rate (under -icount 1 GHz over
+ * 62.5 MHz: steps of 16 instructions).
+ */
+uint64_t bench_clock(void);
+
 /* Per-operation cost: total / n, rounded to the nearest unit. */
 static inline unsigned long bench_per_op(uint64_t total, unsigned long n)
 {

@@ -145,7 +145,7 @@ struct concurrent_run {
 	uint64_t alloc_cost[NR_CPUS];
 	uint64_t free_cost[NR_CPUS];
 	unsigned long got[NR_CPUS];
-	uint64_t stamp[NR_CPUS][4];	/* counter at each CPU's phase starts and ends */
+	uint64_t stamp[NR_CPUS][4];	/* bench_clock at each CPU's phase starts and ends */
 	uint64_t span_alloc;		/* -icount: the phases' spans per operation */
 	uint64_t span_free;
 };
@@ -228,7 +228,7 @@ static void concurrent_cpu(void *arg)
 	 */
 	bool quiet = bench_icount && num_online_cpus() > 1;
 	unsigned long got = 0, flags = 0;
-	uint64_t t0, t1, t2, t3;
+	uint64_t t0, t1, t2, t3, g[4];
 
 	if (run->private && work) {
 		char name[24];
@@ -240,25 +240,27 @@ static void concurrent_cpu(void *arg)
 	if (quiet)
 		flags = arch_irq_save();
 	smp_barrier_wait(&run->barrier);
+	g[0] = bench_clock();
 	t0 = arch_cycles();
 	if (work)
 		got = turns_alloc(mine, run->size, objs, turn_step());
 	t1 = arch_cycles();
+	g[1] = bench_clock();
 	smp_barrier_wait(&run->barrier);
+	g[2] = bench_clock();
 	t2 = arch_cycles();
 	if (work)
 		turns_free(mine, objs, got, turn_step());
 	t3 = arch_cycles();
+	g[3] = bench_clock();
 	if (quiet)
 		arch_irq_restore(flags);
 	smp_barrier_wait(&run->barrier);
 	if (mine)
 		kmem_cache_destroy(mine);
 	run->got[cpu] = got;
-	run->stamp[cpu][0] = t0;
-	run->stamp[cpu][1] = t1;
-	run->stamp[cpu][2] = t2;
-	run->stamp[cpu][3] = t3;
+	for (unsigned int i = 0; i < 4; i++)
+		run->stamp[cpu][i] = g[i];
 	run->alloc_cost[cpu] = got ? bench_per_op(t1 - t0, got) : 0;
 	run->free_cost[cpu] = got ? bench_per_op(t3 - t2, got) : 0;
 	if (objs)
@@ -301,7 +303,7 @@ static bool concurrent_once(struct concurrent_run *run, unsigned int ncpus, bool
 			end[p] = MAX(end[p], run->stamp[cpu][2 * p + 1]);
 		}
 	}
-	/* Under -icount the counter is the machine's: a span counts every CPU's instructions. */
+	/* Under -icount the clock is the machine's: a span counts every CPU's instructions. */
 	run->span_alloc = ops ? bench_per_op(end[0] - start[0], ops) : 0;
 	run->span_free = ops ? bench_per_op(end[1] - start[1], ops) : 0;
 	return full;

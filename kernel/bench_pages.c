@@ -22,7 +22,7 @@ struct page_run {
 	uint64_t alloc_cost[NR_CPUS];
 	uint64_t free_cost[NR_CPUS];
 	unsigned long got[NR_CPUS];
-	uint64_t stamp[NR_CPUS][4];	/* counter at each CPU's phase starts and ends */
+	uint64_t stamp[NR_CPUS][4];	/* bench_clock at each CPU's phase starts and ends */
 };
 
 static struct page *blocks[NR_CPUS][PAGE_OBJECTS];
@@ -38,10 +38,11 @@ static void page_loops(unsigned int order, uint64_t *alloc_cost, uint64_t *free_
 	unsigned int cpu = smp_processor_id();
 	struct page **b = blocks[cpu];
 	unsigned long got = 0;
-	uint64_t t0, t1, t2, t3;
+	uint64_t t0, t1, t2, t3, g[4];
 
 	if (run)
 		smp_barrier_wait(&run->barrier);
+	g[0] = bench_clock();
 	t0 = arch_cycles();
 	for (unsigned long end = MIN(step, PAGE_OBJECTS); got < PAGE_OBJECTS;
 	     end = MIN(end + step, PAGE_OBJECTS)) {
@@ -56,8 +57,10 @@ static void page_loops(unsigned int order, uint64_t *alloc_cost, uint64_t *free_
 			cpu_relax();
 	}
 	t1 = arch_cycles();
+	g[1] = bench_clock();
 	if (run)
 		smp_barrier_wait(&run->barrier);
+	g[2] = bench_clock();
 	t2 = arch_cycles();
 	for (unsigned long i = 0; i < got; i += step) {
 		for (unsigned long k = i; k < MIN(i + step, got); k++)
@@ -66,14 +69,13 @@ static void page_loops(unsigned int order, uint64_t *alloc_cost, uint64_t *free_
 			cpu_relax();
 	}
 	t3 = arch_cycles();
+	g[3] = bench_clock();
 	*alloc_cost = got ? bench_per_op(t1 - t0, got) : 0;
 	*free_cost = got ? bench_per_op(t3 - t2, got) : 0;
 	if (run) {
 		run->got[cpu] = got;
-		run->stamp[cpu][0] = t0;
-		run->stamp[cpu][1] = t1;
-		run->stamp[cpu][2] = t2;
-		run->stamp[cpu][3] = t3;
+		for (unsigned int i = 0; i < 4; i++)
+			run->stamp[cpu][i] = g[i];
 	}
 }
 
