@@ -138,8 +138,8 @@ def plot(outdir, results, t, counters):
               ("slub", "kmalloc_free_pair", "pair_cost", "SLUB kmalloc+kfree pair (test 2)", False)]
     made = []
     for page in t.pages:
-        for arch in t.arches_at(page, mode="icount", test="kmalloc_then_free"):
-            lines = [x for x in series if t.has(arch, page, alloc=x[0], mode="icount", test=x[1])]
+        for arch in t.arches_at(page, cpus=1, mode="icount", test="kmalloc_then_free"):
+            lines = [x for x in series if t.has(arch, page, alloc=x[0], cpus=1, mode="icount", test=x[1])]
             if not lines:
                 continue
             data = os.path.join(outdir, "plot-%s-%s.dat" % (arch, page))
