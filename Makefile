@@ -176,11 +176,12 @@ run: deps images
 
 .PHONY: bench
 # Benchmarks: every configuration, single-CPU under -icount (checked to repeat
-# exactly), multi-CPU under MTTCG; report in build/bench/. QUICK=1: a short run.
+# exactly), multi-CPU under MTTCG and at 2/4/8 CPUs under -icount (MCPU=only:
+# that alone; MCPU=0: without it); report in build/bench/. QUICK=1: a short run.
 # Both arches and both allocators unless ARCH= or ALLOC= (slab, slub or a
 # list: ALLOC=slab,slub) is given on the command line.
 bench: deps
-	@tests/bench/run.sh $(if $(QUICK),quick) $(if $(filter command line,$(origin ARCH)),$(ARCH)) $(if $(BENCH_ALLOC),alloc=$(BENCH_ALLOC))
+	@tests/bench/run.sh $(if $(QUICK),quick) $(if $(filter command line,$(origin ARCH)),$(ARCH)) $(if $(BENCH_ALLOC),alloc=$(BENCH_ALLOC)) $(if $(filter only,$(MCPU)),mcpu,$(if $(filter 0,$(MCPU)),nomcpu))
 
 # SMP=N given to `make test` runs the SMP self-tests and boot checks on N
 # CPUs instead of the default counts (2, 4 and 8; see tests/run-all.sh);
@@ -244,7 +245,8 @@ help:
 	@echo "                on x86_64 (4K, 64K) and arm64 (4K, 16K, 64K), boot checks, the"
 	@echo "                benchmark mode, the GDB tests (stepping, helpers) on both arches"
 	@echo "  make bench    boot-time benchmarks of every configuration -> build/bench/report.md"
-	@echo "                (QUICK=1: natural configuration only, one multi-CPU boot)"
+	@echo "                (QUICK=1: natural configuration only, one multi-CPU boot;"
+	@echo "                MCPU=only: just the 2/4/8-CPU -icount mode; MCPU=0: without it)"
 	@echo "  make debug    boot QEMU paused with a gdbstub on a free port from 1234, printed"
 	@echo "                (ARCH=arm64 too; CMDLINE=gdbtest: a cache sequence to stop in)"
 	@echo "  make gdb      attach gdb-multiarch to 'make debug' (same options), with the"

@@ -26,6 +26,28 @@ extern bool bench_quick;
 extern bool bench_icount;
 
 /*
+ * bench_turn - under -icount with more than one CPU, the concurrent kmalloc
+ * loops (test 3) yield the vCPU (cpu_relax: PAUSE / YIELD) after every
+ * bench_turn operations; command line "turn=K", default BENCH_TURN, 0 for
+ * never. Why: QEMU 7.2 runs -icount vCPUs in one thread and gives the vCPU
+ * it resumes the whole time to the next timer deadline (Quarry's ticks: 10
+ * ms, 10^7 instructions), so a busy CPU runs on until it spins or halts, and
+ * the CPUs' loops would run one after another, never interleaved (QEMU 8.1
+ * splits the time between vCPUs; 7.2 does not). A yield ends the vCPU's turn
+ * and the next runnable vCPU runs, so with turns the CPUs take K operations
+ * each in strict rotation, deterministically. Costs a few instructions per K
+ * operations (a nested loop, no per-operation test); not used in real time.
+ */
+extern unsigned int bench_turn;
+#define BENCH_TURN	16
+
+/*
+ * bench_turn_parse - set bench_turn from the text of "turn=K". Returns 0, or
+ * -1 (bench_turn unchanged) when val is not a number from 0 to BENCH_OBJECTS.
+ */
+int bench_turn_parse(const char *val);
+
+/*
  * bench_line - print one BENCH line: the fixed keys, then test and size, then
  * the given "key=value" pairs (nkv of them, values unsigned).
  */
@@ -40,6 +62,15 @@ void bench_remote_free(void);
 void bench_messaging(void);
 /* alloc_pages/free_pages, single CPU and concurrent (test 6). */
 void bench_pages(void);
+
+/*
+ * bench_clock - arch_cycles() units on a clock all CPUs share, for spans
+ * across CPUs under -icount: x86_64's TSC is one (rdtsc); arm64's PMCCNTR_EL0
+ * is not (each CPU's starts at its own boot), so there it is the generic
+ * timer's virtual count scaled to PMCCNTR's rate (under -icount 1 GHz over
+ * 62.5 MHz: steps of 16 instructions).
+ */
+uint64_t bench_clock(void);
 
 /* Per-operation cost: total / n, rounded to the nearest unit. */
 static inline unsigned long bench_per_op(uint64_t total, unsigned long n)

@@ -15,6 +15,11 @@
  *      charges for running CPUs at once, the floor for kmalloc's ratio.
  *      CONCURRENT_ROUNDS of each, alternating, medians reported;
  *   4. remote free: CPU 0 allocates, CPU 1 frees.
+ * Under QEMU -icount with several CPUs (one host thread, round-robin) test 3
+ * runs in turns (bench.h, bench_turn) and also reports each phase's span:
+ * every instruction the machine ran from the first CPU's start to the last
+ * CPU's end, over all CPUs' operations, i.e. instructions per operation per
+ * CPU, spinning and sharing included (test=concurrent_span).
  * Single-CPU loops run with interrupts off so that, under QEMU -icount, no
  * timer tick lands in a timed loop and the figures repeat exactly. Each
  * object has one byte touched when allocated.
@@ -140,6 +145,9 @@ struct concurrent_run {
 	uint64_t alloc_cost[NR_CPUS];
 	uint64_t free_cost[NR_CPUS];
 	unsigned long got[NR_CPUS];
+	uint64_t stamp[NR_CPUS][4];	/* bench_clock at each CPU's phase starts and ends */
+	uint64_t span_alloc;		/* -icount: the phases' spans per operation */
+	uint64_t span_free;
 };
 
 /* alloc_loop and free_loop for one cache. */
@@ -161,6 +169,50 @@ static void cache_free_loop(struct kmem_cache *c, void **objs, unsigned long n)
 		kmem_cache_free(c, objs[i]);
 }
 
+/*
+ * BENCH_OBJECTS allocations (from c, or kmalloc(size) when c is NULL) in
+ * turns of step, yielding the vCPU after each turn unless step covers them
+ * all; returns how many it got.
+ */
+static unsigned long turns_alloc(struct kmem_cache *c, size_t size, void **objs,
+				 unsigned long step)
+{
+	unsigned long got = 0;
+
+	for (unsigned long i = 0; i < BENCH_OBJECTS; i += step) {
+		unsigned long n = MIN(step, BENCH_OBJECTS - i);
+		unsigned long k = c ? cache_alloc_loop(c, objs + i, n) : alloc_loop(objs + i, n, size);
+
+		got += k;
+		if (k < n)
+			break;
+		if (step < BENCH_OBJECTS)
+			cpu_relax();
+	}
+	return got;
+}
+
+/* Free the got objects of turns_alloc in turns of step. */
+static void turns_free(struct kmem_cache *c, void **objs, unsigned long got, unsigned long step)
+{
+	for (unsigned long i = 0; i < got; i += step) {
+		unsigned long n = MIN(step, got - i);
+
+		if (c)
+			cache_free_loop(c, objs + i, n);
+		else
+			free_loop(objs + i, n);
+		if (step < BENCH_OBJECTS)
+			cpu_relax();
+	}
+}
+
+/* The operations per turn of test 3 on this machine: see bench_turn. */
+static unsigned long turn_step(void)
+{
+	return bench_icount && num_online_cpus() > 1 && bench_turn ? bench_turn : BENCH_OBJECTS;
+}
+
 static void concurrent_cpu(void *arg)
 {
 	struct concurrent_run *run = arg;
@@ -169,8 +221,14 @@ static void concurrent_cpu(void *arg)
 	void **objs = get_free_pages(order);
 	struct kmem_cache *mine = NULL;
 	bool work = objs && (!run->alone || cpu == 0);
-	unsigned long got = 0;
-	uint64_t t0, t1, t2, t3;
+	/*
+	 * -icount, several CPUs: the counter is the machine's, so a tick taken
+	 * by any CPU inside a phase would count in it, at a point that depends
+	 * on where QEMU switched vCPUs; the phases run with interrupts off.
+	 */
+	bool quiet = bench_icount && num_online_cpus() > 1;
+	unsigned long got = 0, flags = 0;
+	uint64_t t0, t1, t2, t3, g[4];
 
 	if (run->private && work) {
 		char name[24];
@@ -179,25 +237,30 @@ static void concurrent_cpu(void *arg)
 		mine = kmem_cache_create(name, run->size, 0, SLAB_NO_DEBUG, NULL);
 		work = mine != NULL;
 	}
+	if (quiet)
+		flags = arch_irq_save();
 	smp_barrier_wait(&run->barrier);
+	g[0] = bench_clock();
 	t0 = arch_cycles();
 	if (work)
-		got = mine ? cache_alloc_loop(mine, objs, BENCH_OBJECTS)
-			   : alloc_loop(objs, BENCH_OBJECTS, run->size);
+		got = turns_alloc(mine, run->size, objs, turn_step());
 	t1 = arch_cycles();
+	g[1] = bench_clock();
 	smp_barrier_wait(&run->barrier);
+	g[2] = bench_clock();
 	t2 = arch_cycles();
-	if (work) {
-		if (mine)
-			cache_free_loop(mine, objs, got);
-		else
-			free_loop(objs, got);
-	}
+	if (work)
+		turns_free(mine, objs, got, turn_step());
 	t3 = arch_cycles();
+	g[3] = bench_clock();
+	if (quiet)
+		arch_irq_restore(flags);
 	smp_barrier_wait(&run->barrier);
 	if (mine)
 		kmem_cache_destroy(mine);
 	run->got[cpu] = got;
+	for (unsigned int i = 0; i < 4; i++)
+		run->stamp[cpu][i] = g[i];
 	run->alloc_cost[cpu] = got ? bench_per_op(t1 - t0, got) : 0;
 	run->free_cost[cpu] = got ? bench_per_op(t3 - t2, got) : 0;
 	if (objs)
@@ -221,6 +284,8 @@ static uint64_t median(uint64_t *v, unsigned int n)
 static bool concurrent_once(struct concurrent_run *run, unsigned int ncpus, bool alone,
 			    bool private)
 {
+	uint64_t start[2] = { UINT64_MAX, UINT64_MAX }, end[2] = { 0, 0 };
+	unsigned long ops = 0;
 	unsigned int cpu;
 	bool full = true;
 
@@ -228,9 +293,19 @@ static bool concurrent_once(struct concurrent_run *run, unsigned int ncpus, bool
 	run->private = private;
 	smp_barrier_init(&run->barrier, ncpus);
 	on_each_cpu_wait(concurrent_cpu, run);
-	for_each_online_cpu(cpu)
-		if (!alone || cpu == 0)
-			full &= run->got[cpu] == BENCH_OBJECTS;
+	for_each_online_cpu(cpu) {
+		if (alone && cpu != 0)
+			continue;
+		full &= run->got[cpu] == BENCH_OBJECTS;
+		ops += run->got[cpu];
+		for (unsigned int p = 0; p < 2; p++) {
+			start[p] = MIN(start[p], run->stamp[cpu][2 * p]);
+			end[p] = MAX(end[p], run->stamp[cpu][2 * p + 1]);
+		}
+	}
+	/* Under -icount the clock is the machine's: a span counts every CPU's instructions. */
+	run->span_alloc = ops ? bench_per_op(end[0] - start[0], ops) : 0;
+	run->span_free = ops ? bench_per_op(end[1] - start[1], ops) : 0;
 	return full;
 }
 
@@ -250,6 +325,8 @@ void bench_kmalloc_concurrent(void)
 		uint64_t all_a[CONCURRENT_ROUNDS], all_f[CONCURRENT_ROUNDS];
 		uint64_t one_a[CONCURRENT_ROUNDS], one_f[CONCURRENT_ROUNDS];
 		uint64_t pall[CONCURRENT_ROUNDS], pone[CONCURRENT_ROUNDS];
+		uint64_t span_a[CONCURRENT_ROUNDS], span_f[CONCURRENT_ROUNDS];
+		uint64_t pspan_a[CONCURRENT_ROUNDS] = { 0 }, pspan_f[CONCURRENT_ROUNDS] = { 0 };
 		uint64_t cpu_a[NR_CPUS] = { 0 }, cpu_f[NR_CPUS] = { 0 };
 		uint64_t a, f, a1, f1, ratio, pratio;
 		bool full = true;
@@ -266,11 +343,15 @@ void bench_kmalloc_concurrent(void)
 				for_each_online_cpu(cpu)
 					pall[r] += run.alloc_cost[cpu] + run.free_cost[cpu];
 				pall[r] = bench_per_op(pall[r], ncpus);
+				pspan_a[r] = run.span_alloc;
+				pspan_f[r] = run.span_free;
 				full &= concurrent_once(&run, ncpus, true, false);
 				one_a[r] = run.alloc_cost[0];
 				one_f[r] = run.free_cost[0];
 			}
 			full &= concurrent_once(&run, ncpus, false, false);
+			span_a[r] = run.span_alloc;
+			span_f[r] = run.span_free;
 			for_each_online_cpu(cpu) {
 				asum += run.alloc_cost[cpu];
 				fsum += run.free_cost[cpu];
@@ -291,6 +372,16 @@ void bench_kmalloc_concurrent(void)
 		printk("Kmalloc N*alloc N*free(%zu): Average=%lu/%lu\n", run.size, (unsigned long)a,
 		       (unsigned long)f);
 		bench_line("concurrent_alloc_free", run.size, 2, "alloc_cost", a, "free_cost", f);
+		if (bench_icount) {
+			uint64_t sa = median(span_a, rounds), sf = median(span_f, rounds);
+			uint64_t pa = median(pspan_a, rounds), pf = median(pspan_f, rounds);
+
+			printk("  -icount, whole machine: %lu/%lu instructions per op per CPU"
+			       " (private caches: %lu/%lu)\n", (unsigned long)sa, (unsigned long)sf,
+			       (unsigned long)pa, (unsigned long)pf);
+			bench_line("concurrent_span", run.size, 4, "alloc_cost", sa, "free_cost", sf,
+				   "private_alloc_cost", pa, "private_free_cost", pf);
+		}
 		for_each_online_cpu(cpu)
 			bench_line("concurrent_alloc_free_cpu", run.size, 3, "cpu", (unsigned long)cpu,
 				   "alloc_cost", (unsigned long)cpu_a[cpu], "free_cost",

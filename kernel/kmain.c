@@ -11,8 +11,10 @@
  *   "slowcall": the call limit cut to 3 s, and on_each_cpu_wait's caller
  *   spins in its own share with interrupts on, for its tick to report it;
  *   "bench": the boot-time benchmarks, with "icount" when QEMU counts
- *   instructions and "quick" for a shorter run; "gdbtest": a short cache
- *   sequence with named stops for GDB, kernel/gdbtest.h; "stresstest": the
+ *   instructions, "quick" for a shorter run and "turn=K" for the operations
+ *   a CPU runs before yielding under -icount with several CPUs (bench.h);
+ *   "gdbtest": a short cache sequence with named stops for GDB,
+ *   kernel/gdbtest.h; "stresstest": the
  *   stress self-tests alone; fail_page_alloc=... and failslab=... arm fault
  *   injection first, see mm/fault_inject.h) -> exit with a status.
  */
@@ -154,7 +156,12 @@ void kmain(unsigned long magic, unsigned long info)
 		failures = selftest_run_prefix(0, "stress_");
 #ifndef CONFIG_ALLOC_NONE
 	if (cmdline_has(bi, "bench")) {
+		char turn[24];
+
 		bench_quick = cmdline_has(bi, "quick");
+		if (cmdline_value(bi, "turn", turn, sizeof(turn)) && bench_turn_parse(turn))
+			panic("bad turn=%s on the command line (operations per turn, 0 to %d)", turn,
+			      BENCH_OBJECTS);
 		bench_run_all(cmdline_has(bi, "icount"));
 	}
 	if (cmdline_has(bi, "gdbtest") && gdbtest_run())

@@ -11,7 +11,8 @@
 #     x86_64 4K), the CPUs in parallel host threads (MTTCG)
 #   boot checks (memory report, exception report) on 1 CPU and on 4 (there
 #     also: a fault and a hang on another CPU name it)
-#   the benchmark mode runs to its end and parses into every CSV row (2 CPUs)
+#   the benchmark mode runs to its end and parses into every CSV row (2 CPUs);
+#     at 4K also under -icount, twice: the multi-CPU figures must repeat exactly
 #   at 4K pages: the stress self-tests on 4 CPUs with fault injection on
 #     (fail_page_alloc=1,5,-1,1 failslab=2,10,-1,2 on the command line)
 # then x86_64 4K built with NR_CPUS=64: its self-tests on 64 CPUs, round-robin
@@ -170,6 +171,9 @@ for arch in "${arches[@]}"; do
 		done
 		suite "benchmark mode runs and parses, $arch $ps pages, 2 CPUs" \
 			tests/bench/check.sh bench-$name $elf 2
+		# multi-CPU -icount (make bench's mcpu mode): two boots, identical figures; 4K only
+		[ "$ps" = 4K ] && suite "benchmark mode under -icount repeats exactly, $arch $ps pages, 2 CPUs" \
+			tests/bench/check.sh bench-$name-icount $elf 2 icount
 	done
 done
 # 64 CPUs (issue 14): x86_64 4K built with NR_CPUS=64 (build/x86_64-4k-cpus64/),

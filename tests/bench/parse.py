@@ -4,6 +4,14 @@
     parse.py [--run N] LOG...        rows on stdout, with a header
     parse.py --check LOG             exit 1 unless the log has every expected row
     parse.py --counter LOG           the counter the figures are in (from the log)
+    parse.py --compare LOG1 LOG2     two -icount boots of one configuration: their
+                                     test=concurrent_span rows (the multi-CPU figures
+                                     run.sh's mcpu mode reports) must be present and
+                                     identical (exit 0), or at most differ by
+                                     TOLERANCE (exit 3: one instruction and 1%, where
+                                     QEMU 7.2's host-timed vCPU switches can move a
+                                     rounding); else exit 1. Says how many other BENCH
+                                     lines differ and by how much
 
 A BENCH line is
     BENCH arch=x86_64 page=4K alloc=slab cpus=1 mode=icount test=T size=N k=v ... unit=U
@@ -124,7 +132,64 @@ def expected(rows):
     return want
 
 
+COMPARED = "concurrent_span"
+
+
+def within_tolerance(a, b):
+    """Whether two figures differ by at most one instruction and at most 1%."""
+    a, b = float(a), float(b)
+    return abs(a - b) <= 1 and abs(a - b) <= 0.01 * min(a, b)
+
+
+def compare(path1, path2):
+    """(status, one-line summary) for two boots of one configuration: 0 when
+    both have test=concurrent_span rows and those are identical, 3 when they
+    differ within_tolerance, 1 otherwise; the summary also
+    gives how many of the other BENCH lines differ, and the largest relative
+    difference among their figures (which test, size and metric)."""
+    lines = []
+    for path in (path1, path2):
+        with open(path, errors="replace") as f:
+            lines.append([raw.strip().replace("\r", "") for raw in f
+                          if raw.startswith("BENCH ") and raw.strip() != "BENCH done"])
+    spans = [{(r[5], r[6], r[7]): r[8] for r in parse(path)[0] if r[5] == COMPARED}
+             for path in (path1, path2)]
+    if not spans[0] or not spans[1]:
+        return False, "no test=%s rows in %s" % (COMPARED, path1 if not spans[0] else path2)
+    span_diff = sorted(k for k in set(spans[0]) | set(spans[1]) if spans[0].get(k) != spans[1].get(k))
+    within = all(k in spans[0] and k in spans[1] and within_tolerance(spans[0][k], spans[1][k])
+                 for k in span_diff)
+    others = [(a, b) for a, b in zip(lines[0], lines[1]) if a != b and "test=%s " % COMPARED not in a]
+    if len(lines[0]) != len(lines[1]):
+        others.append(("", ""))
+    worst = None
+    for a, b in others:
+        ka = dict(p.split("=", 1) for p in a.split()[1:] if "=" in p)
+        kb = dict(p.split("=", 1) for p in b.split()[1:] if "=" in p)
+        for k in set(ka) & set(kb) - FIXED - {"cpu"}:
+            try:
+                x, y = float(ka[k]), float(kb[k])
+            except ValueError:
+                continue
+            if x != y and min(x, y) > 0 and (worst is None or abs(x - y) / min(x, y) > worst[0]):
+                worst = (abs(x - y) / min(x, y), (ka.get("test"), ka.get("size"), k), ka[k], kb[k])
+    summary = "%d %s rows %s; %d of the other %d BENCH lines differ" % (
+        len(spans[0]), COMPARED, "identical in both boots" if not span_diff else
+        "of which %d differ (first: size %s %s: %s vs %s)" % (
+            len(span_diff), span_diff[0][1], span_diff[0][2], spans[0].get(span_diff[0]),
+            spans[1].get(span_diff[0])),
+        len(others), max(len(lines[0]), len(lines[1])) - len(spans[0]))
+    if worst:
+        summary += " (largest: %.1f%%, test=%s size=%s %s: %s vs %s)" % (
+            100 * worst[0], worst[1][0], worst[1][1], worst[1][2], worst[2], worst[3])
+    return (0 if not span_diff else 3 if within else 1), summary
+
+
 def main(argv):
+    if argv[:1] == ["--compare"]:
+        status, summary = compare(argv[1], argv[2])
+        print(summary)
+        return status
     if argv[:1] == ["--check"]:
         rows, done = parse(argv[1])
         have = {(r[5], int(r[6]), r[7]) for r in rows}

@@ -28,6 +28,7 @@ import report_slob  # noqa: E402
 import report_hardening  # noqa: E402
 import report_pages  # noqa: E402
 import report_perf  # noqa: E402
+import report_mcpu  # noqa: E402
 
 COLS = parse.COLUMNS
 ARCH_ORDER = ["x86_64", "arm64"]
@@ -100,7 +101,7 @@ class Table:
             return "-"
         lo = self.get(arch, page, alloc, cpus, mode, test, size, metric + "_min")
         hi = self.get(arch, page, alloc, cpus, mode, test, size, metric + "_max")
-        return m if lo is None else "%s [%s-%s]" % (m, lo, hi)
+        return m if lo is None else "%s [%s-%s]%s" % (m, lo, hi, report_mcpu.mark(lo, hi))
 
     def has(self, arch, page, **want):
         """Whether some figure of this arch and page size matches want (alloc, cpus, mode, test)."""
@@ -114,7 +115,8 @@ class Table:
 
 def md_table(head, rows):
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    out += ["| " + " | ".join(str(c) if c is not None else "-" for c in row) + " |" for row in rows]
+    out += ["| " + " | ".join(str(c) if c is not None else "-" for c in row) + " |"
+            for row in report_mcpu.flag_rows(rows)]
     return "\n".join(out) + "\n"
 
 
@@ -138,8 +140,8 @@ def plot(outdir, results, t, counters):
               ("slub", "kmalloc_free_pair", "pair_cost", "SLUB kmalloc+kfree pair (test 2)", False)]
     made = []
     for page in t.pages:
-        for arch in t.arches_at(page, mode="icount", test="kmalloc_then_free"):
-            lines = [x for x in series if t.has(arch, page, alloc=x[0], mode="icount", test=x[1])]
+        for arch in t.arches_at(page, cpus=1, mode="icount", test="kmalloc_then_free"):
+            lines = [x for x in series if t.has(arch, page, alloc=x[0], cpus=1, mode="icount", test=x[1])]
             if not lines:
                 continue
             data = os.path.join(outdir, "plot-%s-%s.dat" % (arch, page))
@@ -280,7 +282,8 @@ def report(outdir, results, counters):
           "Single-CPU figures are guest instructions under QEMU TCG `-icount shift=0,sleep=off` "
           "(they repeat exactly; `make bench` boots each configuration twice to check). "
           "Multi-CPU figures are real cycles of each arch's counter (%s) under MTTCG: "
-          "median [min-max] of the boots. Each table is one page size, with the arches side by "
+          "median [min-max] of the boots (see the end for the figures whose range is wider than "
+          "2x). Multi-CPU figures under -icount (instructions) have their own section. Each table is one page size, with the arches side by "
           "side in its columns (16K pages are arm64's only), and in each arch the allocators "
           "side by side: %s (slab: SLAB, natural freelist index; slub: SLUB; slob: SLOB's "
           "sequential fit; slob-seg: SLOB with segregated free lists, single CPU only; "
@@ -299,6 +302,7 @@ def report(outdir, results, counters):
     md += report_hardening.hardening_section(t, sizes_of, results)
     md += report_pages.targets_section(t)
     md += report_perf.targets_section(t)
+    md += report_mcpu.mcpu_section(t, sizes_of(results, "concurrent_alloc_free"))
 
     t1_allocs = ("slab", "slub", "slob", "slob-seg", "slab-idx4")
     md.append("\n## 1. Repeatedly allocate then free (single CPU, instructions per op)\n")
@@ -385,7 +389,7 @@ def report(outdir, results, counters):
                 if v[0] is None:
                     return "-"
                 v = ["%.2f" % (float(x) / 100) for x in v if x is not None]
-                return v[0] if len(v) == 1 else "%s [%s-%s]" % tuple(v)
+                return v[0] if len(v) == 1 else "%s [%s-%s]%s" % (tuple(v) + (report_mcpu.mark(v[1], v[2]),))
             for p in t.pages:
                 for n in multi:
                     cols = conc[p][n]
@@ -401,7 +405,9 @@ def report(outdir, results, counters):
         if 1 in smps and multi:
             md.append("\nThe same across boots: per-operation cost (alloc + free, medians) on N CPUs "
                       "over the cost in separate -smp 1 boots (real time; the host's speed drifts "
-                      "between boots, so this is the noisier reading):\n")
+                      "between boots, so this is the noisier reading), with the widest range the "
+                      "boots allow: [N CPUs' fastest over 1 CPU's slowest - N CPUs' slowest over "
+                      "1 CPU's fastest], alloc and free ranges added:\n")
             for p in t.pages:
                 ratio_cols = [(ar, a, n) for n in multi for ar, a in conc[p][n]]
                 if not ratio_cols:
@@ -412,12 +418,20 @@ def report(outdir, results, counters):
                 for s in sizes_of(results, "concurrent_alloc_free", p):
                     row = [s]
                     for ar, a, n in ratio_cols:
-                        def cost(k):
-                            x = [t.get(ar, p, a, k, "realtime", "concurrent_alloc_free", s, m)
+                        def cost(k, suffix=""):
+                            x = [t.get(ar, p, a, k, "realtime", "concurrent_alloc_free", s, m + suffix)
                                  for m in ("alloc_cost", "free_cost")]
                             return None if None in x else float(x[0]) + float(x[1])
                         one, many = cost(1), cost(n)
-                        row.append("%.2f" % (many / one) if one and many else "-")
+                        lo = (cost(n, "_min"), cost(1, "_max"))
+                        hi = (cost(n, "_max"), cost(1, "_min"))
+                        if not (one and many):
+                            row.append("-")
+                        elif None in lo + hi or not lo[1] or not hi[1]:
+                            row.append("%.2f" % (many / one))
+                        else:
+                            row.append("%.2f [%.2f-%.2f]%s" % (many / one, lo[0] / lo[1], hi[0] / hi[1],
+                                                              report_mcpu.mark(lo[0] / lo[1], hi[0] / hi[1])))
                     rows.append(row)
                 md.append(md_table(head, rows))
 
@@ -449,7 +463,7 @@ def report(outdir, results, counters):
                         continue
                     rows.append([p, ar, a, n, mode, tot,
                                  t.rng(ar, p, a, n, mode, "messaging", 0, "per_message_cost"),
-                                 t.get(ar, p, a, n, mode, "messaging", 0, "alloc_share_cost"),
+                                 t.rng(ar, p, a, n, mode, "messaging", 0, "alloc_share_cost"),
                                  t.get(ar, p, a, n, mode, "messaging", 0, "slab_before_kb"),
                                  t.get(ar, p, a, n, mode, "messaging", 0, "slab_after_kb")])
     md.append(md_table(head, rows))
@@ -483,6 +497,9 @@ def report(outdir, results, counters):
                         row.append("-" if conc_pg == ["-", "-"] else "%s / %s" % tuple(conc_pg))
                 rows.append(row)
         md.append(md_table(head, rows))
+
+    md += report_mcpu.wide_section(results)
+    md.append(report_mcpu.NOTE)
 
     pngs = plot(outdir, results, t, counters)
     if pngs:

@@ -4,6 +4,9 @@
 # report.md and plots.
 #
 #   quick       the natural configuration only, one boot at -smp 1 and 2
+#               (and no multi-CPU -icount mode)
+#   mcpu        the multi-CPU -icount mode only (below), nothing else
+#   nomcpu      everything but the multi-CPU -icount mode
 #   ARCH...     x86_64 and/or arm64: the arches to run (default: both). Without
 #               ARCH arguments the environment variable BENCH_ARCHES (a
 #               space-separated list) is read, then the default.
@@ -40,7 +43,17 @@
 #     -smp 1 in real time as the base of the concurrent ratio (quick: 1 boot
 #     at -smp 1 and 2), reported as median and range; for SLAB's natural
 #     build, its grow-locked variant and SLUB.
-# Logs: build/bench/logs/<arch>-<page>-<alloc>-{icount-R,smpN-R,build}.log,
+#   multi-CPU -icount (mcpu_run, not with quick): SLAB, SLAB grow-locked and
+#     SLUB at each arch's 4K pages, booted with "bench icount quick" at -smp
+#     2, 4 and 8 under -icount shift=0,sleep=off (QEMU runs the vCPUs
+#     round-robin in one thread; the kernel makes test 3's CPUs take turns,
+#     kernel/bench.h bench_turn), twice each: test 3's whole-machine figures
+#     (test=concurrent_span) must be identical in both boots, or differ by at
+#     most one instruction and 1% (said so: QEMU 7.2 also switches vCPUs at
+#     host-timed points, which can move a rounding), and the run fails if not;
+#     how much the other figures moved is printed (they depend more on where
+#     QEMU switched vCPUs).
+# Logs: build/bench/logs/<arch>-<page>-<alloc>-{icount-R,smpN-R,mcpuN-R,build}.log,
 # <alloc> being slab, slab-idx4, slab-growlocked, slub, slob or slob-seg (the kernel's
 # alloc= in its BENCH lines).
 # Exit status 1 when a build, a boot or the determinism check failed (the
@@ -50,7 +63,8 @@ cd "$(dirname "$0")/../.." || exit 1
 quick=
 arches=()
 allocs=()
-usage="usage: tests/bench/run.sh [quick] [x86_64] [arm64] [alloc=slab,slub,slob,slob-seg]"
+usage="usage: tests/bench/run.sh [quick] [mcpu|nomcpu] [x86_64] [arm64] [alloc=slab,slub,slob,slob-seg]"
+mcpu=1	# 1: run the multi-CPU -icount mode too; only: nothing else; empty: not
 add_allocs() {	# add_allocs LIST: slab, slub, slob, slob-seg, by commas or spaces
 	local x xs
 	IFS=', ' read -r -a xs <<< "$1"
@@ -64,6 +78,8 @@ add_allocs() {	# add_allocs LIST: slab, slub, slob, slob-seg, by commas or space
 for a in "$@"; do
 	case $a in
 	quick | QUICK) quick=1 ;;
+	mcpu | MCPU) mcpu=only ;;
+	nomcpu | NOMCPU) mcpu= ;;
 	x86_64 | arm64) arches+=("$a") ;;
 	alloc=* | ALLOC=*) add_allocs "${a#*=}" ;;
 	slab | slub | slob | slob-seg | slab,* | slub,* | slob,* | slob-seg,*) add_allocs "$a" ;;
@@ -129,7 +145,46 @@ cpu_for() {
 	fi
 }
 
-for arch in "${arches[@]}"; do
+# The multi-CPU -icount mode alone leaves the main loop nothing to do.
+main_arches=("${arches[@]}")
+[ "$mcpu" = only ] && main_arches=()
+[ -n "$quick" ] && [ "$mcpu" != only ] && mcpu=
+
+# mcpu_run ARCH - the multi-CPU -icount mode (see the header) on ARCH's 4K
+# pages: build, boot each configuration twice at 2, 4 and 8 CPUs, compare.
+mcpu_run() {
+	local arch=$1 ps=4K tag=4k cpu= c alloc vars name elf n r cmp
+	[ "$arch" = arm64 ] && cpu=$(cpu_for $ps)
+	for c in "${configs[@]}"; do
+		read -r alloc vars <<< "$c"
+		case $alloc in slab | slab-growlocked | slub) ;; *) continue ;; esac
+		name="$arch-$tag-$alloc"
+		echo "== $name: build (multi-CPU -icount)"
+		# shellcheck disable=SC2086 # $vars: make variables, one word each
+		if ! make --no-print-directory -j$jobs ARCH=$arch PAGE_SIZE=$ps $vars ${cpu:+CPU=$cpu} kernel \
+			> "$out/logs/$name-mcpu-build.log" 2>&1; then
+			tail -20 "$out/logs/$name-mcpu-build.log"; status=1; continue
+		fi
+		elf=build/$arch-$tag$(bdir "$alloc")/quarry.elf
+		for n in 2 4 8; do
+			for r in 1 2; do
+				echo "== $name: $n CPUs, -icount, run $r of 2"
+				CPU=$cpu CMDLINE="bench icount quick" tests/qemu/run.sh "$elf" 900 -m 1G -smp $n \
+					-icount shift=0,sleep=off > "$out/logs/$name-mcpu$n-$r.log" 2>&1 ||
+					{ echo "   boot failed (see $out/logs/$name-mcpu$n-$r.log)"; status=1; }
+			done
+			cmp=$(python3 tests/bench/parse.py --compare "$out/logs/$name-mcpu$n-1.log" \
+				"$out/logs/$name-mcpu$n-2.log")
+			case $? in
+			0) echo "   $cmp" ;;
+			3) echo "   not identical, within one instruction and 1% (the report uses run 1): $cmp" ;;
+			*) echo "   NOT deterministic: $cmp"; status=1 ;;
+			esac
+		done
+	done
+}
+
+for arch in "${main_arches[@]}"; do
 	for ps in $(page_sizes $arch); do
 		tag=$(echo $ps | tr K k)
 		cpu=
@@ -173,6 +228,12 @@ for arch in "${arches[@]}"; do
 		done
 	done
 done
+
+if [ -n "$mcpu" ]; then
+	for arch in "${arches[@]}"; do
+		mcpu_run "$arch"
+	done
+fi
 
 echo "== report"
 python3 tests/bench/report.py "$out" || status=1
