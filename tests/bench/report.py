@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 import parse  # noqa: E402
 import report_slob  # noqa: E402
 import report_hardening  # noqa: E402
+import report_rt64k  # noqa: E402
 
 COLS = parse.COLUMNS
 ARCH_ORDER = ["x86_64", "arm64"]
@@ -295,6 +296,7 @@ def report(outdir, results, counters):
     md += report_slob.seed004_section(t)
     md += report_slob.targets_section(t)
     md += report_hardening.hardening_section(t, sizes_of, results)
+    md += report_rt64k.rt64k_section(outdir, t, md_table)
 
     t1_allocs = ("slab", "slub", "slob", "slob-seg", "slab-idx4")
     md.append("\n## 1. Repeatedly allocate then free (single CPU, instructions per op)\n")
