@@ -6,8 +6,9 @@ host's scheduler did to QEMU's vCPU threads up to that moment:
     HOST wall_ns=W cpus=N run_ns=R0,R1,... wait_ns=Q0,Q1,...
 
 W is the host's monotonic time since the command started, R and Q the
-cumulative time each vCPU thread ("CPU n/TCG", named by QEMU's
--name ...,debug-threads=on, which run.sh passes) spent running on a host CPU
+cumulative time each vCPU thread ("CPU n/TCG", or "ALL CPUs/TCG" when one
+thread runs them all; named by QEMU's -name ...,debug-threads=on, which
+run.sh passes) spent running on a host CPU
 and waiting for one on a run queue (/proc/PID/task/TID/schedstat).
 
 Why: real-time figures are the guest's cycle counter, which under TCG without
@@ -55,11 +56,17 @@ def vcpus(qemu):
     out = []
     for t in glob.glob(qemu + "/task/*"):
         try:
-            name = open(t + "/comm").read().strip()  # "CPU 0/TCG"
-            if not (name.startswith("CPU ") and name.endswith("/TCG")):
+            # "CPU 0/TCG" (one thread per vCPU, MTTCG) or "ALL CPUs/TCG" (one
+            # thread taking the vCPUs in turn: -icount, or a host without MTTCG)
+            name = open(t + "/comm").read().strip()
+            if name == "ALL CPUs/TCG":
+                cpu = 0
+            elif name.startswith("CPU ") and name.endswith("/TCG"):
+                cpu = int(name[4:-4])
+            else:
                 continue
             run, wait = open(t + "/schedstat").read().split()[:2]
-            out.append((int(name[4:-4]), int(run), int(wait)))
+            out.append((cpu, int(run), int(wait)))
         except (OSError, ValueError):
             continue
     return sorted(out)
