@@ -14,8 +14,8 @@ interval that measured them: the last interval between two HOST lines of at
 least MIN_INTERVAL_NS ending at the figure's line (a test prints its lines
 after it has run, several at once, and the console's latency blurs shorter
 intervals).
-Boots whose share is under LOW_SHARE are flagged: their figures are mostly
-the host's waiting.
+Boots whose share is under LOW_SHARE are flagged: a fifth or more of their
+figures' cycles were the host's waiting.
 """
 import collections
 import glob
@@ -89,6 +89,10 @@ def _med(xs):
 
 
 def rt64k_section(outdir, t, md_table):
+    """The report's lines (a list of markdown strings) for the real-time boots in
+    OUTDIR/logs that have HOST lines; [] when none has. t is report.py's Table (for
+    the -icount figures), md_table its table formatter. Bad HOST lines are named
+    on stderr and skipped."""
     boots = collections.defaultdict(list)  # (arch, page, alloc, cpus) -> [(figs, share)]
     for path in sorted(glob.glob(os.path.join(outdir, "logs", "*-smp*-*.log"))):
         m = LOG_NAME.match(os.path.basename(path))
@@ -105,7 +109,7 @@ def rt64k_section(outdir, t, md_table):
           "host CPU over the benchmarks (host scheduler statistics, tests/bench/hoststat.py), "
           "median [min-max] over the boots; each figure is given as measured and at full share "
           "(times the share over its own interval). `share < %.1f` counts the boots under that "
-          "share (flagged host-starved: their figures are mostly the host's waiting). "
+          "share (flagged host-starved: a fifth or more of their cycles were the host's waiting). "
           "The last column is the figure at full share per guest instruction of the same "
           "figure under -icount (1 CPU): QEMU's cost per instruction, which should not depend "
           "on the page size. README.md, \"64K real-time figures\", says why.\n\n"
