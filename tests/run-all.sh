@@ -22,7 +22,9 @@
 # the allocator fuzzer's fixed-seed slice (tests/fuzz/run.sh slice: every
 # allocator at 4K and 64K, with and without faults), the dependency step as a
 # user who is not root, bad build
-# options refused by make (tests/make-options.sh), the scripts' failure
+# options refused by make (tests/make-options.sh), make bench's real-time host
+# accounting (tests/bench/test_rt64k.py: synthetic logs and one x86_64 4K
+# benchmark boot at -smp 2 under hoststat.py), the scripts' failure
 # paths (tests/qemu/failures.sh: a failed run never exits 0), and the GDB
 # tests at 4K pages on each arch: stepping through kmain, and the helpers of
 # scripts/gdb stopped in the allocator (tests/gdb/helpers.sh) with each of
@@ -270,6 +272,10 @@ done
 suite "allocator fuzzer slice (host, ASan+UBSan)" tests/fuzz/run.sh slice
 suite "dependency step (scripts/deps.sh)" tests/deps-test.sh
 suite "bad build options refused by make" tests/make-options.sh
+# make bench's real-time host accounting (hoststat.py, report_rt64k.py): synthetic
+# logs, then one "bench quick" boot at -smp 2 under hoststat.py (x86_64 4K)
+case $built in *" x86_64-4k "*) rt_elf=$(build_dir x86_64 4K "")/quarry.elf ;; *) rt_elf= ;; esac
+suite "real-time host accounting (tests/bench/test_rt64k.py)" tests/bench/test_rt64k.py $rt_elf
 case $built in *" x86_64-4k "*" arm64-4k "* | *" arm64-4k "*" x86_64-4k "*)
 	suite "failures never exit 0 (run.sh, selftest.sh, make run)" \
 		tests/qemu/failures.sh build/x86_64-4k/quarry.elf build/arm64-4k/quarry.elf ;;

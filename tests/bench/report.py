@@ -29,6 +29,7 @@ import report_hardening  # noqa: E402
 import report_pages  # noqa: E402
 import report_perf  # noqa: E402
 import report_mcpu  # noqa: E402
+import report_rt64k  # noqa: E402
 
 COLS = parse.COLUMNS
 ARCH_ORDER = ["x86_64", "arm64"]
@@ -303,6 +304,7 @@ def report(outdir, results, counters):
     md += report_pages.targets_section(t)
     md += report_perf.targets_section(t)
     md += report_mcpu.mcpu_section(t, sizes_of(results, "concurrent_alloc_free"))
+    md += report_rt64k.rt64k_section(outdir, t, md_table)
 
     t1_allocs = ("slab", "slub", "slob", "slob-seg", "slab-idx4")
     md.append("\n## 1. Repeatedly allocate then free (single CPU, instructions per op)\n")

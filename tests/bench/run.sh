@@ -220,8 +220,10 @@ for arch in "${main_arches[@]}"; do
 			for n in "${smps[@]}"; do
 				for r in $(seq 1 $boots); do
 					echo "== $name: -smp $n real time, boot $r of $boots"
-					CPU=$cpu CMDLINE="bench$cmd_extra" tests/qemu/run.sh "$elf" 900 -m 1G -smp $n \
-						> "$out/logs/$name-smp$n-$r.log" 2>&1 ||
+					# hoststat.py: HOST lines (the vCPU threads' host run and wait
+					# times, named by debug-threads) for report_rt64k.py
+					CPU=$cpu CMDLINE="bench$cmd_extra" tests/bench/hoststat.py tests/qemu/run.sh "$elf" 900 \
+						-m 1G -smp $n -name quarry,debug-threads=on > "$out/logs/$name-smp$n-$r.log" 2>&1 ||
 						{ echo "   boot failed (see $out/logs/$name-smp$n-$r.log)"; status=1; }
 				done
 			done
