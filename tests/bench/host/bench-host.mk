@@ -24,7 +24,9 @@
 #
 # Binaries: one per page size and freelist index width, each built from the
 # same mm/ sources as the kernel (mm/files.mk) with -O2 and -DQUARRY_HOST, no
-# sanitizers: build/bench-host/bench-{4k,64k}{,-idx4}. Two host-only choices:
+# sanitizers: build/bench-host/bench-{4k,64k}{,-idx4}; beside each the
+# multi-threaded workloads (workloads.c, peers.c: larson, mixed, prodcons),
+# workloads-{4k,...}, and for SLUB (BH_ALLOC=slub) workloads-4k-slub. Two host-only choices:
 # -DHOST_IRQS_UNTRACKED (a thread has no interrupts to disable, so the shim's
 # save/restore are empty; the unit tests keep tracking them to check mm/'s
 # assertions) and -ftls-model=local-exec (the program's own thread-locals in
@@ -71,6 +73,8 @@ bench-host-build: bench-host-deps
 		SLAB_DEBUG= SLAB_GROW_LOCKED=
 	@$(MAKE) --no-print-directory -f $(BH_DIR)/bench-host.mk BH_VARIANT_BUILD=1 PAGE_SHIFT=16 SLAB_IDX=4 \
 		SLAB_DEBUG= SLAB_GROW_LOCKED=
+	@$(MAKE) --no-print-directory -f $(BH_DIR)/bench-host.mk BH_VARIANT_BUILD=1 PAGE_SHIFT=12 SLAB_IDX= \
+		SLAB_DEBUG= SLAB_GROW_LOCKED= SLAB_FREELIST_HARDENED= BH_ALLOC=slub
 
 bench-host-clean:
 	rm -rf $(BH_OUT)
@@ -81,23 +85,28 @@ ifeq ($(BH_STANDALONE),)
 endif
 
 else
-# ---- one binary (recursive make with BH_VARIANT_BUILD=1, PAGE_SHIFT, SLAB_IDX) ----
+# ---- one variant (recursive make with BH_VARIANT_BUILD=1, PAGE_SHIFT, SLAB_IDX, BH_ALLOC) ----
 PAGE_SHIFT ?= 12
-ALLOC := slab
+BH_ALLOC ?= slab
+ALLOC := $(BH_ALLOC)
 include mm/files.mk
 
+BH_ALLOC_TAG := $(if $(filter slab,$(BH_ALLOC)),,-$(BH_ALLOC))
 ifeq ($(PAGE_SHIFT),12)
-BH_TAG := 4k$(MM_VARIANT)
+BH_TAG := 4k$(BH_ALLOC_TAG)$(MM_VARIANT)
 else ifeq ($(PAGE_SHIFT),16)
-BH_TAG := 64k$(MM_VARIANT)
+BH_TAG := 64k$(BH_ALLOC_TAG)$(MM_VARIANT)
 else
 $(error PAGE_SHIFT must be 12 or 16, not '$(PAGE_SHIFT)')
 endif
 
 BH_OBJDIR := $(BH_OUT)/obj-$(BH_TAG)
 BH_BIN := $(BH_OUT)/bench-$(BH_TAG)
-BH_SRCS := $(MM_SRCS) kernel/printk.c kernel/panic.c tests/host/shim.c $(BH_DIR)/bench.c
-BH_OBJS := $(patsubst %.c,$(BH_OBJDIR)/%.o,$(BH_SRCS))
+BH_WL_BIN := $(BH_OUT)/workloads-$(BH_TAG)
+BH_LIB_SRCS := $(MM_SRCS) kernel/printk.c kernel/panic.c tests/host/shim.c
+BH_LIB_OBJS := $(patsubst %.c,$(BH_OBJDIR)/%.o,$(BH_LIB_SRCS))
+BH_OBJS := $(BH_LIB_OBJS) $(BH_OBJDIR)/$(BH_DIR)/bench.o
+BH_WL_OBJS := $(BH_LIB_OBJS) $(BH_OBJDIR)/$(BH_DIR)/workloads.o $(BH_OBJDIR)/$(BH_DIR)/peers.o
 BH_STAMP := $(BH_OBJDIR)/cflags
 
 # The kernel counts slab events only with SLAB_STATS=1; the host build would
@@ -111,11 +120,15 @@ BH_LIBS := -ldl
 
 .PHONY: bench-host-bin
 .DEFAULT_GOAL := bench-host-bin
-bench-host-bin: $(BH_BIN)
+bench-host-bin: $(BH_BIN) $(BH_WL_BIN)
 
 $(BH_BIN): $(BH_OBJS)
 	@echo "  LD      $@"
 	@$(CC) $(BH_LDFLAGS) -o $@ $(BH_OBJS) $(BH_LIBS)
+
+$(BH_WL_BIN): $(BH_WL_OBJS)
+	@echo "  LD      $@"
+	@$(CC) $(BH_LDFLAGS) -o $@ $(BH_WL_OBJS) $(BH_LIBS)
 
 $(BH_STAMP): FORCE
 	@mkdir -p $(@D)
@@ -129,5 +142,5 @@ $(BH_OBJDIR)/%.o: %.c $(BH_STAMP)
 .PHONY: FORCE
 FORCE:
 
--include $(BH_OBJS:.o=.d)
+-include $(BH_OBJS:.o=.d) $(BH_WL_OBJS:.o=.d)
 endif
