@@ -16,6 +16,9 @@
  *                         untimed warm-up run (5); the allocators take turns in each run
  *     --scale PCT         operations per thread in percent of the defaults (100)
  *     --arena-mb N        Quarry's "physical memory" (512)
+ *     --callgrind         under valgrind's callgrind: one thread, one warm-up and one
+ *                         measured run; the measured part of each (workload, allocator)
+ *                         is collected and dumped as "workload|allocator|1|ops"
  *
  * The workloads (written for Quarry; the papers' programs gave the idea only):
  *
@@ -54,14 +57,25 @@
 #include <asm/processor.h>
 #include "peers.h"
 
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define HAVE_CALLGRIND 1
+#else
+#define HAVE_CALLGRIND 0
+#define CALLGRIND_TOGGLE_COLLECT
+#define CALLGRIND_DUMP_STATS_AT(s) ((void)(s))
+#endif
+
 #include <errno.h>
 #include <gnu/libc-version.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,6 +102,21 @@ static const char *opt_allocators = "quarry,glibc,jemalloc,tcmalloc,mimalloc";
 static const char *opt_workloads = "larson,mixed,prodcons";
 static const char *opt_threads = "1,2";
 static unsigned int ncores;
+static bool opt_callgrind;
+static bool cg_collect;		/* this run's measured parts are collected */
+
+/* The measured part of a one-thread run under --callgrind starts and ends. */
+static inline void cg_begin(void)
+{
+	if (cg_collect)
+		CALLGRIND_TOGGLE_COLLECT;
+}
+
+static inline void cg_end(void)
+{
+	if (cg_collect)
+		CALLGRIND_TOGGLE_COLLECT;
+}
 
 static bool listed(const char *list, const char *key)
 {
@@ -305,6 +334,7 @@ static __always_inline void larson_body(struct wthread *t, void *(*alloc)(size_t
 	barrier_wait(&start_barrier);
 	t->t0 = clock_ns(CLOCK_MONOTONIC);
 	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	cg_begin();
 	while (done < total) {
 		struct larson_set *set = larson_take(nsets);
 		unsigned int round = MIN(LARSON_SLOTS, total - done);
@@ -320,6 +350,7 @@ static __always_inline void larson_body(struct wthread *t, void *(*alloc)(size_t
 		done += round;
 		__atomic_store_n(&set->busy, 0, __ATOMIC_RELEASE);
 	}
+	cg_end();
 	t->t1 = clock_ns(CLOCK_MONOTONIC);
 	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t->cpu_ns;
 	t->ops = done;
@@ -347,6 +378,7 @@ static __always_inline void mixed_body(struct wthread *t, void *(*alloc)(size_t)
 	barrier_wait(&start_barrier);
 	t->t0 = clock_ns(CLOCK_MONOTONIC);
 	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	cg_begin();
 	for (unsigned int k = 0; k < total; k++) {
 		unsigned int j = (unsigned int)((rnd(&s) >> 32) * MIXED_SLOTS >> 32);
 		size_t n = rnd_mixed_size(&s);
@@ -357,6 +389,7 @@ static __always_inline void mixed_body(struct wthread *t, void *(*alloc)(size_t)
 		}
 		slot[j] = obj_new(t, alloc, n);
 	}
+	cg_end();
 	t->t1 = clock_ns(CLOCK_MONOTONIC);
 	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t->cpu_ns;
 	t->ops = total;
@@ -371,11 +404,56 @@ static __always_inline void mixed_body(struct wthread *t, void *(*alloc)(size_t)
 
 /* ---- prodcons: a ring per pair, frees on the consumer ---- */
 
+/*
+ * The ring: a waiting side spins briefly, then sleeps on a futex, and is woken
+ * only when the other side has moved half a ring, so that on a loaded machine
+ * a waiter costs no CPU time and the wake-ups are few (the same for every
+ * allocator). 'seq' counts the waker's moves; 'sleeping' says who sleeps.
+ */
 struct ring {
 	uint64_t head __aligned(64);	/* next to write (producer) */
+	uint32_t head_seq;		/* futex word the consumer sleeps on */
+	uint32_t cons_sleeping;
 	uint64_t tail __aligned(64);	/* next to read (consumer) */
+	uint32_t tail_seq;		/* futex word the producer sleeps on */
+	uint32_t prod_sleeping;
 	void *slot[PC_RING] __aligned(64);
 };
+
+static void futex_wait(uint32_t *addr, uint32_t val)
+{
+	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void futex_wake(uint32_t *addr)
+{
+	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+/* Wait until cond(r) holds: a short spin, then sleep on *seq while *sleeping is set. */
+#define RING_WAIT(r, cond, seq, sleeping)						\
+	do {										\
+		for (unsigned int spin_ = 0; !(cond) && spin_ < 200; spin_++)		\
+			__asm__ __volatile__("pause" ::: "memory");			\
+		while (!(cond)) {							\
+			uint32_t v_ = __atomic_load_n(&(r)->seq, __ATOMIC_SEQ_CST);	\
+											\
+			__atomic_store_n(&(r)->sleeping, 1, __ATOMIC_SEQ_CST);		\
+			if (!(cond))							\
+				futex_wait(&(r)->seq, v_);				\
+			__atomic_store_n(&(r)->sleeping, 0, __ATOMIC_SEQ_CST);		\
+		}									\
+	} while (0)
+
+/* After a move of the other side: wake a sleeper when 'pos' crossed a half ring (or always at the end). */
+static inline void ring_kick(uint32_t *seq, uint32_t *sleeping, uint64_t pos, bool last)
+{
+	if (pos % (PC_RING / 2) && !last)
+		return;
+	__atomic_fetch_add(seq, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(sleeping, __ATOMIC_SEQ_CST))
+		futex_wake(seq);
+}
 
 static struct ring rings[MAX_THREADS / 2];
 
@@ -384,11 +462,11 @@ static __always_inline void prodcons_body(struct wthread *t, void *(*alloc)(size
 {
 	unsigned int total = ops_scaled(PC_ITEMS);
 	uint64_t s = t->seed;
-	unsigned long spins = 0;
 
 	barrier_wait(&start_barrier);
 	t->t0 = clock_ns(CLOCK_MONOTONIC);
 	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	cg_begin();
 	if (t->nthreads == 1) {
 		void **batch = t->slots;
 
@@ -415,10 +493,11 @@ static __always_inline void prodcons_body(struct wthread *t, void *(*alloc)(size
 			size_t n = rnd_range(&s, PC_MIN, PC_MAX);
 			void *p = obj_new(t, alloc, n);
 
-			while (head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) >= PC_RING)
-				spin_pause(&spins);
+			RING_WAIT(r, head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) < PC_RING,
+				  tail_seq, prod_sleeping);
 			r->slot[head % PC_RING] = p;
-			__atomic_store_n(&r->head, ++head, __ATOMIC_RELEASE);
+			__atomic_store_n(&r->head, ++head, __ATOMIC_SEQ_CST);
+			ring_kick(&r->head_seq, &r->cons_sleeping, head, k + 1 == total);
 		}
 		t->ops = total;
 	} else {
@@ -428,15 +507,17 @@ static __always_inline void prodcons_body(struct wthread *t, void *(*alloc)(size
 		for (unsigned int k = 0; k < total; k++) {
 			void *p;
 
-			while (__atomic_load_n(&r->head, __ATOMIC_ACQUIRE) == tail)
-				spin_pause(&spins);
+			RING_WAIT(r, __atomic_load_n(&r->head, __ATOMIC_ACQUIRE) != tail, head_seq,
+				  cons_sleeping);
 			p = r->slot[tail % PC_RING];
-			__atomic_store_n(&r->tail, ++tail, __ATOMIC_RELEASE);
+			__atomic_store_n(&r->tail, ++tail, __ATOMIC_SEQ_CST);
+			ring_kick(&r->tail_seq, &r->prod_sleeping, tail, k + 1 == total);
 			tag_check(t, p);
 			dealloc(p);
 		}
 		t->ops = 0;	/* the producer counts the pairs */
 	}
+	cg_end();
 	t->t1 = clock_ns(CLOCK_MONOTONIC);
 	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t->cpu_ns;
 	t->seed = s;
@@ -520,6 +601,7 @@ static bool run_once(struct allocator *a, unsigned int w, unsigned int n, unsign
 	uint64_t t0 = UINT64_MAX, t1 = 0, cpu = 0, ops = 0;
 	unsigned long bad = 0;
 
+	cg_collect = opt_callgrind && run > 0 && n == 1;
 	cur_alloc = alloc_name(a);
 	cur_workload = workload_names[w];
 	start_barrier = (struct barrier){ .n = n };
@@ -549,6 +631,13 @@ static bool run_once(struct allocator *a, unsigned int w, unsigned int n, unsign
 		cpu += t->cpu_ns;
 		ops += t->ops;
 		bad += t->bad;
+	}
+	if (cg_collect) {
+		char name[96];
+
+		snprintf(name, sizeof(name), "%s|%s|%u|%llu", workload_names[w], alloc_name(a), n,
+			 (unsigned long long)ops);
+		CALLGRIND_DUMP_STATS_AT(name);
 	}
 	if (csv && run > 0)
 		fprintf(csv, "%s,%u,%s,%u,%llu,%llu,%llu\n", alloc_name(a), n, workload_names[w],
@@ -637,6 +726,10 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
+		if (!strcmp(a, "--callgrind")) {
+			opt_callgrind = true;
+			continue;
+		}
 		if (!v)
 			usage();
 		i++;
@@ -675,6 +768,13 @@ int main(int argc, char **argv)
 			MAX_THREADS);
 		return 2;
 	}
+	if (opt_callgrind && (!HAVE_CALLGRIND || nn != 1 || nthr[0] != 1)) {
+		fprintf(stderr, "workloads: --callgrind needs <valgrind/callgrind.h> at build time "
+				"and --threads 1\n");
+		return 2;
+	}
+	if (opt_callgrind)
+		opt_runs = 1;
 	sched_getaffinity(0, sizeof(set), &set);
 	ncores = (unsigned int)CPU_COUNT(&set);
 	if (ncores < 1)
