@@ -7,6 +7,9 @@
 #   make -f tests/bench/host/bench-host.mk bench-host-build   just the four binaries
 #   make -f tests/bench/host/bench-host.mk bench-host-clean
 #   make bench-host                                  the same from the top-level Makefile
+#   make -f tests/bench/host/bench-host.mk bench-host-profile   where Quarry's time goes on the
+#                                                    multi-threaded workloads (perf, fast-path counts):
+#                                                    build/bench-host/profile/profile.md
 #
 # Options: BH_PROCS=5 (timed processes per binary, for as many address layouts),
 # BH_ROUNDS=7 (timed rounds per process), BH_COUNT=10000 (objects per size),
@@ -54,7 +57,7 @@ BH_COUNT := 2000
 BH_CG_COUNT := 200
 endif
 
-.PHONY: bench-host bench-host-build bench-host-deps bench-host-clean
+.PHONY: bench-host bench-host-build bench-host-deps bench-host-clean bench-host-profile
 bench-host: bench-host-build
 	@PROCS=$(BH_PROCS) ROUNDS=$(BH_ROUNDS) COUNT=$(BH_COUNT) CG_COUNT=$(BH_CG_COUNT) OUT=$(BH_OUT) \
 		$(BH_DIR)/run.sh
@@ -76,8 +79,16 @@ bench-host-build: bench-host-deps
 	@$(MAKE) --no-print-directory -f $(BH_DIR)/bench-host.mk BH_VARIANT_BUILD=1 PAGE_SHIFT=12 SLAB_IDX= \
 		SLAB_DEBUG= SLAB_GROW_LOCKED= SLAB_FREELIST_HARDENED= BH_ALLOC=slub
 
+# The profile needs perf (Debian: linux-perf) and SLAB_STATS=1 builds of the workloads.
+bench-host-profile: bench-host-build
+	@$(MAKE) --no-print-directory -f $(BH_DIR)/bench-host.mk BH_VARIANT_BUILD=1 PAGE_SHIFT=12 SLAB_IDX= \
+		SLAB_DEBUG= SLAB_GROW_LOCKED= SLAB_STATS=1 BH_OUT=$(BH_OUT)-stats BH_ALLOC=slab
+	@$(MAKE) --no-print-directory -f $(BH_DIR)/bench-host.mk BH_VARIANT_BUILD=1 PAGE_SHIFT=12 SLAB_IDX= \
+		SLAB_DEBUG= SLAB_GROW_LOCKED= SLAB_STATS=1 BH_OUT=$(BH_OUT)-stats BH_ALLOC=slub
+	@OUT=$(BH_OUT) STATS_OUT=$(BH_OUT)-stats $(BH_DIR)/profile.sh
+
 bench-host-clean:
-	rm -rf $(BH_OUT)
+	rm -rf $(BH_OUT) $(BH_OUT)-stats
 
 # Included: give the includer its default goal back.
 ifeq ($(BH_STANDALONE),)

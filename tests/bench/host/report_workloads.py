@@ -23,7 +23,7 @@ LABEL = {"slab": "Quarry SLAB", "slub": "Quarry SLUB", "glibc": "glibc", "jemall
          "tcmalloc": "tcmalloc", "mimalloc": "mimalloc"}
 WORKLOADS = ["larson", "mixed", "prodcons"]
 WHAT = {
-    "larson": "larson: sets of 2000 slots (8-1000 B) handed between threads, random "
+    "larson": "larson: sets of 1000 slots (8-1000 B) handed between threads, random "
               "replacements",
     "mixed": "mixed: each thread's own 1024 slots, sizes 8 B-32 KiB (80% up to 256 B)",
     "prodcons": "prodcons: 2 threads: one allocates 16-512 B, the other frees (all frees "
@@ -165,8 +165,8 @@ def section(out, w):
       "Quarry at 4K pages:\n\n")
     for wl in WORKLOADS:
         w(f"- {WHAT[wl]}.\n")
-    w("\nEvery object is tagged after allocation and checked before its free (the run "
-      "fails on an overwritten tag). Figures are **nanoseconds of CPU time per "
+    w("\nEvery object gets a tag in its first 8 bytes and a byte in its last after "
+      "allocation; the tag is checked before its free (the run fails on an overwritten tag). Figures are **nanoseconds of CPU time per "
       "allocation (each freed once), summed over the threads** (`CLOCK_THREAD_CPUTIME_ID` "
       "over the measured part; waiting threads sleep on a futex, so they cost no CPU time): "
       f"the median and range of {nruns} runs, SLAB's and SLUB's processes alternating, "

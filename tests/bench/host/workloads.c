@@ -16,15 +16,17 @@
  *                         untimed warm-up run (5); the allocators take turns in each run
  *     --scale PCT         operations per thread in percent of the defaults (100)
  *     --arena-mb N        Quarry's "physical memory" (512)
+ *     --stats             at the end, print Quarry's slab event counters (slab_stats_show;
+ *                         counts only in a SLAB_STATS=1 build) and slabinfo
  *     --callgrind         under valgrind's callgrind: one thread, one warm-up and one
  *                         measured run; the measured part of each (workload, allocator)
  *                         is collected and dumped as "workload|allocator|1|ops"
  *
  * The workloads (written for Quarry; the papers' programs gave the idea only):
  *
- *   larson    server churn (after Larson and Krishnan): 2 x threads sets of 2000
+ *   larson    server churn (after Larson and Krishnan): 2 x threads sets of 1000
  *             slots, objects of 8..1000 bytes uniformly. A thread takes a free set,
- *             replaces 2000 random slots (free the old object, allocate a new one of
+ *             replaces 1000 random slots (free the old object, allocate a new one of
  *             a random size), hands the set back and takes the next free one, so
  *             most objects are freed by another thread than the one that made them
  *             (with one thread, none is). 1,000,000 replacements per thread.
@@ -38,10 +40,14 @@
  *             batches of 256 are allocated and then freed in order. With 2k threads,
  *             k pairs.
  *
+ * Under `perf record -D -1 --control fifo:C,A` with WL_PERF_CTL="C,A" in the
+ * environment, the events are enabled only during the timed runs (not the
+ * set-up, Quarry's arena, the warm-up run), as tests/bench/host/profile.sh does.
+ *
  * Every object gets a tag (its address and size, mixed) in its first 8 bytes
- * and a byte derived from it in its last; both are checked before the free, so
- * an allocator that hands out overlapping or too small objects fails the run
- * (exit 1, naming allocator, workload, address and size). Timing never fails it.
+ * and a byte derived from it in its last; the tag is checked before the free,
+ * so an allocator that hands out overlapping objects fails the run (exit 1,
+ * naming allocator, workload and address). Timing never fails it.
  *
  * Each allocator is called through a small static wrapper that the compiler
  * inlines into that allocator's own copy of each workload (constant function
@@ -67,6 +73,7 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
 #include <gnu/libc-version.h>
 #include <linux/futex.h>
 #include <pthread.h>
@@ -80,7 +87,7 @@
 #include <unistd.h>
 
 #define MAX_THREADS		NR_CPUS
-#define LARSON_SLOTS		2000
+#define LARSON_SLOTS		1000
 #define LARSON_MIN		8
 #define LARSON_MAX		1000
 #define LARSON_OPS		1000000
@@ -102,7 +109,7 @@ static const char *opt_allocators = "quarry,glibc,jemalloc,tcmalloc,mimalloc";
 static const char *opt_workloads = "larson,mixed,prodcons";
 static const char *opt_threads = "1,2";
 static unsigned int ncores;
-static bool opt_callgrind;
+static bool opt_callgrind, opt_stats;
 static bool cg_collect;		/* this run's measured parts are collected */
 
 /* The measured part of a one-thread run under --callgrind starts and ends. */
@@ -201,7 +208,13 @@ static inline void tag_set(void *p, size_t n)
 struct wthread;
 static void tag_fail(struct wthread *t, const void *p, const char *what);
 
-/* Check p's tag; its size (from the tag) or 0 after a report. */
+/*
+ * Check p's tag (its first 8 bytes): its size, or 0 after a report. The last
+ * byte written at allocation is not read back (a second cache line per object
+ * would make the workloads measure mostly the objects' own misses); an object
+ * that overlaps the next one is still caught, when its last byte lands in that
+ * one's tag.
+ */
 static inline size_t tag_check(struct wthread *t, const void *p)
 {
 	uint64_t v, n;
@@ -212,12 +225,47 @@ static inline size_t tag_check(struct wthread *t, const void *p)
 		tag_fail(t, p, "first 8 bytes overwritten (tag)");
 		return 0;
 	}
-	if (n > sizeof(v) && unlikely(((const volatile unsigned char *)p)[n - 1] !=
-				      (unsigned char)(v >> 3))) {
-		tag_fail(t, p, "last byte overwritten");
-		return 0;
-	}
 	return n;
+}
+
+/* ---- perf's control fifos (WL_PERF_CTL="ctl-fifo,ack-fifo"), or none ---- */
+
+static int perf_ctl_fd = -1, perf_ack_fd = -1;
+
+static void perf_ctl_init(void)
+{
+	const char *e = getenv("WL_PERF_CTL");
+	const char *comma = e ? strchr(e, ',') : NULL;
+	char ctl[256];
+
+	if (!e)
+		return;
+	if (!comma || (size_t)(comma - e) >= sizeof(ctl)) {
+		fprintf(stderr, "workloads: WL_PERF_CTL='%s' is not 'ctl-fifo,ack-fifo': ignored\n", e);
+		return;
+	}
+	memcpy(ctl, e, (size_t)(comma - e));
+	ctl[comma - e] = 0;
+	perf_ctl_fd = open(ctl, O_WRONLY | O_CLOEXEC);
+	perf_ack_fd = open(comma + 1, O_RDONLY | O_CLOEXEC);
+	if (perf_ctl_fd < 0 || perf_ack_fd < 0) {
+		fprintf(stderr, "workloads: WL_PERF_CTL: cannot open '%s' or '%s': %s\n", ctl,
+			comma + 1, strerror(errno));
+		perf_ctl_fd = -1;
+	}
+}
+
+/* Tell perf "enable" or "disable" and wait for its ack. */
+static void perf_ctl(const char *cmd)
+{
+	char ack[8];
+
+	if (perf_ctl_fd < 0)
+		return;
+	if (write(perf_ctl_fd, cmd, strlen(cmd)) < 0 || read(perf_ack_fd, ack, sizeof(ack)) < 0) {
+		fprintf(stderr, "workloads: perf control: %s\n", strerror(errno));
+		perf_ctl_fd = -1;
+	}
 }
 
 /* ---- threads, barrier ---- */
@@ -609,6 +657,8 @@ static bool run_once(struct allocator *a, unsigned int w, unsigned int n, unsign
 	memset(rings, 0, sizeof(rings));
 	for (unsigned int i = 0; i < 2 * n && w == 0; i++)
 		larson_sets[i].busy = 0;
+	if (run > 0)
+		perf_ctl("enable\n");
 	for (unsigned int i = 0; i < n; i++) {
 		struct wthread *t = &threads[i];
 
@@ -632,6 +682,8 @@ static bool run_once(struct allocator *a, unsigned int w, unsigned int n, unsign
 		ops += t->ops;
 		bad += t->bad;
 	}
+	if (run > 0)
+		perf_ctl("disable\n");
 	if (cg_collect) {
 		char name[96];
 
@@ -696,7 +748,8 @@ static void meta_loadavg(FILE *meta, const char *key)
 static void usage(void)
 {
 	fprintf(stderr, "usage: workloads [--csv F] [--meta F] [--variant NAME] [--allocators L] "
-			"[--workloads L] [--threads L] [--runs N] [--scale PCT] [--arena-mb N]\n");
+			"[--workloads L] [--threads L] [--runs N] [--scale PCT] [--arena-mb N] "
+			"[--stats] [--callgrind]\n");
 	exit(2);
 }
 
@@ -723,11 +776,16 @@ int main(int argc, char **argv)
 	bool ok = true;
 
 	peer_static_tls(argv);
+	perf_ctl_init();
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (!strcmp(a, "--callgrind")) {
 			opt_callgrind = true;
+			continue;
+		}
+		if (!strcmp(a, "--stats")) {
+			opt_stats = true;
 			continue;
 		}
 		if (!v)
@@ -842,6 +900,11 @@ int main(int argc, char **argv)
 			}
 		}
 		fprintf(stderr, " %.1f s\n", (double)(clock_ns(CLOCK_MONOTONIC) - r0) / 1e9);
+	}
+	if (opt_stats && allocs[0].on) {
+		host_set_cpu(0);
+		slab_stats_show();
+		slabinfo_show();
 	}
 	if (csv)
 		fclose(csv);
