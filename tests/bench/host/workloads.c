@@ -156,6 +156,16 @@ static inline void spin_pause(unsigned long *spins)
 		sched_yield();
 }
 
+static void futex_wait(uint32_t *addr, uint32_t val)
+{
+	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void futex_wake(uint32_t *addr, int n)
+{
+	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}
+
 /* xorshift64*: each thread's own sequence, seeded from its id and the run. */
 static inline uint64_t rnd(uint64_t *s)
 {
@@ -276,18 +286,27 @@ struct barrier {
 	uint32_t n;
 };
 
+/*
+ * Wait for all b->n threads: a short spin, then sleep on a futex (no
+ * sched_yield, so that the yields a profile shows are Quarry's spinlocks').
+ */
 static void barrier_wait(struct barrier *b)
 {
 	uint32_t gen = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
-	unsigned long spins = 0;
 
 	if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == b->n) {
 		__atomic_store_n(&b->count, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&b->gen, gen + 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&b->gen, gen + 1, __ATOMIC_SEQ_CST);
+		futex_wake(&b->gen, INT32_MAX);
 		return;
 	}
+	for (unsigned int spin = 0; spin < 2000; spin++) {
+		if (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) != gen)
+			return;
+		__asm__ __volatile__("pause" ::: "memory");
+	}
 	while (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == gen)
-		spin_pause(&spins);
+		futex_wait(&b->gen, gen);
 }
 
 struct wthread {
@@ -468,16 +487,6 @@ struct ring {
 	void *slot[PC_RING] __aligned(64);
 };
 
-static void futex_wait(uint32_t *addr, uint32_t val)
-{
-	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
-}
-
-static void futex_wake(uint32_t *addr)
-{
-	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
-}
-
 /* Wait until cond(r) holds: a short spin, then sleep on *seq while *sleeping is set. */
 #define RING_WAIT(r, cond, seq, sleeping)						\
 	do {										\
@@ -500,7 +509,7 @@ static inline void ring_kick(uint32_t *seq, uint32_t *sleeping, uint64_t pos, bo
 		return;
 	__atomic_fetch_add(seq, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(sleeping, __ATOMIC_SEQ_CST))
-		futex_wake(seq);
+		futex_wake(seq, 1);
 }
 
 static struct ring rings[MAX_THREADS / 2];
