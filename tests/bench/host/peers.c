@@ -40,7 +40,7 @@ static void *open_first(const char *const *names, const char **which)
 
 static bool open_jemalloc(char *how, size_t len)
 {
-	static const char *const names[] = { "libjemalloc.so.2", "libjemalloc.so", NULL };
+	static const char *const names[] = {"libjemalloc.so.2", "libjemalloc.so", NULL};
 	const char *lib = NULL, *ver = NULL;
 	size_t vlen = sizeof(ver);
 	void *h = open_first(names, &lib);
@@ -68,8 +68,8 @@ static bool open_jemalloc(char *how, size_t len)
 
 static bool open_tcmalloc(char *how, size_t len)
 {
-	static const char *const names[] = { "libtcmalloc_minimal.so.4", "libtcmalloc_minimal.so",
-					     "libtcmalloc.so.4", NULL };
+	static const char *const names[] = {"libtcmalloc_minimal.so.4", "libtcmalloc_minimal.so",
+					    "libtcmalloc.so.4", NULL};
 	const char *lib = NULL;
 	void *h = open_first(names, &lib);
 	const char *(*ver)(int *, int *, const char **);
@@ -94,7 +94,7 @@ static bool open_tcmalloc(char *how, size_t len)
 
 static bool open_mimalloc(char *how, size_t len)
 {
-	static const char *const names[] = { "libmimalloc.so.2", "libmimalloc.so", NULL };
+	static const char *const names[] = {"libmimalloc.so.2", "libmimalloc.so", NULL};
 	const char *lib = NULL;
 	void *h = open_first(names, &lib);
 	int (*ver)(void);

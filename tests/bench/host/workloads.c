@@ -86,19 +86,19 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_THREADS		NR_CPUS
-#define LARSON_SLOTS		1000
-#define LARSON_MIN		8
-#define LARSON_MAX		1000
-#define LARSON_OPS		1000000
-#define MIXED_SLOTS		1024
-#define MIXED_OPS		1000000
-#define PC_ITEMS		1000000
-#define PC_MIN			16
-#define PC_MAX			512
-#define PC_RING			1024	/* a power of two */
-#define PC_BATCH		256
-#define TAG_SALT		0x5157a11c0ffee000ULL
+#define MAX_THREADS  NR_CPUS
+#define LARSON_SLOTS 1000
+#define LARSON_MIN   8
+#define LARSON_MAX   1000
+#define LARSON_OPS   1000000
+#define MIXED_SLOTS  1024
+#define MIXED_OPS    1000000
+#define PC_ITEMS     1000000
+#define PC_MIN	     16
+#define PC_MAX	     512
+#define PC_RING	     1024 /* a power of two */
+#define PC_BATCH     256
+#define TAG_SALT     0x5157a11c0ffee000ULL
 
 /* Options. */
 static unsigned int opt_runs = 5;
@@ -110,7 +110,7 @@ static const char *opt_workloads = "larson,mixed,prodcons";
 static const char *opt_threads = "1,2";
 static unsigned int ncores;
 static bool opt_callgrind, opt_stats;
-static bool cg_collect;		/* this run's measured parts are collected */
+static bool cg_collect; /* this run's measured parts are collected */
 
 /* The measured part of a one-thread run under --callgrind starts and ends. */
 static inline void cg_begin(void)
@@ -251,7 +251,8 @@ static void perf_ctl_init(void)
 	if (!e)
 		return;
 	if (!comma || (size_t)(comma - e) >= sizeof(ctl)) {
-		fprintf(stderr, "workloads: WL_PERF_CTL='%s' is not 'ctl-fifo,ack-fifo': ignored\n", e);
+		fprintf(stderr, "workloads: WL_PERF_CTL='%s' is not 'ctl-fifo,ack-fifo': ignored\n",
+			e);
 		return;
 	}
 	memcpy(ctl, e, (size_t)(comma - e));
@@ -313,11 +314,11 @@ struct wthread {
 	pthread_t thread;
 	unsigned int id, nthreads;
 	uint64_t seed;
-	void **slots;		/* mixed: this thread's working set */
-	uint64_t t0, t1;	/* wall clock at the start and end of the measured part */
-	uint64_t cpu_ns;	/* this thread's CPU time in the measured part */
-	uint64_t ops;		/* allocations made in the measured part */
-	unsigned long bad;	/* objects whose tag did not check */
+	void **slots;	   /* mixed: this thread's working set */
+	uint64_t t0, t1;   /* wall clock at the start and end of the measured part */
+	uint64_t cpu_ns;   /* this thread's CPU time in the measured part */
+	uint64_t ops;	   /* allocations made in the measured part */
+	unsigned long bad; /* objects whose tag did not check */
 	void (*fn)(struct wthread *t);
 } __aligned(64);
 
@@ -335,8 +336,8 @@ static void tag_fail(struct wthread *t, const void *p, const char *what)
 /* An allocation failed: the workloads need far less memory than any allocator has. */
 static __noinline void alloc_fail(struct wthread *t, size_t n)
 {
-	fprintf(stderr, "workloads: %s, %s, thread %u: allocation of %zu bytes failed\n",
-		cur_alloc, cur_workload, t->id, n);
+	fprintf(stderr, "workloads: %s, %s, thread %u: allocation of %zu bytes failed\n", cur_alloc,
+		cur_workload, t->id, n);
 	exit(1);
 }
 
@@ -365,7 +366,7 @@ struct larson_set {
 	void *slot[LARSON_SLOTS];
 };
 
-static struct larson_set *larson_sets;	/* 2 x nthreads */
+static struct larson_set *larson_sets; /* 2 x nthreads */
 static uint32_t larson_next;
 
 static struct larson_set *larson_take(unsigned int nsets)
@@ -478,31 +479,31 @@ static __always_inline void mixed_body(struct wthread *t, void *(*alloc)(size_t)
  * allocator). 'seq' counts the waker's moves; 'sleeping' says who sleeps.
  */
 struct ring {
-	uint64_t head __aligned(64);	/* next to write (producer) */
-	uint32_t head_seq;		/* futex word the consumer sleeps on */
+	uint64_t head __aligned(64); /* next to write (producer) */
+	uint32_t head_seq;	     /* futex word the consumer sleeps on */
 	uint32_t cons_sleeping;
-	uint64_t tail __aligned(64);	/* next to read (consumer) */
-	uint32_t tail_seq;		/* futex word the producer sleeps on */
+	uint64_t tail __aligned(64); /* next to read (consumer) */
+	uint32_t tail_seq;	     /* futex word the producer sleeps on */
 	uint32_t prod_sleeping;
 	void *slot[PC_RING] __aligned(64);
 };
 
 /* Wait until cond(r) holds: a short spin, then sleep on *seq while *sleeping is set. */
-#define RING_WAIT(r, cond, seq, sleeping)						\
-	do {										\
-		for (unsigned int spin_ = 0; !(cond) && spin_ < 200; spin_++)		\
-			__asm__ __volatile__("pause" ::: "memory");			\
-		while (!(cond)) {							\
-			uint32_t v_ = __atomic_load_n(&(r)->seq, __ATOMIC_SEQ_CST);	\
-											\
-			__atomic_store_n(&(r)->sleeping, 1, __ATOMIC_SEQ_CST);		\
-			if (!(cond))							\
-				futex_wait(&(r)->seq, v_);				\
-			__atomic_store_n(&(r)->sleeping, 0, __ATOMIC_SEQ_CST);		\
-		}									\
+#define RING_WAIT(r, cond, seq, sleeping)                                                          \
+	do {                                                                                       \
+		for (unsigned int spin_ = 0; !(cond) && spin_ < 200; spin_++)                      \
+			__asm__ __volatile__("pause" ::: "memory");                                \
+		while (!(cond)) {                                                                  \
+			uint32_t v_ = __atomic_load_n(&(r)->seq, __ATOMIC_SEQ_CST);                \
+                                                                                                   \
+			__atomic_store_n(&(r)->sleeping, 1, __ATOMIC_SEQ_CST);                     \
+			if (!(cond))                                                               \
+				futex_wait(&(r)->seq, v_);                                         \
+			__atomic_store_n(&(r)->sleeping, 0, __ATOMIC_SEQ_CST);                     \
+		}                                                                                  \
 	} while (0)
 
-/* After a move of the other side: wake a sleeper when 'pos' crossed a half ring (or always at the end). */
+/* After a move: wake the other side, if asleep, each half ring and at the end. */
 static inline void ring_kick(uint32_t *seq, uint32_t *sleeping, uint64_t pos, bool last)
 {
 	if (pos % (PC_RING / 2) && !last)
@@ -572,7 +573,7 @@ static __always_inline void prodcons_body(struct wthread *t, void *(*alloc)(size
 			tag_check(t, p);
 			dealloc(p);
 		}
-		t->ops = 0;	/* the producer counts the pairs */
+		t->ops = 0; /* the producer counts the pairs */
 	}
 	cg_end();
 	t->t1 = clock_ns(CLOCK_MONOTONIC);
@@ -582,21 +583,60 @@ static __always_inline void prodcons_body(struct wthread *t, void *(*alloc)(size
 
 /* ---- one copy of each workload per allocator ---- */
 
-static inline void *quarry_alloc(size_t n) { return kmalloc(n); }
-static inline void quarry_free(void *p) { kfree(p); }
-static inline void *glibc_alloc(size_t n) { return malloc(n); }
-static inline void glibc_free(void *p) { free(p); }
-static inline void *jemalloc_alloc(size_t n) { return peer_je_mallocx(n, 0); }
-static inline void jemalloc_free(void *p) { peer_je_dallocx(p, 0); }
-static inline void *tcmalloc_alloc(size_t n) { return peer_tc_malloc(n); }
-static inline void tcmalloc_free(void *p) { peer_tc_free(p); }
-static inline void *mimalloc_alloc(size_t n) { return peer_mi_malloc(n); }
-static inline void mimalloc_free(void *p) { peer_mi_free(p); }
+static inline void *quarry_alloc(size_t n)
+{
+	return kmalloc(n);
+}
+static inline void quarry_free(void *p)
+{
+	kfree(p);
+}
+static inline void *glibc_alloc(size_t n)
+{
+	return malloc(n);
+}
+static inline void glibc_free(void *p)
+{
+	free(p);
+}
+static inline void *jemalloc_alloc(size_t n)
+{
+	return peer_je_mallocx(n, 0);
+}
+static inline void jemalloc_free(void *p)
+{
+	peer_je_dallocx(p, 0);
+}
+static inline void *tcmalloc_alloc(size_t n)
+{
+	return peer_tc_malloc(n);
+}
+static inline void tcmalloc_free(void *p)
+{
+	peer_tc_free(p);
+}
+static inline void *mimalloc_alloc(size_t n)
+{
+	return peer_mi_malloc(n);
+}
+static inline void mimalloc_free(void *p)
+{
+	peer_mi_free(p);
+}
 
-#define DEFINE_WORKLOADS(NAME)								\
-static void NAME##_larson(struct wthread *t) { larson_body(t, NAME##_alloc, NAME##_free); }	\
-static void NAME##_mixed(struct wthread *t) { mixed_body(t, NAME##_alloc, NAME##_free); }	\
-static void NAME##_prodcons(struct wthread *t) { prodcons_body(t, NAME##_alloc, NAME##_free); }
+#define DEFINE_WORKLOADS(NAME)                                                                     \
+	static void NAME##_larson(struct wthread *t)                                               \
+	{                                                                                          \
+		larson_body(t, NAME##_alloc, NAME##_free);                                         \
+	}                                                                                          \
+	static void NAME##_mixed(struct wthread *t)                                                \
+	{                                                                                          \
+		mixed_body(t, NAME##_alloc, NAME##_free);                                          \
+	}                                                                                          \
+	static void NAME##_prodcons(struct wthread *t)                                             \
+	{                                                                                          \
+		prodcons_body(t, NAME##_alloc, NAME##_free);                                       \
+	}
 
 DEFINE_WORKLOADS(quarry)
 DEFINE_WORKLOADS(glibc)
@@ -606,19 +646,22 @@ DEFINE_WORKLOADS(mimalloc)
 
 struct allocator {
 	const char *key;
-	void (*fn[3])(struct wthread *t);	/* larson, mixed, prodcons */
+	void (*fn[3])(struct wthread *t); /* larson, mixed, prodcons */
 	bool on;
 	char how[256];
 };
 
-#define ALLOCATOR(NAME) { #NAME, { NAME##_larson, NAME##_mixed, NAME##_prodcons }, false, "" }
+#define ALLOCATOR(NAME)                                                                            \
+	{                                                                                          \
+#NAME, {NAME##_larson, NAME##_mixed, NAME##_prodcons }, false, ""                  \
+	}
 
 static struct allocator allocs[] = {
-	ALLOCATOR(quarry), ALLOCATOR(glibc), ALLOCATOR(jemalloc), ALLOCATOR(tcmalloc),
-	ALLOCATOR(mimalloc),
+    ALLOCATOR(quarry),	 ALLOCATOR(glibc),    ALLOCATOR(jemalloc),
+    ALLOCATOR(tcmalloc), ALLOCATOR(mimalloc),
 };
 
-static const char *const workload_names[3] = { "larson", "mixed", "prodcons" };
+static const char *const workload_names[3] = {"larson", "mixed", "prodcons"};
 
 static const char *alloc_name(const struct allocator *a)
 {
@@ -661,7 +704,7 @@ static bool run_once(struct allocator *a, unsigned int w, unsigned int n, unsign
 	cg_collect = opt_callgrind && run > 0 && n == 1;
 	cur_alloc = alloc_name(a);
 	cur_workload = workload_names[w];
-	start_barrier = (struct barrier){ .n = n };
+	start_barrier = (struct barrier){.n = n};
 	larson_next = 0;
 	memset(rings, 0, sizeof(rings));
 	for (unsigned int i = 0; i < 2 * n && w == 0; i++)
@@ -716,7 +759,8 @@ static void setup_allocators(void)
 		allocs[i].on = listed(opt_allocators, allocs[i].key);
 	snprintf(allocs[0].how, sizeof(allocs[0].how),
 		 "Quarry mm/ (buddy + %s) compiled into this program: kmalloc()/kfree(), "
-		 "threads as CPUs (host_cpu_id), arena pre-faulted", opt_variant);
+		 "threads as CPUs (host_cpu_id), arena pre-faulted",
+		 opt_variant);
 	snprintf(allocs[1].how, sizeof(allocs[1].how),
 		 "glibc %s malloc()/free(), the process's own allocator", gnu_get_libc_version());
 	for (unsigned int i = 2; i < ARRAY_SIZE(allocs); i++)
@@ -727,8 +771,8 @@ static void setup_allocators(void)
 static void quarry_setup(void)
 {
 	size_t bytes = opt_arena_mb << 20;
-	const struct mem_range avail[] = { { HOST_PHYS_BASE, HOST_PHYS_BASE + bytes } };
-	const struct mem_range reserved[] = { { HOST_PHYS_BASE, HOST_PHYS_BASE + (1UL << 20) } };
+	const struct mem_range avail[] = {{HOST_PHYS_BASE, HOST_PHYS_BASE + bytes}};
+	const struct mem_range reserved[] = {{HOST_PHYS_BASE, HOST_PHYS_BASE + (1UL << 20)}};
 	char *mem;
 
 	host_set_cpu(0);
@@ -894,14 +938,15 @@ int main(int argc, char **argv)
 
 				if (w == 2 && n > 1 && n % 2) {
 					if (run == 0)
-						fprintf(stderr, " (prodcons: %u threads is no "
-								"whole number of pairs: skipped)",
+						fprintf(stderr,
+							" (prodcons: %u threads is no "
+							"whole number of pairs: skipped)",
 							n);
 					continue;
 				}
 				for (unsigned int j = 0; j < ARRAY_SIZE(allocs); j++) {
 					struct allocator *a =
-						&allocs[(j + run) % ARRAY_SIZE(allocs)];
+					    &allocs[(j + run) % ARRAY_SIZE(allocs)];
 
 					if (a->on)
 						ok &= run_once(a, w, n, run, csv);
