@@ -192,10 +192,12 @@ def section(out, w):
         r = [wl, str(thr)]
         for a in have:
             d = runs.get((wl, thr, a))
+            wide = d and min(d["cpu"]) > 0 and max(d["cpu"]) > 2 * min(d["cpu"])
             r.append("–" if not d else f"{statistics.median(d['cpu']):.1f} "
-                     f"({min(d['cpu']):.1f}–{max(d['cpu']):.1f})")
+                     f"({min(d['cpu']):.1f}–{max(d['cpu']):.1f}){' ⚠' if wide else ''}")
         rows.append(r)
-    w("CPU ns per allocation + free, median (min–max):\n\n")
+    w("CPU ns per allocation + free, median (min–max; ⚠: the range is wider than 2x, "
+      "so the median is only a rough figure):\n\n")
     table(w, ["workload", "threads"] + [LABEL[a] for a in have], rows)
 
     rows = []
