@@ -16,6 +16,8 @@
  *                         untimed warm-up run (5); the allocators take turns in each run
  *     --scale PCT         operations per thread in percent of the defaults (100)
  *     --arena-mb N        Quarry's "physical memory" (512)
+ *     --plant N           test the checks: in each timed run, thread 0 spoils the tag of
+ *                         its N-th object; the run must then fail (tests/bench/host/smoke.sh)
  *     --stats             at the end, print Quarry's slab event counters (slab_stats_show;
  *                         counts only in a SLAB_STATS=1 build) and slabinfo
  *     --callgrind         under valgrind's callgrind: one thread, one warm-up and one
@@ -110,7 +112,9 @@ static const char *opt_workloads = "larson,mixed,prodcons";
 static const char *opt_threads = "1,2";
 static unsigned int ncores;
 static bool opt_callgrind, opt_stats;
-static bool cg_collect; /* this run's measured parts are collected */
+static unsigned int opt_plant;
+static unsigned int plant_left; /* thread 0's allocations until it spoils a tag (0: never) */
+static bool cg_collect;		/* this run's measured parts are collected */
 
 /* The measured part of a one-thread run under --callgrind starts and ends. */
 static inline void cg_begin(void)
@@ -349,6 +353,8 @@ static __always_inline void *obj_new(struct wthread *t, void *(*alloc)(size_t), 
 	if (unlikely(!p))
 		alloc_fail(t, n);
 	tag_set(p, n);
+	if (unlikely(t->id == 0 && plant_left) && --plant_left == 0)
+		((volatile unsigned char *)p)[1] ^= 0x5a; /* --plant: the checks must see this */
 	return p;
 }
 
@@ -702,6 +708,7 @@ static bool run_once(struct allocator *a, unsigned int w, unsigned int n, unsign
 	unsigned long bad = 0;
 
 	cg_collect = opt_callgrind && run > 0 && n == 1;
+	plant_left = run > 0 ? opt_plant : 0;
 	cur_alloc = alloc_name(a);
 	cur_workload = workload_names[w];
 	start_barrier = (struct barrier){.n = n};
@@ -802,7 +809,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: workloads [--csv F] [--meta F] [--variant NAME] [--allocators L] "
 			"[--workloads L] [--threads L] [--runs N] [--scale PCT] [--arena-mb N] "
-			"[--stats] [--callgrind]\n");
+			"[--plant N] [--stats] [--callgrind]\n");
 	exit(2);
 }
 
@@ -860,6 +867,8 @@ int main(int argc, char **argv)
 			opt_runs = parse_uint(a, v, 1, 1000);
 		else if (!strcmp(a, "--scale"))
 			opt_scale = parse_uint(a, v, 1, 100000);
+		else if (!strcmp(a, "--plant"))
+			opt_plant = parse_uint(a, v, 1, 1000000);
 		else if (!strcmp(a, "--arena-mb"))
 			opt_arena_mb = parse_uint(a, v, 64, 1 << 20);
 		else
