@@ -228,13 +228,25 @@ def section(out, w):
         rows = []
         for wl in WORKLOADS:
             for metric, ev_names, d in (("instructions", ("Ir",), 0),
-                                        ("L1 data misses", ("D1mr", "D1mw"), 2)):
+                                        ("allocator's instructions", ("Ir",), 0),
+                                        ("L1 data misses", ("D1mr", "D1mw"), 2),
+                                        ("allocator's L1 data misses", ("D1mr", "D1mw"), 2)):
                 r = [wl, metric]
                 for a in have:
                     c = cg.get((wl, a))
-                    r.append("–" if not c else
-                             fmt(sum(c[1].get(e, 0) for e in ev_names) / c[0], d))
+                    if not c:
+                        r.append("–")
+                        continue
+                    ops, ev, events, fns = c
+                    v = sum(ev.get(e, 0) for e in ev_names)
+                    if metric.startswith("allocator"):
+                        idx = [events.index(e) for e in ev_names if e in events]
+                        v -= sum(c2[i] for n, c2 in fns.items() if n.endswith("_" + wl)
+                                 for i in idx)
+                    r.append(fmt(v / ops, d))
                 rows.append(r)
+        w("\"allocator's\": all but the workload's own function (random numbers, tags, "
+          "slots; its calls into the allocator excluded), so the allocator and what it calls.\n\n")
         table(w, ["workload", "per op"] + [LABEL[a] for a in have], rows)
         for a in ("slab", "slub"):
             parts = []
