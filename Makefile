@@ -247,6 +247,9 @@ help:
 	@echo "  make bench    boot-time benchmarks of every configuration -> build/bench/report.md"
 	@echo "                (QUICK=1: natural configuration only, one multi-CPU boot;"
 	@echo "                MCPU=only: just the 2/4/8-CPU -icount mode; MCPU=0: without it)"
+	@echo "  make bench-host  mm/ as a Linux program against glibc, jemalloc, tcmalloc, mimalloc:"
+	@echo "                loops and multi-threaded workloads -> build/bench-host/report.md;"
+	@echo "                make bench-host-profile: perf + fast-path counts on the workloads"
 	@echo "  make debug    boot QEMU paused with a gdbstub on a free port from 1234, printed"
 	@echo "                (ARCH=arm64 too; CMDLINE=gdbtest: a cache sequence to stop in)"
 	@echo "  make gdb      attach gdb-multiarch to 'make debug' (same options), with the"
@@ -291,3 +294,6 @@ clean:
 
 bench-host:
 	@$(MAKE) --no-print-directory -f tests/bench/host/bench-host.mk
+
+bench-host-profile:
+	@$(MAKE) --no-print-directory -f tests/bench/host/bench-host.mk bench-host-profile

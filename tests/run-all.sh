@@ -20,7 +20,8 @@
 # then, once: every allocator's host tests built with SLAB_DEBUG=1 (4K), the
 # hardening options' host tests (SLAB_FREELIST_RANDOM, SLAB_FREELIST_HARDENED),
 # the allocator fuzzer's fixed-seed slice (tests/fuzz/run.sh slice: every
-# allocator at 4K and 64K, with and without faults), the dependency step as a
+# allocator at 4K and 64K, with and without faults), the host workloads smoke
+# test (tests/bench/host/smoke.sh: SLAB and SLUB), the dependency step as a
 # user who is not root, bad build
 # options refused by make (tests/make-options.sh), make bench's real-time host
 # accounting (tests/bench/test_rt64k.py: synthetic logs and one x86_64 4K
@@ -270,6 +271,7 @@ done
 # allocator at 4K and 64K pages, sequential, threaded, with faults injected and
 # with memory running out, 1.6 million operations each; then its checks shown to catch planted faults.
 suite "allocator fuzzer slice (host, ASan+UBSan)" tests/fuzz/run.sh slice
+suite "host workloads smoke test (SLAB, SLUB; tests/bench/host/smoke.sh)" tests/bench/host/smoke.sh
 suite "dependency step (scripts/deps.sh)" tests/deps-test.sh
 suite "bad build options refused by make" tests/make-options.sh
 # make bench's real-time host accounting (hoststat.py, report_rt64k.py): synthetic

@@ -7,6 +7,9 @@
 #   make -f tests/bench/host/bench-host.mk bench-host-build   just the four binaries
 #   make -f tests/bench/host/bench-host.mk bench-host-clean
 #   make bench-host                                  the same from the top-level Makefile
+#   make -f tests/bench/host/bench-host.mk bench-host-profile   where Quarry's time goes on the
+#                                                    multi-threaded workloads (perf, fast-path counts):
+#                                                    build/bench-host/profile/profile.md
 #
 # Options: BH_PROCS=5 (timed processes per binary, for as many address layouts),
 # BH_ROUNDS=7 (timed rounds per process), BH_COUNT=10000 (objects per size),
@@ -24,7 +27,9 @@
 #
 # Binaries: one per page size and freelist index width, each built from the
 # same mm/ sources as the kernel (mm/files.mk) with -O2 and -DQUARRY_HOST, no
-# sanitizers: build/bench-host/bench-{4k,64k}{,-idx4}. Two host-only choices:
+# sanitizers: build/bench-host/bench-{4k,64k}{,-idx4}; beside each the
+# multi-threaded workloads (workloads.c, peers.c: larson, mixed, prodcons),
+# workloads-{4k,...}, and for SLUB (BH_ALLOC=slub) workloads-4k-slub. Two host-only choices:
 # -DHOST_IRQS_UNTRACKED (a thread has no interrupts to disable, so the shim's
 # save/restore are empty; the unit tests keep tracking them to check mm/'s
 # assertions) and -ftls-model=local-exec (the program's own thread-locals in
@@ -52,7 +57,7 @@ BH_COUNT := 2000
 BH_CG_COUNT := 200
 endif
 
-.PHONY: bench-host bench-host-build bench-host-deps bench-host-clean
+.PHONY: bench-host bench-host-build bench-host-deps bench-host-clean bench-host-profile
 bench-host: bench-host-build
 	@PROCS=$(BH_PROCS) ROUNDS=$(BH_ROUNDS) COUNT=$(BH_COUNT) CG_COUNT=$(BH_CG_COUNT) OUT=$(BH_OUT) \
 		$(BH_DIR)/run.sh
@@ -71,9 +76,19 @@ bench-host-build: bench-host-deps
 		SLAB_DEBUG= SLAB_GROW_LOCKED=
 	@$(MAKE) --no-print-directory -f $(BH_DIR)/bench-host.mk BH_VARIANT_BUILD=1 PAGE_SHIFT=16 SLAB_IDX=4 \
 		SLAB_DEBUG= SLAB_GROW_LOCKED=
+	@$(MAKE) --no-print-directory -f $(BH_DIR)/bench-host.mk BH_VARIANT_BUILD=1 PAGE_SHIFT=12 SLAB_IDX= \
+		SLAB_DEBUG= SLAB_GROW_LOCKED= SLAB_FREELIST_HARDENED= BH_ALLOC=slub
+
+# The profile needs perf (Debian: linux-perf) and SLAB_STATS=1 builds of the workloads.
+bench-host-profile: bench-host-build
+	@$(MAKE) --no-print-directory -f $(BH_DIR)/bench-host.mk BH_VARIANT_BUILD=1 PAGE_SHIFT=12 SLAB_IDX= \
+		SLAB_DEBUG= SLAB_GROW_LOCKED= SLAB_STATS=1 BH_OUT=$(BH_OUT)-stats BH_ALLOC=slab
+	@$(MAKE) --no-print-directory -f $(BH_DIR)/bench-host.mk BH_VARIANT_BUILD=1 PAGE_SHIFT=12 SLAB_IDX= \
+		SLAB_DEBUG= SLAB_GROW_LOCKED= SLAB_STATS=1 BH_OUT=$(BH_OUT)-stats BH_ALLOC=slub
+	@OUT=$(BH_OUT) STATS_OUT=$(BH_OUT)-stats $(BH_DIR)/profile.sh
 
 bench-host-clean:
-	rm -rf $(BH_OUT)
+	rm -rf $(BH_OUT) $(BH_OUT)-stats
 
 # Included: give the includer its default goal back.
 ifeq ($(BH_STANDALONE),)
@@ -81,23 +96,28 @@ ifeq ($(BH_STANDALONE),)
 endif
 
 else
-# ---- one binary (recursive make with BH_VARIANT_BUILD=1, PAGE_SHIFT, SLAB_IDX) ----
+# ---- one variant (recursive make with BH_VARIANT_BUILD=1, PAGE_SHIFT, SLAB_IDX, BH_ALLOC) ----
 PAGE_SHIFT ?= 12
-ALLOC := slab
+BH_ALLOC ?= slab
+ALLOC := $(BH_ALLOC)
 include mm/files.mk
 
+BH_ALLOC_TAG := $(if $(filter slab,$(BH_ALLOC)),,-$(BH_ALLOC))
 ifeq ($(PAGE_SHIFT),12)
-BH_TAG := 4k$(MM_VARIANT)
+BH_TAG := 4k$(BH_ALLOC_TAG)$(MM_VARIANT)
 else ifeq ($(PAGE_SHIFT),16)
-BH_TAG := 64k$(MM_VARIANT)
+BH_TAG := 64k$(BH_ALLOC_TAG)$(MM_VARIANT)
 else
 $(error PAGE_SHIFT must be 12 or 16, not '$(PAGE_SHIFT)')
 endif
 
 BH_OBJDIR := $(BH_OUT)/obj-$(BH_TAG)
 BH_BIN := $(BH_OUT)/bench-$(BH_TAG)
-BH_SRCS := $(MM_SRCS) kernel/printk.c kernel/panic.c tests/host/shim.c $(BH_DIR)/bench.c
-BH_OBJS := $(patsubst %.c,$(BH_OBJDIR)/%.o,$(BH_SRCS))
+BH_WL_BIN := $(BH_OUT)/workloads-$(BH_TAG)
+BH_LIB_SRCS := $(MM_SRCS) kernel/printk.c kernel/panic.c tests/host/shim.c
+BH_LIB_OBJS := $(patsubst %.c,$(BH_OBJDIR)/%.o,$(BH_LIB_SRCS))
+BH_OBJS := $(BH_LIB_OBJS) $(BH_OBJDIR)/$(BH_DIR)/bench.o
+BH_WL_OBJS := $(BH_LIB_OBJS) $(BH_OBJDIR)/$(BH_DIR)/workloads.o $(BH_OBJDIR)/$(BH_DIR)/peers.o
 BH_STAMP := $(BH_OBJDIR)/cflags
 
 # The kernel counts slab events only with SLAB_STATS=1; the host build would
@@ -111,11 +131,15 @@ BH_LIBS := -ldl
 
 .PHONY: bench-host-bin
 .DEFAULT_GOAL := bench-host-bin
-bench-host-bin: $(BH_BIN)
+bench-host-bin: $(BH_BIN) $(BH_WL_BIN)
 
 $(BH_BIN): $(BH_OBJS)
 	@echo "  LD      $@"
 	@$(CC) $(BH_LDFLAGS) -o $@ $(BH_OBJS) $(BH_LIBS)
+
+$(BH_WL_BIN): $(BH_WL_OBJS)
+	@echo "  LD      $@"
+	@$(CC) $(BH_LDFLAGS) -o $@ $(BH_WL_OBJS) $(BH_LIBS)
 
 $(BH_STAMP): FORCE
 	@mkdir -p $(@D)
@@ -129,5 +153,5 @@ $(BH_OBJDIR)/%.o: %.c $(BH_STAMP)
 .PHONY: FORCE
 FORCE:
 
--include $(BH_OBJS:.o=.d)
+-include $(BH_OBJS:.o=.d) $(BH_WL_OBJS:.o=.d)
 endif

@@ -97,11 +97,17 @@ static inline uint64_t tsc_begin(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+/*
+ * lfence; rdtsc; lfence rather than rdtscp; lfence: the same ordering (the
+ * loop's instructions done before the read, nothing after it started early),
+ * and valgrind 3.19 (Debian 12), which runs this program for the callgrind
+ * counts, does not know rdtscp.
+ */
 static inline uint64_t tsc_end(void)
 {
-	uint32_t lo, hi, aux;
+	uint32_t lo, hi;
 
-	__asm__ __volatile__("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
+	__asm__ __volatile__("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) : : "memory");
 	return ((uint64_t)hi << 32) | lo;
 }
 

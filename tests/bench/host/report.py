@@ -20,6 +20,8 @@ import statistics
 import subprocess
 import sys
 
+import report_workloads
+
 COLUMNS = ["arch", "page_size", "allocator", "cpus", "mode", "test", "size", "metric", "value", "unit"]
 SINGLE_SIZES = [8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192, 16384]
 CONC_SIZES = [32, 64, 128, 256, 512, 1024, 2048, 4096]
@@ -550,6 +552,7 @@ def main():
         remote_table(t, page, w)
     cg_section(t, w, args.cg_count)
     where_section(args.out, w)
+    report_workloads.section(args.out, w)
     w("## Files\n\n- results.csv: every figure (timed rows: metric, metric_min, metric_max "
       "in ticks; callgrind rows: *_instructions per op, *_d1_misses, *_ll_misses, "
       "*_i1_misses per loop, *_ops).\n- console-*.log: Quarry's boot output (slab layouts) "

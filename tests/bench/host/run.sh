@@ -2,7 +2,8 @@
 # run.sh - run the host-native benchmark binaries built by bench-host.mk and
 # write $OUT/results.csv and $OUT/report.md. Called by `make bench-host`.
 #
-# Environment: OUT (build/bench-host), PROCS (5), ROUNDS (7), COUNT (10000), CG_COUNT (1000).
+# Environment: OUT (build/bench-host), PROCS (5), ROUNDS (7), COUNT (10000), CG_COUNT (1000),
+# WL_PROCS (3), WL_RUNS (2), WL_SCALE (50), WL_CG_SCALE (5).
 #
 # 1. Timed runs, PROCS processes per binary, each with every allocator in turn:
 #    bench-4k and bench-64k with all allocators; the SLAB_IDX=4 builds with
@@ -11,7 +12,12 @@
 #    CG_COUNT objects per size: bench-4k with every allocator, bench-64k with
 #    Quarry and the free list, the SLAB_IDX=4 builds with Quarry. One dump per
 #    measured loop.
-# 3. report.py turns the rows and dumps into results.csv and report.md.
+# 3. The multi-threaded workloads (workloads.c: larson, mixed, prodcons at 1 and 2
+#    threads): WL_PROCS processes of SLAB's binary (Quarry SLAB and the four peers)
+#    alternating with SLUB's (Quarry SLUB), WL_RUNS timed runs each after a warm-up,
+#    WL_SCALE percent of the default operations; then each at one thread under
+#    callgrind (WL_CG_SCALE percent), one dump per workload and allocator.
+# 4. report.py turns the rows and dumps into results.csv and report.md.
 # Nothing here fails on a timing: only a binary that does not run fails it.
 set -euo pipefail
 
@@ -20,6 +26,10 @@ ROUNDS=${ROUNDS:-7}
 PROCS=${PROCS:-5}
 COUNT=${COUNT:-10000}
 CG_COUNT=${CG_COUNT:-1000}
+WL_PROCS=${WL_PROCS:-3}
+WL_RUNS=${WL_RUNS:-2}
+WL_SCALE=${WL_SCALE:-50}
+WL_CG_SCALE=${WL_CG_SCALE:-5}
 HERE=$(cd "$(dirname "$0")" && pwd)
 
 # jemalloc's initial-exec TLS needs room in glibc's static TLS surplus when dlopen'ed.
@@ -27,7 +37,8 @@ export GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.rtld.optional_st
 
 mkdir -p "$OUT"
 rm -f "$OUT"/timed-*.csv "$OUT"/meta-*.txt "$OUT"/results.csv "$OUT"/report.md
-rm -rf "$OUT"/cg-*
+rm -rf "$OUT"/cg-* "$OUT"/wlcg-*
+rm -f "$OUT"/wl-*.csv "$OUT"/wl-meta-*.txt
 
 start=$(date +%s)
 elapsed() { echo "$(( $(date +%s) - start )) s"; }
@@ -75,6 +86,36 @@ if command -v valgrind >/dev/null 2>&1 && grep -q "^callgrind=1" "$OUT/meta-4k.t
 	cg 64k-idx4 slab-idx4 slab
 else
 	echo "bench-host: no valgrind (or built without <valgrind/callgrind.h>): no instruction counts"
+fi
+
+# The workloads: SLAB's and SLUB's processes alternate, so both see the same load.
+WL_ALL=quarry,glibc,jemalloc,tcmalloc,mimalloc
+echo "bench-host: [$(elapsed)] workloads: $WL_PROCS x (workloads-4k: Quarry SLAB and the peers; workloads-4k-slub), $WL_RUNS runs each, scale $WL_SCALE%"
+for p in $(seq "$WL_PROCS"); do
+	"$OUT/workloads-4k" --variant slab --allocators "$WL_ALL" --runs "$WL_RUNS" \
+		--scale "$WL_SCALE" --csv "$OUT/wl-4k.csv" --meta "$OUT/wl-meta-4k.p$p.txt" \
+		> "$OUT/wl-console-4k.log"
+	"$OUT/workloads-4k-slub" --variant slub --allocators quarry --runs "$WL_RUNS" \
+		--scale "$WL_SCALE" --csv "$OUT/wl-4k-slub.csv" --meta "$OUT/wl-meta-4k-slub.p$p.txt" \
+		> "$OUT/wl-console-4k-slub.log"
+done
+
+# wlcg TAG VARIANT ALLOCATORS: the workloads at one thread under callgrind.
+wlcg() {
+	local tag=$1 variant=$2 allocs=$3 dir="$OUT/wlcg-$1"
+	echo "bench-host: [$(elapsed)] callgrind: workloads-$tag (allocators: ${allocs//,/ }), one thread, scale $WL_CG_SCALE%"
+	mkdir -p "$dir"
+	setarch "$(uname -m)" -R valgrind --tool=callgrind --cache-sim=yes $CG_CACHE \
+		--collect-atstart=no --dump-instr=yes \
+		--callgrind-out-file="$dir/callgrind.out" \
+		"$OUT/workloads-$tag" --callgrind --threads 1 --variant "$variant" \
+		--allocators "$allocs" --scale "$WL_CG_SCALE" --arena-mb 256 \
+		> "$dir/console.log" 2> "$dir/valgrind.log" ||
+		{ tail -20 "$dir/valgrind.log"; return 1; }
+}
+if command -v valgrind >/dev/null 2>&1 && grep -q "^callgrind=1" "$OUT/meta-4k.txt"; then
+	wlcg 4k slab "$WL_ALL"
+	wlcg 4k-slub slub quarry
 fi
 
 echo "bench-host: [$(elapsed)] report"

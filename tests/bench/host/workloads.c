@@ -1,0 +1,983 @@
+/*
+ * workloads.c - multi-threaded, malloc-heavy workloads of the kind allocator
+ * papers run, with Quarry's mm/ (built for Linux user space, threads pinned to
+ * cores acting as CPUs) beside glibc, jemalloc, tcmalloc and mimalloc in one
+ * process, in wall-clock time. Issue 14, "Host-native: real allocation patterns".
+ *
+ *   workloads [options]
+ *     --csv FILE          append one row per timed run: allocator,threads,workload,run,
+ *                         wall_ns,cpu_ns,ops (ops: allocations, each freed once)
+ *     --meta FILE         write key=value facts (how each allocator was reached, load)
+ *     --variant NAME      Quarry's allocator name in the rows ("slab" or "slub")
+ *     --allocators LIST   subset of quarry,glibc,jemalloc,tcmalloc,mimalloc
+ *     --workloads LIST    subset of larson,mixed,prodcons
+ *     --threads LIST      thread counts (default 1,2; prodcons needs 1 or an even count)
+ *     --runs N            timed runs per (workload, threads, allocator), after one
+ *                         untimed warm-up run (5); the allocators take turns in each run
+ *     --scale PCT         operations per thread in percent of the defaults (100)
+ *     --arena-mb N        Quarry's "physical memory" (512)
+ *     --plant N           test the checks: in each timed run, thread 0 spoils the tag of
+ *                         its N-th object; the run must then fail (tests/bench/host/smoke.sh)
+ *     --stats             at the end, print Quarry's slab event counters (slab_stats_show;
+ *                         counts only in a SLAB_STATS=1 build) and slabinfo
+ *     --callgrind         under valgrind's callgrind: one thread, one warm-up and one
+ *                         measured run; the measured part of each (workload, allocator)
+ *                         is collected and dumped as "workload|allocator|1|ops"
+ *
+ * The workloads (written for Quarry; the papers' programs gave the idea only):
+ *
+ *   larson    server churn (after Larson and Krishnan): 2 x threads sets of 1000
+ *             slots, objects of 8..1000 bytes uniformly. A thread takes a free set,
+ *             replaces 1000 random slots (free the old object, allocate a new one of
+ *             a random size), hands the set back and takes the next free one, so
+ *             most objects are freed by another thread than the one that made them
+ *             (with one thread, none is). 1,000,000 replacements per thread.
+ *   mixed     per-thread mixed sizes (after glibc's bench-malloc-thread): each thread
+ *             owns 1024 slots; 1,000,000 times: a random slot's object is freed and
+ *             replaced by one of a size drawn from 8..256 (80%), 257..2048 (15%),
+ *             2049..8192 (4%) or 8193..32768 bytes (1%). Nothing crosses threads.
+ *   prodcons  producer/consumer: with two threads, thread 0 allocates 1,000,000
+ *             objects of 16..512 bytes and passes them through a 1024-entry ring to
+ *             thread 1, which frees them (every free is remote); with one thread,
+ *             batches of 256 are allocated and then freed in order. With 2k threads,
+ *             k pairs.
+ *
+ * Under `perf record -D -1 --control fifo:C,A` with WL_PERF_CTL="C,A" in the
+ * environment, the events are enabled only during the timed runs (not the
+ * set-up, Quarry's arena, the warm-up run), as tests/bench/host/profile.sh does.
+ *
+ * Every object gets a tag (its address and size, mixed) in its first 8 bytes
+ * and a byte derived from it in its last; the tag is checked before the free,
+ * so an allocator that hands out overlapping objects fails the run (exit 1,
+ * naming allocator, workload and address). Timing never fails it.
+ *
+ * Each allocator is called through a small static wrapper that the compiler
+ * inlines into that allocator's own copy of each workload (constant function
+ * pointers into __always_inline bodies), so Quarry is called directly and the
+ * dlopen'ed libraries through the pointer dlsym gave, as a PLT call would.
+ */
+#ifndef _GNU_SOURCE
+#error "build with -D_GNU_SOURCE (the prelude header pulls in <features.h> first)"
+#endif
+#include "host_shim.h"
+#include "mm/slab.h"
+#include "mm/page.h"
+#include <asm/processor.h>
+#include "peers.h"
+
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define HAVE_CALLGRIND 1
+#else
+#define HAVE_CALLGRIND 0
+#define CALLGRIND_TOGGLE_COLLECT
+#define CALLGRIND_DUMP_STATS_AT(s) ((void)(s))
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gnu/libc-version.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_THREADS  NR_CPUS
+#define LARSON_SLOTS 1000
+#define LARSON_MIN   8
+#define LARSON_MAX   1000
+#define LARSON_OPS   1000000
+#define MIXED_SLOTS  1024
+#define MIXED_OPS    1000000
+#define PC_ITEMS     1000000
+#define PC_MIN	     16
+#define PC_MAX	     512
+#define PC_RING	     1024 /* a power of two */
+#define PC_BATCH     256
+#define TAG_SALT     0x5157a11c0ffee000ULL
+
+/* Options. */
+static unsigned int opt_runs = 5;
+static unsigned int opt_scale = 100;
+static size_t opt_arena_mb = 512;
+static const char *opt_csv, *opt_meta, *opt_variant = "slab";
+static const char *opt_allocators = "quarry,glibc,jemalloc,tcmalloc,mimalloc";
+static const char *opt_workloads = "larson,mixed,prodcons";
+static const char *opt_threads = "1,2";
+static unsigned int ncores;
+static bool opt_callgrind, opt_stats;
+static unsigned int opt_plant;
+static unsigned int plant_left; /* thread 0's allocations until it spoils a tag (0: never) */
+static bool cg_collect;		/* this run's measured parts are collected */
+
+/* The measured part of a one-thread run under --callgrind starts and ends. */
+static inline void cg_begin(void)
+{
+	if (cg_collect)
+		CALLGRIND_TOGGLE_COLLECT;
+}
+
+static inline void cg_end(void)
+{
+	if (cg_collect)
+		CALLGRIND_TOGGLE_COLLECT;
+}
+
+static bool listed(const char *list, const char *key)
+{
+	size_t k = strlen(key);
+
+	for (const char *p = list; p && *p;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (len == k && !strncmp(p, key, k))
+			return true;
+		p = e ? e + 1 : NULL;
+	}
+	return false;
+}
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec t;
+
+	clock_gettime(id, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* A pause that also lets another thread of this core run when the wait is long. */
+static inline void spin_pause(unsigned long *spins)
+{
+	__asm__ __volatile__("pause" ::: "memory");
+	if (++*spins % 256 == 0)
+		sched_yield();
+}
+
+static void futex_wait(uint32_t *addr, uint32_t val)
+{
+	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void futex_wake(uint32_t *addr, int n)
+{
+	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}
+
+/* xorshift64*: each thread's own sequence, seeded from its id and the run. */
+static inline uint64_t rnd(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545f4914f6cdd1dULL;
+}
+
+/* A uniform value in [lo, hi]. */
+static inline size_t rnd_range(uint64_t *s, size_t lo, size_t hi)
+{
+	return lo + (size_t)((rnd(s) >> 32) * (hi - lo + 1) >> 32);
+}
+
+/* The mixed workload's sizes: mostly small, a long tail up to 32 KiB. */
+static inline size_t rnd_mixed_size(uint64_t *s)
+{
+	uint64_t r = rnd(s);
+	unsigned int pct = (unsigned int)((r & 0xffffffffu) * 100 >> 32);
+
+	if (pct < 80)
+		return rnd_range(s, 8, 256);
+	if (pct < 95)
+		return rnd_range(s, 257, 2048);
+	if (pct < 99)
+		return rnd_range(s, 2049, 8192);
+	return rnd_range(s, 8193, 32768);
+}
+
+/* ---- object tags: written after each allocation, checked before each free ---- */
+
+static inline uint64_t tag_of(const void *p, size_t n)
+{
+	return ((uint64_t)(uintptr_t)p ^ TAG_SALT) ^ ((uint64_t)n << 48);
+}
+
+static inline void tag_set(void *p, size_t n)
+{
+	uint64_t t = tag_of(p, n);
+
+	memcpy(p, &t, sizeof(t));
+	if (n > sizeof(t))
+		((volatile unsigned char *)p)[n - 1] = (unsigned char)(t >> 3);
+}
+
+struct wthread;
+static void tag_fail(struct wthread *t, const void *p, const char *what);
+
+/*
+ * Check p's tag (its first 8 bytes): its size, or 0 after a report. The last
+ * byte written at allocation is not read back (a second cache line per object
+ * would make the workloads measure mostly the objects' own misses); an object
+ * that overlaps the next one is still caught, when its last byte lands in that
+ * one's tag.
+ */
+static inline size_t tag_check(struct wthread *t, const void *p)
+{
+	uint64_t v, n;
+
+	memcpy(&v, p, sizeof(v));
+	n = (v ^ (uint64_t)(uintptr_t)p ^ TAG_SALT) >> 48;
+	if (unlikely(tag_of(p, n) != v || n < 8)) {
+		tag_fail(t, p, "first 8 bytes overwritten (tag)");
+		return 0;
+	}
+	return n;
+}
+
+/* ---- perf's control fifos (WL_PERF_CTL="ctl-fifo,ack-fifo"), or none ---- */
+
+static int perf_ctl_fd = -1, perf_ack_fd = -1;
+
+static void perf_ctl_init(void)
+{
+	const char *e = getenv("WL_PERF_CTL");
+	const char *comma = e ? strchr(e, ',') : NULL;
+	char ctl[256];
+
+	if (!e)
+		return;
+	if (!comma || (size_t)(comma - e) >= sizeof(ctl)) {
+		fprintf(stderr, "workloads: WL_PERF_CTL='%s' is not 'ctl-fifo,ack-fifo': ignored\n",
+			e);
+		return;
+	}
+	memcpy(ctl, e, (size_t)(comma - e));
+	ctl[comma - e] = 0;
+	perf_ctl_fd = open(ctl, O_WRONLY | O_CLOEXEC);
+	perf_ack_fd = open(comma + 1, O_RDONLY | O_CLOEXEC);
+	if (perf_ctl_fd < 0 || perf_ack_fd < 0) {
+		fprintf(stderr, "workloads: WL_PERF_CTL: cannot open '%s' or '%s': %s\n", ctl,
+			comma + 1, strerror(errno));
+		perf_ctl_fd = -1;
+	}
+}
+
+/* Tell perf "enable" or "disable" and wait for its ack. */
+static void perf_ctl(const char *cmd)
+{
+	char ack[8];
+
+	if (perf_ctl_fd < 0)
+		return;
+	if (write(perf_ctl_fd, cmd, strlen(cmd)) < 0 || read(perf_ack_fd, ack, sizeof(ack)) < 0) {
+		fprintf(stderr, "workloads: perf control: %s\n", strerror(errno));
+		perf_ctl_fd = -1;
+	}
+}
+
+/* ---- threads, barrier ---- */
+
+struct barrier {
+	uint32_t count __aligned(64);
+	uint32_t gen __aligned(64);
+	uint32_t n;
+};
+
+/*
+ * Wait for all b->n threads: a short spin, then sleep on a futex (no
+ * sched_yield, so that the yields a profile shows are Quarry's spinlocks').
+ */
+static void barrier_wait(struct barrier *b)
+{
+	uint32_t gen = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
+
+	if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == b->n) {
+		__atomic_store_n(&b->count, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&b->gen, gen + 1, __ATOMIC_SEQ_CST);
+		futex_wake(&b->gen, INT32_MAX);
+		return;
+	}
+	for (unsigned int spin = 0; spin < 2000; spin++) {
+		if (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) != gen)
+			return;
+		__asm__ __volatile__("pause" ::: "memory");
+	}
+	while (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == gen)
+		futex_wait(&b->gen, gen);
+}
+
+struct wthread {
+	pthread_t thread;
+	unsigned int id, nthreads;
+	uint64_t seed;
+	void **slots;	   /* mixed: this thread's working set */
+	uint64_t t0, t1;   /* wall clock at the start and end of the measured part */
+	uint64_t cpu_ns;   /* this thread's CPU time in the measured part */
+	uint64_t ops;	   /* allocations made in the measured part */
+	unsigned long bad; /* objects whose tag did not check */
+	void (*fn)(struct wthread *t);
+} __aligned(64);
+
+static struct wthread threads[MAX_THREADS];
+static struct barrier start_barrier;
+static const char *cur_alloc, *cur_workload;
+
+static void tag_fail(struct wthread *t, const void *p, const char *what)
+{
+	if (t->bad++ < 5)
+		fprintf(stderr, "workloads: %s, %s, thread %u: object %p: %s\n", cur_alloc,
+			cur_workload, t->id, p, what);
+}
+
+/* An allocation failed: the workloads need far less memory than any allocator has. */
+static __noinline void alloc_fail(struct wthread *t, size_t n)
+{
+	fprintf(stderr, "workloads: %s, %s, thread %u: allocation of %zu bytes failed\n", cur_alloc,
+		cur_workload, t->id, n);
+	exit(1);
+}
+
+/* A new object of n bytes from alloc, tagged. */
+static __always_inline void *obj_new(struct wthread *t, void *(*alloc)(size_t), size_t n)
+{
+	void *p = alloc(n);
+
+	if (unlikely(!p))
+		alloc_fail(t, n);
+	tag_set(p, n);
+	if (unlikely(t->id == 0 && plant_left) && --plant_left == 0)
+		((volatile unsigned char *)p)[1] ^= 0x5a; /* --plant: the checks must see this */
+	return p;
+}
+
+static unsigned int ops_scaled(unsigned int n)
+{
+	uint64_t v = (uint64_t)n * opt_scale / 100;
+
+	return v ? (unsigned int)v : 1;
+}
+
+/* ---- larson: sets of slots handed between threads ---- */
+
+struct larson_set {
+	uint32_t busy __aligned(64);
+	void *slot[LARSON_SLOTS];
+};
+
+static struct larson_set *larson_sets; /* 2 x nthreads */
+static uint32_t larson_next;
+
+static struct larson_set *larson_take(unsigned int nsets)
+{
+	unsigned int i = __atomic_fetch_add(&larson_next, 1, __ATOMIC_RELAXED) % nsets;
+	unsigned long spins = 0;
+
+	for (;; i = (i + 1) % nsets) {
+		uint32_t zero = 0;
+		struct larson_set *s = &larson_sets[i];
+
+		if (!__atomic_load_n(&s->busy, __ATOMIC_RELAXED) &&
+		    __atomic_compare_exchange_n(&s->busy, &zero, 1, false, __ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			return s;
+		spin_pause(&spins);
+	}
+}
+
+static __always_inline void larson_body(struct wthread *t, void *(*alloc)(size_t),
+					void (*dealloc)(void *))
+{
+	unsigned int nsets = 2 * t->nthreads, total = ops_scaled(LARSON_OPS), done = 0;
+	uint64_t s = t->seed;
+
+	/* Set-up (untimed): thread i fills sets 2i and 2i+1. */
+	for (unsigned int k = 2 * t->id; k < 2 * t->id + 2; k++) {
+		for (unsigned int j = 0; j < LARSON_SLOTS; j++) {
+			size_t n = rnd_range(&s, LARSON_MIN, LARSON_MAX);
+			larson_sets[k].slot[j] = obj_new(t, alloc, n);
+		}
+	}
+	barrier_wait(&start_barrier);
+	t->t0 = clock_ns(CLOCK_MONOTONIC);
+	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	cg_begin();
+	while (done < total) {
+		struct larson_set *set = larson_take(nsets);
+		unsigned int round = MIN(LARSON_SLOTS, total - done);
+
+		for (unsigned int k = 0; k < round; k++) {
+			unsigned int j = (unsigned int)((rnd(&s) >> 32) * LARSON_SLOTS >> 32);
+			size_t n = rnd_range(&s, LARSON_MIN, LARSON_MAX);
+
+			tag_check(t, set->slot[j]);
+			dealloc(set->slot[j]);
+			set->slot[j] = obj_new(t, alloc, n);
+		}
+		done += round;
+		__atomic_store_n(&set->busy, 0, __ATOMIC_RELEASE);
+	}
+	cg_end();
+	t->t1 = clock_ns(CLOCK_MONOTONIC);
+	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t->cpu_ns;
+	t->ops = done;
+	/* Clean-up (untimed): every set freed by the thread that filled it. */
+	barrier_wait(&start_barrier);
+	for (unsigned int k = 2 * t->id; k < 2 * t->id + 2; k++) {
+		for (unsigned int j = 0; j < LARSON_SLOTS; j++) {
+			tag_check(t, larson_sets[k].slot[j]);
+			dealloc(larson_sets[k].slot[j]);
+		}
+	}
+	t->seed = s;
+}
+
+/* ---- mixed: each thread's own working set of mixed sizes ---- */
+
+static __always_inline void mixed_body(struct wthread *t, void *(*alloc)(size_t),
+				       void (*dealloc)(void *))
+{
+	unsigned int total = ops_scaled(MIXED_OPS);
+	void **slot = t->slots;
+	uint64_t s = t->seed;
+
+	memset(slot, 0, MIXED_SLOTS * sizeof(*slot));
+	barrier_wait(&start_barrier);
+	t->t0 = clock_ns(CLOCK_MONOTONIC);
+	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	cg_begin();
+	for (unsigned int k = 0; k < total; k++) {
+		unsigned int j = (unsigned int)((rnd(&s) >> 32) * MIXED_SLOTS >> 32);
+		size_t n = rnd_mixed_size(&s);
+
+		if (slot[j]) {
+			tag_check(t, slot[j]);
+			dealloc(slot[j]);
+		}
+		slot[j] = obj_new(t, alloc, n);
+	}
+	cg_end();
+	t->t1 = clock_ns(CLOCK_MONOTONIC);
+	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t->cpu_ns;
+	t->ops = total;
+	for (unsigned int j = 0; j < MIXED_SLOTS; j++) {
+		if (slot[j]) {
+			tag_check(t, slot[j]);
+			dealloc(slot[j]);
+		}
+	}
+	t->seed = s;
+}
+
+/* ---- prodcons: a ring per pair, frees on the consumer ---- */
+
+/*
+ * The ring: a waiting side spins briefly, then sleeps on a futex, and is woken
+ * only when the other side has moved half a ring, so that on a loaded machine
+ * a waiter costs no CPU time and the wake-ups are few (the same for every
+ * allocator). 'seq' counts the waker's moves; 'sleeping' says who sleeps.
+ */
+struct ring {
+	uint64_t head __aligned(64); /* next to write (producer) */
+	uint32_t head_seq;	     /* futex word the consumer sleeps on */
+	uint32_t cons_sleeping;
+	uint64_t tail __aligned(64); /* next to read (consumer) */
+	uint32_t tail_seq;	     /* futex word the producer sleeps on */
+	uint32_t prod_sleeping;
+	void *slot[PC_RING] __aligned(64);
+};
+
+/* Wait until cond(r) holds: a short spin, then sleep on *seq while *sleeping is set. */
+#define RING_WAIT(r, cond, seq, sleeping)                                                          \
+	do {                                                                                       \
+		for (unsigned int spin_ = 0; !(cond) && spin_ < 200; spin_++)                      \
+			__asm__ __volatile__("pause" ::: "memory");                                \
+		while (!(cond)) {                                                                  \
+			uint32_t v_ = __atomic_load_n(&(r)->seq, __ATOMIC_SEQ_CST);                \
+                                                                                                   \
+			__atomic_store_n(&(r)->sleeping, 1, __ATOMIC_SEQ_CST);                     \
+			if (!(cond))                                                               \
+				futex_wait(&(r)->seq, v_);                                         \
+			__atomic_store_n(&(r)->sleeping, 0, __ATOMIC_SEQ_CST);                     \
+		}                                                                                  \
+	} while (0)
+
+/* After a move: wake the other side, if asleep, each half ring and at the end. */
+static inline void ring_kick(uint32_t *seq, uint32_t *sleeping, uint64_t pos, bool last)
+{
+	if (pos % (PC_RING / 2) && !last)
+		return;
+	__atomic_fetch_add(seq, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(sleeping, __ATOMIC_SEQ_CST))
+		futex_wake(seq, 1);
+}
+
+static struct ring rings[MAX_THREADS / 2];
+
+static __always_inline void prodcons_body(struct wthread *t, void *(*alloc)(size_t),
+					  void (*dealloc)(void *))
+{
+	unsigned int total = ops_scaled(PC_ITEMS);
+	uint64_t s = t->seed;
+
+	barrier_wait(&start_barrier);
+	t->t0 = clock_ns(CLOCK_MONOTONIC);
+	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	cg_begin();
+	if (t->nthreads == 1) {
+		void **batch = t->slots;
+
+		for (unsigned int done = 0; done < total;) {
+			unsigned int b = MIN(PC_BATCH, total - done);
+
+			for (unsigned int k = 0; k < b; k++) {
+				size_t n = rnd_range(&s, PC_MIN, PC_MAX);
+
+				batch[k] = obj_new(t, alloc, n);
+			}
+			for (unsigned int k = 0; k < b; k++) {
+				tag_check(t, batch[k]);
+				dealloc(batch[k]);
+			}
+			done += b;
+		}
+		t->ops = total;
+	} else if (t->id % 2 == 0) {
+		struct ring *r = &rings[t->id / 2];
+		uint64_t head = 0;
+
+		for (unsigned int k = 0; k < total; k++) {
+			size_t n = rnd_range(&s, PC_MIN, PC_MAX);
+			void *p = obj_new(t, alloc, n);
+
+			RING_WAIT(r, head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) < PC_RING,
+				  tail_seq, prod_sleeping);
+			r->slot[head % PC_RING] = p;
+			__atomic_store_n(&r->head, ++head, __ATOMIC_SEQ_CST);
+			ring_kick(&r->head_seq, &r->cons_sleeping, head, k + 1 == total);
+		}
+		t->ops = total;
+	} else {
+		struct ring *r = &rings[t->id / 2];
+		uint64_t tail = 0;
+
+		for (unsigned int k = 0; k < total; k++) {
+			void *p;
+
+			RING_WAIT(r, __atomic_load_n(&r->head, __ATOMIC_ACQUIRE) != tail, head_seq,
+				  cons_sleeping);
+			p = r->slot[tail % PC_RING];
+			__atomic_store_n(&r->tail, ++tail, __ATOMIC_SEQ_CST);
+			ring_kick(&r->tail_seq, &r->prod_sleeping, tail, k + 1 == total);
+			tag_check(t, p);
+			dealloc(p);
+		}
+		t->ops = 0; /* the producer counts the pairs */
+	}
+	cg_end();
+	t->t1 = clock_ns(CLOCK_MONOTONIC);
+	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t->cpu_ns;
+	t->seed = s;
+}
+
+/* ---- one copy of each workload per allocator ---- */
+
+static inline void *quarry_alloc(size_t n)
+{
+	return kmalloc(n);
+}
+static inline void quarry_free(void *p)
+{
+	kfree(p);
+}
+static inline void *glibc_alloc(size_t n)
+{
+	return malloc(n);
+}
+static inline void glibc_free(void *p)
+{
+	free(p);
+}
+static inline void *jemalloc_alloc(size_t n)
+{
+	return peer_je_mallocx(n, 0);
+}
+static inline void jemalloc_free(void *p)
+{
+	peer_je_dallocx(p, 0);
+}
+static inline void *tcmalloc_alloc(size_t n)
+{
+	return peer_tc_malloc(n);
+}
+static inline void tcmalloc_free(void *p)
+{
+	peer_tc_free(p);
+}
+static inline void *mimalloc_alloc(size_t n)
+{
+	return peer_mi_malloc(n);
+}
+static inline void mimalloc_free(void *p)
+{
+	peer_mi_free(p);
+}
+
+#define DEFINE_WORKLOADS(NAME)                                                                     \
+	static void NAME##_larson(struct wthread *t)                                               \
+	{                                                                                          \
+		larson_body(t, NAME##_alloc, NAME##_free);                                         \
+	}                                                                                          \
+	static void NAME##_mixed(struct wthread *t)                                                \
+	{                                                                                          \
+		mixed_body(t, NAME##_alloc, NAME##_free);                                          \
+	}                                                                                          \
+	static void NAME##_prodcons(struct wthread *t)                                             \
+	{                                                                                          \
+		prodcons_body(t, NAME##_alloc, NAME##_free);                                       \
+	}
+
+DEFINE_WORKLOADS(quarry)
+DEFINE_WORKLOADS(glibc)
+DEFINE_WORKLOADS(jemalloc)
+DEFINE_WORKLOADS(tcmalloc)
+DEFINE_WORKLOADS(mimalloc)
+
+struct allocator {
+	const char *key;
+	void (*fn[3])(struct wthread *t); /* larson, mixed, prodcons */
+	bool on;
+	char how[256];
+};
+
+#define ALLOCATOR(NAME)                                                                            \
+	{                                                                                          \
+#NAME, {NAME##_larson, NAME##_mixed, NAME##_prodcons }, false, ""                  \
+	}
+
+static struct allocator allocs[] = {
+    ALLOCATOR(quarry),	 ALLOCATOR(glibc),    ALLOCATOR(jemalloc),
+    ALLOCATOR(tcmalloc), ALLOCATOR(mimalloc),
+};
+
+static const char *const workload_names[3] = {"larson", "mixed", "prodcons"};
+
+static const char *alloc_name(const struct allocator *a)
+{
+	return a == &allocs[0] ? opt_variant : a->key;
+}
+
+/* ---- running ---- */
+
+static void pin(unsigned int core)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(core, &set);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
+		fprintf(stderr, "workloads: cannot pin to core %u\n", core);
+}
+
+static void *thread_main(void *arg)
+{
+	struct wthread *t = arg;
+
+	pin(t->id % ncores);
+	host_set_cpu(t->id);
+	t->fn(t);
+	return NULL;
+}
+
+/*
+ * One run of workload w with allocator a on n threads: the measured part is
+ * from the common start to the last thread's end. Returns false when an
+ * object's tag did not check.
+ */
+static bool run_once(struct allocator *a, unsigned int w, unsigned int n, unsigned int run,
+		     FILE *csv)
+{
+	uint64_t t0 = UINT64_MAX, t1 = 0, cpu = 0, ops = 0;
+	unsigned long bad = 0;
+
+	cg_collect = opt_callgrind && run > 0 && n == 1;
+	plant_left = run > 0 ? opt_plant : 0;
+	cur_alloc = alloc_name(a);
+	cur_workload = workload_names[w];
+	start_barrier = (struct barrier){.n = n};
+	larson_next = 0;
+	memset(rings, 0, sizeof(rings));
+	for (unsigned int i = 0; i < 2 * n && w == 0; i++)
+		larson_sets[i].busy = 0;
+	if (run > 0)
+		perf_ctl("enable\n");
+	for (unsigned int i = 0; i < n; i++) {
+		struct wthread *t = &threads[i];
+
+		t->id = i;
+		t->nthreads = n;
+		t->seed = 0x9e3779b97f4a7c15ULL * (i + 1) + run * 0x632be59bd9b4e019ULL + w;
+		t->fn = a->fn[w];
+		t->bad = 0;
+		if (pthread_create(&t->thread, NULL, thread_main, t)) {
+			fprintf(stderr, "workloads: cannot start thread %u\n", i);
+			exit(2);
+		}
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		struct wthread *t = &threads[i];
+
+		pthread_join(t->thread, NULL);
+		t0 = MIN(t0, t->t0);
+		t1 = MAX(t1, t->t1);
+		cpu += t->cpu_ns;
+		ops += t->ops;
+		bad += t->bad;
+	}
+	if (run > 0)
+		perf_ctl("disable\n");
+	if (cg_collect) {
+		char name[96];
+
+		snprintf(name, sizeof(name), "%s|%s|%u|%llu", workload_names[w], alloc_name(a), n,
+			 (unsigned long long)ops);
+		CALLGRIND_DUMP_STATS_AT(name);
+	}
+	if (csv && run > 0)
+		fprintf(csv, "%s,%u,%s,%u,%llu,%llu,%llu\n", alloc_name(a), n, workload_names[w],
+			run, (unsigned long long)(t1 - t0), (unsigned long long)cpu,
+			(unsigned long long)ops);
+	if (bad)
+		fprintf(stderr, "workloads: %s, %s, %u threads: %lu objects with bad tags\n",
+			alloc_name(a), workload_names[w], n, bad);
+	return bad == 0;
+}
+
+static void setup_allocators(void)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(allocs); i++)
+		allocs[i].on = listed(opt_allocators, allocs[i].key);
+	snprintf(allocs[0].how, sizeof(allocs[0].how),
+		 "Quarry mm/ (buddy + %s) compiled into this program: kmalloc()/kfree(), "
+		 "threads as CPUs (host_cpu_id), arena pre-faulted",
+		 opt_variant);
+	snprintf(allocs[1].how, sizeof(allocs[1].how),
+		 "glibc %s malloc()/free(), the process's own allocator", gnu_get_libc_version());
+	for (unsigned int i = 2; i < ARRAY_SIZE(allocs); i++)
+		if (allocs[i].on && !peer_open(allocs[i].key, allocs[i].how, sizeof(allocs[i].how)))
+			allocs[i].on = false;
+}
+
+static void quarry_setup(void)
+{
+	size_t bytes = opt_arena_mb << 20;
+	const struct mem_range avail[] = {{HOST_PHYS_BASE, HOST_PHYS_BASE + bytes}};
+	const struct mem_range reserved[] = {{HOST_PHYS_BASE, HOST_PHYS_BASE + (1UL << 20)}};
+	char *mem;
+
+	host_set_cpu(0);
+	mem = host_mm_setup_layout(bytes, HOST_PHYS_BASE, avail, 1, reserved, 1);
+#ifdef MADV_POPULATE_WRITE
+	if (madvise((void *)ALIGN_DOWN((uintptr_t)mem, 4096), bytes, MADV_POPULATE_WRITE))
+#endif
+		for (size_t off = 0; off < bytes; off += 4096)
+			__atomic_fetch_add((volatile char *)mem + off, 0, __ATOMIC_RELAXED);
+	kmem_cache_init();
+}
+
+static void meta_loadavg(FILE *meta, const char *key)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	char a[16], b[16], c[16];
+
+	if (f && fscanf(f, "%15s %15s %15s", a, b, c) == 3)
+		fprintf(meta, "%s=%s %s %s\n", key, a, b, c);
+	else
+		fprintf(meta, "%s=unknown\n", key);
+	if (f)
+		fclose(f);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: workloads [--csv F] [--meta F] [--variant NAME] [--allocators L] "
+			"[--workloads L] [--threads L] [--runs N] [--scale PCT] [--arena-mb N] "
+			"[--plant N] [--stats] [--callgrind]\n");
+	exit(2);
+}
+
+static unsigned int parse_uint(const char *opt, const char *v, unsigned int lo, unsigned int hi)
+{
+	char *end;
+	unsigned long x;
+
+	errno = 0;
+	x = strtoul(v, &end, 10);
+	if (errno || end == v || *end || x < lo || x > hi) {
+		fprintf(stderr, "workloads: %s wants a number from %u to %u, not '%s'\n", opt, lo,
+			hi, v);
+		exit(2);
+	}
+	return (unsigned int)x;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int nthr[MAX_THREADS], nn = 0, maxn = 1;
+	cpu_set_t set;
+	FILE *csv = NULL, *meta = NULL;
+	bool ok = true;
+
+	peer_static_tls(argv);
+	perf_ctl_init();
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--callgrind")) {
+			opt_callgrind = true;
+			continue;
+		}
+		if (!strcmp(a, "--stats")) {
+			opt_stats = true;
+			continue;
+		}
+		if (!v)
+			usage();
+		i++;
+		if (!strcmp(a, "--csv"))
+			opt_csv = v;
+		else if (!strcmp(a, "--meta"))
+			opt_meta = v;
+		else if (!strcmp(a, "--variant"))
+			opt_variant = v;
+		else if (!strcmp(a, "--allocators"))
+			opt_allocators = v;
+		else if (!strcmp(a, "--workloads"))
+			opt_workloads = v;
+		else if (!strcmp(a, "--threads"))
+			opt_threads = v;
+		else if (!strcmp(a, "--runs"))
+			opt_runs = parse_uint(a, v, 1, 1000);
+		else if (!strcmp(a, "--scale"))
+			opt_scale = parse_uint(a, v, 1, 100000);
+		else if (!strcmp(a, "--plant"))
+			opt_plant = parse_uint(a, v, 1, 1000000);
+		else if (!strcmp(a, "--arena-mb"))
+			opt_arena_mb = parse_uint(a, v, 64, 1 << 20);
+		else
+			usage();
+	}
+	for (unsigned int n = 1; n <= MAX_THREADS; n++) {
+		char buf[8];
+
+		snprintf(buf, sizeof(buf), "%u", n);
+		if (listed(opt_threads, buf)) {
+			nthr[nn++] = n;
+			maxn = n;
+		}
+	}
+	if (!nn) {
+		fprintf(stderr, "workloads: --threads '%s': no count from 1 to %u\n", opt_threads,
+			MAX_THREADS);
+		return 2;
+	}
+	if (opt_callgrind && (!HAVE_CALLGRIND || nn != 1 || nthr[0] != 1)) {
+		fprintf(stderr, "workloads: --callgrind needs <valgrind/callgrind.h> at build time "
+				"and --threads 1\n");
+		return 2;
+	}
+	if (opt_callgrind)
+		opt_runs = 1;
+	sched_getaffinity(0, sizeof(set), &set);
+	ncores = (unsigned int)CPU_COUNT(&set);
+	if (ncores < 1)
+		ncores = 1;
+
+	setup_allocators();
+	quarry_setup();
+	larson_sets = calloc(2 * maxn, sizeof(*larson_sets));
+	for (unsigned int i = 0; i < maxn; i++)
+		threads[i].slots = calloc(MAX(MIXED_SLOTS, PC_BATCH), sizeof(void *));
+	if (!larson_sets) {
+		fprintf(stderr, "workloads: out of memory for the larson sets\n");
+		return 2;
+	}
+	for (unsigned int i = 0; i < maxn; i++)
+		if (!threads[i].slots)
+			return 2;
+	if (opt_csv && !(csv = fopen(opt_csv, "a"))) {
+		perror(opt_csv);
+		return 2;
+	}
+	if (opt_meta) {
+		meta = fopen(opt_meta, "w");
+		if (!meta) {
+			perror(opt_meta);
+			return 2;
+		}
+		fprintf(meta, "page_size=%s\nvariant=%s\ncores=%u\nruns=%u\nscale=%u\n",
+			PAGE_SIZE_NAME, opt_variant, ncores, opt_runs, opt_scale);
+		meta_loadavg(meta, "loadavg_start");
+		for (unsigned int i = 0; i < ARRAY_SIZE(allocs); i++)
+			if (listed(opt_allocators, allocs[i].key))
+				fprintf(meta, "how_%s=%s\n", alloc_name(&allocs[i]), allocs[i].how);
+		fflush(meta);
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(allocs); i++)
+		if (listed(opt_allocators, allocs[i].key))
+			fprintf(stderr, "  %-9s %s\n", alloc_name(&allocs[i]), allocs[i].how);
+
+	/* Run 0 is the untimed warm-up; the allocators take turns within each run. */
+	for (unsigned int run = 0; run <= opt_runs; run++) {
+		uint64_t r0 = clock_ns(CLOCK_MONOTONIC);
+
+		fprintf(stderr, "  run %u/%u%s ...", run, opt_runs, run ? "" : " (warm-up)");
+		for (unsigned int w = 0; w < 3; w++) {
+			if (!listed(opt_workloads, workload_names[w]))
+				continue;
+			for (unsigned int k = 0; k < nn; k++) {
+				unsigned int n = nthr[k];
+
+				if (w == 2 && n > 1 && n % 2) {
+					if (run == 0)
+						fprintf(stderr,
+							" (prodcons: %u threads is no "
+							"whole number of pairs: skipped)",
+							n);
+					continue;
+				}
+				for (unsigned int j = 0; j < ARRAY_SIZE(allocs); j++) {
+					struct allocator *a =
+					    &allocs[(j + run) % ARRAY_SIZE(allocs)];
+
+					if (a->on)
+						ok &= run_once(a, w, n, run, csv);
+				}
+			}
+		}
+		fprintf(stderr, " %.1f s\n", (double)(clock_ns(CLOCK_MONOTONIC) - r0) / 1e9);
+	}
+	if (opt_stats && allocs[0].on) {
+		host_set_cpu(0);
+		slab_stats_show();
+		slabinfo_show();
+	}
+	if (csv)
+		fclose(csv);
+	if (meta) {
+		meta_loadavg(meta, "loadavg_end");
+		fclose(meta);
+	}
+	if (!ok) {
+		fprintf(stderr, "workloads: some objects came back overwritten (see above)\n");
+		return 1;
+	}
+	return 0;
+}
