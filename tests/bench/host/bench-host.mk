@@ -116,7 +116,7 @@ BH_BIN := $(BH_OUT)/bench-$(BH_TAG)
 BH_WL_BIN := $(BH_OUT)/workloads-$(BH_TAG)
 BH_LIB_SRCS := $(MM_SRCS) kernel/printk.c kernel/panic.c tests/host/shim.c
 BH_LIB_OBJS := $(patsubst %.c,$(BH_OBJDIR)/%.o,$(BH_LIB_SRCS))
-BH_OBJS := $(BH_LIB_OBJS) $(BH_OBJDIR)/$(BH_DIR)/bench.o
+BH_OBJS := $(BH_LIB_OBJS) $(BH_OBJDIR)/$(BH_DIR)/bench.o $(BH_OBJDIR)/$(BH_DIR)/peers.o
 BH_WL_OBJS := $(BH_LIB_OBJS) $(BH_OBJDIR)/$(BH_DIR)/workloads.o $(BH_OBJDIR)/$(BH_DIR)/peers.o
 BH_STAMP := $(BH_OBJDIR)/cflags
 

@@ -35,11 +35,11 @@
 #error "build with -D_GNU_SOURCE (the prelude header pulls in <features.h> first)"
 #endif
 #include "host_shim.h"
+#include "peers.h"
 #include "mm/slab.h"
 #include "mm/page.h"
 #include <asm/processor.h>
 
-#include <dlfcn.h>
 #include <gnu/libc-version.h>
 #include <errno.h>
 #include <linux/futex.h>
@@ -291,28 +291,6 @@ static void fl_give(unsigned int from, unsigned int to, size_t n)
 	}
 }
 
-/* ---- the dlopen'ed allocators ---- */
-
-static void *(*je_mallocx)(size_t, int);
-static void (*je_dallocx)(void *, int);
-static void *(*tc_malloc_p)(size_t);
-static void (*tc_free_p)(void *);
-static void *(*mi_malloc_p)(size_t);
-static void (*mi_free_p)(void *);
-
-static void *dl_lib(const char *const *names, char *path, size_t pathlen)
-{
-	for (; *names; names++) {
-		void *h = dlopen(*names, RTLD_NOW | RTLD_LOCAL);
-
-		if (h) {
-			snprintf(path, pathlen, "%s", *names);
-			return h;
-		}
-	}
-	return NULL;
-}
-
 /* ---- measured loops, one set per allocator, with direct calls ---- */
 
 #define DEFINE_LOOPS(NAME, ALLOC, FREE)						\
@@ -348,12 +326,12 @@ static __noinline uint64_t NAME##_pair_n(size_t n, unsigned int cnt)		\
 #define Q_FREE(p)	kfree(p)
 #define G_ALLOC(n)	malloc(n)
 #define G_FREE(p)	free(p)
-#define J_ALLOC(n)	je_mallocx(n, 0)
-#define J_FREE(p)	je_dallocx(p, 0)
-#define T_ALLOC(n)	tc_malloc_p(n)
-#define T_FREE(p)	tc_free_p(p)
-#define M_ALLOC(n)	mi_malloc_p(n)
-#define M_FREE(p)	mi_free_p(p)
+#define J_ALLOC(n)	peer_je_mallocx(n, 0)
+#define J_FREE(p)	peer_je_dallocx(p, 0)
+#define T_ALLOC(n)	peer_tc_malloc(n)
+#define T_FREE(p)	peer_tc_free(p)
+#define M_ALLOC(n)	peer_mi_malloc(n)
+#define M_FREE(p)	peer_mi_free(p)
 #define F_ALLOC(n)	fl_alloc(n)
 #define F_FREE(p)	fl_free(p)
 
@@ -418,13 +396,6 @@ static bool size_on(size_t n)
 
 static void setup_allocators(void)
 {
-	static const char *const je[] = { "libjemalloc.so.2", "libjemalloc.so", NULL };
-	static const char *const tc[] = { "libtcmalloc_minimal.so.4", "libtcmalloc_minimal.so",
-					  "libtcmalloc.so.4", NULL };
-	static const char *const mi[] = { "libmimalloc.so.2", "libmimalloc.so", NULL };
-	char path[128];
-	void *h;
-
 	for (unsigned int i = 0; i < NALLOCS; i++)
 		allocs[i].on = listed(opt_allocators, allocs[i].key);
 
@@ -436,63 +407,9 @@ static void setup_allocators(void)
 	snprintf(allocs[5].how, sizeof(allocs[5].how),
 		 "one-pointer LIFO free list per size and thread: pop/push in a noinline function, "
 		 "objects carved from mmap'd chunks when empty");
-
-	if (allocs[2].on) {
-		h = dl_lib(je, path, sizeof(path));
-		je_mallocx = h ? (void *(*)(size_t, int))dlsym(h, "mallocx") : NULL;
-		je_dallocx = h ? (void (*)(void *, int))dlsym(h, "dallocx") : NULL;
-		if (!je_mallocx || !je_dallocx) {
-			allocs[2].on = false;
-			snprintf(allocs[2].how, sizeof(allocs[2].how), "not available (%s)",
-				 h ? "no mallocx/dallocx" : dlerror());
-		} else {
-			const char *ver = NULL;
-			size_t len = sizeof(ver);
-			int (*ctl)(const char *, void *, size_t *, void *, size_t) =
-				(int (*)(const char *, void *, size_t *, void *, size_t))
-					dlsym(h, "mallctl");
-
-			if (ctl)
-				ctl("version", &ver, &len, NULL, 0);
-			snprintf(allocs[2].how, sizeof(allocs[2].how),
-				 "dlopen(\"%s\", RTLD_LOCAL), dlsym mallocx(size, 0)/dallocx(p, 0)%s%s",
-				 path, ver ? "; version " : "", ver ? ver : "");
-		}
-	}
-	if (allocs[3].on) {
-		h = dl_lib(tc, path, sizeof(path));
-		tc_malloc_p = h ? (void *(*)(size_t))dlsym(h, "tc_malloc") : NULL;
-		tc_free_p = h ? (void (*)(void *))dlsym(h, "tc_free") : NULL;
-		if (!tc_malloc_p || !tc_free_p) {
-			allocs[3].on = false;
-			snprintf(allocs[3].how, sizeof(allocs[3].how), "not available (%s)",
-				 h ? "no tc_malloc/tc_free" : dlerror());
-		} else {
-			const char *(*ver)(int *, int *, const char **) =
-				(const char *(*)(int *, int *, const char **))dlsym(h, "tc_version");
-
-			snprintf(allocs[3].how, sizeof(allocs[3].how),
-				 "dlopen(\"%s\", RTLD_LOCAL), dlsym tc_malloc/tc_free%s%s", path,
-				 ver ? "; " : "", ver ? ver(NULL, NULL, NULL) : "");
-		}
-	}
-	if (allocs[4].on) {
-		h = dl_lib(mi, path, sizeof(path));
-		mi_malloc_p = h ? (void *(*)(size_t))dlsym(h, "mi_malloc") : NULL;
-		mi_free_p = h ? (void (*)(void *))dlsym(h, "mi_free") : NULL;
-		if (!mi_malloc_p || !mi_free_p) {
-			allocs[4].on = false;
-			snprintf(allocs[4].how, sizeof(allocs[4].how), "not available (%s)",
-				 h ? "no mi_malloc/mi_free" : dlerror());
-		} else {
-			int (*ver)(void) = (int (*)(void))dlsym(h, "mi_version");
-			int v = ver ? ver() : 0;
-
-			snprintf(allocs[4].how, sizeof(allocs[4].how),
-				 "dlopen(\"%s\", RTLD_LOCAL), dlsym mi_malloc/mi_free; version %d.%d.%d",
-				 path, v / 100, v / 10 % 10, v % 10);
-		}
-	}
+	for (unsigned int i = 2; i <= 4; i++)	/* jemalloc, tcmalloc, mimalloc (peers.c) */
+		if (allocs[i].on)
+			allocs[i].on = peer_open(allocs[i].key, allocs[i].how, sizeof(allocs[i].how));
 }
 
 /* ---- results: kept per (allocator, test, size, metric, cpu), summarised at the end ---- */
@@ -937,26 +854,6 @@ static void quarry_setup(void)
 	kmem_cache_init();
 }
 
-/*
- * jemalloc (and others) use initial-exec TLS, which dlopen can only place in
- * the static TLS surplus glibc reserves at start-up: ask for more, once,
- * through the tunable, by re-executing ourselves. (Under valgrind the run
- * script sets it: an exec would leave valgrind.)
- */
-static void ensure_static_tls(char **argv)
-{
-	const char *t = getenv("GLIBC_TUNABLES");
-	char buf[512];
-
-	if (RUNNING_ON_VALGRIND || (t && strstr(t, "glibc.rtld.optional_static_tls")))
-		return;
-	snprintf(buf, sizeof(buf), "%s%sglibc.rtld.optional_static_tls=65536", t ? t : "",
-		 t ? ":" : "");
-	setenv("GLIBC_TUNABLES", buf, 1);
-	execv("/proc/self/exe", argv);
-	perror("bench: re-exec with GLIBC_TUNABLES");
-}
-
 /* The 1, 5 and 15 minute load averages: other work on the machine skews timings. */
 static const char *loadavg(char *buf, size_t len)
 {
@@ -987,7 +884,7 @@ int main(int argc, char **argv)
 	FILE *meta;
 	char buf[64];
 
-	ensure_static_tls(argv);
+	peer_static_tls(argv);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
