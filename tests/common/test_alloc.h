@@ -44,7 +44,17 @@ static inline unsigned long slab_test_settle(void)
 	struct kmem_cache *cachep;
 	unsigned long flags;
 
-	/* This CPU has used every kmalloc cache from now on (SLAB: its arrays exist). */
+	/*
+	 * This CPU has used the caches kmem_cache_create and _destroy take
+	 * from (SLAB: kmem_cache and kmem_cache_node get their arrays for it
+	 * here, not inside the test; at NR_CPUS=64 those arrays alone made a
+	 * kmalloc slab), and every kmalloc cache (its arrays exist).
+	 */
+	cachep = kmem_cache_create("test-settle", 64, 0, 0, NULL);
+	if (cachep) {
+		kmem_cache_free(cachep, kmem_cache_alloc(cachep));
+		kmem_cache_destroy(cachep);
+	}
 	for (unsigned int i = 1; i <= KMALLOC_SHIFT_HIGH; i++)
 		if (kmalloc_caches[i])
 			kfree(kmalloc(kmalloc_caches[i]->object_size));
