@@ -8,6 +8,7 @@
 set -uo pipefail
 
 OUT=${OUT:-build/bench-host}
+mkdir -p "$OUT" || exit 1
 fails=0
 pass() { echo "PASS host workloads: $*"; }
 fail() {
