@@ -11,6 +11,7 @@
 
 struct fz_state fz;
 const char *fz_argv0;
+char fz_repro_extra[48];
 
 static uint64_t splitmix64(uint64_t x)
 {
@@ -237,8 +238,8 @@ void fz_finding(struct fz_cpu *c, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\n");
 	if (!fz.cfg.data)
-		fprintf(stderr, "FINDING: reproduce with: %s --seed %llu --cpus %u%s --ops %lu\n",
+		fprintf(stderr, "FINDING: reproduce with: %s --seed %llu --cpus %u%s%s --ops %lu\n",
 			fz_argv0 ? fz_argv0 : "quarry-fuzz", (unsigned long long)fz.cfg.seed,
-			fz.cfg.cpus, fz.cfg.threads ? " --threads" : "",
+			fz.cfg.cpus, fz.cfg.threads ? " --threads" : "", fz_repro_extra,
 			__atomic_load_n(&fz.ops, __ATOMIC_RELAXED) + 1);
 }

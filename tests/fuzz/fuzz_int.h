@@ -90,6 +90,7 @@ struct fz_state {
 
 extern struct fz_state fz;
 extern const char *fz_argv0;	/* for the reproduce line */
+extern char fz_repro_extra[48];	/* its options besides seed, CPUs, threads, ops */
 
 /* fz_src_seed - a generator stream for (seed, stream number). */
 void fz_src_seed(struct fz_src *s, uint64_t seed, unsigned int stream);

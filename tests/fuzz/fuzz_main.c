@@ -33,6 +33,7 @@
 #endif
 
 extern const char *fz_argv0;
+extern char fz_repro_extra[48];
 
 static void usage(void)
 {
@@ -67,7 +68,7 @@ static void fault_from_env(struct fault_attr *attr, const char *var)
 
 int main(int argc, char **argv)
 {
-	struct fuzz_config cfg = { .seed = 1, .cpus = 4, .ops_per_round = 2000 };
+	struct fuzz_config cfg = { .seed = 1, .cpus = 4, .ops_per_round = 2000 }; /* as in usage */
 	struct fuzz_result res;
 	unsigned long arena_mb = 256;
 	int rc;
@@ -105,6 +106,12 @@ int main(int argc, char **argv)
 	if (!cfg.max_ops && !cfg.seconds)
 		cfg.max_ops = 100000;
 	fz_argv0 = argv[0];
+	if (arena_mb != 256)
+		snprintf(fz_repro_extra, sizeof(fz_repro_extra), " --arena %lu", arena_mb);
+	if (cfg.ops_per_round != 2000)
+		snprintf(fz_repro_extra + strlen(fz_repro_extra),
+			 sizeof(fz_repro_extra) - strlen(fz_repro_extra), " --round %lu",
+			 (unsigned long)cfg.ops_per_round);
 	fuzz_init(arena_mb);
 	fault_from_env(&fail_page_alloc, "QUARRY_FAIL_PAGE_ALLOC");
 	fault_from_env(&failslab, "QUARRY_FAILSLAB");
