@@ -60,17 +60,11 @@ static const char *alloc_name(void)
 /* bench_clock: see bench.h. */
 uint64_t bench_clock(void)
 {
-#ifdef __aarch64__
-	uint64_t cnt, hz;
+	uint64_t hz, cnt = arch_shared_counter(&hz);
 
-	__asm__ __volatile__("isb\n\tmrs %0, cntvct_el0\n\tmrs %1, cntfrq_el0"
-			     : "=r"(cnt), "=r"(hz) : : "memory");
-	/* PMCCNTR's rate is measured at boot (1 GHz under -icount, give or take a
+	/* arch_cycles' rate is measured at boot (1 GHz under -icount, give or take a
 	 * few kHz): round the ratio, a truncated 15.99 would read 6% short. */
 	return hz ? cnt * ((arch_cycles_khz() * 1000 + hz / 2) / hz) : arch_cycles();
-#else
-	return arch_cycles();
-#endif
 }
 
 /* bench_line: see bench.h. */

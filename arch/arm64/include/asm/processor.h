@@ -98,4 +98,19 @@ static inline unsigned int smp_processor_id(void)
 	return id;
 }
 
+/*
+ * arch_shared_counter - a count every CPU shares, and its rate in *hz: the
+ * generic timer (PMCCNTR starts at each CPU's own boot, so spans across CPUs
+ * need this one). Any context.
+ */
+static inline uint64_t arch_shared_counter(uint64_t *hz)
+{
+	uint64_t cnt, f;
+
+	__asm__ __volatile__("isb\n\tmrs %0, cntvct_el0\n\tmrs %1, cntfrq_el0"
+			     : "=r"(cnt), "=r"(f) : : "memory");
+	*hz = f;
+	return cnt;
+}
+
 #endif

@@ -78,4 +78,14 @@ static inline unsigned int smp_processor_id(void)
 	return id;
 }
 
+/*
+ * arch_shared_counter - a count every CPU shares, and its rate in *hz; 0 Hz
+ * here: the TSC itself (arch_cycles) is one clock for all CPUs. Any context.
+ */
+static inline uint64_t arch_shared_counter(uint64_t *hz)
+{
+	*hz = 0;
+	return 0;
+}
+
 #endif
