@@ -54,17 +54,18 @@ timeout -k 5 120 gdb-multiarch -nx -batch \
 	-ex "file $elf" -ex "source $root/scripts/gdb/quarry.py" \
 	-ex "target remote 127.0.0.1:$port" \
 	-ex 'hbreak kmain' -ex 'continue' -ex 'delete' \
-	-ex 'break gdbtest_stop' -ex 'continue' \
+	-ex "source $root/tests/gdb/stops.py" \
+	-ex 'break gdbtest_stop' -ex 'test-continue-to gdbtest_stop slabinfo printed' \
 	-ex 'echo ==slabinfo==\n' -ex 'quarry-slabinfo' -ex 'echo ==end==\n' \
 	-ex 'echo ==dmesg==\n' -ex 'quarry-dmesg' -ex 'echo ==end==\n' \
 	-ex 'quarry-percpu cpu_number 1' -ex 'thread 2' -ex 'quarry-percpu cpu_number' -ex 'thread 1' \
 	-ex 'quarry-cache gdbtest-96' \
-	-ex 'tbreak kmem_cache_alloc' -ex 'continue' \
+	-ex 'break kmem_cache_alloc if $_caller_is("gdbtest_run")' -ex 'test-continue-to kmem_cache_alloc' \
 	-ex 'echo ==bt==\n' -ex 'bt 32' -ex 'echo ==end==\n' \
 	-ex 'print *cachep' \
 	-ex 'finish' -ex 'echo ==returned==\n' -ex 'quarry-page $' -ex 'echo ==end==\n' \
-	-ex 'continue' -ex 'echo ==allocated==\n' -ex 'quarry-page obj' -ex 'echo ==end==\n' \
-	-ex 'continue' -ex 'echo ==freed==\n' -ex 'quarry-page obj' -ex 'echo ==end==\n' \
+	-ex 'delete $bpnum' -ex 'test-continue-to gdbtest_stop allocated' -ex 'echo ==allocated==\n' -ex 'quarry-page obj' -ex 'echo ==end==\n' \
+	-ex 'test-continue-to gdbtest_stop freed' -ex 'echo ==freed==\n' -ex 'quarry-page obj' -ex 'echo ==end==\n' \
 	-ex 'print *mem_map' -ex 'quarry-buddyinfo' \
 	-ex 'echo ==large==\n' -ex 'quarry-page gdbtest_large' \
 	-ex 'quarry-page (char *)gdbtest_large + 2 * (1 << mm_debug_info.page_shift) + 100' \
