@@ -155,7 +155,9 @@ def boot(elf):
           "status %d, %d BENCH and %d HOST lines (build/test/rt64k-hoststat.log)"
           % (r.returncode, bench_n, len(hosts)))
     figs, whole = report_rt64k._boot("build/test/rt64k-hoststat.log")
-    check("boot-share", whole is not None and 0 < whole <= 1.0 and
+    # A thread's run time and the wall clock are read a moment apart, so a
+    # boot the host left alone can show a share a hair above 1 (1.0001 seen).
+    check("boot-share", whole is not None and 0 < whole <= 1.01 and
           ("messaging", "0", "per_message_cost") in figs,
           "share %r, figures %r" % (whole, figs))
 
