@@ -620,6 +620,7 @@ void kmem_cache_init(void)
 	ASSERT(slab_state == SLAB_DOWN);
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
 		per_cpu(slab_cpu_index, cpu) = fault_attr_on(&failslab) ? SLAB_CPU_FAILSLAB : cpu;
+	slab_set_max_order_soft();
 	/* Aligned to a cache line, as the nodes inside a kmem_cache are. */
 	if (!cache_setup(&kmem_cache_boot, "kmem_cache", sizeof(struct kmem_cache),
 			 __alignof__(struct kmem_cache), 0, NULL))

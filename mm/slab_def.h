@@ -110,8 +110,17 @@ _Static_assert(PAGE_SHIFT != 12 || sizeof(freelist_idx_t) == 1, "4K pages: one-b
 _Static_assert(PAGE_SHIFT == 12 || sizeof(freelist_idx_t) == 2, "16K and 64K pages: two-byte index");
 #endif
 
-/* Slab orders tried first; larger ones only when an object needs them. */
+/*
+ * Slab orders tried first; larger ones only when an object needs them.
+ * That is on machines of more than SLAB_SMALL_MEMORY bytes; on smaller
+ * ones every object that fits a page gets an order-0 slab (Linux's SLAB
+ * does the same: slab_max_order 0 up to 32 MB), since a higher-order slab
+ * may then find no free block of its order among free single pages.
+ * slab_max_order_soft holds the bound in force (mm/slab_layout.c).
+ */
 #define SLAB_MAX_ORDER_SOFT	(PAGE_SHIFT == 12 ? 3 : 1)
+#define SLAB_SMALL_MEMORY	(32UL << 20)
+extern unsigned int slab_max_order_soft;
 /*
  * Objects a slab should hold at least, where a soft order allows it at no
  * more memory per object (mm/slab_layout.c): fewer means a slab made and
@@ -607,6 +616,12 @@ struct kmem_cache *kmalloc_slab(size_t size);
 /* mm/slab_layout.c */
 bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_t align,
 		 unsigned int flags, void (*ctor)(void *));
+/*
+ * slab_set_max_order_soft - set slab_max_order_soft from the memory the
+ * page allocator manages. From kmem_cache_init(), before the first cache
+ * is laid out; caches made before keep their order.
+ */
+void slab_set_max_order_soft(void);
 const char *slab_layout_name(const struct kmem_cache *cachep);
 
 /* mm/slab.c */

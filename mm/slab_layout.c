@@ -20,7 +20,8 @@
  * Ties go to IN_OBJ, then ON_SLAB. The order is the first whose leftover
  * (bytes holding neither objects nor on-slab indexes, as Linux counts it)
  * is at most 1/8 of the slab; failing that the least waste fraction
- * (freelist cost included) up to SLAB_MAX_ORDER_SOFT; failing that the
+ * (freelist cost included) up to slab_max_order_soft (SLAB_MAX_ORDER_SOFT,
+ * or 0 on machines of SLAB_SMALL_MEMORY or less); failing that the
  * first order that holds one object. Then, while a slab holds fewer than
  * SLAB_MIN_OBJS objects, the next soft order is taken if its bytes per
  * object are within 1/32 of the current choice's (a slab made and freed
@@ -125,6 +126,19 @@ static bool layout_best(const struct kmem_cache *cachep, unsigned int order,
 	return found;
 }
 
+/* The soft order bound in force: see slab_def.h and slab_set_max_order_soft. */
+unsigned int slab_max_order_soft = SLAB_MAX_ORDER_SOFT;
+
+/* slab_set_max_order_soft: see slab_impl.h. */
+void slab_set_max_order_soft(void)
+{
+	struct buddy_stats st;
+
+	buddy_read_stats(&st);
+	slab_max_order_soft = st.managed_pages > (SLAB_SMALL_MEMORY >> PAGE_SHIFT) ?
+				      SLAB_MAX_ORDER_SOFT : 0;
+}
+
 /*
  * calculate_slab_order - choose order, objects per slab and freelist place:
  * the first order whose leftover is at most 1/8 of the slab; failing that
@@ -139,7 +153,7 @@ static bool calculate_slab_order(struct kmem_cache *cachep)
 	for (unsigned int order = 0; order <= MAX_ORDER; order++) {
 		unsigned long slab = PAGE_SIZE << order;
 
-		if (found && order > SLAB_MAX_ORDER_SOFT)
+		if (found && order > slab_max_order_soft)
 			break;
 		if (!layout_best(cachep, order, &c))
 			continue;
@@ -159,7 +173,7 @@ static bool calculate_slab_order(struct kmem_cache *cachep)
 	 * (about 300 instructions at 4K pages), paid by its objects.
 	 */
 	for (unsigned int order = best.order + 1;
-	     best.num < SLAB_MIN_OBJS && order <= SLAB_MAX_ORDER_SOFT; order++) {
+	     best.num < SLAB_MIN_OBJS && order <= slab_max_order_soft; order++) {
 		unsigned long size = cachep->size;
 
 		if (!layout_best(cachep, order, &c))

@@ -64,7 +64,7 @@ SELFTEST(slab_kmalloc_layouts_match_formula)
 			  c->num);
 		/* Debug: a red zone before a size-aligned object takes a whole unit. */
 		ST_EXPECT(left * (CONFIG_SLAB_DEBUG ? 2 : 8) <= slab ||
-				  c->order >= SLAB_MAX_ORDER_SOFT,
+				  c->order >= slab_max_order_soft,
 			  "%s: leftover %lu of %lu at order %u", c->name, left, slab, c->order);
 		ST_EXPECT(kmem_cache_check(c) == 0, "%s inconsistent", c->name);
 		if (CONFIG_SLAB_DEBUG)
@@ -74,7 +74,9 @@ SELFTEST(slab_kmalloc_layouts_match_formula)
 			slab = PAGE_SIZE << order;
 			want = in_obj_fits(c, order) ? SLAB_LAYOUT_IN_OBJ : SLAB_LAYOUT_ON_SLAB;
 			num = expect_num(c, want, order);
-			if (num && expect_leftover(c, want, order, num) * 8 <= slab)
+			/* at most 32 MB of memory: order 0 if an object fits, whatever it leaves */
+			if (num && (expect_leftover(c, want, order, num) * 8 <= slab ||
+				    slab_max_order_soft == 0))
 				break;
 			ST_EXPECT(order < 4, "%s: no order found", c->name);
 		}
@@ -83,7 +85,7 @@ SELFTEST(slab_kmalloc_layouts_match_formula)
 		 * SLAB_MIN_OBJS, each taken if its bytes per object (slab
 		 * bytes / num) are within 1/32 of the order before.
 		 */
-		for (unsigned int o = order + 1; num < SLAB_MIN_OBJS && o <= SLAB_MAX_ORDER_SOFT;
+		for (unsigned int o = order + 1; num < SLAB_MIN_OBJS && o <= slab_max_order_soft;
 		     o++) {
 			enum slab_layout w = in_obj_fits(c, o) ? SLAB_LAYOUT_IN_OBJ :
 								 SLAB_LAYOUT_ON_SLAB;
@@ -224,6 +226,69 @@ SELFTEST(slab_cache_cycles_give_every_page_back)
 	return 0;
 }
 
+/*
+ * Make a cache, note its order, take objects from three slabs and give
+ * them back, destroy it. -1 when any step fails.
+ */
+static int small_memory_case(size_t size, size_t align, unsigned int *order)
+{
+	struct kmem_cache *c = kmem_cache_create("test-small-mem", size, align, SLAB_NO_DEBUG, NULL);
+	void *objs[96];
+	unsigned int count;
+
+	ST_EXPECT(c, "create(%zu, align %zu) failed", size, align);
+	*order = c->order;
+	count = MIN(3 * c->num, (unsigned int)ARRAY_SIZE(objs));
+	for (unsigned int i = 0; i < count; i++) {
+		objs[i] = kmem_cache_alloc(c);
+		ST_EXPECT(objs[i], "%s: alloc %u of %u failed", c->name, i, count);
+	}
+	for (unsigned int i = 0; i < count; i++)
+		kmem_cache_free(c, objs[i]);
+	ST_EXPECT(kmem_cache_destroy(c) == 0, "%s: destroy refused", c->name);
+	return 0;
+}
+
+/*
+ * The soft order bound follows the memory the buddy allocator manages
+ * (SLAB_MAX_ORDER_SOFT above SLAB_SMALL_MEMORY, else 0); under bound 0
+ * caches whose slabs are otherwise of higher order (a page-sized object,
+ * a small one aligned to a quarter page) get order-0 slabs and work.
+ */
+SELFTEST(slab_small_memory_order_zero)
+{
+	static const struct {
+		size_t size, align;
+	} cases[] = { { 4096, 0 }, { 130, PAGE_SIZE / 4 }, { PAGE_SIZE / 3, 0 } };
+	unsigned int saved = slab_max_order_soft, order = 0, big[ARRAY_SIZE(cases)] = { 0 };
+	struct slab_test_mark pages;
+	struct buddy_stats st;
+	int ret = 0;
+
+	slab_test_init();
+	slab_test_begin(&pages);
+	buddy_read_stats(&st);
+	slab_set_max_order_soft();
+	ST_EXPECT(slab_max_order_soft == (st.managed_pages > (SLAB_SMALL_MEMORY >> PAGE_SHIFT) ?
+						  SLAB_MAX_ORDER_SOFT : 0),
+		  "bound %u with %lu pages managed", slab_max_order_soft, st.managed_pages);
+	for (unsigned int i = 0; i < ARRAY_SIZE(cases) && !ret; i++) {
+		slab_max_order_soft = SLAB_MAX_ORDER_SOFT;
+		ret = small_memory_case(cases[i].size, cases[i].align, &big[i]);
+		slab_max_order_soft = 0;
+		if (!ret)
+			ret = small_memory_case(cases[i].size, cases[i].align, &order);
+		slab_max_order_soft = saved;
+		ST_EXPECT(!ret && order == 0, "%zu bytes align %zu: order %u under bound 0",
+			  cases[i].size, cases[i].align, order);
+	}
+	/* the 4096-byte objects, one or 16 to a page, are raised above order 0 normally */
+	ST_EXPECT(big[0] > 0, "4096-byte objects at order %u under bound %u", big[0],
+		  SLAB_MAX_ORDER_SOFT);
+	SLAB_EXPECT_PAGES_BACK(&pages);
+	return 0;
+}
+
 static unsigned int ctor_calls;
 
 /* With the free mark's word after it (a ctor cache), the object takes 1/16 of a page. */
@@ -252,7 +317,7 @@ SELFTEST(slab_off_slab_freelist_with_ctor)
 	c = kmem_cache_create("test-offslab", CTOR_OBJ_SIZE, 0, SLAB_NO_DEBUG, ctor_fill);
 	ST_EXPECT(c, "create failed");
 	ST_EXPECT(c->layout == SLAB_LAYOUT_OFF_SLAB && c->num == (16U << c->order) &&
-			  c->order <= SLAB_MAX_ORDER_SOFT &&
+			  c->order <= slab_max_order_soft &&
 			  c->freelist_cache == kmalloc_slab(c->num * sizeof(freelist_idx_t)),
 		  "layout %s num %u order %u", slab_layout_name(c), c->num, c->order);
 	count = 3 * c->num * SELFTEST_SCALE + 5;

