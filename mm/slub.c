@@ -339,6 +339,17 @@ void *slab_alloc_retry(struct kmem_cache *s)
 	return slab_alloc(s);
 }
 
+/*
+ * slab_free_retry - slub_free's cmpxchg failed (an interrupt on this CPU
+ * changed the freelist in between): count it and start again, as
+ * slab_alloc_retry does.
+ */
+void slab_free_retry(struct kmem_cache *s, void *x, const char *fn, bool on_slab)
+{
+	stat(s, free_retries, 1);
+	slub_free(s, x, fn, on_slab);
+}
+
 /* kmem_cache_alloc: see slab.h. */
 void *kmem_cache_alloc(struct kmem_cache *cachep)
 {
