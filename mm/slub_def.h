@@ -299,7 +299,8 @@ static __always_inline void slub_set_fp(const struct kmem_cache *s, void *x, voi
  * arch_this_cpu_try_cmpxchg_double / arch_this_cpu_try_cmpxchg on this
  * CPU's pair, as statements that jump to the label 'fail' when the pair or
  * word was not o1, o2 (o): the arch's asm goto forms where it has them
- * (asm/cmpxchg.h, ARCH_HAVE_THIS_CPU_CMPXCHG_GOTO), else the try forms.
+ * (asm/cmpxchg.h, ARCH_HAVE_THIS_CPU_CMPXCHG_GOTO), else the try forms
+ * (o1, o2, o are then lvalues that a failure overwrites).
  */
 #ifdef ARCH_HAVE_THIS_CPU_CMPXCHG_GOTO
 #define slub_cmpxchg_double_goto(c, o1, o2, n1, n2, fail) \
@@ -308,14 +309,12 @@ static __always_inline void slub_set_fp(const struct kmem_cache *s, void *x, voi
 #else
 #define slub_cmpxchg_double_goto(c, o1, o2, n1, n2, fail)                                \
 	do {                                                                             \
-		unsigned long __o1 = (o1), __o2 = (o2);                                  \
-		if (unlikely(!arch_this_cpu_try_cmpxchg_double(c, &__o1, &__o2, n1, n2))) \
+		if (unlikely(!arch_this_cpu_try_cmpxchg_double(c, &(o1), &(o2), n1, n2)))  \
 			goto fail;                                                       \
 	} while (0)
 #define slub_cmpxchg_goto(p, o, n, fail)                                                 \
 	do {                                                                             \
-		unsigned long __o = (o);                                                 \
-		if (unlikely(!arch_this_cpu_try_cmpxchg(p, &__o, n)))                    \
+		if (unlikely(!arch_this_cpu_try_cmpxchg(p, &(o), n)))                    \
 			goto fail;                                                       \
 	} while (0)
 #endif
@@ -368,13 +367,18 @@ static __always_inline struct page *slab_obj_head(const void *objp)
 	return page;
 }
 
-/* mm/slub_partial.c and mm/slub.c: what the fast paths fall back on. */
+/*
+ * mm/slub_partial.c and mm/slub.c: what the fast paths fall back on. The
+ * free side takes the object first: kfree has it in the first argument
+ * register already, and its tail calls (kfree_slow too) then move nothing
+ * on the fast path.
+ */
 void *slab_alloc_slow(struct kmem_cache *s);
 void *slab_alloc_retry(struct kmem_cache *s);
-void slab_free_retry(struct kmem_cache *s, void *x, const char *fn, bool on_slab);
-void slab_free_remote(struct kmem_cache *s, void *x, const char *fn, const void *head);
-void slab_kfree_remote(struct kmem_cache *s, void *x, const char *fn, const void *head);
-void slab_free_slow(struct kmem_cache *s, void *x, const char *fn);
+void slab_free_retry(void *x, struct kmem_cache *s, const char *fn, bool on_slab);
+void slab_free_remote(void *x, struct kmem_cache *s, const char *fn, const void *head);
+void slab_kfree_remote(void *x, struct kmem_cache *s, const char *fn, const void *head);
+void slab_free_slow(void *x, struct kmem_cache *s, const char *fn);
 
 /*
  * slab_alloc_at - the allocation fast path: take the first object of this
@@ -444,15 +448,15 @@ static __always_inline void slub_free(struct kmem_cache *s, void *x, const char 
 	unsigned long head;
 
 	if (unlikely(((uintptr_t)x & s->slab_mask) * s->obj_magic >= s->obj_bound)) {
-		slab_free_slow(s, x, fn);
+		slab_free_slow(x, s, fn);
 		return;
 	}
 	head = (unsigned long)READ_ONCE(c->freelist);
 	if (unlikely((head ^ (uintptr_t)x) - 1 >= s->slab_mask)) {
 		if (on_slab)
-			slab_kfree_remote(s, x, fn, (void *)head);
+			slab_kfree_remote(x, s, fn, (void *)head);
 		else
-			slab_free_remote(s, x, fn, (void *)head);
+			slab_free_remote(x, s, fn, (void *)head);
 		return;
 	}
 	slub_set_fp(s, x, (void *)head);
@@ -460,7 +464,7 @@ static __always_inline void slub_free(struct kmem_cache *s, void *x, const char 
 	stat(s, free_fast, 1);
 	return;
 retry:
-	slab_free_retry(s, x, fn, on_slab);
+	slab_free_retry(x, s, fn, on_slab);
 }
 
 /* slab_free - kmem_cache_free's fast path (see slub_free). */
