@@ -78,8 +78,8 @@ static unsigned int kmalloc_class_size(unsigned int i)
 
 /*
  * Fill kmalloc_table: each slot with its class's cache, or with NULL while
- * failslab is on (empty: every request then goes to kmalloc_other, which
- * asks failslab; see slab_impl.h, KMALLOC_TABLE_FAILSLAB). SLAB never
+ * failslab is on (empty: every request then goes to kmalloc_table_empty,
+ * which asks failslab; see slab_impl.h, KMALLOC_TABLE_FAILSLAB). SLAB never
  * empties it.
  */
 static void kmalloc_table_fill(bool empty)
@@ -163,20 +163,23 @@ static __noinline void *kmalloc_large(size_t size)
 	return page_address(page);
 }
 
-/*
- * kmalloc for sizes above the table: a large class, a whole-page allocation,
- * or size 0; and any size of the table while it is empty (failslab on,
- * KMALLOC_TABLE_FAILSLAB).
- */
+/* kmalloc for sizes above the table: a large class, a whole-page allocation, or size 0. */
 static __noinline void *kmalloc_other(size_t size)
 {
-	if (KMALLOC_TABLE_FAILSLAB && size - 1 < KMALLOC_TABLE_MAX)
-		return slab_kmalloc_alloc_fi(kmalloc_caches[kmalloc_index(size)]);
 	if (likely(size - 1 < KMALLOC_MAX_SLAB))
 		return slab_kmalloc_alloc_fi(kmalloc_caches[64 - __builtin_clzl(size - 1)]);
 	if (size == 0)
 		return ZERO_SIZE_PTR;
 	return kmalloc_large(size);
+}
+
+/*
+ * kmalloc for a size of the table while the table is empty (failslab on,
+ * KMALLOC_TABLE_FAILSLAB): its class through kmalloc_caches, failslab asked.
+ */
+static __noinline void *kmalloc_table_empty(size_t size)
+{
+	return slab_kmalloc_alloc_fi(kmalloc_caches[kmalloc_index(size)]);
 }
 
 /* kmalloc: see slab.h. Size 0 leaves the first test (size - 1 wraps). */
@@ -196,7 +199,8 @@ void *kmalloc(size_t size)
 		if (!KMALLOC_TABLE_FAILSLAB)
 			return slab_kmalloc_alloc_fi(cachep);	/* SLAB: folded in */
 		if (likely(cachep))
-			return slab_kmalloc_alloc(cachep);	/* NULL: failslab on */
+			return slab_kmalloc_alloc(cachep);
+		return kmalloc_table_empty(size);	/* failslab on */
 	}
 	return kmalloc_other(size);
 }

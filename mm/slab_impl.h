@@ -44,8 +44,8 @@ static __always_inline void *slab_kmalloc_alloc_fi(struct kmem_cache *cachep)
 /*
  * Without the fold (SLUB, SLOB), failslab costs kmalloc nothing either:
  * while it is on, kmalloc's size table (mm/kmalloc.c) holds NULL, which
- * kmalloc tests anyway on its way to the cache, and kmalloc_other takes
- * the request through slab_kmalloc_alloc_fi. On arm64 that is one cbz
+ * kmalloc tests anyway on its way to the cache, and kmalloc_table_empty
+ * takes the request through slab_kmalloc_alloc_fi. On arm64 that is one cbz
  * where the test of failslab.enabled was three instructions and a branch.
  * kmalloc_failslab_switch(on) - empty or fill the table (failslab went on
  * or off; boot fills it by failslab's state). Any context; allocations
