@@ -16,12 +16,12 @@
  * kmem_cache_cpu): 'freelist', the CPU slab's free chain (its tagged end
  * once used up), and 'tid', bumped by every allocation and every slow-path
  * change. The allocation fast path reads tid, then freelist, and commits
- * with one arch_this_cpu_try_cmpxchg_double: nothing is disabled; an
+ * with one double-word cmpxchg (slub_cmpxchg_double_goto): nothing is disabled; an
  * interrupt that took an object or changed the CPU slab in between changed
  * tid, so the cmpxchg fails and the path retries (the tid is what makes a
  * pop safe from ABA: the same top object with another next). The free
  * fast path is a push, which needs no tid: it commits with a one-word
- * arch_this_cpu_try_cmpxchg on freelist alone. Every freelist value names
+ * cmpxchg (slub_cmpxchg_goto) on freelist alone. Every freelist value names
  * its slab, so finding the same value means the same CPU slab with the
  * same top, and the object pushed onto it links to the right next
  * whatever happened in between. A free goes there when the object is in
