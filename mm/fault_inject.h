@@ -18,11 +18,12 @@
  * fault_attr_set().
  *
  * Cost when off: one load and a not-taken branch per alloc_pages call, and
- * per kmalloc and kmem_cache_alloc call for SLUB and SLOB; nothing for
- * SLAB, which folds the test into its per-CPU array lookup (every CPU's
- * slab_cpu_index names an always-empty array while failslab is on:
- * SLAB_CPU_FAILSLAB, mm/slab_def.h). When on: an atomic add and a hash per
- * call (SLAB: and its slow path).
+ * per kmem_cache_alloc call for SLUB and SLOB; nothing per kmalloc call
+ * (SLUB, SLOB: kmalloc's size table is emptied while failslab is on,
+ * mm/slab_impl.h) and nothing for SLAB, which folds the test into its
+ * per-CPU array lookup (every CPU's slab_cpu_index names an always-empty
+ * array while failslab is on: SLAB_CPU_FAILSLAB, mm/slab_def.h). When on:
+ * an atomic add and a hash per call (SLAB: and its slow path).
  */
 #ifndef MM_FAULT_INJECT_H
 #define MM_FAULT_INJECT_H

@@ -77,6 +77,19 @@ static unsigned int kmalloc_class_size(unsigned int i)
 }
 
 /*
+ * Fill kmalloc_table: each slot with its class's cache, or with NULL while
+ * failslab is on (empty: every request then goes to kmalloc_table_empty,
+ * which asks failslab; see slab_impl.h, KMALLOC_TABLE_FAILSLAB). SLAB never
+ * empties it.
+ */
+static void kmalloc_table_fill(bool empty)
+{
+	for (unsigned int k = 0; k < ARRAY_SIZE(kmalloc_table); k++)
+		WRITE_ONCE(kmalloc_table[k],
+			   empty ? NULL : kmalloc_caches[kmalloc_index((k + 1) * KMALLOC_TABLE_STEP)]);
+}
+
+/*
  * kmalloc_slab - the cache that kmalloc(size) would use, or NULL for size 0,
  * a size above KMALLOC_MAX_SLAB, or a class not made yet (boot).
  */
@@ -116,9 +129,17 @@ void kmalloc_caches_init(void)
 
 		/* Sizes first..last share a class: class boundaries are multiples of 16. */
 		BUG_ON(kmalloc_index(first) != kmalloc_index(last));
-		kmalloc_table[k] = kmalloc_caches[kmalloc_index(last)];
 	}
+	kmalloc_table_fill(KMALLOC_TABLE_FAILSLAB && fault_attr_on(&failslab));
 }
+
+#if KMALLOC_TABLE_FAILSLAB
+/* kmalloc_failslab_switch: see slab_impl.h. */
+void kmalloc_failslab_switch(bool on)
+{
+	kmalloc_table_fill(on);
+}
+#endif
 
 static unsigned int size_order(size_t size)
 {
@@ -152,6 +173,15 @@ static __noinline void *kmalloc_other(size_t size)
 	return kmalloc_large(size);
 }
 
+/*
+ * kmalloc for a size of the table while the table is empty (failslab on,
+ * KMALLOC_TABLE_FAILSLAB): its class through kmalloc_caches, failslab asked.
+ */
+static __noinline void *kmalloc_table_empty(size_t size)
+{
+	return slab_kmalloc_alloc_fi(kmalloc_caches[kmalloc_index(size)]);
+}
+
 /* kmalloc: see slab.h. Size 0 leaves the first test (size - 1 wraps). */
 void *kmalloc(size_t size)
 {
@@ -163,8 +193,15 @@ void *kmalloc(size_t size)
 	 * size - 1 need not stay in a register (a move on x86_64).
 	 */
 	__asm__("" : "+r"(k));
-	if (likely(k < ARRAY_SIZE(kmalloc_table)))
-		return slab_kmalloc_alloc_fi(kmalloc_table[k]);
+	if (likely(k < ARRAY_SIZE(kmalloc_table))) {
+		struct kmem_cache *cachep = kmalloc_table[k];
+
+		if (!KMALLOC_TABLE_FAILSLAB)
+			return slab_kmalloc_alloc_fi(cachep);	/* SLAB: folded in */
+		if (likely(cachep))
+			return slab_kmalloc_alloc(cachep);
+		return kmalloc_table_empty(size);	/* failslab on */
+	}
 	return kmalloc_other(size);
 }
 

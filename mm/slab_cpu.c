@@ -559,7 +559,7 @@ void cache_free_slow(struct kmem_cache *cachep, void *objp, unsigned long irqfla
 	struct array_cache *ac = cpu_array(cachep);
 	uintptr_t *mark = slab_mark(objp, cachep->mark_off);
 
-	if (!slab_debug_on(cachep) && *mark == SLAB_FREE_MARK(mark)) {
+	if (!slab_debug_on(cachep) && *mark == SLAB_FREE_MARK(cachep)) {
 		const char *what = free_mark_where(cachep, objp);
 
 		if (what) {
@@ -575,7 +575,7 @@ void cache_free_slow(struct kmem_cache *cachep, void *objp, unsigned long irqfla
 		}
 		goto out;
 	}
-	*mark = SLAB_FREE_MARK(mark);
+	*mark = SLAB_FREE_MARK(cachep);
 	if (ac == &slab_no_array) {
 		ac = cache_make_array(cachep);
 		if (!ac) {

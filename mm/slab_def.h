@@ -157,27 +157,28 @@ struct array_cache {
 /*
  * The free mark: the always-on double-free check of caches with per-CPU
  * arrays (every cache without debugging). Freeing an object writes
- * SLAB_FREE_MARK_VALUE into the word 'mark' at mark_off in it (odd, so no
- * aligned pointer a caller stores equals it; a constant that x86_64 compares
- * and stores as an immediate and arm64 makes in one instruction, where a
- * value derived from the word's address cost one more instruction per free;
- * a small negative number, unlike -1, is rare in data), and handing it out
- * writes 0 there; a free that finds the mark already in place goes to the
- * slow path, which looks for the object among the free ones (every
- * array, every shared array, its slab's free stack) and refuses it as a
- * double free if it is there, else (the caller wrote that value itself)
- * frees it. mark_off is 0, or past the object for caches with a ctor
- * (whose free objects keep their constructed state). Costs the free fast
- * path a load, a compare and a store of a word in the object (replacing
- * the compare with the array's top), the allocation fast path a store.
- * Not seen: a double free after the object was handed out again in
- * between (that is a use after free), or of an object whose slab keeps its
- * freelist in it (IN_OBJ layout, slab full when it came back; the slab's
- * stack top check still applies).
+ * SLAB_FREE_MARK(cachep), the address of its own cache, into the word
+ * 'mark' at mark_off in it, and handing it out writes 0 there; a free that
+ * finds the mark already in place goes to the slow path, which looks for
+ * the object among the free ones (every array, every shared array, its
+ * slab's free stack) and refuses it as a double free if it is there, else
+ * (the caller stored that address itself) frees it. The cache's address is
+ * in a register on every free path (it chose the array), so the mark costs
+ * no instruction to make: a fixed odd constant (0xffff...6b6b, used until
+ * issue 14) took one more per free on arm64 (a mov to a register, for the
+ * compare and the store), and one derived from the word's address two.
+ * A caller's data equals it only where an object's word at mark_off holds
+ * a pointer to that object's own cache: such a free is correct, only slow.
+ * mark_off is 0, or past the object for caches with a ctor (whose free
+ * objects keep their constructed state). Costs the free fast path a load,
+ * a compare and a store of a word in the object, the allocation fast path
+ * a store. Not seen: a double free after the object was handed out again
+ * in between (that is a use after free), or of an object whose slab keeps
+ * its freelist in it (IN_OBJ layout, slab full when it came back; the
+ * slab's stack top check still applies).
  */
-#define SLAB_FREE_MARK_VALUE	((uintptr_t)-0x9495)	/* 0xffff...6b6b */
-/* The mark a free writes into the word at 'mark' (the same for every word). */
-#define SLAB_FREE_MARK(mark)	((void)(mark), SLAB_FREE_MARK_VALUE)
+/* The mark a free writes into the free mark's word of an object of cachep. */
+#define SLAB_FREE_MARK(cachep)	((uintptr_t)(cachep))
 
 static __always_inline uintptr_t *slab_mark(void *objp, unsigned long mark_off)
 {
@@ -535,11 +536,11 @@ static __always_inline void slab_free_push(struct kmem_cache *cachep, void **ent
 	struct array_cache *ac = slab_entries_array(entries);
 	unsigned long avail = ac->avail;
 
-	if (unlikely(avail >= ac->limit || *mark == SLAB_FREE_MARK_VALUE)) {
+	if (unlikely(avail >= ac->limit || *mark == SLAB_FREE_MARK(cachep))) {
 		cache_free_slow(cachep, objp, flags, fn);
 		return;
 	}
-	*mark = SLAB_FREE_MARK_VALUE;
+	*mark = SLAB_FREE_MARK(cachep);
 	entries[avail + 1] = objp;
 	ac->avail = avail + 1;
 	stat(cachep, free_hits, 1);

@@ -40,8 +40,32 @@ static __always_inline void *slab_kmalloc_alloc_fi(struct kmem_cache *cachep)
 	return slab_alloc(cachep);
 }
 #endif
+
+/*
+ * Without the fold (SLUB, SLOB), failslab costs kmalloc nothing either:
+ * while it is on, kmalloc's size table (mm/kmalloc.c) holds NULL, which
+ * kmalloc tests anyway on its way to the cache, and kmalloc_table_empty
+ * takes the request through slab_kmalloc_alloc_fi. On arm64 that is one cbz
+ * where the test of failslab.enabled was three instructions and a branch.
+ * kmalloc_failslab_switch(on) - empty or fill the table (failslab went on
+ * or off; boot fills it by failslab's state). Any context; allocations
+ * racing with it see either setting.
+ * slab_kmalloc_alloc - kmalloc's allocation from a cache of that table,
+ * failslab already tested: the def header's own (SLUB: its free pointer
+ * at offset 0), else slab_alloc.
+ */
+#ifndef SLAB_HAVE_ALLOC_FI
+#define KMALLOC_TABLE_FAILSLAB	1
+void kmalloc_failslab_switch(bool on);
+#define SLAB_FAILSLAB_SWITCH(on)	kmalloc_failslab_switch(on)
+#else
+#define KMALLOC_TABLE_FAILSLAB	0
+#endif
 #ifndef SLAB_FAILSLAB_SWITCH
 #define SLAB_FAILSLAB_SWITCH(on)	((void)(on))
+#endif
+#ifndef SLAB_HAVE_KMALLOC_ALLOC
+#define slab_kmalloc_alloc(cachep)	slab_alloc(cachep)
 #endif
 
 /* The alignment kmalloc asks for a class of 'size' bytes (SLUB: mm/slub_def.h). */

@@ -271,7 +271,7 @@ static __always_inline void __slab_free(struct kmem_cache *s, struct page *page,
  * page of s and s no debug cache, push x onto its slab's page freelist;
  * else slab_free_slow decides (and reports the double free).
  */
-void slab_free_remote(struct kmem_cache *s, void *x, const char *fn, const void *head)
+void slab_free_remote(void *x, struct kmem_cache *s, const char *fn, const void *head)
 {
 	struct page *page;
 
@@ -283,7 +283,7 @@ void slab_free_remote(struct kmem_cache *s, void *x, const char *fn, const void 
 			return;
 		}
 	}
-	slab_free_slow(s, x, fn);
+	slab_free_slow(x, s, fn);
 }
 
 /*
@@ -292,12 +292,12 @@ void slab_free_remote(struct kmem_cache *s, void *x, const char *fn, const void 
  * and the double free on top of the CPU freelist remain to check. The
  * page is found again here rather than kept through kfree's fast path.
  */
-void slab_kfree_remote(struct kmem_cache *s, void *x, const char *fn, const void *head)
+void slab_kfree_remote(void *x, struct kmem_cache *s, const char *fn, const void *head)
 {
 	if (likely(x != head && !(s->flags & SLAB_DEBUG)))
 		__slab_free(s, (struct page *)virt_to_page(x)->private, x, fn);
 	else
-		slab_free_slow(s, x, fn);
+		slab_free_slow(x, s, fn);
 }
 
 /*
@@ -307,7 +307,7 @@ void slab_kfree_remote(struct kmem_cache *s, void *x, const char *fn, const void
  * pointer), then frees it onto its slab's page freelist, or through the
  * debug path. NULL is ignored.
  */
-void slab_free_slow(struct kmem_cache *s, void *x, const char *fn)
+void slab_free_slow(void *x, struct kmem_cache *s, const char *fn)
 {
 	struct page *page;
 
@@ -337,6 +337,17 @@ void *slab_alloc_retry(struct kmem_cache *s)
 {
 	stat(s, alloc_retries, 1);
 	return slab_alloc(s);
+}
+
+/*
+ * slab_free_retry - slub_free's cmpxchg failed (an interrupt on this CPU
+ * changed the freelist in between): count it and start again, as
+ * slab_alloc_retry does.
+ */
+void slab_free_retry(void *x, struct kmem_cache *s, const char *fn, bool on_slab)
+{
+	stat(s, free_retries, 1);
+	slub_free(s, x, fn, on_slab);
 }
 
 /* kmem_cache_alloc: see slab.h. */

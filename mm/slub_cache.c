@@ -318,6 +318,10 @@ void kmem_cache_init(void)
 	slab_caches_add(&kmem_cache_boot);
 	slab_state = SLAB_PARTIAL;
 	kmalloc_caches_init();
+	/* kmalloc's fast path reads the free pointer at offset 0 (slab_kmalloc_alloc). */
+	for (unsigned int i = 0; i <= KMALLOC_SHIFT_HIGH; i++)
+		BUG_ON(kmalloc_caches[i] && !slub_debug_on(kmalloc_caches[i]) &&
+		       kmalloc_caches[i]->offset != 0);
 	slab_state = SLAB_KMALLOC;
 	slab_state = SLAB_UP;
 	slab_layout_show();

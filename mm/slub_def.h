@@ -16,12 +16,12 @@
  * kmem_cache_cpu): 'freelist', the CPU slab's free chain (its tagged end
  * once used up), and 'tid', bumped by every allocation and every slow-path
  * change. The allocation fast path reads tid, then freelist, and commits
- * with one arch_this_cpu_try_cmpxchg_double: nothing is disabled; an
+ * with one double-word cmpxchg (slub_cmpxchg_double_goto): nothing is disabled; an
  * interrupt that took an object or changed the CPU slab in between changed
  * tid, so the cmpxchg fails and the path retries (the tid is what makes a
  * pop safe from ABA: the same top object with another next). The free
  * fast path is a push, which needs no tid: it commits with a one-word
- * arch_this_cpu_try_cmpxchg on freelist alone. Every freelist value names
+ * cmpxchg (slub_cmpxchg_goto) on freelist alone. Every freelist value names
  * its slab, so finding the same value means the same CPU slab with the
  * same top, and the object pushed onto it links to the right next
  * whatever happened in between. A free goes there when the object is in
@@ -269,13 +269,19 @@ static inline unsigned int slub_obj_index(const struct kmem_cache *s, const void
  * that no free pointer appears in memory as itself). Without it, the plain
  * pointer: these compile to one load or store.
  */
-static __always_inline void *slub_get_fp(const struct kmem_cache *s, const void *x)
+static __always_inline void *slub_get_fp_at(const struct kmem_cache *s, const void *x,
+					    unsigned int offset)
 {
-	const uintptr_t *slot = (const uintptr_t *)((const char *)x + s->offset);
+	const uintptr_t *slot = (const uintptr_t *)((const char *)x + offset);
 
 	if (CONFIG_SLAB_FREELIST_HARDENED)
 		return (void *)(*slot ^ s->fp_secret ^ (uintptr_t)slot);
 	return (void *)*slot;
+}
+
+static __always_inline void *slub_get_fp(const struct kmem_cache *s, const void *x)
+{
+	return slub_get_fp_at(s, x, s->offset);
 }
 
 static __always_inline void slub_set_fp(const struct kmem_cache *s, void *x, void *fp)
@@ -287,6 +293,31 @@ static __always_inline void slub_set_fp(const struct kmem_cache *s, void *x, voi
 	else
 		*slot = (uintptr_t)fp;
 }
+
+/*
+ * slub_cmpxchg_double_goto, slub_cmpxchg_goto - the fast paths' commits:
+ * arch_this_cpu_try_cmpxchg_double / arch_this_cpu_try_cmpxchg on this
+ * CPU's pair, as statements that jump to the label 'fail' when the pair or
+ * word was not o1, o2 (o): the arch's asm goto forms where it has them
+ * (asm/cmpxchg.h, ARCH_HAVE_THIS_CPU_CMPXCHG_GOTO), else the try forms
+ * (o1, o2, o are then lvalues that a failure overwrites).
+ */
+#ifdef ARCH_HAVE_THIS_CPU_CMPXCHG_GOTO
+#define slub_cmpxchg_double_goto(c, o1, o2, n1, n2, fail) \
+	arch_this_cpu_cmpxchg_double_goto(c, o1, o2, n1, n2, fail)
+#define slub_cmpxchg_goto(p, o, n, fail)	arch_this_cpu_cmpxchg_goto(p, o, n, fail)
+#else
+#define slub_cmpxchg_double_goto(c, o1, o2, n1, n2, fail)                                \
+	do {                                                                             \
+		if (unlikely(!arch_this_cpu_try_cmpxchg_double(c, &(o1), &(o2), n1, n2)))  \
+			goto fail;                                                       \
+	} while (0)
+#define slub_cmpxchg_goto(p, o, n, fail)                                                 \
+	do {                                                                             \
+		if (unlikely(!arch_this_cpu_try_cmpxchg(p, &(o), n)))                    \
+			goto fail;                                                       \
+	} while (0)
+#endif
 
 /* This CPU's pair for cache s (Quarry never migrates: the pointer stays right). */
 static __always_inline struct kmem_cache_cpu *slub_this_cpu(const struct kmem_cache *s)
@@ -313,49 +344,86 @@ static inline struct kmem_cache_cpu *slub_cpu_of(const struct kmem_cache *s, uns
 /*
  * slab_obj_head - for kfree: a page of the slab objp lies in (every page of
  * a slab names its cache), or NULL when objp is not in RAM (NULL and
- * ZERO_SIZE_PTR are not) or not on a slab page. The object boundary is
- * checked by slab_free.
+ * ZERO_SIZE_PTR are not) or not on a slab page. A slab page is tested as
+ * its cache, which kfree loads anyway: slab_cache is set on exactly the
+ * PG_slab pages (slub_new_slab, slub_discard_slab; mem_map starts zeroed).
+ * The page index is computed as SLAB's (mm/slab_def.h): where the direct
+ * map's first page number fits an add immediate (arm64), it is subtracted
+ * after the shift. The object boundary is checked by slab_free.
  */
 static __always_inline struct page *slab_obj_head(const void *objp)
 {
+	const uintptr_t base = (uintptr_t)PHYS_TO_VIRT(ARCH_PHYS_OFFSET);
+	unsigned long idx = (base >> PAGE_SHIFT) < (1UL << 24) ?
+				    ((uintptr_t)objp >> PAGE_SHIFT) - (base >> PAGE_SHIFT) :
+				    ((uintptr_t)objp - base) >> PAGE_SHIFT;
 	struct page *page;
 
-	if (unlikely(!virt_addr_valid(objp)))
+	if (unlikely(idx >= mem_map_entries()))
 		return NULL;
-	page = virt_to_page(objp);
-	if (unlikely(!(page->flags & PG_slab)))
+	page = &mem_map[idx];
+	if (unlikely(!page->slab_cache))
 		return NULL;
 	return page;
 }
 
-/* mm/slub_partial.c and mm/slub.c: what the fast paths fall back on. */
+/*
+ * mm/slub_partial.c and mm/slub.c: what the fast paths fall back on. The
+ * free side takes the object first: kfree has it in the first argument
+ * register already, and its tail calls (kfree_slow too) then move nothing
+ * on the fast path.
+ */
 void *slab_alloc_slow(struct kmem_cache *s);
 void *slab_alloc_retry(struct kmem_cache *s);
-void slab_free_remote(struct kmem_cache *s, void *x, const char *fn, const void *head);
-void slab_kfree_remote(struct kmem_cache *s, void *x, const char *fn, const void *head);
-void slab_free_slow(struct kmem_cache *s, void *x, const char *fn);
+void slab_free_retry(void *x, struct kmem_cache *s, const char *fn, bool on_slab);
+void slab_free_remote(void *x, struct kmem_cache *s, const char *fn, const void *head);
+void slab_kfree_remote(void *x, struct kmem_cache *s, const char *fn, const void *head);
+void slab_free_slow(void *x, struct kmem_cache *s, const char *fn);
 
 /*
- * slab_alloc - the allocation fast path: take the first object of this
+ * slab_alloc_at - the allocation fast path: take the first object of this
  * CPU's freelist with one cmpxchg on (freelist, tid). A tagged value (the
  * CPU slab used up, no CPU slab, a debug cache) goes to slab_alloc_slow, a
  * failed cmpxchg to slab_alloc_retry (mm/slub.c), which starts again.
+ * fp_at_0: the caller knows the cache's free pointer is at offset 0 (a
+ * kmalloc cache: no ctor, and a debug cache, whose pointer is past the
+ * object, never gets here), which saves loading s->offset.
  */
-static __always_inline void *slab_alloc(struct kmem_cache *s)
+static __always_inline void *slab_alloc_at(struct kmem_cache *s, bool fp_at_0)
 {
 	struct kmem_cache_cpu PERCPU_SEG *c = slub_this_cpu_fast(s);
-	unsigned long tid, obj;
+	unsigned long tid, obj, next;
 
 	tid = READ_ONCE(c->tid);
 	barrier();
 	obj = (unsigned long)READ_ONCE(c->freelist);
 	if (unlikely(slub_is_end((void *)obj)))
 		return slab_alloc_slow(s);
-	if (unlikely(!arch_this_cpu_try_cmpxchg_double(
-		    c, &obj, &tid, (unsigned long)slub_get_fp(s, (void *)obj), tid + 1)))
-		return slab_alloc_retry(s);
+	next = (unsigned long)(fp_at_0 ? slub_get_fp_at(s, (void *)obj, 0) :
+					  slub_get_fp(s, (void *)obj));
+	slub_cmpxchg_double_goto(c, obj, tid, next, tid + 1, retry);
 	stat(s, alloc_fast, 1);
 	return (void *)obj;
+retry:
+	return slab_alloc_retry(s);
+}
+
+/* slab_alloc - the allocation fast path of any cache (see slab_alloc_at). */
+static __always_inline void *slab_alloc(struct kmem_cache *s)
+{
+	return slab_alloc_at(s, false);
+}
+
+/*
+ * slab_kmalloc_alloc - kmalloc's, from a cache of its table (failslab is
+ * tested by the table itself: mm/slab_impl.h): its free pointer is at 0, as
+ * kmem_cache_init checks for every kmalloc cache but debug ones (whose CPU
+ * freelist is always tagged, so they never reach the load).
+ */
+#define SLAB_HAVE_KMALLOC_ALLOC
+static __always_inline void *slab_kmalloc_alloc(struct kmem_cache *s)
+{
+	return slab_alloc_at(s, true);
 }
 
 /*
@@ -369,8 +437,9 @@ static __always_inline void *slab_alloc(struct kmem_cache *s)
  * full. The boundary test (magic division, as SLAB's) assumes x lies in a
  * slab of s: the remote path confirms that before it trusts it, unless
  * the caller (kfree) found x on a slab page of s ('on_slab'). A failed
- * cmpxchg hands back the freelist as it is, and the loop tries again with
- * it. 'fn' names the caller for reports.
+ * cmpxchg goes to slab_free_retry (mm/slub.c), which starts again: no loop
+ * in the fast path (arm64 would align its head with a nop on the path).
+ * 'fn' names the caller for reports.
  */
 static __always_inline void slub_free(struct kmem_cache *s, void *x, const char *fn,
 				      bool on_slab)
@@ -379,25 +448,23 @@ static __always_inline void slub_free(struct kmem_cache *s, void *x, const char 
 	unsigned long head;
 
 	if (unlikely(((uintptr_t)x & s->slab_mask) * s->obj_magic >= s->obj_bound)) {
-		slab_free_slow(s, x, fn);
+		slab_free_slow(x, s, fn);
 		return;
 	}
 	head = (unsigned long)READ_ONCE(c->freelist);
-	for (;;) {
-		if (unlikely((head ^ (uintptr_t)x) - 1 >= s->slab_mask)) {
-			if (on_slab)
-				slab_kfree_remote(s, x, fn, (void *)head);
-			else
-				slab_free_remote(s, x, fn, (void *)head);
-			return;
-		}
-		slub_set_fp(s, x, (void *)head);
-		if (likely(arch_this_cpu_try_cmpxchg((unsigned long PERCPU_SEG *)&c->freelist, &head,
-						     (unsigned long)x)))
-			break;
-		stat(s, free_retries, 1);
+	if (unlikely((head ^ (uintptr_t)x) - 1 >= s->slab_mask)) {
+		if (on_slab)
+			slab_kfree_remote(x, s, fn, (void *)head);
+		else
+			slab_free_remote(x, s, fn, (void *)head);
+		return;
 	}
+	slub_set_fp(s, x, (void *)head);
+	slub_cmpxchg_goto((unsigned long PERCPU_SEG *)&c->freelist, head, (unsigned long)x, retry);
 	stat(s, free_fast, 1);
+	return;
+retry:
+	slab_free_retry(x, s, fn, on_slab);
 }
 
 /* slab_free - kmem_cache_free's fast path (see slub_free). */

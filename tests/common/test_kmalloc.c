@@ -74,6 +74,61 @@ SELFTEST(kmalloc_every_size_boundary)
 	return 0;
 }
 
+/*
+ * failslab reaches kmalloc at every size a cache serves, and only while it
+ * is on: SLAB folds its test into the array lookup, SLUB and SLOB find
+ * kmalloc's size table emptied (mm/slab_impl.h, KMALLOC_TABLE_FAILSLAB).
+ * On: every kmalloc asks should_fail once, and at 100% every one fails; off
+ * again, every size is served from its class and asks nothing.
+ */
+static const size_t failslab_sizes[] = { 1, 16, 17, 64, 65, 96, 97, 128, 129, 192, 193, 256,
+					 1000, 1024, 2048, 4096, 8192, 8193, 16384 };
+
+SELFTEST(kmalloc_failslab_every_size)
+{
+	struct slab_test_mark pages;
+	unsigned long calls;
+	unsigned int n = 0;
+	void *p;
+
+	if (fault_attr_on(&failslab))
+		return 0;	/* failslab from the command line: not ours to switch */
+	slab_test_init();
+	slab_test_begin(&pages);
+	fault_attr_set(&failslab, 1, 0, -1, 5);		/* on, never failing */
+	calls = failslab.calls;
+	for (unsigned int i = 0; i < ARRAY_SIZE(failslab_sizes); i++) {
+		size_t size = failslab_sizes[i];
+
+		if (size > KMALLOC_MAX_SLAB)
+			break;
+		p = kmalloc(size);
+		ST_EXPECT(p && ksize(p) == expect_ksize(size), "kmalloc(%zu) at probability 0: %p",
+			  size, p);
+		kfree(p);
+		n++;
+	}
+	ST_EXPECT(failslab.calls == calls + n, "%lu should_fail calls for %u kmallocs",
+		  failslab.calls - calls, n);
+	fault_attr_set(&failslab, 1, 100, -1, 5);	/* every one fails */
+	for (unsigned int i = 0; i < n; i++)
+		ST_EXPECT(kmalloc(failslab_sizes[i]) == NULL, "kmalloc(%zu) did not fail",
+			  failslab_sizes[i]);
+	ST_EXPECT(failslab.injected == n, "%lu failures injected for %u kmallocs",
+		  failslab.injected, n);
+	fault_attr_disable(&failslab);
+	calls = failslab.calls;
+	for (unsigned int i = 0; i < n; i++) {
+		p = kmalloc(failslab_sizes[i]);
+		ST_EXPECT(p && ksize(p) == expect_ksize(failslab_sizes[i]),
+			  "kmalloc(%zu) with failslab off again: %p", failslab_sizes[i], p);
+		kfree(p);
+	}
+	ST_EXPECT(failslab.calls == calls, "should_fail asked with failslab off");
+	SLAB_EXPECT_PAGES_BACK(&pages);
+	return 0;
+}
+
 SELFTEST(kmalloc_zero_null_and_large)
 {
 	struct slab_test_mark pages;

@@ -174,7 +174,7 @@ SELFTEST(slab_double_free_anywhere_refused_without_debug)
 
 	/* The caller's own data may equal the mark: then the free is good. */
 	p = kmem_cache_alloc(c);
-	*(uintptr_t *)p = SLAB_FREE_MARK(p);
+	*(uintptr_t *)p = SLAB_FREE_MARK(c);
 	bad = slab_bad_frees;
 	kmem_cache_free(c, p);
 	ST_EXPECT(slab_bad_frees == bad, "a good free refused for the caller's data");

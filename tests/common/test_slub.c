@@ -221,7 +221,7 @@ static int remote_body(struct kmem_cache *c, void **objs)
 	ST_EXPECT(kmem_cache_check(c) == 0, "check failed with A partial");
 	/* Another CPU's free into our CPU slab B lands on B's page freelist. */
 	y = objs[num + 1];
-	slab_free_remote(c, y, "test", NULL);
+	slab_free_remote(y, c, "test", NULL);
 	ST_EXPECT(b->slub_freelist == y && slub_inuse(b->counters) == num - 1 &&
 			  slub_test_cpu_slab(c) == b,
 		  "remote free into the CPU slab: page freelist %p", b->slub_freelist);

@@ -27,6 +27,15 @@
  *    load-exclusive's registers keeps the success path free of copies.
  *  - arch_this_cpu_try_cmpxchg: one word of the running CPU's per-CPU data
  *    (LDXR/STXR, no barrier); *o as above.
+ *  - arch_this_cpu_cmpxchg_double_goto, arch_this_cpu_cmpxchg_goto: the
+ *    same two updates as statements that jump to the caller's label 'fail'
+ *    when the compare fails (asm goto), for fast paths whose failure path
+ *    reads the data again anyway: the success path then pays no test of a
+ *    result after the loop (one instruction less than the flag output's
+ *    b.eq). Their scratch registers are x16 and x17 (the intra-procedure
+ *    call registers, free inside a function), so the asm needs no output.
+ *    ARCH_HAVE_THIS_CPU_CMPXCHG_GOTO says they exist (mm/slub_def.h falls
+ *    back on the try forms elsewhere).
  *
  * LDXP/STXP are ARMv8.0: arch_has_cmpxchg_double() is always true. (CASP,
  * ARMv8.1 LSE, would do the same in one instruction on CPUs that have it.)
@@ -137,5 +146,36 @@ arch_this_cpu_try_cmpxchg(unsigned long *p, unsigned long *o, unsigned long n)
 		*o = *(volatile unsigned long *)p;
 	return ok;
 }
+
+/* The goto forms' memory operands, which may alias the caller's types (a freelist is a void *). */
+typedef unsigned long __attribute__((__may_alias__)) arch_cmpxchg_word_t;
+typedef unsigned __int128 __attribute__((__may_alias__)) arch_cmpxchg_pair_t;
+
+/* arch_this_cpu_cmpxchg_double_goto - see above: the running CPU's pair; goto fail when unequal. */
+#define ARCH_HAVE_THIS_CPU_CMPXCHG_GOTO
+#define arch_this_cpu_cmpxchg_double_goto(_p, _o1, _o2, _n1, _n2, _fail)                       \
+	__asm__ goto("1:	ldxp	x16, x17, %[m]\n"                                  \
+		     "	cmp	x16, %[o1]\n"                                              \
+		     "	ccmp	x17, %[o2], #0, eq\n"                                     \
+		     "	b.ne	%l[" #_fail "]\n"                                           \
+		     "	stxp	w16, %[n1], %[n2], %[m]\n"                                 \
+		     "	cbnz	w16, 1b\n"                                                 \
+		     :                                                                    \
+		     : [m] "Q"(*(arch_cmpxchg_pair_t *)(_p)), [o1] "r"(_o1), [o2] "r"(_o2),      \
+		       [n1] "r"(_n1), [n2] "r"(_n2)                                      \
+		     : "x16", "x17", "cc", "memory"                                       \
+		     : _fail)
+
+/* arch_this_cpu_cmpxchg_goto - see above: one word of the running CPU's data; goto fail when unequal. */
+#define arch_this_cpu_cmpxchg_goto(_p, _o, _n, _fail)                                         \
+	__asm__ goto("1:	ldxr	x16, %[m]\n"                                       \
+		     "	cmp	x16, %[o]\n"                                               \
+		     "	b.ne	%l[" #_fail "]\n"                                           \
+		     "	stxr	w17, %[n], %[m]\n"                                         \
+		     "	cbnz	w17, 1b\n"                                                 \
+		     :                                                                    \
+		     : [m] "Q"(*(arch_cmpxchg_word_t *)(_p)), [o] "r"(_o), [n] "r"(_n)              \
+		     : "x16", "x17", "cc", "memory"                                       \
+		     : _fail)
 
 #endif
