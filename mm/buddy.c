@@ -423,10 +423,16 @@ static __noinline int free_pages_slow(struct page *page, unsigned int order)
  */
 int free_pages(struct page *page, unsigned int order)
 {
+	/*
+	 * The entry's index, rotated: an offset that is no multiple of
+	 * sizeof(struct page) (64) gets its low bits at the top and so fails
+	 * the range check too, one compare for both.
+	 */
 	uintptr_t off = (uintptr_t)page - (uintptr_t)mem_map;
+	uintptr_t idx = (off >> 6) | (off << (8 * sizeof(off) - 6));
 
-	if (likely(off < mem_map_entries() * sizeof(struct page) &&
-		   off % sizeof(struct page) == 0 && is_pcp_head(page, order)))
+	_Static_assert(sizeof(struct page) == 1UL << 6, "free_pages' rotate assumes 64-byte entries");
+	if (likely(idx < mem_map_entries() && is_pcp_head(page, order)))
 		return pcp_free(page, order);
 	return free_pages_slow(page, order);
 }
