@@ -305,7 +305,13 @@ static unsigned long drain_list(struct list_head *list, unsigned int order, unsi
 			struct list_head *prev = last->prev;	/* before the zone reuses lru */
 
 			page = list_entry(last, struct page, lru);
-			WRITE_ONCE(page->flags, page->flags & ~PG_pcp);
+			/*
+			 * A plain read-modify-write (one instruction on x86),
+			 * as in pcp_carve: only this CPU writes the flags of
+			 * its listed pages, and every other writer and reader
+			 * that acts on them holds the zone lock, as we do.
+			 */
+			page->flags &= ~PG_pcp;
 			end = (struct list_head *)((char *)end + stride);
 			last = prev;
 			if (!--left)
