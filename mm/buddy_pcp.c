@@ -69,7 +69,7 @@ void pcp_init(void)
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct per_cpu_pages *pcp = per_cpu_ptr(pcp_lists, cpu);
 
-		*pcp = (struct per_cpu_pages){ .count = 0 };
+		*pcp = (struct per_cpu_pages){ .count = 0, .high = 6 };
 		for (unsigned int o = 0; o < PCP_ORDERS; o++) {
 			INIT_LIST_HEAD(&pcp->lists[o]);
 			ASSERT(&pcp->lists[o] != lru_of(mem_map + mem_map_entries()));
@@ -83,8 +83,10 @@ void pcp_init(void)
 }
 
 /*
- * pcp_set_marks - batch, refill sizes and high mark from the zone's size.
- * Zone lock held.
+ * pcp_set_marks - batch, refill sizes and high mark from the zone's size;
+ * the high mark is also copied to every CPU's lists (pcp->high, the one
+ * field of them another CPU writes: from buddy_add_block, at boot). Zone
+ * lock held.
  *
  * batch: Linux's size, min(managed / 1024, 1 MiB of pages) / 4, raised to
  * 2^PCP_BATCH_MIN_SHIFT pages where that is at most managed / 256, and
@@ -144,6 +146,8 @@ void pcp_set_marks(void)
 	WRITE_ONCE(zone.pcp_batch_shift, shift);
 	WRITE_ONCE(zone.pcp_batch, 1UL << shift);
 	WRITE_ONCE(zone.pcp_high, high);
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		WRITE_ONCE(per_cpu_ptr(pcp_lists, cpu)->high, high);
 }
 
 /*
@@ -223,7 +227,7 @@ struct page *pcp_alloc_refill(struct per_cpu_pages *pcp, unsigned int order, uns
 	list_del(&page->lru);
 	pcp->count -= order_pages(order);
 	pcp->allocs++;
-	WRITE_ONCE(page->flags, page->flags ^ (PG_pcp | PG_head));
+	WRITE_ONCE(page->flags, page->flags - (PG_pcp - PG_head));	/* as pcp_alloc */
 	arch_irq_restore(flags);
 	return page;
 }
