@@ -356,12 +356,13 @@ static int report_bad_free(const char *call, const struct free_verdict *v)
 /*
  * An allocated block of this order, at most PCP_MAX_ORDER, that no slab or
  * large kmalloc owns, as its own CPU would see it: free to a CPU list.
+ * flags: page->flags, read once by the caller and handed on to pcp_free.
  */
-static inline bool is_pcp_head(const struct page *page, unsigned int order)
+static inline bool is_pcp_head(const struct page *page, unsigned int order, unsigned long flags)
 {
 	return order <= PCP_MAX_ORDER &&
-	       (READ_ONCE(page->flags) &
-		(PG_head | PG_reserved | PG_buddy | PG_pcp | PG_slab | PG_large)) == PG_head &&
+	       (flags & (PG_head | PG_reserved | PG_buddy | PG_pcp | PG_slab | PG_large)) ==
+		       PG_head &&
 	       page->order == order;
 }
 
@@ -431,9 +432,14 @@ int free_pages(struct page *page, unsigned int order)
 	uintptr_t off = (uintptr_t)page - (uintptr_t)mem_map;
 	uintptr_t idx = (off >> 6) | (off << (8 * sizeof(off) - 6));
 
+	unsigned long flags;
+
 	_Static_assert(sizeof(struct page) == 1UL << 6, "free_pages' rotate assumes 64-byte entries");
-	if (likely(idx < mem_map_entries() && is_pcp_head(page, order)))
-		return pcp_free(page, order);
+	if (likely(idx < mem_map_entries() && order <= PCP_MAX_ORDER)) {
+		flags = READ_ONCE(page->flags);
+		if (likely(is_pcp_head(page, order, flags)))
+			return pcp_free(page, order, flags);
+	}
 	return free_pages_slow(page, order);
 }
 
@@ -445,7 +451,7 @@ int free_pages(struct page *page, unsigned int order)
 int free_pages_addr(void *addr, unsigned int order)
 {
 	struct free_verdict v = { .fault = FREE_OK };
-	unsigned long phys = (unsigned long)VIRT_TO_PHYS(addr);
+	unsigned long phys = (unsigned long)VIRT_TO_PHYS(addr), pflags;
 	char call[112];
 
 	if (!virt_addr_valid(addr))
@@ -461,8 +467,9 @@ int free_pages_addr(void *addr, unsigned int order)
 	}
 	if (v.fault != FREE_OK) {
 		count_bad_free();
-	} else if (is_pcp_head(virt_to_page(addr), order)) {
-		return pcp_free(virt_to_page(addr), order);
+	} else if (is_pcp_head(virt_to_page(addr), order,
+			       pflags = READ_ONCE(virt_to_page(addr)->flags))) {
+		return pcp_free(virt_to_page(addr), order, pflags);
 	} else if (free_checked(phys >> PAGE_SHIFT, order, &v)) {
 		return 0;
 	}

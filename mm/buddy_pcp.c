@@ -118,7 +118,8 @@ void pcp_init(void)
  *   high read from the CPU's lists, add for xor:     58 / 66 | 85 /  88 (arm64)
  *   no register copy in the drain loop:              54 / 62 | 84 /  84 (x86_64)
  *                                                    58 / 66 | 85 /  87 (arm64)
- * (arm64 16K order 0: 56 / 73 before, 58 / 61 after.)
+ *   free_pages reads the flags once:                 58 / 65 | 85 /  86 (arm64)
+ * (arm64 16K order 0: 56 / 73 before, 58 / 60 after.)
  * At 4K keeping a batch makes the benchmark's order-0 allocations refill
  * (50 -> 54 on x86_64: earlier benchmarks' drains now leave a batch, not
  * 1000 pages, on the lists) and its order 1-3 frees cheaper (99 -> 64 at
@@ -126,8 +127,8 @@ void pcp_init(void)
  * (125 and 512 pages on 1 GiB), so there nearly every page it frees is also
  * drained: at 8 (x86_64) or 9 (arm64) instructions per block in
  * drain_list's loop, plus each drain's lock, setup and zone merges,
- * order-0 frees stay above 60 there (62 on x86_64 64K, 66 on arm64 64K,
- * 61 on arm64 16K).
+ * order-0 frees stay above 60 at 64K (62 on x86_64, 65 on arm64; arm64
+ * 16K: 60).
  */
 #define PCP_BATCH_MIN_SHIFT	4	/* 16 pages */
 #define PCP_MIN_BLOCKS_SHIFT	5	/* 32 blocks, at most half of high */
