@@ -356,12 +356,13 @@ static int report_bad_free(const char *call, const struct free_verdict *v)
 /*
  * An allocated block of this order, at most PCP_MAX_ORDER, that no slab or
  * large kmalloc owns, as its own CPU would see it: free to a CPU list.
+ * flags: page->flags, read once by the caller and handed on to pcp_free.
  */
-static inline bool is_pcp_head(const struct page *page, unsigned int order)
+static inline bool is_pcp_head(const struct page *page, unsigned int order, unsigned long flags)
 {
 	return order <= PCP_MAX_ORDER &&
-	       (READ_ONCE(page->flags) &
-		(PG_head | PG_reserved | PG_buddy | PG_pcp | PG_slab | PG_large)) == PG_head &&
+	       (flags & (PG_head | PG_reserved | PG_buddy | PG_pcp | PG_slab | PG_large)) ==
+		       PG_head &&
 	       page->order == order;
 }
 
@@ -423,11 +424,22 @@ static __noinline int free_pages_slow(struct page *page, unsigned int order)
  */
 int free_pages(struct page *page, unsigned int order)
 {
+	/*
+	 * The entry's index, rotated: an offset that is no multiple of
+	 * sizeof(struct page) (64) gets its low bits at the top and so fails
+	 * the range check too, one compare for both.
+	 */
 	uintptr_t off = (uintptr_t)page - (uintptr_t)mem_map;
+	uintptr_t idx = (off >> 6) | (off << (8 * sizeof(off) - 6));
 
-	if (likely(off < mem_map_entries() * sizeof(struct page) &&
-		   off % sizeof(struct page) == 0 && is_pcp_head(page, order)))
-		return pcp_free(page, order);
+	unsigned long flags;
+
+	_Static_assert(sizeof(struct page) == 1UL << 6, "free_pages' rotate assumes 64-byte entries");
+	if (likely(idx < mem_map_entries() && order <= PCP_MAX_ORDER)) {
+		flags = READ_ONCE(page->flags);
+		if (likely(is_pcp_head(page, order, flags)))
+			return pcp_free(page, order, flags);
+	}
 	return free_pages_slow(page, order);
 }
 
@@ -439,7 +451,7 @@ int free_pages(struct page *page, unsigned int order)
 int free_pages_addr(void *addr, unsigned int order)
 {
 	struct free_verdict v = { .fault = FREE_OK };
-	unsigned long phys = (unsigned long)VIRT_TO_PHYS(addr);
+	unsigned long phys = (unsigned long)VIRT_TO_PHYS(addr), pflags;
 	char call[112];
 
 	if (!virt_addr_valid(addr))
@@ -455,8 +467,9 @@ int free_pages_addr(void *addr, unsigned int order)
 	}
 	if (v.fault != FREE_OK) {
 		count_bad_free();
-	} else if (is_pcp_head(virt_to_page(addr), order)) {
-		return pcp_free(virt_to_page(addr), order);
+	} else if (is_pcp_head(virt_to_page(addr), order,
+			       pflags = READ_ONCE(virt_to_page(addr)->flags))) {
+		return pcp_free(virt_to_page(addr), order, pflags);
 	} else if (free_checked(phys >> PAGE_SHIFT, order, &v)) {
 		return 0;
 	}

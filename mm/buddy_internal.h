@@ -44,6 +44,7 @@ extern struct buddy_zone buddy_zone;
 struct per_cpu_pages {
 	struct list_head lists[PCP_ORDERS];	/* PG_pcp blocks of each order, hottest first */
 	unsigned long count;		/* pages (not blocks) on the lists */
+	unsigned long high;		/* zone.pcp_high, copied: one load on the free path */
 	unsigned int free_factor;	/* drains since the last refill (drain size) */
 	unsigned long allocs;		/* successful alloc_pages calls */
 	unsigned long frees;		/* successful free_pages calls */
@@ -181,7 +182,8 @@ static __always_inline struct page *pcp_alloc(unsigned int order)
 	page = list_entry(first, struct page, lru);
 	pcp->count -= 1UL << order;
 	pcp->allocs++;
-	WRITE_ONCE(page->flags, page->flags ^ (PG_pcp | PG_head));
+	/* PG_pcp set, PG_head clear: one subtraction swaps them (arm64 has no xor immediate for it) */
+	WRITE_ONCE(page->flags, page->flags - (PG_pcp - PG_head));
 	arch_irq_restore(flags);
 	return page;
 }
@@ -189,21 +191,24 @@ static __always_inline struct page *pcp_alloc(unsigned int order)
 /*
  * pcp_free - free_pages(page, order), order <= PCP_MAX_ORDER, of a page
  * already checked to head an allocated block of that order owned by no slab
- * or large kmalloc (flags among the six PG_ bits: PG_head alone): onto this
- * CPU's list, draining a batch to the zone (out of line) if the CPU now
- * holds more than pcp_high pages. Returns 0, free_pages' result, so that
- * the drain is a tail call and the fast path needs no stack frame.
+ * or large kmalloc (pflags, page->flags as the caller read and checked it:
+ * among the six PG_ bits PG_head alone): onto this CPU's list, draining a
+ * batch to the zone (out of line) if the CPU now holds more than its high
+ * mark (zone.pcp_high) pages. Returns 0, free_pages' result, so that the
+ * drain is a tail call and the fast path needs no stack frame. pflags is
+ * not read again: only the block's owner, the caller, may change it.
  */
-static __always_inline int pcp_free(struct page *page, unsigned int order)
+static __always_inline int pcp_free(struct page *page, unsigned int order, unsigned long pflags)
 {
 	unsigned long flags = arch_irq_save();
 	struct per_cpu_pages *pcp = this_cpu_ptr(pcp_lists);
 
-	WRITE_ONCE(page->flags, page->flags ^ (PG_head | PG_pcp));
+	/* PG_head set, PG_pcp clear (checked): one addition swaps them */
+	WRITE_ONCE(page->flags, pflags + (PG_pcp - PG_head));
 	list_add(&page->lru, &pcp->lists[order]);
 	pcp->count += 1UL << order;
 	pcp->frees++;
-	if (unlikely(pcp->count > READ_ONCE(buddy_zone.pcp_high)))
+	if (unlikely(pcp->count > READ_ONCE(pcp->high)))
 		return pcp_free_drain(pcp, order, flags);
 	arch_irq_restore(flags);
 	return 0;

@@ -8,7 +8,9 @@ Limits: order 0 at most 60 instructions per alloc and per free, orders 1-3
 at most 100. "Issue" is the figure issue 14 quotes as today's (x86_64 4K:
 order 0 128 / 135, orders 1-3 127 / 174; x86_64 64K order 0 164 / 174);
 "before" is main at commit 4cdd40b measured the same way (one boot of
-`bench icount quick`, -m 1G), the tree the work started from.
+`bench icount quick`, -m 1G), the tree the work started from; "session 2"
+is main at dbf1626 measured the same way, before the cheaper drains (drain
+loop on list links, drains keeping a batch, one-compare range check).
 """
 
 ORDERS = range(4)
@@ -22,6 +24,14 @@ BEFORE = {("x86_64", "4K"): {0: (118, 134), 1: (131, 176), 2: (131, 177), 3: (13
           ("x86_64", "64K"): {0: (155, 175), 1: (131, 177), 2: (131, 176), 3: (129, 174)},
           ("arm64", "4K"): {0: (114, 146), 1: (139, 197), 2: (139, 197), 3: (139, 197)},
           ("arm64", "64K"): {0: (156, 195), 1: (139, 196), 2: (139, 195), 3: (138, 193)}}
+
+
+# (arch, page) -> {order: (alloc, free)}, main at dbf1626 (issue 14, session 2's start).
+SESSION2 = {("x86_64", "4K"): {0: (50, 52), 1: (50, 99), 2: (54, 78), 3: (55, 83)},
+            ("x86_64", "64K"): {0: (54, 79), 1: (58, 88), 2: (67, 98), 3: (84, 117)},
+            ("arm64", "4K"): {0: (54, 54), 1: (55, 95), 2: (59, 78), 3: (59, 83)},
+            ("arm64", "16K"): {0: (56, 73), 1: (59, 77), 2: (59, 84), 3: (63, 88)},
+            ("arm64", "64K"): {0: (58, 79), 1: (63, 87), 2: (70, 96), 3: (86, 113)}}
 
 
 def _limit(order):
@@ -39,9 +49,11 @@ def targets_section(t):
           "(benchmark 6), guest instructions under -icount, SLAB's natural build. Orders 0-3 "
           "go through the per-CPU lists; a free that finds its CPU above the high mark "
           "(0.8% of memory) also gives blocks back to the zone, and that drain's share is "
-          "in the figure. `issue`: the figure issue 14 quotes as today's; `before`: main "
-          "at 4cdd40b measured the same way.\n\n"]
-    head = ["arch", "page", "order", "op", "limit", "issue", "before", "this run", "met"]
+          "in the figure (drains keep a batch on the lists). `issue`: the figure issue 14 "
+          "quotes as today's; `before`: main at 4cdd40b measured the same way; `session 2`: "
+          "main at dbf1626, before the cheaper drains.\n\n"]
+    head = ["arch", "page", "order", "op", "limit", "issue", "before", "session 2", "this run",
+            "met"]
     rows = []
     for p in t.pages:
         for ar in t.arches:
@@ -54,6 +66,7 @@ def targets_section(t):
                     rows.append([ar, p, o, op, "<= %d" % _limit(o),
                                  _fmt(ISSUE.get((ar, p), {}).get(o), i),
                                  _fmt(BEFORE.get((ar, p), {}).get(o), i),
+                                 _fmt(SESSION2.get((ar, p), {}).get(o), i),
                                  "-" if now is None else now,
                                  "-" if ok is None else ("met" if ok else "NOT met")])
     if not rows:

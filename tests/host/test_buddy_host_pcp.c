@@ -7,6 +7,9 @@
  *    block refused when freed again, with the wrong order, or through a
  *    page inside it); a page on another CPU's list is
  *    refused as a double free, drain_all_pages() empties every list;
+ *  - drains: blocks of each order freed in address order, in reverse, odd
+ *    then even and shuffled leave lists and zone consistent and merge back
+ *    into the zone's starting blocks;
  *  - memory short: a request the zone cannot serve drains this CPU's list
  *    and succeeds; pages on another CPU's list need drain_all_pages();
  *  - four threads allocating pages and passing a share of them through
@@ -22,6 +25,7 @@
 #include "mm/buddy_internal.h"
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define RING_SLOTS	256
 #define PCP_THREADS	4
@@ -81,11 +85,11 @@ static int marks_body(void)
 	buddy_drain_local();
 	for (unsigned long i = 0, drains = 0; i < n; i++) {
 		unsigned long before = buddy_pcp_count(0);
-		/* pcp_free_drain's size: doubled per drain since a refill, keeping high / 2 */
+		/* pcp_free_drain's size: doubled per drain since a refill, keeping a batch */
 		unsigned long want = MAX(batch_pages(0), 1UL << PCP_DRAIN_BLOCKS_SHIFT)
 				     << MIN(drains, (unsigned long)PCP_DRAIN_FACTOR_MAX);
 
-		want = MAX(MIN(want, high + 1 - high / 2), 1UL);
+		want = MAX(MIN(want, high + 1 - batch), 1UL);
 		ST_EXPECT(held[i] && free_pages(held[i], 0) == 0, "free %lu failed", i);
 		if (before == high) {
 			ST_EXPECT(buddy_pcp_count(0) == high + 1 - want,
@@ -151,6 +155,91 @@ SELFTEST_HOST(buddy_host_pcp_marks)
 	host_mm_save(&saved);
 	host_mm_setup(16384 * PAGE_SIZE);	/* batch 16, high 125 at either page size */
 	ret = marks_body();
+	host_mm_restore(&saved);
+	return ret;
+}
+
+/*
+ * Drains gather blocks into runs (mm/buddy_pcp.c, drain_list): blocks freed
+ * in address order, in reverse, odd ones then even ones, and shuffled must
+ * all leave the lists and the zone consistent (buddy_check, the PG_pcp
+ * pages against the counts) while the frees go over the high mark, and
+ * merge back into exactly the zone's starting blocks once drained.
+ */
+static int drain_orders_body(void)
+{
+	static const char *const pattern_names[] = { "ascending", "descending", "odd then even",
+						     "shuffled" };
+	struct buddy_stats before = drained_stats(), after;
+
+	for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++) {
+		unsigned long n = 3 * buddy_zone.pcp_high / (1UL << o) + 5;
+		struct page **held = calloc(n, sizeof(*held));
+
+		ST_EXPECT(held, "calloc failed");
+		for (unsigned int pat = 0; pat < 4; pat++) {
+			unsigned long seed = 12345 + o * 7 + pat, got = 0;
+
+			while (got < n && (held[got] = alloc_pages(o)) != NULL)
+				got++;
+			ST_EXPECT(got == n, "order %u: %lu of %lu blocks", o, got, n);
+			if (pat == 1) {
+				for (unsigned long i = 0; i < got / 2; i++) {
+					struct page *t = held[i];
+
+					held[i] = held[got - 1 - i];
+					held[got - 1 - i] = t;
+				}
+			} else if (pat == 2) {
+				struct page **tmp = calloc(got, sizeof(*tmp));
+				unsigned long k = 0;
+
+				ST_EXPECT(tmp, "calloc failed");
+				for (unsigned long i = 1; i < got; i += 2)
+					tmp[k++] = held[i];
+				for (unsigned long i = 0; i < got; i += 2)
+					tmp[k++] = held[i];
+				memcpy(held, tmp, got * sizeof(*tmp));
+				free(tmp);
+			} else if (pat == 3) {
+				for (unsigned long i = got - 1; i > 0; i--) {
+					unsigned long j;
+					struct page *t;
+
+					seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+					j = (seed >> 33) % (i + 1);
+					t = held[i];
+					held[i] = held[j];
+					held[j] = t;
+				}
+			}
+			for (unsigned long i = 0; i < got; i++)
+				ST_EXPECT(free_pages(held[i], o) == 0, "order %u %s: free %lu failed", o,
+					  pattern_names[pat], i);
+			ST_EXPECT(buddy_check() == 0, "order %u %s: buddy_check failed", o,
+				  pattern_names[pat]);
+			if (pcp_pages_match(pattern_names[pat]))
+				return -1;
+			after = drained_stats();
+			for (unsigned int k = 0; k <= MAX_ORDER; k++)
+				ST_EXPECT(after.nr_free[k] == before.nr_free[k],
+					  "order %u %s: %lu free order-%u blocks after the drain, %lu "
+					  "before", o, pattern_names[pat], after.nr_free[k], k,
+					  before.nr_free[k]);
+		}
+		free(held);
+	}
+	return 0;
+}
+
+SELFTEST_HOST(buddy_host_pcp_drain_orders)
+{
+	struct host_mm_saved saved;
+	int ret;
+
+	host_mm_save(&saved);
+	host_mm_setup(16384 * PAGE_SIZE);	/* batch 16, high 125 at either page size */
+	ret = drain_orders_body();
 	host_mm_restore(&saved);
 	return ret;
 }
