@@ -147,16 +147,22 @@ static int marks_body(void)
 	return pcp_pages_match("after drain_all_pages");
 }
 
-SELFTEST_HOST(buddy_host_pcp_marks)
+/* Run body on a fresh 16384-page arena (batch 16, high 125 at either page size), then restore. */
+static int on_small_zone(int (*body)(void))
 {
 	struct host_mm_saved saved;
 	int ret;
 
 	host_mm_save(&saved);
-	host_mm_setup(16384 * PAGE_SIZE);	/* batch 16, high 125 at either page size */
-	ret = marks_body();
+	host_mm_setup(16384 * PAGE_SIZE);
+	ret = body();
 	host_mm_restore(&saved);
 	return ret;
+}
+
+SELFTEST_HOST(buddy_host_pcp_marks)
+{
+	return on_small_zone(marks_body);
 }
 
 /*
@@ -234,14 +240,7 @@ static int drain_orders_body(void)
 
 SELFTEST_HOST(buddy_host_pcp_drain_orders)
 {
-	struct host_mm_saved saved;
-	int ret;
-
-	host_mm_save(&saved);
-	host_mm_setup(16384 * PAGE_SIZE);	/* batch 16, high 125 at either page size */
-	ret = drain_orders_body();
-	host_mm_restore(&saved);
-	return ret;
+	return on_small_zone(drain_orders_body);
 }
 
 #define MAX_HEADS	4
