@@ -17,6 +17,10 @@
  *    on the zone's lists (head PG_buddy), free on one CPU's list (an
  *    block of order <= PCP_MAX_ORDER with PG_pcp), or allocated (head PG_head); no other page
  *    of a block carries any of the three; page->order is the block's order;
+ *  - a free page's flags word holds nothing but PG_buddy (a zone block's
+ *    head) or PG_pcp (a CPU list block's head), so the fast paths store
+ *    whole words; free_pages' fast path takes a block whose head holds
+ *    PG_head alone (anything else goes through check_free);
  *  - two free buddies of the same order never coexist on the zone's lists
  *    (frees coalesce fully, up to MAX_ORDER); a PG_pcp page does not merge;
  *  - nr_free[o] is the length of free_list[o], free_pages the sum of 2^o
@@ -95,7 +99,7 @@ void buddy_add_block(unsigned long pfn, unsigned int order)
 		struct page *p = pfn_to_page(pfn + i);
 
 		ASSERT(p->flags & PG_reserved);
-		p->flags &= ~(PG_reserved | PG_buddy | PG_head | PG_pcp);
+		p->flags = 0;	/* a free page holds no flag (PG_buddy: __free_one) */
 	}
 	zone.managed_pages += order_pages(order);
 	__free_one(pfn, order);
@@ -204,13 +208,18 @@ enum free_fault {
 	FAULT_NO_BLOCK,		/* managed page in no block: state is corrupt */
 	FAULT_SLAB,		/* page of a live slab (its owner clears PG_slab first) */
 	FAULT_LARGE,		/* head of a live large kmalloc (kfree clears PG_large) */
+	FAULT_BAD_FLAGS,	/* flags word holds a bit no PG_ flag has: corrupt */
 };
+
+/* Every bit a page's flags word may hold (mm/page.h). */
+#define PG_KNOWN	(PG_reserved | PG_buddy | PG_head | PG_slab | PG_large | PG_pcp)
 
 struct free_verdict {
 	enum free_fault fault;
 	unsigned long block_pfn;	/* the block the page was found in */
 	unsigned int block_order;
 	struct kmem_cache *cache;	/* FAULT_SLAB: the slab's cache (NULL: shared, SLOB) */
+	unsigned long flags;		/* FAULT_BAD_FLAGS: the page's flags word */
 };
 
 /*
@@ -253,6 +262,9 @@ static void check_free(unsigned long pfn, unsigned int order, struct free_verdic
 	v->fault = FREE_OK;
 	if (order > MAX_ORDER) {
 		v->fault = FAULT_ORDER_RANGE;
+	} else if (f & ~PG_KNOWN) {
+		v->fault = FAULT_BAD_FLAGS;	/* a free page holds no such bit: refuse it */
+		v->flags = f;
 	} else if (f & PG_reserved) {
 		v->fault = FAULT_RESERVED;
 	} else if (f & PG_buddy) {
@@ -301,6 +313,7 @@ static const char *const fault_msg[] = {
 	[FAULT_NO_BLOCK] = "page is in no block (allocator state corrupt)",
 	[FAULT_SLAB] = "page in use by a slab",
 	[FAULT_LARGE] = "page in use by a large kmalloc",
+	[FAULT_BAD_FLAGS] = "page flags hold unknown bits (struct page corrupt?)",
 };
 
 /* The cache that owns a slab page, for reports; NULL: a heap page of several (SLOB). */
@@ -342,6 +355,9 @@ static int report_bad_free(const char *call, const struct free_verdict *v)
 		       "allocator frees it when its objects are gone\n", call, what,
 		       v->cache ? " of cache " : "", owner_name(v->cache), v->block_order,
 		       v->block_pfn);	/* NULL cache: "...slab: a heap page of several caches" */
+	else if (v->fault == FAULT_BAD_FLAGS)
+		printk("buddy: %s: %s: flags 0x%lx, unknown 0x%lx; not freed\n", call, what,
+		       v->flags, v->flags & ~PG_KNOWN);
 	else if (v->fault == FAULT_LARGE)
 		printk("buddy: %s: %s of order %u (block at pfn 0x%lx); not freed: kfree "
 		       "frees it\n", call, what, v->block_order, v->block_pfn);
@@ -355,15 +371,15 @@ static int report_bad_free(const char *call, const struct free_verdict *v)
 
 /*
  * An allocated block of this order, at most PCP_MAX_ORDER, that no slab or
- * large kmalloc owns, as its own CPU would see it: free to a CPU list.
- * flags: page->flags, read once by the caller and handed on to pcp_free.
+ * large kmalloc owns, as its own CPU would see it: free to a CPU list. Its
+ * flags word is PG_head and nothing else (any other bit, PG_slab, PG_large,
+ * PG_pcp of a double free..., sends it to the checks of the slow path). The
+ * two compares are joined with & so that arm64 makes them one compare chain.
  */
-static inline bool is_pcp_head(const struct page *page, unsigned int order, unsigned long flags)
+static inline bool is_pcp_head(const struct page *page, unsigned int order)
 {
 	return order <= PCP_MAX_ORDER &&
-	       (flags & (PG_head | PG_reserved | PG_buddy | PG_pcp | PG_slab | PG_large)) ==
-		       PG_head &&
-	       page->order == order;
+	       ((READ_ONCE(page->flags) == PG_head) & (page->order == order));
 }
 
 /*
@@ -432,14 +448,11 @@ int free_pages(struct page *page, unsigned int order)
 	uintptr_t off = (uintptr_t)page - (uintptr_t)mem_map;
 	uintptr_t idx = (off >> 6) | (off << (8 * sizeof(off) - 6));
 
-	unsigned long flags;
-
 	_Static_assert(sizeof(struct page) == 1UL << 6, "free_pages' rotate assumes 64-byte entries");
-	if (likely(idx < mem_map_entries() && order <= PCP_MAX_ORDER)) {
-		flags = READ_ONCE(page->flags);
-		if (likely(is_pcp_head(page, order, flags)))
-			return pcp_free(page, order, flags);
-	}
+	/* & rather than &&: one compare chain on arm64 (ccmp) */
+	if (likely((idx < mem_map_entries()) & (order <= PCP_MAX_ORDER)) &&
+	    likely(is_pcp_head(page, order)))
+		return pcp_free(page, order);
 	return free_pages_slow(page, order);
 }
 
@@ -451,7 +464,7 @@ int free_pages(struct page *page, unsigned int order)
 int free_pages_addr(void *addr, unsigned int order)
 {
 	struct free_verdict v = { .fault = FREE_OK };
-	unsigned long phys = (unsigned long)VIRT_TO_PHYS(addr), pflags;
+	unsigned long phys = (unsigned long)VIRT_TO_PHYS(addr);
 	char call[112];
 
 	if (!virt_addr_valid(addr))
@@ -467,9 +480,8 @@ int free_pages_addr(void *addr, unsigned int order)
 	}
 	if (v.fault != FREE_OK) {
 		count_bad_free();
-	} else if (is_pcp_head(virt_to_page(addr), order,
-			       pflags = READ_ONCE(virt_to_page(addr)->flags))) {
-		return pcp_free(virt_to_page(addr), order, pflags);
+	} else if (is_pcp_head(virt_to_page(addr), order)) {
+		return pcp_free(virt_to_page(addr), order);
 	} else if (free_checked(phys >> PAGE_SHIFT, order, &v)) {
 		return 0;
 	}

@@ -11,7 +11,8 @@
  * lists.
  *
  * buddy_check() walks mem_map under zone.lock. It verifies the zone exactly
- * (every managed page in one well-formed block, no unmerged free buddies,
+ * (every managed page in one well-formed block, a free block's flags PG_buddy
+ * or PG_pcp on its head and none on its other pages, no unmerged free buddies,
  * lists and counters equal to mem_map) and the calling CPU's lists exactly
  * (each entry PG_pcp with its list's order, links whole, the pages on the
  * lists adding up to its count). Other CPUs' lists are not walked (only
@@ -157,11 +158,24 @@ static int check_blocks(struct walk_counts *c)
 			       " max_pfn 0x%lx (flags 0x%lx)\n", pfn, o, max_pfn, page->flags);
 			return -1;
 		}
+		if (kind != PG_head && READ_ONCE(page->flags) != kind) {
+			printk("buddy_check: pfn 0x%lx: free order-%u block's head has flags 0x%lx"
+			       " (a free page holds no flag but 0x%lx)\n", pfn, o, page->flags,
+			       kind);
+			return -1;
+		}
 		for (unsigned long i = 1; i < order_pages(o); i++) {
-			if (READ_ONCE(page[i].flags) & (PG_reserved | PG_buddy | PG_head | PG_pcp)) {
+			unsigned long f = READ_ONCE(page[i].flags);
+
+			if (f & (PG_reserved | PG_buddy | PG_head | PG_pcp)) {
 				printk("buddy_check: pfn 0x%lx inside order-%u block at pfn 0x%lx"
-				       " has flags 0x%lx (overlap)\n", pfn + i, o, pfn,
-				       page[i].flags);
+				       " has flags 0x%lx (overlap)\n", pfn + i, o, pfn, f);
+				return -1;
+			}
+			if (f && kind != PG_head) {
+				printk("buddy_check: pfn 0x%lx inside free order-%u block at pfn"
+				       " 0x%lx has flags 0x%lx (a free page holds none)\n", pfn + i,
+				       o, pfn, f);
 				return -1;
 			}
 		}

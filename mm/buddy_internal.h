@@ -182,8 +182,8 @@ static __always_inline struct page *pcp_alloc(unsigned int order)
 	page = list_entry(first, struct page, lru);
 	pcp->count -= 1UL << order;
 	pcp->allocs++;
-	/* PG_pcp set, PG_head clear: one subtraction swaps them (arm64 has no xor immediate for it) */
-	WRITE_ONCE(page->flags, page->flags - (PG_pcp - PG_head));
+	/* a listed page's flags are PG_pcp alone (see mm/buddy_pcp.c): no load */
+	WRITE_ONCE(page->flags, PG_head);
 	arch_irq_restore(flags);
 	return page;
 }
@@ -191,20 +191,17 @@ static __always_inline struct page *pcp_alloc(unsigned int order)
 /*
  * pcp_free - free_pages(page, order), order <= PCP_MAX_ORDER, of a page
  * already checked to head an allocated block of that order owned by no slab
- * or large kmalloc (pflags, page->flags as the caller read and checked it:
- * among the six PG_ bits PG_head alone): onto this CPU's list, draining a
- * batch to the zone (out of line) if the CPU now holds more than its high
- * mark (zone.pcp_high) pages. Returns 0, free_pages' result, so that the
- * drain is a tail call and the fast path needs no stack frame. pflags is
- * not read again: only the block's owner, the caller, may change it.
+ * or large kmalloc (its flags word PG_head alone): onto this CPU's list,
+ * draining a batch to the zone (out of line) if the CPU now holds more than
+ * its high mark (zone.pcp_high) pages. Returns 0, free_pages' result, so
+ * that the drain is a tail call and the fast path needs no stack frame.
  */
-static __always_inline int pcp_free(struct page *page, unsigned int order, unsigned long pflags)
+static __always_inline int pcp_free(struct page *page, unsigned int order)
 {
 	unsigned long flags = arch_irq_save();
 	struct per_cpu_pages *pcp = this_cpu_ptr(pcp_lists);
 
-	/* PG_head set, PG_pcp clear (checked): one addition swaps them */
-	WRITE_ONCE(page->flags, pflags + (PG_pcp - PG_head));
+	WRITE_ONCE(page->flags, PG_pcp);	/* was PG_head alone (checked): a store */
 	list_add(&page->lru, &pcp->lists[order]);
 	pcp->count += 1UL << order;
 	pcp->frees++;

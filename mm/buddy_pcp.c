@@ -6,9 +6,11 @@
  * Data structures. Each CPU has a struct per_cpu_pages (a per-CPU variable,
  * mm/buddy_internal.h): one list per order of free blocks linked through
  * their head page's lru, most recently freed first, and the number of pages
- * (not blocks) on all of them. A block on a list has PG_pcp (and neither
- * PG_buddy nor PG_head) on its head and page->order set: it is free, and
- * free_pages() refuses it as a double free. alloc_pages(order) takes the
+ * (not blocks) on all of them. A block on a list has PG_pcp, and no other
+ * flag, on its head and page->order set: it is free, and free_pages()
+ * refuses it as a double free. A free page's flags word holds only the
+ * allocator's own bit (mm/buddy.c), so the paths here store whole flags
+ * words (PG_pcp, PG_head, 0) rather than reading and changing one bit. alloc_pages(order) takes the
  * head of its order's list (pcp_alloc, inline in mm/buddy_internal.h); when
  * that list is empty it first moves a batch from the zone (pcp_refill).
  * free_pages(page, order) puts the block at the head of its list
@@ -169,13 +171,14 @@ static void pcp_carve(struct per_cpu_pages *pcp, struct page *big, unsigned int 
 	struct list_head *list = &pcp->lists[order], *prev = list->prev;
 	struct page *end = big + order_pages(big_order);
 
-	WRITE_ONCE(big->flags, big->flags & ~PG_head);
 	/*
-	 * A plain read-modify-write of flags: the pages are in no list and
-	 * nothing reads them without the zone lock until it is dropped.
+	 * A plain store of flags: the pages are in no list and nothing reads
+	 * them without the zone lock until it is dropped. big's flags were
+	 * PG_head alone and the others' nothing (a free page carries no flag
+	 * but the allocator's own: buddy_check).
 	 */
 	for (struct page *p = big; p < end; p += order_pages(order)) {
-		p->flags |= PG_pcp;
+		p->flags = PG_pcp;
 		p->order = order;
 		p->lru.prev = prev;
 		prev->next = &p->lru;
@@ -235,7 +238,7 @@ struct page *pcp_alloc_refill(struct per_cpu_pages *pcp, unsigned int order, uns
 	list_del(&page->lru);
 	pcp->count -= order_pages(order);
 	pcp->allocs++;
-	WRITE_ONCE(page->flags, page->flags - (PG_pcp - PG_head));	/* as pcp_alloc */
+	WRITE_ONCE(page->flags, PG_head);	/* as pcp_alloc */
 	arch_irq_restore(flags);
 	return page;
 }
@@ -293,9 +296,9 @@ static void run_flush(struct drain_run_state *run, struct page *page, unsigned l
 
 /*
  * drain_list - take up to k blocks of 2^order pages from the tail of list
- * (coldest first), clearing their PG_pcp and gathering them into runs
- * (run, flushed to the zone when a block does not extend it); cut the list
- * after the last block taken. Returns the blocks taken. Zone lock held.
+ * (coldest first), zeroing their flags (PG_pcp was all) and gathering them
+ * into runs (run, flushed to the zone when a block does not extend it); cut
+ * the list after the last block taken. Returns the blocks taken. Zone lock held.
  * The common case, a block right above the pending run (blocks freed in
  * the order they were handed out), is the inner loop: a compare of list
  * links, the flag write and three register updates. The list's head is
@@ -317,14 +320,13 @@ static unsigned long drain_list(struct list_head *list, unsigned int order, unsi
 			/*
 			 * The page is reached through end, not last, so that
 			 * last can take its predecessor at once (no register
-			 * copy in the loop). A plain read-modify-write of
-			 * flags (one instruction on x86), as in pcp_carve:
-			 * only this CPU writes the flags of its listed pages,
-			 * and whoever acts on them holds the zone lock, as we
-			 * do.
+			 * copy in the loop). A plain store of flags (no
+			 * load: PG_pcp was all), as in pcp_carve: only this
+			 * CPU writes the flags of its listed pages, and
+			 * whoever acts on them holds the zone lock, as we do.
 			 */
 			last = last->prev;
-			list_entry(end, struct page, lru)->flags &= ~PG_pcp;
+			list_entry(end, struct page, lru)->flags = 0;
 			end = (struct list_head *)((char *)end + stride);
 			if (!--left)
 				goto out;
@@ -340,7 +342,7 @@ static unsigned long drain_list(struct list_head *list, unsigned int order, unsi
 			end = run->end;
 		}
 		last = last->prev;
-		WRITE_ONCE(page->flags, page->flags & ~PG_pcp);
+		WRITE_ONCE(page->flags, 0);
 		left--;
 	}
 out:

@@ -7,6 +7,9 @@
  *    block refused when freed again, with the wrong order, or through a
  *    page inside it); a page on another CPU's list is
  *    refused as a double free, drain_all_pages() empties every list;
+ *  - free pages' flags: a stray flag on a free page (listed or in the zone,
+ *    head or not) fails buddy_check; a free of a block whose head has a bit
+ *    no PG_ flag has is refused;
  *  - drains: blocks of each order freed in address order, in reverse, odd
  *    then even and shuffled leave lists and zone consistent and merge back
  *    into the zone's starting blocks;
@@ -163,6 +166,77 @@ static int on_small_zone(int (*body)(void))
 SELFTEST_HOST(buddy_host_pcp_marks)
 {
 	return on_small_zone(marks_body);
+}
+
+/* A bit no PG_ flag has. */
+#define STRAY_BIT	(PG_pcp << 1)
+
+/*
+ * stray_bit_caught - set bit on page (free), expect buddy_check to fail
+ * with a report containing msg, clear it, expect buddy_check to pass.
+ */
+static int stray_bit_caught(struct page *page, unsigned long bit, const char *msg,
+			    const char *where)
+{
+	int ret;
+
+	host_console_clear();
+	page->flags |= bit;
+	ret = buddy_check();
+	page->flags &= ~bit;
+	ST_EXPECT(ret == -1 && host_console_contains(msg),
+		  "flag 0x%lx on %s (pfn 0x%lx): buddy_check returned %d, no \"%s\"", bit, where,
+		  page_to_pfn(page), ret, msg);
+	ST_EXPECT(buddy_check() == 0, "buddy_check failed after clearing %s's flag", where);
+	return 0;
+}
+
+/*
+ * A free page's flags word holds the allocator's bit alone (mm/buddy.c: the
+ * fast paths store whole words): buddy_check names a stray flag on a listed
+ * block's head, inside a listed block, inside a zone block and on a zone
+ * block's head; a free of a block whose head holds a bit no PG_ flag has is
+ * refused with the flags named, counted, and changes nothing.
+ */
+SELFTEST_HOST(buddy_host_free_page_flags)
+{
+	struct buddy_stats before, after;
+	struct page *p, *head = NULL;
+
+	buddy_drain_local();
+	p = alloc_pages(1);
+	ST_EXPECT(p && free_pages(p, 1) == 0 && p->flags == PG_pcp,
+		  "order-1 free not listed with PG_pcp alone: flags 0x%lx", p ? p->flags : 0);
+	if (stray_bit_caught(p, PG_slab, "block's head has flags", "a listed head") ||
+	    stray_bit_caught(p + 1, PG_large, "a free page holds none", "a listed block's page"))
+		return -1;
+	buddy_drain_local();
+	ST_EXPECT(p[1].flags == 0, "drained page keeps flags 0x%lx", p[1].flags);
+	if (stray_bit_caught(p + 1, STRAY_BIT, "a free page holds none", "a zone block's page"))
+		return -1;
+	for (unsigned long pfn = PFN_OFFSET; pfn < max_pfn && !head; pfn++)
+		if (pfn_to_page(pfn)->flags & PG_buddy)
+			head = pfn_to_page(pfn);
+	ST_EXPECT(head && head->flags == PG_buddy, "no zone block head with PG_buddy alone");
+	if (stray_bit_caught(head, PG_slab, "block's head has flags", "a zone block's head"))
+		return -1;
+
+	p = alloc_pages(0);
+	ST_EXPECT(p, "alloc_pages(0) failed");
+	buddy_read_stats(&before);
+	host_console_clear();
+	p->flags |= STRAY_BIT;
+	ST_EXPECT(free_pages(p, 0) == -EINVAL && host_console_contains("unknown bits") &&
+			  host_console_contains("unknown 0x40"),
+		  "free of a page with flags 0x%lx not refused as corrupt", p->flags);
+	buddy_read_stats(&after);
+	ST_EXPECT(p->flags == (PG_head | STRAY_BIT) && after.bad_frees == before.bad_frees + 1 &&
+			  after.free_pages == before.free_pages,
+		  "refused free changed something: flags 0x%lx, bad_frees %lu -> %lu", p->flags,
+		  before.bad_frees, after.bad_frees);
+	p->flags &= ~STRAY_BIT;
+	ST_EXPECT(free_pages(p, 0) == 0 && buddy_check() == 0, "free after the refusal failed");
+	return 0;
 }
 
 /*
