@@ -123,8 +123,8 @@ static struct page *zone_alloc(unsigned int order)
 	pcp = this_cpu_ptr(pcp_lists);
 	if (order <= MAX_ORDER) {
 		page = __rmqueue(order);
-		if (!page && pcp->count) {
-			__pcp_drain(pcp, pcp->count, 0, PCP_ORDERS);
+		if (!page && pcp_count(pcp)) {
+			__pcp_drain(pcp, pcp_count(pcp), 0, PCP_ORDERS);
 			page = __rmqueue(order);
 		}
 	}

@@ -35,7 +35,7 @@ unsigned long nr_free_pages(void)
 	unsigned long n = READ_ONCE(zone.free_pages);
 
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-		n += READ_ONCE(per_cpu_ptr(pcp_lists, cpu)->count);
+		n += pcp_count(per_cpu_ptr(pcp_lists, cpu));
 	return n;
 }
 
@@ -54,7 +54,7 @@ void buddy_read_stats(struct buddy_stats *st)
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		const struct per_cpu_pages *pcp = per_cpu_ptr(pcp_lists, cpu);
 
-		st->pcp_pages += READ_ONCE(pcp->count);
+		st->pcp_pages += pcp_count(pcp);
 		st->allocs += READ_ONCE(pcp->allocs);
 		st->frees += READ_ONCE(pcp->frees);
 		st->failed_allocs += READ_ONCE(pcp->failed_allocs);
@@ -75,7 +75,7 @@ unsigned long buddy_cpu_events(unsigned int cpu)
 /* buddy_pcp_count: see buddy.h. */
 unsigned long buddy_pcp_count(unsigned int cpu)
 {
-	return READ_ONCE(per_cpu_ptr(pcp_lists, cpu)->count);
+	return pcp_count(per_cpu_ptr(pcp_lists, cpu));
 }
 
 /* buddy_restore_stats: see buddy.h. Every CPU idle; the event counts land on CPU 0. */
@@ -282,19 +282,19 @@ int buddy_check(void)
 	for (unsigned int o = 0; o <= PCP_MAX_ORDER && !ret; o++) {
 		unsigned long n = 0;
 
-		ret = check_list(&pcp->lists[o], PG_pcp, o, pcp->count >> o, pcp_names[o], &n);
+		ret = check_list(&pcp->lists[o], PG_pcp, o, pcp_count(pcp) >> o, pcp_names[o], &n);
 		pcp_pages += n << o;
 	}
-	if (!ret && pcp_pages != pcp->count) {
+	if (!ret && pcp_pages != pcp_count(pcp)) {
 		printk("buddy_check: this CPU's lists hold %lu pages, its count says %lu\n",
-		       pcp_pages, pcp->count);
+		       pcp_pages, pcp_count(pcp));
 		ret = -1;
 	}
 	if (!ret && (c.managed != zone.managed_pages || c.free != zone.free_pages ||
-		     c.pcp < pcp->count)) {
+		     c.pcp < pcp_count(pcp))) {
 		printk("buddy_check: mem_map has %lu managed / %lu free / %lu on CPU lists,"
 		       " zone says %lu / %lu, this CPU's lists %lu\n", c.managed, c.free, c.pcp,
-		       zone.managed_pages, zone.free_pages, pcp->count);
+		       zone.managed_pages, zone.free_pages, pcp_count(pcp));
 		ret = -1;
 	}
 	spin_unlock_irqrestore(&zone.lock, flags);

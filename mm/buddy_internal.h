@@ -43,8 +43,8 @@ extern struct buddy_zone buddy_zone;
  */
 struct per_cpu_pages {
 	struct list_head lists[PCP_ORDERS];	/* PG_pcp blocks of each order, hottest first */
-	unsigned long count;		/* pages (not blocks) on the lists */
-	unsigned long high;		/* zone.pcp_high, copied: one load on the free path */
+	long room;			/* high - pages (not blocks) on the lists */
+	unsigned long high;		/* zone.pcp_high, copied */
 	unsigned int free_factor;	/* drains since the last refill (drain size) */
 	unsigned long allocs;		/* successful alloc_pages calls */
 	unsigned long frees;		/* successful free_pages calls */
@@ -53,6 +53,17 @@ struct per_cpu_pages {
 };
 
 DECLARE_PER_CPU(struct per_cpu_pages, pcp_lists);
+
+/*
+ * pcp_count - the pages on pcp's lists. The lists keep room, how many
+ * more pages they take before a free drains, rather than a count: the free
+ * path subtracts and tests the sign, with no load of high and no compare.
+ * Read by other CPUs too: a snapshot.
+ */
+static inline unsigned long pcp_count(const struct per_cpu_pages *pcp)
+{
+	return READ_ONCE(pcp->high) - (unsigned long)READ_ONCE(pcp->room);
+}
 
 static inline unsigned long order_pages(unsigned int order)
 {
@@ -180,7 +191,7 @@ static __always_inline struct page *pcp_alloc(unsigned int order)
 	list->next = next;
 	next->prev = list;
 	page = list_entry(first, struct page, lru);
-	pcp->count -= 1UL << order;
+	pcp->room += 1L << order;
 	pcp->allocs++;
 	/* a listed page's flags are PG_pcp alone (see mm/buddy_pcp.c): no load */
 	WRITE_ONCE(page->flags, PG_head);
@@ -193,7 +204,7 @@ static __always_inline struct page *pcp_alloc(unsigned int order)
  * already checked to head an allocated block of that order owned by no slab
  * or large kmalloc (its flags word PG_head alone): onto this CPU's list,
  * draining a batch to the zone (out of line) if the CPU now holds more than
- * its high mark (zone.pcp_high) pages. Returns 0, free_pages' result, so
+ * its high mark (zone.pcp_high) pages (room below 0). Returns 0, free_pages' result, so
  * that the drain is a tail call and the fast path needs no stack frame.
  */
 static __always_inline int pcp_free(struct page *page, unsigned int order)
@@ -203,9 +214,9 @@ static __always_inline int pcp_free(struct page *page, unsigned int order)
 
 	WRITE_ONCE(page->flags, PG_pcp);	/* was PG_head alone (checked): a store */
 	list_add(&page->lru, &pcp->lists[order]);
-	pcp->count += 1UL << order;
 	pcp->frees++;
-	if (unlikely(pcp->count > READ_ONCE(pcp->high)))
+	pcp->room += (long)(~0UL << order);	/* -2^order */
+	if (unlikely(pcp->room < 0))
 		return pcp_free_drain(pcp, order, flags);
 	arch_irq_restore(flags);
 	return 0;

@@ -71,7 +71,7 @@ void pcp_init(void)
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct per_cpu_pages *pcp = per_cpu_ptr(pcp_lists, cpu);
 
-		*pcp = (struct per_cpu_pages){ .count = 0, .high = 6 };
+		*pcp = (struct per_cpu_pages){ .room = 6, .high = 6 };
 		for (unsigned int o = 0; o < PCP_ORDERS; o++) {
 			INIT_LIST_HEAD(&pcp->lists[o]);
 			ASSERT(&pcp->lists[o] != lru_of(mem_map + mem_map_entries()));
@@ -86,9 +86,10 @@ void pcp_init(void)
 
 /*
  * pcp_set_marks - batch, refill sizes and high mark from the zone's size;
- * the high mark is also copied to every CPU's lists (pcp->high, the one
- * field of them another CPU writes: from buddy_add_block, at boot). Zone
- * lock held.
+ * the high mark is also copied to every CPU's lists (pcp->high, and room
+ * moved with it: the fields of them another CPU writes, from
+ * buddy_add_block at boot and buddy_restore_stats, every other CPU idle).
+ * Zone lock held.
  *
  * batch: Linux's size, min(managed / 1024, 1 MiB of pages) / 4, raised to
  * 2^PCP_BATCH_MIN_SHIFT pages where that is at most managed / 256, and
@@ -156,8 +157,12 @@ void pcp_set_marks(void)
 	WRITE_ONCE(zone.pcp_batch_shift, shift);
 	WRITE_ONCE(zone.pcp_batch, 1UL << shift);
 	WRITE_ONCE(zone.pcp_high, high);
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-		WRITE_ONCE(per_cpu_ptr(pcp_lists, cpu)->high, high);
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct per_cpu_pages *pcp = per_cpu_ptr(pcp_lists, cpu);
+
+		WRITE_ONCE(pcp->room, pcp->room + (long)(high - pcp->high));
+		WRITE_ONCE(pcp->high, high);
+	}
 }
 
 /*
@@ -186,7 +191,7 @@ static void pcp_carve(struct per_cpu_pages *pcp, struct page *big, unsigned int 
 	}
 	prev->next = list;
 	list->prev = prev;
-	pcp->count += order_pages(big_order);
+	pcp->room -= (long)order_pages(big_order);
 }
 
 /*
@@ -211,8 +216,8 @@ static void pcp_refill(struct per_cpu_pages *pcp, unsigned int order)
 			break;
 		pcp_carve(pcp, page, order, order);
 	}
-	if (list_empty(&pcp->lists[order]) && pcp->count) {
-		__pcp_drain(pcp, pcp->count, 0, PCP_ORDERS);
+	if (list_empty(&pcp->lists[order]) && pcp_count(pcp)) {
+		__pcp_drain(pcp, pcp_count(pcp), 0, PCP_ORDERS);
 		page = rmqueue_locked(order);
 		if (page)
 			pcp_carve(pcp, page, order, order);
@@ -236,7 +241,7 @@ struct page *pcp_alloc_refill(struct per_cpu_pages *pcp, unsigned int order, uns
 	}
 	page = list_first_entry(list, struct page, lru);
 	list_del(&page->lru);
-	pcp->count -= order_pages(order);
+	pcp->room += (long)order_pages(order);
 	pcp->allocs++;
 	WRITE_ONCE(page->flags, PG_head);	/* as pcp_alloc */
 	arch_irq_restore(flags);
@@ -377,7 +382,7 @@ void __pcp_drain(struct per_cpu_pages *pcp, unsigned long n, unsigned int first,
 		freed += drain_list(&pcp->lists[o], o, want, &run) << o;
 	}
 	run_flush(&run, NULL, 0);
-	pcp->count -= freed;
+	pcp->room += (long)freed;
 	zone.free_pages += freed;
 }
 
@@ -397,12 +402,12 @@ int pcp_free_drain(struct per_cpu_pages *pcp, unsigned int order, unsigned long 
 {
 	unsigned long n = MAX(order_pages(READ_ONCE(zone.pcp_refill_shift[order])),
 			      order_pages(order + PCP_DRAIN_BLOCKS_SHIFT));
-	unsigned long keep = READ_ONCE(zone.pcp_batch);
+	unsigned long keep = READ_ONCE(zone.pcp_batch), count = pcp_count(pcp);
 
 	n <<= pcp->free_factor;
 	if (pcp->free_factor < PCP_DRAIN_FACTOR_MAX)
 		pcp->free_factor++;
-	n = MAX(MIN(n, pcp->count - MIN(keep, pcp->count)), 1UL);
+	n = MAX(MIN(n, count - MIN(keep, count)), 1UL);
 	spin_lock(&zone.lock);
 	__pcp_drain(pcp, n, order, PCP_ORDERS);
 	spin_unlock(&zone.lock);
@@ -416,9 +421,9 @@ void buddy_drain_local(void)
 	unsigned long flags = arch_irq_save();
 	struct per_cpu_pages *pcp = this_cpu_ptr(pcp_lists);
 
-	if (pcp->count) {
+	if (pcp_count(pcp)) {
 		spin_lock(&zone.lock);
-		__pcp_drain(pcp, pcp->count, 0, PCP_ORDERS);
+		__pcp_drain(pcp, pcp_count(pcp), 0, PCP_ORDERS);
 		spin_unlock(&zone.lock);
 	}
 	arch_irq_restore(flags);
