@@ -123,15 +123,24 @@ void pcp_init(void)
  *                                                    58 / 66 | 85 /  87 (arm64)
  *   free_pages reads the flags once:                 58 / 65 | 85 /  86 (arm64)
  * (arm64 16K order 0: 56 / 73 before, 58 / 60 after.)
+ * Issue 14, session 3 (same command, x86_64 | arm64 64K, order 0 | order 3;
+ * before: 54 / 62 | 84 / 84 and 58 / 65 | 85 / 86):
+ *   free pages' flags words stored whole (no mask,   51 / 59 | 77 / 81 (x86_64)
+ *     no load; the drain stores 0), flags and order  54 / 61 | 80 / 81 (arm64)
+ *     tested in one compare chain:
+ *   room (high - count) kept instead of a count:     51 / 56 | 77 / 78 (x86_64)
+ *                                                    54 / 58 | 80 / 79 (arm64)
+ * (arm64 16K order 0: 58 / 60 -> 54 / 54; x86_64 4K 54 / 49 -> 51 / 43.)
  * At 4K keeping a batch makes the benchmark's order-0 allocations refill
  * (50 -> 54 on x86_64: earlier benchmarks' drains now leave a batch, not
  * 1000 pages, on the lists) and its order 1-3 frees cheaper (99 -> 64 at
  * order 1). The benchmark frees 1000 blocks, more than high at 64K and 16K
  * (125 and 512 pages on 1 GiB), so there nearly every page it frees is also
- * drained: at 8 (x86_64) or 9 (arm64) instructions per block in
- * drain_list's loop, plus each drain's lock, setup and zone merges,
- * order-0 frees stay above 60 at 64K (62 on x86_64, 65 on arm64; arm64
- * 16K: 60).
+ * drained: at 7 instructions per block in drain_list's loop (both arches
+ * since session 3), plus each drain's lock, setup and zone merges (at 64K
+ * order 0 14-15 instructions per free in all before session 3: 10
+ * drains of about 100 pages, 32 runs of 1.6 zone blocks each). Session 3
+ * brought 64K order-0 frees to 56 (x86_64) and 58 (arm64).
  */
 #define PCP_BATCH_MIN_SHIFT	4	/* 16 pages */
 #define PCP_MIN_BLOCKS_SHIFT	5	/* 32 blocks, at most half of high */
