@@ -139,8 +139,12 @@ static int check_blocks(struct walk_counts *c)
 
 	while (pfn < max_pfn) {
 		struct page *page = pfn_to_page(pfn);
-		unsigned long kind = READ_ONCE(page->flags) &
-				     (PG_reserved | PG_buddy | PG_head | PG_pcp);
+		/*
+		 * Read once: a PG_pcp block's owner CPU may allocate it (and
+		 * turn PG_pcp into PG_head) at any time without the zone lock.
+		 */
+		unsigned long flags = READ_ONCE(page->flags);
+		unsigned long kind = flags & (PG_reserved | PG_buddy | PG_head | PG_pcp);
 		unsigned int o = page->order;
 
 		if (kind == PG_reserved) {
@@ -149,19 +153,18 @@ static int check_blocks(struct walk_counts *c)
 		}
 		if (kind != PG_buddy && kind != PG_head && kind != PG_pcp) {
 			printk("buddy_check: pfn 0x%lx: flags 0x%lx: not reserved and not the head"
-			       " of exactly one block\n", pfn, page->flags);
+			       " of exactly one block\n", pfn, flags);
 			return -1;
 		}
 		if (o > MAX_ORDER || !IS_ALIGNED(pfn, order_pages(o)) ||
 		    pfn + order_pages(o) > max_pfn || (kind == PG_pcp && o > PCP_MAX_ORDER)) {
 			printk("buddy_check: pfn 0x%lx: block of order %u misaligned or past"
-			       " max_pfn 0x%lx (flags 0x%lx)\n", pfn, o, max_pfn, page->flags);
+			       " max_pfn 0x%lx (flags 0x%lx)\n", pfn, o, max_pfn, flags);
 			return -1;
 		}
-		if (kind != PG_head && READ_ONCE(page->flags) != kind) {
+		if (kind != PG_head && flags != kind) {
 			printk("buddy_check: pfn 0x%lx: free order-%u block's head has flags 0x%lx"
-			       " (a free page holds no flag but 0x%lx)\n", pfn, o, page->flags,
-			       kind);
+			       " (a free page holds no flag but 0x%lx)\n", pfn, o, flags, kind);
 			return -1;
 		}
 		for (unsigned long i = 1; i < order_pages(o); i++) {
@@ -172,7 +175,9 @@ static int check_blocks(struct walk_counts *c)
 				       " has flags 0x%lx (overlap)\n", pfn + i, o, pfn, f);
 				return -1;
 			}
-			if (f && kind != PG_head) {
+			/* a listed block's tails, unless its owner has taken it meanwhile */
+			if (f && (kind == PG_buddy ||
+				  (kind == PG_pcp && READ_ONCE(page->flags) == PG_pcp))) {
 				printk("buddy_check: pfn 0x%lx inside free order-%u block at pfn"
 				       " 0x%lx has flags 0x%lx (a free page holds none)\n", pfn + i,
 				       o, pfn, f);
