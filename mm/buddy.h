@@ -29,6 +29,16 @@
  */
 struct page *alloc_pages(unsigned int order);
 
+/* get_order - the smallest order whose block holds size bytes (0 for size 0). */
+static inline unsigned int get_order(size_t size)
+{
+	unsigned int order = 0;
+
+	while ((PAGE_SIZE << order) < size)
+		order++;
+	return order;
+}
+
 /*
  * free_pages - give back a block from alloc_pages with the same order.
  * Bad input (a page that is not the head of an allocated block, a double

@@ -141,22 +141,13 @@ void kmalloc_failslab_switch(bool on)
 }
 #endif
 
-static unsigned int size_order(size_t size)
-{
-	unsigned int order = 0;
-
-	while ((PAGE_SIZE << order) < size)
-		order++;
-	return order;
-}
-
 static __noinline void *kmalloc_large(size_t size)
 {
 	struct page *page;
 
 	if (size > (PAGE_SIZE << MAX_ORDER))
 		return NULL;
-	page = alloc_pages(size_order(size));
+	page = alloc_pages(get_order(size));
 	if (!page)
 		return NULL;
 	page->flags |= PG_large;

@@ -35,6 +35,7 @@
  * Locks: slab_caches_lock -> heap lock -> zone lock (mm/slob_def.h).
  */
 #include "mm/slab_impl.h"
+#include "mm/buddy.h"
 #include "kernel/printk.h"
 #include "kernel/errno.h"
 #include "kernel/string.h"
@@ -139,8 +140,7 @@ static bool cache_setup(struct kmem_cache *c, const char *name, size_t size, siz
 	if (c->big) {
 		flags &= ~SLAB_DEBUG;	/* a big object's pages go straight back: nothing to check */
 		c->size = c->object_size;
-		while ((PAGE_SIZE << c->order) < usable)
-			c->order++;
+		c->order = get_order(usable);
 		if (c->order > MAX_ORDER) {
 			printk(SLOB_NAME ": %s: objects of %zu bytes are above the largest block\n",
 			       c->name, usable);

@@ -64,16 +64,6 @@ static void got_null(struct fz_cpu *c, const char *what, size_t size, unsigned i
 			   nr_free_pages(), st.managed_pages, st.pcp_pages, orders, need_order);
 }
 
-/* The order of the smallest block holding bytes. */
-static unsigned int order_of(size_t bytes)
-{
-	unsigned int o = 0;
-
-	while ((PAGE_SIZE << o) < bytes)
-		o++;
-	return o;
-}
-
 /*
  * The block order one slab of fc's objects takes: pagesperslab from the
  * cache's slabinfo row (every allocator prints one).
@@ -86,7 +76,7 @@ static unsigned int cache_slab_order(const struct fz_cache *fc)
 	slabinfo_line(fc->cachep, row, sizeof(row));
 	if (sscanf(row, "%*s %*u %*u %*u %*u %u", &pages) != 1 || !pages)
 		pages = 1;
-	return order_of((size_t)pages * PAGE_SIZE);
+	return get_order((size_t)pages * PAGE_SIZE);
 }
 
 /* Constructors: one per cache slot, writing that slot's pattern over its size. */
@@ -297,7 +287,7 @@ static void op_kmalloc(struct fz_cpu *c, unsigned int how)
 	}
 	if (!o.p) {
 		if (size <= (PAGE_SIZE << MAX_ORDER))
-			got_null(c, names[how], size, order_of(size));
+			got_null(c, names[how], size, get_order(size));
 		return;
 	}
 	if (size > (PAGE_SIZE << MAX_ORDER)) {
@@ -377,7 +367,7 @@ static void op_krealloc(struct fz_cpu *c)
 	fz_shadow_clear(o.p, o.len);
 	q = krealloc(o.p, size);
 	if (!q) {	/* p untouched and still ours */
-		got_null(c, "krealloc", size, order_of(size));
+		got_null(c, "krealloc", size, get_order(size));
 		fz_shadow_mark(o.p, o.len);
 		c->live[c->nlive++] = o;
 		if (o.len > FZ_BIG)
