@@ -20,9 +20,9 @@
  * no lock; the allocations lock as the allocator describes (mm/slab_cpu.c,
  * mm/slub_def.h).
  *
- * kfree's fast path checks that the pointer is in RAM and on a PG_slab
- * page (slab_obj_head; SLAB also checks the object boundary there, SLUB in
- * slab_free), then frees it through the allocator's fast path (slab_free:
+ * kfree's fast path (slab_kfree_fast) checks that the pointer is in RAM
+ * and in a slab (SLAB: its page's word in slab_cache_map, and the object
+ * boundary; SLUB: a PG_slab page, the boundary in slab_free), then frees it through the allocator's fast path (slab_free:
  * SLAB pushes on this CPU's array, SLUB on this CPU's freelist). Anything
  * else goes to kfree_slow: a large allocation (PG_large on its first page,
  * pointer at the page's start) back to the buddy allocator, any other
@@ -328,13 +328,8 @@ static __noinline void kfree_slow(const void *p)
 /* kfree: see slab.h. */
 void kfree(const void *p)
 {
-	struct page *head = slab_obj_head(p);	/* NULL for NULL and ZERO_SIZE_PTR too */
-
-	if (unlikely(!head)) {
+	if (unlikely(!slab_kfree_fast(p)))	/* false for NULL and ZERO_SIZE_PTR too */
 		kfree_slow(p);
-		return;
-	}
-	slab_kfree(head, p);
 }
 
 /*

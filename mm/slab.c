@@ -40,6 +40,40 @@
 #include "mm/buddy.h"
 #include "kernel/printk.h"
 #include "kernel/errno.h"
+#include "kernel/string.h"
+
+struct kmem_cache **slab_cache_map;
+unsigned long slab_cache_map_nr;
+struct kmem_cache slab_cache_none = { .name = "(no slab)" };	/* obj_bound 0 */
+
+/*
+ * slab_cache_map_alloc - slab_cache_map from the buddy allocator, every
+ * word &slab_cache_none,
+ * a word per page of mem_map, or as many as a MAX_ORDER block holds (4 MiB:
+ * 2 GiB of RAM at 4K pages, 32 GiB at 64K); slabs past it are freed by the
+ * slow paths. Boot (or a host test's fresh arena) only.
+ */
+static void slab_cache_map_alloc(void)
+{
+	unsigned long nr = MIN(mem_map_entries(), (PAGE_SIZE << MAX_ORDER) / sizeof(void *));
+	struct page *page = alloc_pages(get_order(nr * sizeof(void *)));
+
+	if (!page)
+		panic("slab: no %lu kB for slab_cache_map", nr * sizeof(void *) >> 10);
+	slab_cache_map = page_address(page);
+	for (unsigned long i = 0; i < nr; i++)
+		slab_cache_map[i] = &slab_cache_none;
+	slab_cache_map_nr = nr;
+}
+
+/* Name cachep (&slab_cache_none: no slab) as the cache of 2^order pages from page on. */
+static void slab_cache_map_set(struct page *page, unsigned int order, struct kmem_cache *cachep)
+{
+	unsigned long idx = page_to_pfn(page) - PFN_OFFSET;
+
+	for (unsigned long i = 0; i < (1UL << order) && idx + i < slab_cache_map_nr; i++)
+		WRITE_ONCE(slab_cache_map[idx + i], cachep);
+}
 
 enum slab_state slab_state = SLAB_DOWN;
 struct kmem_cache *slab_node_cache;
@@ -155,8 +189,9 @@ struct page *cache_grow_take(struct kmem_cache *cachep, unsigned int nid, void *
 		page[i].flags |= PG_slab;
 		page[i].private = (unsigned long)page;
 		page[i].slab_cache = cachep;
-		page[i].s_mem = addr + cachep->obj_offset;	/* kfree reads it from any page */
+		page[i].s_mem = addr + cachep->obj_offset;	/* slab_find_head reads any page */
 	}
+	slab_cache_map_set(page, cachep->order, cachep);
 	page->flags = (page->flags & ~SLAB_NODE_MASK) | ((unsigned long)nid << SLAB_NODE_SHIFT);
 	page->active = 0;
 	INIT_LIST_HEAD(&page->lru);
@@ -460,6 +495,7 @@ static void slab_destroy(struct kmem_cache *cachep, struct page *page)
 		page[i].slab_cache = NULL;
 		page[i].s_mem = NULL;
 	}
+	slab_cache_map_set(page, cachep->order, &slab_cache_none);
 	page->flags &= ~SLAB_NODE_MASK;
 	page->freelist = NULL;
 	if (cachep->layout == SLAB_LAYOUT_OFF_SLAB)
@@ -550,7 +586,7 @@ int kmem_cache_shrink(struct kmem_cache *cachep)
 {
 	kmem_cache_drain_local(cachep);
 	for (unsigned int i = 0; i < NR_CPUS; i++)
-		cache_drain_shared(cachep, i, ~0U);
+		cache_release_shared(cachep, i);
 	return cache_release_free_slabs(cachep) ? 1 : 0;
 }
 
@@ -618,6 +654,7 @@ const char *kmem_cache_name(struct kmem_cache *cachep)
 void kmem_cache_init(void)
 {
 	ASSERT(slab_state == SLAB_DOWN);
+	slab_cache_map_alloc();
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
 		per_cpu(slab_cpu_index, cpu) = fault_attr_on(&failslab) ? SLAB_CPU_FAILSLAB : cpu;
 	slab_set_max_order_soft();

@@ -112,7 +112,7 @@ void kmem_cache_free(struct kmem_cache *cachep, void *objp);
 
 /*
  * kmem_cache_shrink - give back this CPU's caching of the cache (SLAB: its
- * array and every node's shared array; SLUB: its CPU slab and CPU partial
+ * array, and every node's shared array, drained and freed; SLUB: its CPU slab and CPU partial
  * slabs) and return every empty slab to the buddy allocator. What other
  * CPUs cache stays there (only their CPU may drain it: see slab_drain_all).
  * Returns 0 if the cache now holds no slabs, 1 if slabs with objects in use

@@ -96,6 +96,13 @@ static int check_slab(struct kmem_cache *cachep, unsigned int nid, struct page *
 		CHECK((page[i].flags & PG_slab) && page[i].private == (unsigned long)page &&
 			      page[i].slab_cache == cachep && page[i].s_mem == page->s_mem,
 		      "slab %p: page %lu not marked as part of it", page->s_mem, i);
+	for (unsigned long i = 0; i < (1UL << cachep->order); i++) {
+		unsigned long idx = page_to_pfn(&page[i]) - PFN_OFFSET;
+
+		CHECK(idx >= slab_cache_map_nr || READ_ONCE(slab_cache_map[idx]) == cachep,
+		      "slab %p: page %lu named %p in slab_cache_map", page->s_mem, i,
+		      (void *)READ_ONCE(slab_cache_map[idx]));
+	}
 	if (check_freelist_place(cachep, page))
 		return -1;
 	memset(check_map, 0, (cachep->num + 7) / 8);
@@ -193,12 +200,6 @@ static int check_arrays(struct kmem_cache *cachep)
 		const struct array_cache *ac = cachep->cpu_array[cpu];
 
 		CHECK(ac != NULL, "cpu %u: no array pointer", cpu);
-		/* The free hint names only a real array of the cache it names. */
-		CHECK(READ_ONCE(per_cpu(slab_free_cache, cpu)) != cachep ||
-			      (READ_ONCE(per_cpu(slab_free_entries, cpu)) == ac->entry &&
-			       ac != &slab_no_array),
-		      "cpu %u: free hint names the cache with a stale array %p", cpu,
-		      (void *)READ_ONCE(per_cpu(slab_free_entries, cpu)));
 		if (ac == &slab_no_array) {
 			CHECK(ac->avail == 0 && ac->limit == 0, "slab_no_array was written");
 			continue;

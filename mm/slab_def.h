@@ -8,8 +8,13 @@
  * struct page of the block describes the slab (page->slab_cache, s_mem =
  * the caller's pointer to object 0, freelist, active, lru); every page of
  * it has PG_slab, page->private pointing at the head, and the cache and
- * s_mem copied, so kfree finds the cache and checks the object boundary from
- * the object's own page (virt_to_page(), no hop to the head).
+ * s_mem copied. The fast frees read neither: slab_cache_map[] holds a word
+ * per page (PFN - PFN_OFFSET), the cache of the slab it is in or NULL, set
+ * and cleared with the page's slab_cache; kfree and kmem_cache_free find
+ * the cache there (virt_to_cache) and check the object boundary from the
+ * cache alone (a slab is a buddy block, so aligned to its size). A word is
+ * an eighth of a struct page's cache line: the page line was the load a
+ * free missed most (host larson: 0.52 L1 misses per free, callgrind).
  *
  * Free objects of a slab are a stack of indexes: freelist[] holds num
  * freelist_idx_t; entries [active, num) name the free objects, the next one
@@ -43,7 +48,8 @@
  *
  * Departures from Linux: a node per CPU rather than per memory node, and
  * no alien caches (a free to another node goes to that node's shared array
- * or slabs under its lock, a batch at a time); no colouring; arrays
+ * or slabs under its lock, a batch at a time); no colouring; a word per
+ * page naming its cache (slab_cache_map) beside struct page; arrays
  * made lazily per CPU; a cache destroyed with live objects is kept; double
  * frees found even without debugging, through a mark in the freed object
  * (SLAB_FREE_MARK below); debug caches take no per-CPU array (every
@@ -276,7 +282,9 @@ struct kmem_cache {
 	struct array_cache *cpu_array[NR_CPUS + 1]; /* per CPU; &slab_no_array until made;
 						       [SLAB_CPU_FAILSLAB] always */
 	uint64_t obj_magic;		/* floor((2^64 - 1) / size) + 2: divides by size */
-	uint64_t obj_bound;		/* num * (size * obj_magic mod 2^64): see slab_obj_head */
+	uint64_t obj_bound;		/* num * (size * obj_magic mod 2^64): see virt_to_cache */
+	uintptr_t slab_mask;		/* (PAGE_SIZE << order) - 1: an address's offset in its slab */
+	uintptr_t obj_start;		/* obj_offset as a word: object 0's offset in its slab */
 	unsigned int size;		/* bytes from one object to the next, guards included */
 	unsigned int span;		/* num * size: bytes from s_mem covering every object */
 	unsigned int object_size;	/* bytes the caller may use (ksize) */
@@ -389,54 +397,68 @@ static inline bool slab_debug_on(const struct kmem_cache *cachep)
 }
 
 /*
- * slab_obj_head - a page of the slab objp belongs to (its own page, which
- * has the cache and s_mem as the head has them), if objp is in RAM (NULL
- * and ZERO_SIZE_PTR are not), on a slab page (one with a slab_cache), and on
- * an object boundary of that slab; else NULL (slab_find_head() then says why).
+ * slab_cache_map[i]: the cache of the slab holding the page of PFN
+ * PFN_OFFSET + i, or &slab_cache_none (not a slab page: a cache whose
+ * obj_bound of 0 fails every boundary test, so virt_to_cache needs no NULL
+ * test). slab_cache_map_nr entries (mem_map's, unless the map could not be
+ * that large: pages past it take the slow paths). Written under no lock: a
+ * slab's pages are set before it is published and reset after it left
+ * every list.
+ */
+extern struct kmem_cache **slab_cache_map;
+extern unsigned long slab_cache_map_nr;
+extern struct kmem_cache slab_cache_none;
+
+/*
+ * virt_to_cache - the cache of the slab objp is in, if objp is in RAM (NULL
+ * and ZERO_SIZE_PTR are not), on a slab page, and on an object boundary of
+ * that slab; else NULL (slab_find_head() then says why). Linux's name; it
+ * reads the cache from the folio and checks nothing.
  *
  * The boundary test is one multiplication: with K = obj_magic and E =
  * size * K mod 2^64 (size <= E < 2 * size), an offset q * size + r
  * (0 <= r < size, offset < 2^32) gives offset * K mod 2^64 = q * E + r * K.
  * For r = 0 that is q * E, below obj_bound = num * E exactly when q < num;
  * for r > 0 it is at least K > 2^42, far above any obj_bound (< 2^24). The
- * offset of a slab page's pointer from s_mem is below 2^32 unless the
- * cache has red zones (s_mem is past the first one); a debug cache's slow
- * path checks the pointer again in full.
+ * offset from object 0 is the address's offset in its slab (slab_mask: the
+ * slab is a buddy block, naturally aligned, and the direct map keeps that
+ * alignment) less obj_start; a pointer before object 0 wraps to a huge
+ * offset, which fails the test as well, and so does every pointer into a
+ * page that is no slab's (slab_cache_none: obj_bound 0).
  */
-static __always_inline struct page *slab_obj_head(const void *objp)
+static __always_inline struct kmem_cache *virt_to_cache(const void *objp)
 {
 	struct kmem_cache *cachep;
-	struct page *page;
 	uintptr_t off;
 	/*
-	 * virt_addr_valid's page index, reused for the page. Where the first
-	 * page number of the direct map fits an add immediate (arm64: a
-	 * 12-bit number shifted by 12), subtract it after the shift: two
-	 * instructions, not three; x86_64's needs a 64-bit constant either
-	 * way. A pointer below the map wraps to a huge index in both forms.
+	 * virt_addr_valid's page index. Where the first page number of the
+	 * direct map fits an add immediate (arm64: a 12-bit number shifted
+	 * by 12), subtract it after the shift: two instructions, not three;
+	 * x86_64's needs a 64-bit constant either way. A pointer below the
+	 * map wraps to a huge index in both forms.
 	 */
 	const uintptr_t base = (uintptr_t)PHYS_TO_VIRT(ARCH_PHYS_OFFSET);
 	unsigned long idx = (base >> PAGE_SHIFT) < (1UL << 24) ?
 				    ((uintptr_t)objp >> PAGE_SHIFT) - (base >> PAGE_SHIFT) :
 				    ((uintptr_t)objp - base) >> PAGE_SHIFT;
 
-	if (unlikely(idx >= mem_map_entries()))
+	if (unlikely(idx >= slab_cache_map_nr))
 		return NULL;
-	page = &mem_map[idx];
-	/* A register of its own: arm64 then forms it in one add, not a shift and two adds. */
-	__asm__("" : "+r"(page));
-	/*
-	 * A slab page, tested as its cache: slab_cache is set on exactly the
-	 * PG_slab pages (cache_grow_take, slab_destroy; mem_map starts zeroed),
-	 * and it is loaded anyway (arm64: with s_mem, one ldp, then cbz).
-	 */
-	cachep = page->slab_cache;
-	off = (uintptr_t)objp - (uintptr_t)page->s_mem;
-	if (unlikely(!cachep))
-		return NULL;
+	cachep = slab_cache_map[idx];
+	off = ((uintptr_t)objp & cachep->slab_mask) - cachep->obj_start;
 	if (unlikely(off * cachep->obj_magic >= cachep->obj_bound))
 		return NULL;
-	return page;
+	return cachep;
+}
+
+/*
+ * slab_obj_head - for the code every allocator builds (slab_impl.h): the
+ * page of objp if virt_to_cache finds its cache, else NULL. kfree goes
+ * through slab_kfree_fast instead, which never reads the page.
+ */
+static __always_inline struct page *slab_obj_head(const void *objp)
+{
+	return virt_to_cache(objp) ? virt_to_page(objp) : NULL;
 }
 
 /* mm/slab_cpu.c: what the fast paths fall back on. Entered with interrupts off (irqflags). */
@@ -484,82 +506,47 @@ static __always_inline void *slab_kmalloc_alloc_fi(struct kmem_cache *cachep)
 }
 
 /*
- * The cache this CPU last freed to, and its array: kfree finds the array
- * without the load chain object -> page -> cache -> cpu_array[cpu], so a
- * free's pushes do not wait for it (the chain only decides a predicted
- * branch). Only caches whose free mark is at offset 0 (no ctor) are
- * remembered, so that a hit needs no mark_off either. The array is kept as
- * the address of its entry[0] (slab_free_entries): the push's store is then
- * base + index (arm64 has no base + index + offset form), the counters
- * below it at fixed negative offsets. Invariant, on each CPU with
- * interrupts off: slab_free_cache is NULL or slab_free_entries ==
- * slab_free_cache->cpu_array[this CPU]->entry, a real array with mark_off
- * 0. Whoever takes an array away from a CPU clears that CPU's pair first
- * (slab_free_hint_forget); only the CPU itself sets it.
- */
-DECLARE_PER_CPU(struct kmem_cache *, slab_free_cache);
-DECLARE_PER_CPU(void **, slab_free_entries);
-
-/* The array whose entry[0] is at entries (the free hint's form of an array). */
-static __always_inline struct array_cache *slab_entries_array(void **entries)
-{
-	return container_of(entries, struct array_cache, entry);
-}
-
-/* This CPU frees to another cache than last time: its array, remembered if real. */
-static __always_inline struct array_cache *slab_free_switch(struct kmem_cache *cachep)
-{
-	struct array_cache *ac = cachep->cpu_array[this_cpu_read(slab_cpu_index)];
-
-	if (ac != &slab_no_array && ac->mark_off == 0) {
-		this_cpu_write(slab_free_cache, NULL);
-		barrier();
-		this_cpu_write(slab_free_entries, ac->entry);
-		barrier();
-		this_cpu_write(slab_free_cache, cachep);
-	}
-	return ac;
-}
-
-/*
  * slab_free - the free fast path for an object known to be on a boundary of
  * one of cachep's slabs: mark it free and push it on this CPU's array with
  * interrupts off. A full array (or none), or an object already marked free
  * (a double free, most likely), goes to cache_free_slow. 'fn' names the
- * caller for reports.
+ * caller for reports. (Until issue 14's host workloads a per-CPU hint kept
+ * the cache freed to last and its array; with objects of many sizes it
+ * missed two frees in three, and a miss cost more than the lookup.)
  */
-/* slab_free's push onto the array whose entry[0] is at 'entries', the free mark at 'mark'. */
-static __always_inline void slab_free_push(struct kmem_cache *cachep, void **entries,
-					   void *objp, uintptr_t *mark, unsigned long flags,
-					   const char *fn)
+static __always_inline void slab_free(struct kmem_cache *cachep, void *objp, const char *fn)
 {
-	struct array_cache *ac = slab_entries_array(entries);
+	unsigned long flags = arch_irq_save();
+	struct array_cache *ac = cachep->cpu_array[this_cpu_read(slab_cpu_index)];
 	unsigned long avail = ac->avail;
+	uintptr_t *mark = slab_mark(objp, ac->mark_off);
 
 	if (unlikely(avail >= ac->limit || *mark == SLAB_FREE_MARK(cachep))) {
 		cache_free_slow(cachep, objp, flags, fn);
 		return;
 	}
 	*mark = SLAB_FREE_MARK(cachep);
-	entries[avail + 1] = objp;
+	ac->entry[avail + 1] = objp;
 	ac->avail = avail + 1;
 	stat(cachep, free_hits, 1);
 	stat(cachep, frees, 1);
 	arch_irq_restore(flags);
 }
 
-static __always_inline void slab_free(struct kmem_cache *cachep, void *objp, const char *fn)
+/*
+ * slab_kfree_fast - kfree's fast path: free p through virt_to_cache and
+ * slab_free and return true, or return false (p is not a slab object on a
+ * mapped page: kfree_slow decides) having touched nothing.
+ */
+#define SLAB_HAVE_KFREE_FAST 1
+static __always_inline bool slab_kfree_fast(const void *p)
 {
-	unsigned long flags = arch_irq_save();
-	struct array_cache *ac;
+	struct kmem_cache *cachep = virt_to_cache(p);
 
-	if (likely(__this_cpu_read(slab_free_cache) == cachep)) {
-		slab_free_push(cachep, __this_cpu_read(slab_free_entries), objp, slab_mark(objp, 0),
-			       flags, fn);
-		return;
-	}
-	ac = slab_free_switch(cachep);
-	slab_free_push(cachep, ac->entry, objp, slab_mark(objp, ac->mark_off), flags, fn);
+	if (unlikely(!cachep))
+		return false;
+	slab_free(cachep, (void *)p, "kfree");
+	return true;
 }
 
 /* mm/slab.c: slabs and their lists. */
@@ -592,10 +579,10 @@ void cache_counts_sum(struct kmem_cache *cachep, struct slab_counts *c);
 void cache_free_arrays(struct kmem_cache *cachep);
 void cache_drain_array(struct kmem_cache *cachep, struct array_cache *ac, unsigned int n);
 void cache_drain_shared(struct kmem_cache *cachep, unsigned int nid, unsigned int n);
+void cache_release_shared(struct kmem_cache *cachep, unsigned int nid);
 void slab_count_event(void);
 void slab_set_arrayless(bool on);
 void slab_drop_local_arrays(void);
-void slab_free_hint_forget(struct kmem_cache *cachep, unsigned int cpu);
 void cache_node_init(struct kmem_cache *cachep, struct kmem_cache_node *n);
 void cache_free_nodes(struct kmem_cache *cachep);
 

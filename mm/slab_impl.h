@@ -9,6 +9,7 @@
  * SLAB_DOWN..SLAB_UP; slab_caches and slab_caches_lock; kmalloc_caches[];
  * the fast paths slab_alloc(cachep) and slab_free(cachep, objp, fn);
  * slab_obj_head(p) (a page of a slab whose slab_cache owns p, or NULL),
+ * optionally slab_kfree_fast(p) (kfree's fast path; else built from it),
  * slab_find_head(cachep, p, fn) (checks p in full, reports it if bad);
  * __kmem_cache_create and slab_caches_add for kmalloc_caches_init.
  */
@@ -95,6 +96,25 @@ void kmalloc_failslab_switch(bool on);
  */
 #ifndef SLAB_HAVE_KFREE
 #define slab_kfree(page, p) slab_free((page)->slab_cache, (void *)(p), "kfree")
+#endif
+
+/*
+ * slab_kfree_fast - kfree's fast path: free p and return true if it is an
+ * object of a slab, else return false having touched nothing (kfree_slow
+ * then frees a large allocation or reports p). slab_obj_head and
+ * slab_kfree, unless the def header has a shorter way (SLAB: the cache
+ * from slab_cache_map, no struct page read).
+ */
+#ifndef SLAB_HAVE_KFREE_FAST
+static __always_inline bool slab_kfree_fast(const void *p)
+{
+	struct page *head = slab_obj_head(p);	/* NULL for NULL and ZERO_SIZE_PTR too */
+
+	if (unlikely(!head))
+		return false;
+	slab_kfree(head, p);
+	return true;
+}
 #endif
 
 /*

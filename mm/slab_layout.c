@@ -297,6 +297,8 @@ bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_
 	cache_set_tunables(cachep);
 	cachep->span = cachep->num * cachep->size;
 	cachep->obj_magic = UINT64_MAX / cachep->size + 2;
+	cachep->slab_mask = (PAGE_SIZE << cachep->order) - 1;
+	cachep->obj_start = cachep->obj_offset;
 	cachep->obj_bound = (uint64_t)cachep->num * (cachep->size * cachep->obj_magic);
 	for (unsigned int cpu = 0; cpu <= SLAB_CPU_FAILSLAB; cpu++)
 		cachep->cpu_array[cpu] = &slab_no_array;

@@ -133,22 +133,8 @@ static void release_all(void)
 	flags = spin_lock_irqsave(&slab_caches_lock);
 	slab_set_arrayless(true);
 	list_for_each_entry(cachep, &slab_caches, list) {
-		for (unsigned int i = 0; i < NR_CPUS; i++) {
-			struct kmem_cache_node *n = cachep->node[i];
-			struct array_cache *sh = NULL;
-
-			if (!n)
-				continue;
-			cache_drain_shared(cachep, i, ~0U);
-			/* Empty under the lock: nothing can be in it (another CPU may flush meanwhile). */
-			spin_lock(&n->list_lock);
-			if (n->shared && !n->shared->avail) {
-				sh = n->shared;
-				n->shared = NULL;
-			}
-			spin_unlock(&n->list_lock);
-			kfree(sh);
-		}
+		for (unsigned int i = 0; i < NR_CPUS; i++)
+			cache_release_shared(cachep, i);
 		cache_release_free_slabs(cachep);
 	}
 	slab_set_arrayless(false);

@@ -376,7 +376,7 @@ SELFTEST(slab_in_object_freelist_full_and_back)
 				ST_EXPECT(kmem_cache_check(c) == 0, "check failed half way");
 			}
 		}
-		kmem_cache_drain_local(c);
+		kmem_cache_shrink(c);	/* the array, and the shared one its overflow went to */
 		ST_EXPECT(kmem_cache_check(c) == 0, "check failed after frees");
 		ST_EXPECT(slab_test_active(c) == 0, "%lu objects still active",
 			  slab_test_active(c));
@@ -442,65 +442,65 @@ SELFTEST(slab_per_cpu_array_limits_and_batches)
 	return 0;
 }
 
-/*
- * The free fast path finds this CPU's array through a per-CPU hint (the
- * cache freed to last): it must follow the array as frees move between
- * caches, and never outlive the array when the CPU drops its arrays or the
- * cache is destroyed and another is made in its place.
- */
-SELFTEST(slab_free_hint_follows_arrays)
+/* The word of slab_cache_map for the page of p. */
+static struct kmem_cache *map_word(const void *p)
 {
-	unsigned int cpu = smp_processor_id();
-	struct kmem_cache *a, *b, *c;
+	return slab_cache_map[page_to_pfn(virt_to_page(p)) - PFN_OFFSET];
+}
+
+/*
+ * The frees find the cache in slab_cache_map (a word per page): every page
+ * of a slab names its cache there while the slab exists and nothing once
+ * it went back to the buddy allocator; virt_to_cache takes only object
+ * boundaries; and an object on a page past the map (a machine too large
+ * for it) is still freed, by the slow paths.
+ */
+SELFTEST(slab_cache_map_follows_slabs)
+{
+	struct kmem_cache *c;
 	struct slab_test_mark pages;
-	void *pa, *pb;
+	unsigned long nr = slab_cache_map_nr;
+	unsigned int order;
+	void *objs[3];
+	char *p, *slab;
 
 	slab_test_init();
-	/* The test drops this CPU's arrays: start and end without them, for the page count. */
-	slab_drop_local_arrays();
 	slab_test_begin(&pages);
-	a = kmem_cache_create("test-hint-a", 40, 0, SLAB_NO_DEBUG, NULL);
-	b = kmem_cache_create("test-hint-b", 72, 0, SLAB_NO_DEBUG, NULL);
-	ST_EXPECT(a && b, "caches not made");
-	pa = kmem_cache_alloc(a);
-	pb = kmem_cache_alloc(b);
-	ST_EXPECT(pa && pb, "alloc failed");
-	kmem_cache_free(a, pa);
-	ST_EXPECT(this_cpu_read(slab_free_cache) == a &&
-			  this_cpu_read(slab_free_entries) == a->cpu_array[cpu]->entry &&
-			  a->cpu_array[cpu]->entry[a->cpu_array[cpu]->avail] == pa,
-		  "free to a: hint %p, not on a's array", (void *)this_cpu_read(slab_free_cache));
-	kmem_cache_free(b, pb);
-	ST_EXPECT(this_cpu_read(slab_free_cache) == b &&
-			  this_cpu_read(slab_free_entries) == b->cpu_array[cpu]->entry,
-		  "free to b left the hint on %p", (void *)this_cpu_read(slab_free_cache));
-	ST_EXPECT(kmem_cache_check(a) == 0 && kmem_cache_check(b) == 0, "check failed");
+	/* 16 to a page: a slab of 2 pages or more (SLAB_MIN_OBJS), unless memory is small. */
+	c = kmem_cache_create("test-map", PAGE_SIZE / 16, 0, SLAB_NO_DEBUG, NULL);
+	ST_EXPECT(c, "cache not made");
+	order = c->order;
+	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++) {
+		objs[i] = kmem_cache_alloc(c);
+		ST_EXPECT(objs[i], "alloc %u failed", i);
+	}
+	p = objs[0];
+	slab = (char *)((uintptr_t)p & ~((PAGE_SIZE << order) - 1));
+	for (unsigned long i = 0; i < (1UL << order); i++)
+		ST_EXPECT(map_word(slab + i * PAGE_SIZE) == c, "page %lu of slab %p: map names %p",
+			  i, (void *)slab, (void *)map_word(slab + i * PAGE_SIZE));
+	ST_EXPECT(virt_to_cache(p) == c && virt_to_cache(p + 1) == NULL &&
+			  virt_to_cache(p + c->size / 2) == NULL && virt_to_cache(p - 8) != c,
+		  "virt_to_cache took a pointer inside an object, or refused %p", (void *)p);
+	ST_EXPECT(virt_to_cache(slab + ((uintptr_t)c->num * c->size) + c->obj_start) == NULL,
+		  "virt_to_cache took the slot past the last object");
+	ST_EXPECT(virt_to_cache(NULL) == NULL && virt_to_cache(ZERO_SIZE_PTR) == NULL,
+		  "virt_to_cache took NULL");
 
-	/* Dropping this CPU's arrays forgets the hint; the next free makes a new array. */
-	slab_drop_local_arrays();
-	ST_EXPECT(this_cpu_read(slab_free_cache) != b && b->cpu_array[cpu] == &slab_no_array,
-		  "hint still names b after its arrays were dropped");
-	pb = kmem_cache_alloc(b);
-	ST_EXPECT(pb && b->cpu_array[cpu] != &slab_no_array, "no new array for b");
-	kmem_cache_free(b, pb);
-	ST_EXPECT(this_cpu_read(slab_free_cache) == b &&
-			  this_cpu_read(slab_free_entries) == b->cpu_array[cpu]->entry,
-		  "hint not on b's new array");
+	/* Past the map: the slow paths free (kmem_cache_free and kfree alike). */
+	slab_cache_map_nr = 0;
+	kmem_cache_free(c, objs[1]);
+	kfree(objs[2]);
+	slab_cache_map_nr = nr;
+	ST_EXPECT(kmem_cache_check(c) == 0, "check failed after frees past the map");
+	ST_EXPECT(c->cpu_array[smp_processor_id()]->avail >= 2, "the frees past the map were lost");
+	kmem_cache_free(c, objs[0]);
 
-	/* Destroying b forgets the hint; a cache made at b's address starts clean. */
-	ST_EXPECT(kmem_cache_destroy(b) == 0, "destroy b refused");
-	ST_EXPECT(this_cpu_read(slab_free_cache) != b, "hint names destroyed b");
-	c = kmem_cache_create("test-hint-c", 72, 0, SLAB_NO_DEBUG, NULL);
-	ST_EXPECT(c, "cache c not made");
-	pb = kmem_cache_alloc(c);
-	ST_EXPECT(pb, "alloc from c failed");
-	kmem_cache_free(c, pb);
-	ST_EXPECT(this_cpu_read(slab_free_entries) == c->cpu_array[cpu]->entry &&
-			  c->cpu_array[cpu]->entry[c->cpu_array[cpu]->avail] == pb,
-		  "free to c missed c's array");
-	ST_EXPECT(kmem_cache_check(a) == 0 && kmem_cache_check(c) == 0, "check failed");
-	ST_EXPECT(kmem_cache_destroy(c) == 0 && kmem_cache_destroy(a) == 0, "destroy refused");
-	slab_drop_local_arrays();
+	/* Gone with the slab. */
+	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
+	for (unsigned long i = 0; i < (1UL << order); i++)
+		ST_EXPECT(map_word(slab + i * PAGE_SIZE) == &slab_cache_none,
+			  "page %lu of freed slab %p still in the map", i, (void *)slab);
 	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;
 }
@@ -563,11 +563,10 @@ SELFTEST(slab_failslab_folded_into_array_lookup)
 	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
 		kmem_cache_free(c, objs[i]);
 
-	/* The ctor cache: its free leaves the hint alone, its object keeps its state. */
+	/* The ctor cache (free mark past the object): its object keeps its state. */
 	p = kmem_cache_alloc(k);
 	ST_EXPECT(p && k->mark_off != 0, "ctor cache: %p, mark_off %u", p, k->mark_off);
 	kmem_cache_free(k, p);
-	ST_EXPECT(this_cpu_read(slab_free_cache) != k, "the hint names a ctor cache");
 	p = kmem_cache_alloc(k);
 	ST_EXPECT(p && ((unsigned char *)p)[0] == 0xff && ((unsigned char *)p)[23] == 0xff,
 		  "constructed state lost");

@@ -3,7 +3,8 @@
  * over time, one thread acting as several CPUs in turn (host_cpu_id):
  *  - the shared array: objects one CPU frees and another allocates pass
  *    through it without touching a slab; when it is full, flushes go to
- *    the slabs; slabinfo shows sharedfactor and sharedavail; shrink empties it;
+ *    the slabs; slabinfo shows sharedfactor and sharedavail; shrink frees it;
+ *    a CPU's own overflow goes through its own node's shared array too;
  *  - slab_reap(): a touched array only loses its flag, an untouched one a
  *    fifth of its limit (at most half of it), other CPUs' arrays are never
  *    touched, idle nodes give back their shared objects and free slabs, a
@@ -88,9 +89,59 @@ static int shared_body(struct kmem_cache *c, void **objs)
 	ST_EXPECT(n->shared->avail == shared_limit, "shared %lu, not full", n->shared->avail);
 	ST_EXPECT(kmem_cache_check(c) == 0, "inconsistent with the shared array full");
 	as(0);
-	ST_EXPECT(kmem_cache_shrink(c) == 1 && n->shared->avail == 0,
-		  "shrink left %lu in the shared array", n->shared->avail);
+	ST_EXPECT(kmem_cache_shrink(c) == 1 && n->shared == NULL,
+		  "shrink left node 1's shared array (%lu objects)",
+		  n->shared ? n->shared->avail : 0);
 	return kmem_cache_check(c) ? selftest_fail("inconsistent after shrink") : 0;
+}
+
+/*
+ * One CPU alone, more live objects than its array holds, freed together
+ * and allocated again (host prodcons at one thread): the overflow goes to
+ * the CPU's own node's shared array and comes back from it, and no object
+ * returns to its slab meanwhile.
+ */
+SELFTEST_HOST(slab_host_shared_array_own_overflow)
+{
+	static void *objs[300];
+	struct slab_test_mark pages;
+	struct kmem_cache *c;
+	struct kmem_cache_node *n;
+	unsigned long active, cached;
+
+	slab_drain_all();
+	slab_test_begin(&pages);
+	c = kmem_cache_create("test-own-shared", 64, 0, SLAB_NO_DEBUG, NULL);
+	ST_EXPECT(c && c->limit == 120 && c->shared == SLAB_SHARED_FACTOR, "tunables");
+	as(1);
+	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
+		ST_EXPECT((objs[i] = kmem_cache_alloc(c)) != NULL, "alloc %u failed", i);
+	n = c->node[1];
+	ST_EXPECT(n && !n->shared, "CPU 1 has no node, or a shared array before it overflowed");
+	active = slab_test_active(c);
+	cached = c->cpu_array[1]->avail;	/* the last refill's rest */
+	for (unsigned int round = 0; round < 3; round++) {
+		for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
+			kmem_cache_free(c, objs[i]);
+		ST_EXPECT(n->shared && n->shared->avail + c->cpu_array[1]->avail == 300 + cached &&
+				  slab_test_active(c) == active,
+			  "round %u: %lu shared, %lu in the array, %lu active (was %lu)", round,
+			  n->shared ? n->shared->avail : 0, c->cpu_array[1]->avail,
+			  slab_test_active(c), active);
+		ST_EXPECT(kmem_cache_check(c) == 0, "inconsistent with the overflow shared");
+		for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
+			ST_EXPECT((objs[i] = kmem_cache_alloc(c)) != NULL, "alloc %u failed", i);
+		ST_EXPECT(slab_test_active(c) == active && c->cpu_array[1]->avail <= cached + 120,
+			  "round %u: allocations went to the slabs (%lu active, was %lu)", round,
+			  slab_test_active(c), active);
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
+		kmem_cache_free(c, objs[i]);
+	as(0);
+	slab_drain_all();
+	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
+	SLAB_EXPECT_PAGES_BACK(&pages);
+	return 0;
 }
 
 SELFTEST_HOST(slab_host_shared_array)
