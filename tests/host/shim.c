@@ -9,6 +9,7 @@
 #include "mm/page.h"
 #include <asm/memlayout.h>
 #include <asm/processor.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,12 +141,33 @@ void *host_mm_setup_layout(size_t bytes, uint64_t phys_base, const struct mem_ra
 		}
 	}
 	arena_unmap();
+#ifdef HOST_FIXED_PHYS_OFFSET
+	/* Physical 0 at HOST_FIXED_PHYS_OFFSET (4 MiB aligned): mem is then the mapping's start. */
+	_Static_assert(((uintptr_t)(HOST_FIXED_PHYS_OFFSET) & (ARENA_ALIGN - 1)) == 0,
+		       "HOST_FIXED_PHYS_OFFSET must be 4 MiB aligned");
+	raw = (uintptr_t)(HOST_FIXED_PHYS_OFFSET) + phys_base;
+	p = mmap((void *)raw, map_bytes, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p != MAP_FAILED && (uintptr_t)p != raw) {
+		munmap(p, map_bytes);
+		p = MAP_FAILED;
+		errno = EEXIST;
+	}
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "host_mm_setup: cannot map %zu bytes at 0x%lx (HOST_FIXED_PHYS_OFFSET "
+			"0x%lx + physical 0x%lx): %s\n", map_bytes, (unsigned long)raw,
+			(unsigned long)(HOST_FIXED_PHYS_OFFSET), (unsigned long)phys_base,
+			strerror(errno));
+		exit(2);
+	}
+#else
 	p = mmap(NULL, map_bytes, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED) {
 		perror("host_mm_setup: mmap");
 		exit(2);
 	}
+#endif
 	/* Pick mem inside the mapping with mem - phys_base a multiple of 4 MiB. */
 	raw = (uintptr_t)p;
 	mem = raw + ((phys_base - raw) & (ARENA_ALIGN - 1));

@@ -29,12 +29,15 @@
 # same mm/ sources as the kernel (mm/files.mk) with -O2 and -DQUARRY_HOST, no
 # sanitizers: build/bench-host/bench-{4k,64k}{,-idx4}; beside each the
 # multi-threaded workloads (workloads.c, peers.c: larson, mixed, prodcons),
-# workloads-{4k,...}, and for SLUB (BH_ALLOC=slub) workloads-4k-slub. Two host-only choices:
+# workloads-{4k,...}, and for SLUB (BH_ALLOC=slub) workloads-4k-slub. Three host-only choices:
 # -DHOST_IRQS_UNTRACKED (a thread has no interrupts to disable, so the shim's
 # save/restore are empty; the unit tests keep tracking them to check mm/'s
-# assertions) and -ftls-model=local-exec (the program's own thread-locals in
+# assertions), -ftls-model=local-exec (the program's own thread-locals in
 # one %fs access, as the kernel's per-CPU data is one %gs access; the bare
-# free list in bench.c gets the same). Each variant is built by
+# free list in bench.c gets the same) and -DHOST_FIXED_PHYS_OFFSET (the
+# arena mapped at a fixed address, so the direct map's offset is a constant
+# as in the kernel; the unit tests keep a variable, since they hold two
+# arenas at once). Each variant is built by
 # a recursive make with PAGE_SHIFT and SLAB_IDX set, so mm/files.mk gives it
 # exactly the flags the kernel build would get.
 
@@ -125,7 +128,8 @@ BH_STAMP := $(BH_OBJDIR)/cflags
 BH_CFLAGS := -D_GNU_SOURCE -DQUARRY_HOST -DPAGE_SHIFT=$(PAGE_SHIFT) $(ALLOC_CFLAGS) \
 	$(MM_CONFIG_CFLAGS) $(if $(SLAB_STATS),,-DCONFIG_SLAB_STATS=0) \
 	-I. -Itests/host/include -include tests/host/include/host_prelude.h \
-	-O2 -g -Wall -Wextra -ftls-model=local-exec -DHOST_IRQS_UNTRACKED
+	-O2 -g -Wall -Wextra -ftls-model=local-exec -DHOST_IRQS_UNTRACKED \
+	-DHOST_FIXED_PHYS_OFFSET=0x300000000000UL
 BH_LDFLAGS := -pthread
 BH_LIBS := -ldl
 

@@ -8,6 +8,16 @@
 #define ARCH_PHYS_OFFSET	0
 #define MMU_PAGE_SHIFT 12
 extern uintptr_t host_phys_offset;
+#ifdef HOST_FIXED_PHYS_OFFSET
+/*
+ * The host benchmarks (tests/bench/host/bench-host.mk): one arena at a
+ * fixed address, so that the direct map's offset is a constant, as the
+ * kernel's is (a variable costs kfree a load and the longer index form).
+ */
+#define PHYS_TO_VIRT(p)	((void *)((uintptr_t)(p) + (uintptr_t)(HOST_FIXED_PHYS_OFFSET)))
+#define VIRT_TO_PHYS(v)	((uintptr_t)(v) - (uintptr_t)(HOST_FIXED_PHYS_OFFSET))
+#else
 #define PHYS_TO_VIRT(p)	((void *)((uintptr_t)(p) + host_phys_offset))
 #define VIRT_TO_PHYS(v)	((uintptr_t)(v) - host_phys_offset)
+#endif
 #endif
