@@ -42,8 +42,7 @@
 #include "kernel/errno.h"
 #include "kernel/string.h"
 
-struct kmem_cache **slab_cache_map;
-unsigned long slab_cache_map_nr;
+struct slab_cache_map slab_cache_map;
 struct kmem_cache slab_cache_none = { .name = "(no slab)" };	/* obj_bound 0 */
 
 /*
@@ -60,10 +59,10 @@ static void slab_cache_map_alloc(void)
 
 	if (!page)
 		panic("slab: no %lu kB for slab_cache_map", nr * sizeof(void *) >> 10);
-	slab_cache_map = page_address(page);
+	slab_cache_map.cache = page_address(page);
 	for (unsigned long i = 0; i < nr; i++)
-		slab_cache_map[i] = &slab_cache_none;
-	slab_cache_map_nr = nr;
+		slab_cache_map.cache[i] = &slab_cache_none;
+	slab_cache_map.nr = nr;
 }
 
 /* Name cachep (&slab_cache_none: no slab) as the cache of 2^order pages from page on. */
@@ -71,8 +70,8 @@ static void slab_cache_map_set(struct page *page, unsigned int order, struct kme
 {
 	unsigned long idx = page_to_pfn(page) - PFN_OFFSET;
 
-	for (unsigned long i = 0; i < (1UL << order) && idx + i < slab_cache_map_nr; i++)
-		WRITE_ONCE(slab_cache_map[idx + i], cachep);
+	for (unsigned long i = 0; i < (1UL << order) && idx + i < slab_cache_map.nr; i++)
+		WRITE_ONCE(slab_cache_map.cache[idx + i], cachep);
 }
 
 enum slab_state slab_state = SLAB_DOWN;

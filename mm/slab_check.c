@@ -99,9 +99,9 @@ static int check_slab(struct kmem_cache *cachep, unsigned int nid, struct page *
 	for (unsigned long i = 0; i < (1UL << cachep->order); i++) {
 		unsigned long idx = page_to_pfn(&page[i]) - PFN_OFFSET;
 
-		CHECK(idx >= slab_cache_map_nr || READ_ONCE(slab_cache_map[idx]) == cachep,
+		CHECK(idx >= slab_cache_map.nr || READ_ONCE(slab_cache_map.cache[idx]) == cachep,
 		      "slab %p: page %lu named %p in slab_cache_map", page->s_mem, i,
-		      (void *)READ_ONCE(slab_cache_map[idx]));
+		      (void *)READ_ONCE(slab_cache_map.cache[idx]));
 	}
 	if (check_freelist_place(cachep, page))
 		return -1;

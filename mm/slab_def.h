@@ -397,16 +397,20 @@ static inline bool slab_debug_on(const struct kmem_cache *cachep)
 }
 
 /*
- * slab_cache_map[i]: the cache of the slab holding the page of PFN
+ * slab_cache_map.cache[i]: the cache of the slab holding the page of PFN
  * PFN_OFFSET + i, or &slab_cache_none (not a slab page: a cache whose
  * obj_bound of 0 fails every boundary test, so virt_to_cache needs no NULL
- * test). slab_cache_map_nr entries (mem_map's, unless the map could not be
- * that large: pages past it take the slow paths). Written under no lock: a
+ * test). slab_cache_map.nr entries (mem_map's, unless the map could not be
+ * that large: pages past it take the slow paths). The two words together,
+ * for one address to form (arm64: one adrp). Written under no lock: a
  * slab's pages are set before it is published and reset after it left
  * every list.
  */
-extern struct kmem_cache **slab_cache_map;
-extern unsigned long slab_cache_map_nr;
+struct slab_cache_map {
+	struct kmem_cache **cache;	/* a word per page, from PFN_OFFSET */
+	unsigned long nr;		/* its entries */
+};
+extern struct slab_cache_map slab_cache_map;
 extern struct kmem_cache slab_cache_none;
 
 /*
@@ -442,9 +446,12 @@ static __always_inline struct kmem_cache *virt_to_cache(const void *objp)
 				    ((uintptr_t)objp >> PAGE_SHIFT) - (base >> PAGE_SHIFT) :
 				    ((uintptr_t)objp - base) >> PAGE_SHIFT;
 
-	if (unlikely(idx >= slab_cache_map_nr))
+	/* Both words at once (arm64: one ldp), the compare's before its branch. */
+	const struct slab_cache_map map = slab_cache_map;
+
+	if (unlikely(idx >= map.nr))
 		return NULL;
-	cachep = slab_cache_map[idx];
+	cachep = map.cache[idx];
 	off = ((uintptr_t)objp & cachep->slab_mask) - cachep->obj_start;
 	if (unlikely(off * cachep->obj_magic >= cachep->obj_bound))
 		return NULL;

@@ -445,7 +445,7 @@ SELFTEST(slab_per_cpu_array_limits_and_batches)
 /* The word of slab_cache_map for the page of p. */
 static struct kmem_cache *map_word(const void *p)
 {
-	return slab_cache_map[page_to_pfn(virt_to_page(p)) - PFN_OFFSET];
+	return slab_cache_map.cache[page_to_pfn(virt_to_page(p)) - PFN_OFFSET];
 }
 
 /*
@@ -459,7 +459,7 @@ SELFTEST(slab_cache_map_follows_slabs)
 {
 	struct kmem_cache *c;
 	struct slab_test_mark pages;
-	unsigned long nr = slab_cache_map_nr;
+	unsigned long nr = slab_cache_map.nr;
 	unsigned int order;
 	void *objs[3];
 	char *p, *slab;
@@ -488,10 +488,10 @@ SELFTEST(slab_cache_map_follows_slabs)
 		  "virt_to_cache took NULL");
 
 	/* Past the map: the slow paths free (kmem_cache_free and kfree alike). */
-	slab_cache_map_nr = 0;
+	slab_cache_map.nr = 0;
 	kmem_cache_free(c, objs[1]);
 	kfree(objs[2]);
-	slab_cache_map_nr = nr;
+	slab_cache_map.nr = nr;
 	ST_EXPECT(kmem_cache_check(c) == 0, "check failed after frees past the map");
 	ST_EXPECT(c->cpu_array[smp_processor_id()]->avail >= 2, "the frees past the map were lost");
 	kmem_cache_free(c, objs[0]);
