@@ -8,17 +8,27 @@
  * freed to the slab meanwhile (its page freelist, one cmpxchg_double), or,
  * if there are none, unfreezes the full slab, which then is on no list.
  * Then a new CPU slab: the first of this CPU's partial slabs, else the
- * first of the node's (under its lock), else a new one from the buddy
- * allocator. Each is frozen and its whole page freelist taken at once.
+ * first of the node's (under its lock, which also moves up to
+ * cpu_partial / 2 more onto this CPU's list, frozen: one lock for several
+ * CPU slabs, as Linux's get_partial_node does), else a new one from the
+ * buddy allocator. Each is frozen and its whole page freelist taken at once.
  *
  * A CPU's partial list holds slabs that a free found full: the free froze
- * them for this CPU. When the list has cpu_partial slabs, the next one
- * first sends them all to the node (unfreeze_partials). Unfreezing, and
- * flushing a CPU slab (its CPU freelist goes back onto its page freelist),
- * happen under the node lock: a slab with a free object goes on the node's
- * partial list, an empty one is freed unless the node has fewer than
- * min_partial partial slabs, a full one stays on no list. The lock makes a
- * free that empties an unfrozen slab wait until the slab is on its list.
+ * them for this CPU and put them at the tail, so the list is in the order
+ * they got their first free and the CPU takes the one that has had the
+ * longest to gather frees (Linux takes the newest, whose one free object
+ * is usually all it has). cpu_partial (mm/slub_cache.c) is four times
+ * Linux's, for the same reason: a CPU's list is where its slabs wait for
+ * frees, and with one to three slabs per list (kmalloc caches of 512 bytes
+ * and up) a slab was taken with one or two free objects, and each went
+ * through the node lock twice. When the list has cpu_partial slabs, the
+ * next one first sends them all to the node (unfreeze_partials).
+ * Unfreezing, and flushing a CPU slab (its CPU freelist goes back onto its
+ * page freelist), happen under the node lock: a slab with a free object
+ * goes on the node's partial list (at its tail), an empty one is freed
+ * unless the node has fewer than min_partial partial slabs, a full one
+ * stays on no list. The lock makes a free that empties an unfrozen slab
+ * wait until the slab is on its list.
  *
  * slab_reap (the tick, every 2 s per CPU): a CPU whose pair did not change
  * since the last pass (its tid, and its freelist, which frees move alone)
@@ -27,8 +37,9 @@
  *
  * Lock order: interrupts off -> node.list_lock -> zone lock. A CPU's
  * partial list and its pair change only on that CPU with interrupts off,
- * except kmem_cache_destroy's flush of an idle cache. Departure from Linux:
- * the CPU's slab and partial slabs are flushed by the tick, not by a timer.
+ * except kmem_cache_destroy's flush of an idle cache. Departures from
+ * Linux: the CPU's slab and partial slabs are flushed by the tick, not by
+ * a timer; a CPU's partial list is taken oldest first, and is longer.
  */
 #include "mm/slub_def.h"
 #include "kernel/smp.h"
@@ -78,7 +89,57 @@ static void *cpu_refill(struct kmem_cache *s, struct kmem_cache_cpu *c, void *en
 	return NULL;
 }
 
-/* A new CPU slab: this CPU's partial slabs, the node's, or a new one. Interrupts off. */
+/* Freeze an unfrozen slab with a free object, leaving its page freelist alone. */
+static void slab_freeze(struct kmem_cache *s, struct page *page)
+{
+	unsigned long counters;
+	void *prior;
+
+	for (;;) {
+		prior = READ_ONCE(page->slub_freelist);
+		counters = READ_ONCE(page->counters);
+		BUG_ON(slub_frozen(counters) || slub_is_end(prior));
+		if (arch_cmpxchg_double(&page->slub_freelist, (unsigned long)prior, counters,
+					(unsigned long)prior, counters | SLUB_FROZEN))
+			return;
+		stat(s, page_retries, 1);
+	}
+}
+
+/*
+ * Under the node lock: take the first slab of the node's list for the
+ * caller's CPU slab (returned, still unfrozen), and freeze up to 'more' of
+ * the next ones onto the front of p's partial list, so that one lock serves
+ * several CPU slabs (Linux's get_partial_node). Returns NULL if the list is empty.
+ */
+static struct page *node_take(struct kmem_cache *s, struct kmem_cache_cpu_partial *p,
+			      unsigned int more)
+{
+	struct kmem_cache_node *n = &s->node;
+	struct page *page, *took = NULL;
+
+	assert_spin_locked(&n->list_lock);
+	if (!n->nr_partial)
+		return NULL;
+	took = list_first_entry(&n->partial, struct page, lru);
+	list_del(&took->lru);
+	n->nr_partial--;
+	n->alloc_touched = 1;
+	while (more-- && n->nr_partial) {
+		page = list_first_entry(&n->partial, struct page, lru);
+		list_del(&page->lru);
+		n->nr_partial--;
+		slab_freeze(s, page);
+		list_add(&page->lru, &p->partial);
+		p->nr_partial++;
+	}
+	return took;
+}
+
+/*
+ * A new CPU slab: the oldest of this CPU's partial slabs, else the node's
+ * first (and a few more onto the CPU's list), else a new one. Interrupts off.
+ */
 static void *cpu_new_slab(struct kmem_cache *s, struct kmem_cache_cpu *c)
 {
 	struct kmem_cache_cpu_partial *p = &s->cpu[smp_processor_id()];
@@ -95,13 +156,9 @@ static void *cpu_new_slab(struct kmem_cache *s, struct kmem_cache_cpu *c)
 	}
 	if (READ_ONCE(n->nr_partial)) {
 		spin_lock(&n->list_lock);
-		if (n->nr_partial) {
-			page = list_first_entry(&n->partial, struct page, lru);
-			list_del(&page->lru);
-			n->nr_partial--;
-			n->alloc_touched = 1;
+		page = node_take(s, p, s->cpu_partial / 2);
+		if (page)
 			x = slub_freeze_take(s, page);
-		}
 		spin_unlock(&n->list_lock);
 		if (page) {
 			stat(s, node_alloc, 1);
@@ -220,8 +277,8 @@ static void cpu_deactivate(struct kmem_cache *s, struct kmem_cache_cpu *c, bool 
 
 /*
  * slub_put_cpu_partial - a free froze the full slab 'page' for this CPU:
- * put it on this CPU's partial list, first sending the list to the node
- * if it is full. Interrupts on or off.
+ * put it at the tail of this CPU's partial list, first sending the list to
+ * the node if it is full. Interrupts on or off.
  */
 void slub_put_cpu_partial(struct kmem_cache *s, struct page *page)
 {
@@ -237,7 +294,7 @@ void slub_put_cpu_partial(struct kmem_cache *s, struct page *page)
 		spin_unlock(&s->node.list_lock);
 		slub_discard_list(s, &discard);
 	}
-	list_add(&page->lru, &p->partial);
+	list_add_tail(&page->lru, &p->partial);
 	p->nr_partial++;
 	stat(s, cpu_partial_free, 1);
 	arch_irq_restore(flags);
