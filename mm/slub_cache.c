@@ -17,8 +17,8 @@
  * beyond it only for an object that needs it. min_partial follows the
  * object size as in Linux; cpu_partial too, as slabs = 2 * objects / num,
  * from four times Linux's object counts (24, 96, 208, 480 for sizes from
- * PAGE_SIZE, 1024, 256, and smaller; Linux: 6, 24, 52, 120): see
- * mm/slub_partial.c.
+ * PAGE_SIZE, 1024, 256, and smaller; Linux: 6, 24, 52, 120); reuse_free
+ * (not in Linux) is num / 4. Why: mm/slub_partial.c.
  *
  * Each cache owns one of SLUB_CPU_SLOTS slots in the per-CPU area for its
  * pair (struct kmem_cache_cpu); slots are handed out under
@@ -29,7 +29,7 @@
  * compare-and-exchange (asm/cmpxchg.h), naming the instruction.
  * Departures from Linux: slab orders capped lower at 16K and 64K pages;
  * a destroyed cache with live objects is kept (as SLAB does); cpu_partial
- * as said.
+ * and reuse_free as said.
  */
 #include "mm/slab_impl.h"
 #include "kernel/printk.h"
@@ -196,6 +196,7 @@ static bool cache_setup(struct kmem_cache *s, const char *name, size_t size, siz
 
 		s->cpu_partial = DIV_ROUND_UP(objs * 2, s->num);
 	}
+	s->reuse_free = MAX(1U, s->num / 4);
 	spin_lock_init(&s->node.list_lock);
 	INIT_LIST_HEAD(&s->node.partial);
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)

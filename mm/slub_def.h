@@ -33,6 +33,8 @@
  * s->cpu[cpu]; only that CPU takes objects from it, others push lock-free
  * onto its page freelist); unfrozen with a free object, on the node's
  * partial list (up to min_partial of them may be empty); full, on no list.
+ * A partial slab becomes a CPU slab once reuse_free of its objects are free
+ * (or when no new slab can be made): mm/slub_partial.c says why.
  *
  * Locks, outermost first: slab_caches_lock -> node.list_lock (the partial
  * list, nr_partial, unfreezing) -> zone lock -> console lock; the node lock
@@ -79,6 +81,8 @@
 #define SLUB_MAX_OBJS		16384
 /* Slab orders for small caches; larger only when one object needs it. */
 #define SLUB_MAX_ORDER		(PAGE_SHIFT == 12 ? 3 : 1)
+/* Slabs of the node's partial list a CPU looks at for ready ones, under its lock. */
+#define SLUB_NODE_SCAN		16
 /* Caches that may exist at once: each has a 16-byte pair in every per-CPU area. */
 #define SLUB_CPU_SLOTS		128
 
@@ -184,6 +188,7 @@ struct kmem_cache {
 	unsigned int waste;		/* bytes per slab holding no object */
 	unsigned int min_partial;	/* partial slabs the node keeps before freeing empty ones */
 	unsigned int cpu_partial;	/* most slabs on a CPU's partial list */
+	unsigned int reuse_free;	/* free objects a partial slab needs to become a CPU slab */
 	unsigned int slot;		/* index of the pair in struct slub_cpu_slots */
 	unsigned long cpu_off;		/* offset of this cache's pair in struct slub_cpu_slots */
 	bool dead;			/* destroyed with live objects: kept for their frees */

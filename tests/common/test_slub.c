@@ -193,7 +193,7 @@ SELFTEST(slub_per_cpu_pair_and_its_tid)
 
 static int remote_body(struct kmem_cache *c, void **objs)
 {
-	unsigned int num = c->num, cpu = smp_processor_id();
+	unsigned int num = c->num, cpu = smp_processor_id(), last;
 	struct page *a, *b;
 	void *y;
 
@@ -232,14 +232,21 @@ static int remote_body(struct kmem_cache *c, void **objs)
 	ST_EXPECT(objs[num + 1] == y && slub_test_cpu_slab(c) == b &&
 		      b->slub_freelist == slub_test_end(b),
 		  "refill from the page freelist: got %p, want %p", objs[num + 1], y);
+	/* A partial slab is taken for a CPU slab once reuse_free objects are free in it. */
+	last = MAX(2U, c->reuse_free);
+	ST_EXPECT(last < num, "reuse_free %u not below num %u", c->reuse_free, num);
+	for (unsigned int i = 3; i <= last; i++)
+		kmem_cache_free(c, objs[i]);
 	/* Used up again with nothing freed: the next CPU slab is A, from the partial list. */
-	y = objs[2];
-	objs[2] = kmem_cache_alloc(c);
-	ST_EXPECT(objs[2] == y && slub_test_cpu_slab(c) == a && c->cpu[cpu].nr_partial == 0 &&
+	y = objs[last];
+	objs[last] = kmem_cache_alloc(c);
+	ST_EXPECT(objs[last] == y && slub_test_cpu_slab(c) == a && c->cpu[cpu].nr_partial == 0 &&
 			  !slub_frozen(b->counters),
 		  "A not taken from the CPU partial list");
-	objs[1] = kmem_cache_alloc(c);
-	ST_EXPECT(objs[1] && slub_test_page(objs[1]) == a, "A's second free object");
+	for (unsigned int i = last; i-- > 1;) {
+		objs[i] = kmem_cache_alloc(c);
+		ST_EXPECT(objs[i] && slub_test_page(objs[i]) == a, "A's free object %u", i);
+	}
 	ST_EXPECT(kmem_cache_check(c) == 0, "check failed at the end");
 	return 0;
 }
