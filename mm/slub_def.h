@@ -32,7 +32,8 @@
  * Slab states: frozen (a CPU's slab, or on that CPU's partial list in
  * s->cpu[cpu]; only that CPU takes objects from it, others push lock-free
  * onto its page freelist); unfrozen with a free object, on the node's
- * partial list (up to min_partial of them may be empty); full, on no list.
+ * partial list (up to max(min_partial, cpu_partial) of them may be empty,
+ * at its front; debug caches: min_partial); full, on no list.
  * A partial slab becomes a CPU slab once reuse_free of its objects are free
  * (or when no new slab can be made): mm/slub_partial.c says why.
  *
@@ -186,7 +187,8 @@ struct kmem_cache {
 	unsigned int flags;		/* SLAB_* in effect */
 	unsigned int align;		/* object alignment */
 	unsigned int waste;		/* bytes per slab holding no object */
-	unsigned int min_partial;	/* partial slabs the node keeps before freeing empty ones */
+	unsigned int min_partial;	/* partial slabs the node keeps before freeing empty ones
+					 * (ready ones, and at least cpu_partial: slub_node_spare) */
 	unsigned int cpu_partial;	/* most slabs on a CPU's partial list */
 	unsigned int reuse_free;	/* free objects a partial slab needs to become a CPU slab */
 	unsigned int slot;		/* index of the pair in struct slub_cpu_slots */
@@ -494,6 +496,7 @@ void *slub_freeze_take(struct kmem_cache *s, struct page *page);
 
 /* mm/slub_partial.c: CPU slabs and partial lists. */
 void slub_put_cpu_partial(struct kmem_cache *s, struct page *page);
+bool slub_node_spare(struct kmem_cache *s, const struct page *self);
 void slub_flush_cpu(struct kmem_cache *s, unsigned int cpu);
 unsigned long slub_node_release_empty(struct kmem_cache *s);
 unsigned long slub_count_free(struct kmem_cache *s, unsigned long *empty);

@@ -280,7 +280,7 @@ SELFTEST(slub_remote_frees_go_to_the_page_freelist)
 
 SELFTEST(slub_partial_lists_keep_min_partial_empty_slabs)
 {
-	unsigned int cpu = smp_processor_id(), nslabs = 12, count;
+	unsigned int cpu = smp_processor_id(), nslabs, count, keep;
 	struct slab_test_mark pages;
 	unsigned long others, empty;
 	struct kmem_cache *c;
@@ -291,6 +291,9 @@ SELFTEST(slub_partial_lists_keep_min_partial_empty_slabs)
 	c = kmem_cache_create("test-partial", 256, 0, SLAB_NO_DEBUG, NULL);
 	ST_EXPECT(c && c->min_partial == 5 && c->cpu_partial >= 1, "create: min_partial %u",
 		  c ? c->min_partial : 0);
+	/* Enough slabs that the CPU's partial list overflows to the node twice over. */
+	keep = MAX(c->min_partial, c->cpu_partial);
+	nslabs = 2 * c->cpu_partial + c->min_partial + 2;
 	count = nslabs * c->num;
 	objs = kmalloc_array(count, sizeof(void *));
 	ST_EXPECT(objs, "no table");
@@ -308,7 +311,10 @@ SELFTEST(slub_partial_lists_keep_min_partial_empty_slabs)
 	ST_EXPECT(kmem_cache_check(c) == 0, "check failed with half freed");
 	ST_EXPECT(c->node.nr_partial + c->cpu[cpu].nr_partial >= nslabs - 1,
 		  "partial slabs: node %lu, CPU %u", c->node.nr_partial, c->cpu[cpu].nr_partial);
-	/* The rest: slabs empty out; the node keeps min_partial of them at most. */
+	/*
+	 * The rest: slabs empty out; the node keeps max(min_partial,
+	 * cpu_partial) of them at most (slub_node_spare).
+	 */
 	for (unsigned int i = 1; i < count; i += 2)
 		kmem_cache_free(c, objs[i]);
 	ST_EXPECT(kmem_cache_check(c) == 0, "check failed with all freed");
@@ -316,10 +322,10 @@ SELFTEST(slub_partial_lists_keep_min_partial_empty_slabs)
 	slub_count_free(c, &empty);
 	ST_EXPECT(empty == c->node.nr_partial, "node has a partial slab that is not empty");
 	if (mm_test_others() == others)
-		ST_EXPECT(empty <= c->min_partial && empty + c->cpu[cpu].nr_partial + 1 >=
-							 MIN((unsigned long)c->min_partial, nslabs),
-			  "%lu empty slabs kept on the node, min_partial %u", empty,
-			  c->min_partial);
+		ST_EXPECT(empty <= keep && empty + c->cpu[cpu].nr_partial + 1 >=
+						   MIN((unsigned long)keep, nslabs),
+			  "%lu empty slabs kept on the node, min_partial %u, cpu_partial %u",
+			  empty, c->min_partial, c->cpu_partial);
 	ST_EXPECT(kmem_cache_shrink(c) == 0 && atomic_long_read(&c->node.nr_slabs) == 0,
 		  "shrink left %ld slabs", atomic_long_read(&c->node.nr_slabs));
 	kfree(objs);
