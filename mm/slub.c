@@ -21,8 +21,9 @@
  * frozen: nothing (the owning CPU will find the object); unfrozen and full:
  * it freezes the slab in the same cmpxchg and puts it on this CPU's partial
  * list (no lock); unfrozen and now empty: it takes the node lock first
- * (slabs change lists only under it) and frees the slab if the node keeps
- * min_partial already. Interrupts stay on except under the node lock.
+ * (slabs change lists only under it) and frees the slab if the node has
+ * enough ready slabs besides (slub_node_spare), else moves it to the front
+ * of the node's list. Interrupts stay on except under the node lock.
  *
  * Locking: none here but the node lock as said; the callers' rules are in
  * mm/slub_def.h. Departure from Linux: a free that finds an object on top
@@ -176,8 +177,8 @@ static __noinline void free_double(struct kmem_cache *s, void *x, const char *fn
 
 /*
  * The free of x empties an unfrozen slab (or did when last read): take the
- * node lock, then push; free the slab if the node keeps min_partial
- * already. The slab is on the node's partial list while it is unfrozen
+ * node lock, then push; free the slab if the node has slub_node_spare,
+ * else move it to the front of the node's list. The slab is on the node's partial list while it is unfrozen
  * with a free object, and the lock keeps it there.
  */
 static __noinline void free_to_empty(struct kmem_cache *s, struct page *page, void *x,
@@ -213,13 +214,14 @@ static __noinline void free_to_empty(struct kmem_cache *s, struct page *page, vo
 			slub_put_cpu_partial(s, page);
 		return;
 	}
-	if (n->nr_partial >= s->min_partial) {
+	if (slub_node_spare(s, page)) {
 		list_del(&page->lru);
 		n->nr_partial--;
 		spin_unlock_irqrestore(&n->list_lock, flags);
 		slub_discard_slab(s, page);
 		return;
 	}
+	list_move(&page->lru, &n->partial);	/* empty slabs kept are at the front */
 	spin_unlock_irqrestore(&n->list_lock, flags);
 }
 

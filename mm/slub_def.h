@@ -32,7 +32,10 @@
  * Slab states: frozen (a CPU's slab, or on that CPU's partial list in
  * s->cpu[cpu]; only that CPU takes objects from it, others push lock-free
  * onto its page freelist); unfrozen with a free object, on the node's
- * partial list (up to min_partial of them may be empty); full, on no list.
+ * partial list (up to max(min_partial, cpu_partial) of them may be empty,
+ * at its front; debug caches: min_partial); full, on no list.
+ * A partial slab becomes a CPU slab once reuse_free of its objects are free
+ * (or when no new slab can be made): mm/slub_partial.c says why.
  *
  * Locks, outermost first: slab_caches_lock -> node.list_lock (the partial
  * list, nr_partial, unfreezing) -> zone lock -> console lock; the node lock
@@ -79,6 +82,8 @@
 #define SLUB_MAX_OBJS		16384
 /* Slab orders for small caches; larger only when one object needs it. */
 #define SLUB_MAX_ORDER		(PAGE_SHIFT == 12 ? 3 : 1)
+/* Slabs of the node's partial list a CPU looks at for ready ones, under its lock. */
+#define SLUB_NODE_SCAN		16
 /* Caches that may exist at once: each has a 16-byte pair in every per-CPU area. */
 #define SLUB_CPU_SLOTS		128
 
@@ -182,8 +187,10 @@ struct kmem_cache {
 	unsigned int flags;		/* SLAB_* in effect */
 	unsigned int align;		/* object alignment */
 	unsigned int waste;		/* bytes per slab holding no object */
-	unsigned int min_partial;	/* partial slabs the node keeps before freeing empty ones */
+	unsigned int min_partial;	/* partial slabs the node keeps before freeing empty ones
+					 * (ready ones, and at least cpu_partial: slub_node_spare) */
 	unsigned int cpu_partial;	/* most slabs on a CPU's partial list */
+	unsigned int reuse_free;	/* free objects a partial slab needs to become a CPU slab */
 	unsigned int slot;		/* index of the pair in struct slub_cpu_slots */
 	unsigned long cpu_off;		/* offset of this cache's pair in struct slub_cpu_slots */
 	bool dead;			/* destroyed with live objects: kept for their frees */
@@ -489,6 +496,7 @@ void *slub_freeze_take(struct kmem_cache *s, struct page *page);
 
 /* mm/slub_partial.c: CPU slabs and partial lists. */
 void slub_put_cpu_partial(struct kmem_cache *s, struct page *page);
+bool slub_node_spare(struct kmem_cache *s, const struct page *self);
 void slub_flush_cpu(struct kmem_cache *s, unsigned int cpu);
 unsigned long slub_node_release_empty(struct kmem_cache *s);
 unsigned long slub_count_free(struct kmem_cache *s, unsigned long *empty);

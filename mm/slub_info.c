@@ -105,13 +105,13 @@ void slab_layout_show(void)
 
 	printk("slub: freelists end in their slab's address | 1; per CPU a (freelist, tid) "
 	       "pair, %d slots; objects >= %d bytes\n", SLUB_CPU_SLOTS, SLUB_MIN_SIZE);
-	printk("slub: %-17s %6s %6s %5s %6s %8s %4s %4s %s\n", "cache", "size", "num", "order",
-	       "fp-off", "waste", "minp", "cpup", "flags");
+	printk("slub: %-17s %6s %6s %5s %6s %8s %4s %4s %5s %s\n", "cache", "size", "num",
+	       "order", "fp-off", "waste", "minp", "cpup", "reuse", "flags");
 	flags = spin_lock_irqsave(&slab_caches_lock);
 	list_for_each_entry(s, &slab_caches, list)
-		printk("slub: %-17s %6u %6u %5u %6u %8u %4u %4u%s%s%s%s\n", s->name, s->size,
+		printk("slub: %-17s %6u %6u %5u %6u %8u %4u %4u %5u%s%s%s%s\n", s->name, s->size,
 		       s->num, s->order, s->offset, s->waste, s->min_partial, s->cpu_partial,
-		       s->flags & SLAB_RED_ZONE ? " redzone" : "",
+		       s->reuse_free, s->flags & SLAB_RED_ZONE ? " redzone" : "",
 		       s->flags & SLAB_POISON ? " poison" : "", s->ctor ? " ctor" : "",
 		       s->dead ? " dead" : "");
 	spin_unlock_irqrestore(&slab_caches_lock, flags);

@@ -193,7 +193,7 @@ SELFTEST(slub_per_cpu_pair_and_its_tid)
 
 static int remote_body(struct kmem_cache *c, void **objs)
 {
-	unsigned int num = c->num, cpu = smp_processor_id();
+	unsigned int num = c->num, cpu = smp_processor_id(), last;
 	struct page *a, *b;
 	void *y;
 
@@ -232,14 +232,21 @@ static int remote_body(struct kmem_cache *c, void **objs)
 	ST_EXPECT(objs[num + 1] == y && slub_test_cpu_slab(c) == b &&
 		      b->slub_freelist == slub_test_end(b),
 		  "refill from the page freelist: got %p, want %p", objs[num + 1], y);
+	/* A partial slab is taken for a CPU slab once reuse_free objects are free in it. */
+	last = MAX(2U, c->reuse_free);
+	ST_EXPECT(last < num, "reuse_free %u not below num %u", c->reuse_free, num);
+	for (unsigned int i = 3; i <= last; i++)
+		kmem_cache_free(c, objs[i]);
 	/* Used up again with nothing freed: the next CPU slab is A, from the partial list. */
-	y = objs[2];
-	objs[2] = kmem_cache_alloc(c);
-	ST_EXPECT(objs[2] == y && slub_test_cpu_slab(c) == a && c->cpu[cpu].nr_partial == 0 &&
+	y = objs[last];
+	objs[last] = kmem_cache_alloc(c);
+	ST_EXPECT(objs[last] == y && slub_test_cpu_slab(c) == a && c->cpu[cpu].nr_partial == 0 &&
 			  !slub_frozen(b->counters),
 		  "A not taken from the CPU partial list");
-	objs[1] = kmem_cache_alloc(c);
-	ST_EXPECT(objs[1] && slub_test_page(objs[1]) == a, "A's second free object");
+	for (unsigned int i = last; i-- > 1;) {
+		objs[i] = kmem_cache_alloc(c);
+		ST_EXPECT(objs[i] && slub_test_page(objs[i]) == a, "A's free object %u", i);
+	}
 	ST_EXPECT(kmem_cache_check(c) == 0, "check failed at the end");
 	return 0;
 }
@@ -273,7 +280,7 @@ SELFTEST(slub_remote_frees_go_to_the_page_freelist)
 
 SELFTEST(slub_partial_lists_keep_min_partial_empty_slabs)
 {
-	unsigned int cpu = smp_processor_id(), nslabs = 12, count;
+	unsigned int cpu = smp_processor_id(), nslabs, count, keep;
 	struct slab_test_mark pages;
 	unsigned long others, empty;
 	struct kmem_cache *c;
@@ -284,6 +291,9 @@ SELFTEST(slub_partial_lists_keep_min_partial_empty_slabs)
 	c = kmem_cache_create("test-partial", 256, 0, SLAB_NO_DEBUG, NULL);
 	ST_EXPECT(c && c->min_partial == 5 && c->cpu_partial >= 1, "create: min_partial %u",
 		  c ? c->min_partial : 0);
+	/* Enough slabs that the CPU's partial list overflows to the node twice over. */
+	keep = MAX(c->min_partial, c->cpu_partial);
+	nslabs = 2 * c->cpu_partial + c->min_partial + 2;
 	count = nslabs * c->num;
 	objs = kmalloc_array(count, sizeof(void *));
 	ST_EXPECT(objs, "no table");
@@ -301,7 +311,10 @@ SELFTEST(slub_partial_lists_keep_min_partial_empty_slabs)
 	ST_EXPECT(kmem_cache_check(c) == 0, "check failed with half freed");
 	ST_EXPECT(c->node.nr_partial + c->cpu[cpu].nr_partial >= nslabs - 1,
 		  "partial slabs: node %lu, CPU %u", c->node.nr_partial, c->cpu[cpu].nr_partial);
-	/* The rest: slabs empty out; the node keeps min_partial of them at most. */
+	/*
+	 * The rest: slabs empty out; the node keeps max(min_partial,
+	 * cpu_partial) of them at most (slub_node_spare).
+	 */
 	for (unsigned int i = 1; i < count; i += 2)
 		kmem_cache_free(c, objs[i]);
 	ST_EXPECT(kmem_cache_check(c) == 0, "check failed with all freed");
@@ -309,10 +322,10 @@ SELFTEST(slub_partial_lists_keep_min_partial_empty_slabs)
 	slub_count_free(c, &empty);
 	ST_EXPECT(empty == c->node.nr_partial, "node has a partial slab that is not empty");
 	if (mm_test_others() == others)
-		ST_EXPECT(empty <= c->min_partial && empty + c->cpu[cpu].nr_partial + 1 >=
-							 MIN((unsigned long)c->min_partial, nslabs),
-			  "%lu empty slabs kept on the node, min_partial %u", empty,
-			  c->min_partial);
+		ST_EXPECT(empty <= keep && empty + c->cpu[cpu].nr_partial + 1 >=
+						   MIN((unsigned long)keep, nslabs),
+			  "%lu empty slabs kept on the node, min_partial %u, cpu_partial %u",
+			  empty, c->min_partial, c->cpu_partial);
 	ST_EXPECT(kmem_cache_shrink(c) == 0 && atomic_long_read(&c->node.nr_slabs) == 0,
 		  "shrink left %ld slabs", atomic_long_read(&c->node.nr_slabs));
 	kfree(objs);
