@@ -458,16 +458,6 @@ static __always_inline struct kmem_cache *virt_to_cache(const void *objp)
 	return cachep;
 }
 
-/*
- * slab_obj_head - for the code every allocator builds (slab_impl.h): the
- * page of objp if virt_to_cache finds its cache, else NULL. kfree goes
- * through slab_kfree_fast instead, which never reads the page.
- */
-static __always_inline struct page *slab_obj_head(const void *objp)
-{
-	return virt_to_cache(objp) ? virt_to_page(objp) : NULL;
-}
-
 /* mm/slab_cpu.c: what the fast paths fall back on. Entered with interrupts off (irqflags). */
 void *cache_alloc_slow(struct kmem_cache *cachep, unsigned long irqflags);
 void cache_free_slow(struct kmem_cache *cachep, void *objp, unsigned long irqflags,

@@ -8,8 +8,8 @@
  * struct kmem_cache with 'name', 'object_size' and 'list'; slab_state and
  * SLAB_DOWN..SLAB_UP; slab_caches and slab_caches_lock; kmalloc_caches[];
  * the fast paths slab_alloc(cachep) and slab_free(cachep, objp, fn);
- * slab_obj_head(p) (a page of a slab whose slab_cache owns p, or NULL),
- * optionally slab_kfree_fast(p) (kfree's fast path; else built from it),
+ * kfree's fast path slab_kfree_fast(p), or slab_obj_head(p) (a page of a
+ * slab whose slab_cache owns p, or NULL) to build it from,
  * slab_find_head(cachep, p, fn) (checks p in full, reports it if bad);
  * __kmem_cache_create and slab_caches_add for kmalloc_caches_init.
  */
