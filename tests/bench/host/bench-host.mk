@@ -29,7 +29,8 @@
 # same mm/ sources as the kernel (mm/files.mk) with -O2 and -DQUARRY_HOST, no
 # sanitizers: build/bench-host/bench-{4k,64k}{,-idx4}; beside each the
 # multi-threaded workloads (workloads.c, peers.c: larson, mixed, prodcons),
-# workloads-{4k,...}, and for SLUB (BH_ALLOC=slub) workloads-4k-slub. Three host-only choices:
+# workloads-{4k,...}, and for SLUB, SLOB and SLOB-seg (BH_ALLOC=slub, slob,
+# slob-seg) workloads-4k-slub, -slob, -slob-seg. Three host-only choices:
 # -DHOST_IRQS_UNTRACKED (a thread has no interrupts to disable, so the shim's
 # save/restore are empty; the unit tests keep tracking them to check mm/'s
 # assertions), -ftls-model=local-exec (the program's own thread-locals in
@@ -86,6 +87,10 @@ bench-host-build: bench-host-deps
 		SLAB_DEBUG= SLAB_GROW_LOCKED=
 	@$(MAKE) --no-print-directory -f $(BH_DIR)/bench-host.mk BH_VARIANT_BUILD=1 PAGE_SHIFT=12 SLAB_IDX= \
 		SLAB_DEBUG= SLAB_GROW_LOCKED= SLAB_FREELIST_HARDENED= BH_ALLOC=slub
+	@$(MAKE) --no-print-directory -f $(BH_DIR)/bench-host.mk BH_VARIANT_BUILD=1 PAGE_SHIFT=12 SLAB_IDX= \
+		SLAB_DEBUG= SLAB_GROW_LOCKED= BH_ALLOC=slob
+	@$(MAKE) --no-print-directory -f $(BH_DIR)/bench-host.mk BH_VARIANT_BUILD=1 PAGE_SHIFT=12 SLAB_IDX= \
+		SLAB_DEBUG= SLAB_GROW_LOCKED= BH_ALLOC=slob-seg
 
 # The profile needs perf (Debian: linux-perf) and SLAB_STATS=1 builds of the workloads.
 bench-host-profile: bench-host-build

@@ -18,8 +18,10 @@ import re
 import statistics
 import sys
 
-ALLOCS = ["slab", "slub", "glibc", "jemalloc", "tcmalloc", "mimalloc"]
-LABEL = {"slab": "Quarry SLAB", "slub": "Quarry SLUB", "glibc": "glibc", "jemalloc": "jemalloc",
+QUARRY = ["slab", "slub", "slob", "slob-seg"]  # Quarry's allocators (--variant)
+ALLOCS = QUARRY + ["glibc", "jemalloc", "tcmalloc", "mimalloc"]
+LABEL = {"slab": "Quarry SLAB", "slub": "Quarry SLUB", "slob": "Quarry SLOB",
+         "slob-seg": "Quarry SLOB-seg", "glibc": "glibc", "jemalloc": "jemalloc",
          "tcmalloc": "tcmalloc", "mimalloc": "mimalloc"}
 WORKLOADS = ["larson", "mixed", "prodcons"]
 WHAT = {
@@ -161,15 +163,15 @@ def section(out, w):
     nruns = max(len(v["cpu"]) for v in runs.values())
     w("## Multi-threaded workloads (issue 14, host-native)\n\n")
     w("Made by `tests/bench/host/workloads.c` (built as `workloads-4k` with SLAB and the peers, "
-      "`workloads-4k-slub` with SLUB), threads pinned one per core acting as Quarry's CPUs, "
-      "Quarry at 4K pages:\n\n")
+      "`workloads-4k-slub`, `-slob` and `-slob-seg` with Quarry's other allocators), threads "
+      "pinned one per core acting as Quarry's CPUs, Quarry at 4K pages:\n\n")
     for wl in WORKLOADS:
         w(f"- {WHAT[wl]}.\n")
     w("\nEvery object gets a tag in its first 8 bytes and a byte in its last after "
       "allocation; the tag is checked before its free (the run fails on an overwritten tag). Figures are **nanoseconds of CPU time per "
       "allocation (each freed once), summed over the threads** (`CLOCK_THREAD_CPUTIME_ID` "
       "over the measured part; waiting threads sleep on a futex, so they cost no CPU time): "
-      f"the median and range of {nruns} runs, SLAB's and SLUB's processes alternating, "
+      f"the median and range of {nruns} runs, each Quarry allocator's processes in turn, "
       "the allocators taking turns within each run after one untimed warm-up run. CPU time "
       "rather than wall time because the machine is shared: ")
     loads = "; ".join(f"{tag}: {m.get('loadavg_start', '?')} → {m.get('loadavg_end', '?')}"
@@ -207,17 +209,17 @@ def section(out, w):
         for a in have:
             v = med.get((wl, thr, a))
             r.append("–" if v is None or not g else f"{v / g:.2f}")
-        fastest = min((a for a in have if a not in ("slab", "slub") and (wl, thr, a) in med),
+        fastest = min((a for a in have if a not in QUARRY and (wl, thr, a) in med),
                       key=lambda a: med[(wl, thr, a)], default=None)
         r.append(fastest or "–")
-        for q in ("slab", "slub"):
+        for q in [q for q in QUARRY if q in have]:
             v, f = med.get((wl, thr, q)), med.get((wl, thr, fastest)) if fastest else None
             r.append("–" if v is None or not f else f"{v / f:.2f}")
         rows.append(r)
     w("Time ratio to glibc (median CPU time; below 1 is faster), the fastest peer, and "
       "Quarry's ratio to it:\n\n")
     table(w, ["workload", "threads"] + [LABEL[a] for a in have] +
-          ["fastest peer", "SLAB / fastest", "SLUB / fastest"], rows)
+          ["fastest peer"] + [LABEL[q][7:] + " / fastest" for q in QUARRY if q in have], rows)
 
     if cg:
         w("### One thread under callgrind\n\n")
@@ -248,7 +250,7 @@ def section(out, w):
         w("\"allocator's\": all but the workload's own function (random numbers, tags, "
           "slots; its calls into the allocator excluded), so the allocator and what it calls.\n\n")
         table(w, ["workload", "per op"] + [LABEL[a] for a in have], rows)
-        for a in ("slab", "slub"):
+        for a in QUARRY:
             parts = []
             for wl in WORKLOADS:
                 c = cg.get((wl, a))

@@ -14,7 +14,7 @@
 #    measured loop.
 # 3. The multi-threaded workloads (workloads.c: larson, mixed, prodcons at 1 and 2
 #    threads): WL_PROCS processes of SLAB's binary (Quarry SLAB and the four peers)
-#    alternating with SLUB's (Quarry SLUB), WL_RUNS timed runs each after a warm-up,
+#    alternating with SLUB's, SLOB's and SLOB-seg's (Quarry alone), WL_RUNS timed runs each after a warm-up,
 #    WL_SCALE percent of the default operations; then each at one thread under
 #    callgrind (WL_CG_SCALE percent), one dump per workload and allocator.
 # 4. report.py turns the rows and dumps into results.csv and report.md.
@@ -88,16 +88,19 @@ else
 	echo "bench-host: no valgrind (or built without <valgrind/callgrind.h>): no instruction counts"
 fi
 
-# The workloads: SLAB's and SLUB's processes alternate, so both see the same load.
+# The workloads: the allocators' processes take turns, so all see the same load.
 WL_ALL=quarry,glibc,jemalloc,tcmalloc,mimalloc
-echo "bench-host: [$(elapsed)] workloads: $WL_PROCS x (workloads-4k: Quarry SLAB and the peers; workloads-4k-slub), $WL_RUNS runs each, scale $WL_SCALE%"
+WL_OTHERS="slub slob slob-seg"
+echo "bench-host: [$(elapsed)] workloads: $WL_PROCS x (workloads-4k: Quarry SLAB and the peers; workloads-4k-{${WL_OTHERS// /,}}), $WL_RUNS runs each, scale $WL_SCALE%"
 for p in $(seq "$WL_PROCS"); do
 	"$OUT/workloads-4k" --variant slab --allocators "$WL_ALL" --runs "$WL_RUNS" \
 		--scale "$WL_SCALE" --csv "$OUT/wl-4k.csv" --meta "$OUT/wl-meta-4k.p$p.txt" \
 		> "$OUT/wl-console-4k.log"
-	"$OUT/workloads-4k-slub" --variant slub --allocators quarry --runs "$WL_RUNS" \
-		--scale "$WL_SCALE" --csv "$OUT/wl-4k-slub.csv" --meta "$OUT/wl-meta-4k-slub.p$p.txt" \
-		> "$OUT/wl-console-4k-slub.log"
+	for v in $WL_OTHERS; do
+		"$OUT/workloads-4k-$v" --variant "$v" --allocators quarry --runs "$WL_RUNS" \
+			--scale "$WL_SCALE" --csv "$OUT/wl-4k-$v.csv" \
+			--meta "$OUT/wl-meta-4k-$v.p$p.txt" > "$OUT/wl-console-4k-$v.log"
+	done
 done
 
 # wlcg TAG VARIANT ALLOCATORS: the workloads at one thread under callgrind.
@@ -115,7 +118,9 @@ wlcg() {
 }
 if command -v valgrind >/dev/null 2>&1 && grep -q "^callgrind=1" "$OUT/meta-4k.txt"; then
 	wlcg 4k slab "$WL_ALL"
-	wlcg 4k-slub slub quarry
+	for v in $WL_OTHERS; do
+		wlcg "4k-$v" "$v" quarry
+	done
 fi
 
 echo "bench-host: [$(elapsed)] report"

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # smoke.sh - make test's check of the host workloads (tests/bench/host/workloads.c)
-# with Quarry SLAB and SLUB: each workload at 1 and 2 threads, a small scale,
+# with each of Quarry's allocators (SLAB, SLUB, SLOB, SLOB-seg): each workload at 1 and 2 threads, a small scale,
 # Quarry alone, every object's tag checked; then that the checks can fail (a
 # spoiled tag, --plant), and that bad options are refused with a message.
 # Prints PASS/FAIL lines (tests/run-all.sh counts them); exits 1 on any FAIL.
-# About 1 minute, most of it building mm/ twice (-O2, no sanitizers).
+# About 2 minutes, most of it building mm/ four times (-O2, no sanitizers).
 set -uo pipefail
 
 OUT=${OUT:-build/bench-host}
@@ -16,9 +16,9 @@ fail() {
 	fails=$((fails + 1))
 }
 
-for alloc in slab slub; do
+for alloc in slab slub slob slob-seg; do
 	tag=4k
-	[ $alloc = slub ] && tag=4k-slub
+	[ $alloc = slab ] || tag=4k-$alloc
 	if ! make --no-print-directory -f tests/bench/host/bench-host.mk BH_VARIANT_BUILD=1 \
 		PAGE_SHIFT=12 SLAB_IDX= SLAB_DEBUG= SLAB_GROW_LOCKED= SLAB_STATS= \
 		SLAB_FREELIST_HARDENED= SLAB_FREELIST_RANDOM= BH_ALLOC=$alloc BH_OUT="$OUT" \
