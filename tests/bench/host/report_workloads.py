@@ -172,7 +172,9 @@ def section(out, w):
       "allocation (each freed once), summed over the threads** (`CLOCK_THREAD_CPUTIME_ID` "
       "over the measured part; waiting threads sleep on a futex, so they cost no CPU time): "
       f"the median and range of {nruns} runs, each Quarry allocator's processes in turn, "
-      "the allocators taking turns within each run after one untimed warm-up run. CPU time "
+      "the allocators taking turns within each run after one untimed warm-up run, and each "
+      "timed run right after an untimed one of the same allocator, workload and threads "
+      "(so that no allocator starts cold on another's memory). CPU time "
       "rather than wall time because the machine is shared: ")
     loads = "; ".join(f"{tag}: {m.get('loadavg_start', '?')} → {m.get('loadavg_end', '?')}"
                       for tag, m in metas)

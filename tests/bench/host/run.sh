@@ -14,7 +14,8 @@
 #    measured loop.
 # 3. The multi-threaded workloads (workloads.c: larson, mixed, prodcons at 1 and 2
 #    threads): WL_PROCS processes of SLAB's binary (Quarry SLAB and the four peers)
-#    alternating with SLUB's, SLOB's and SLOB-seg's (Quarry alone), WL_RUNS timed runs each after a warm-up,
+#    alternating with SLUB's, SLOB's and SLOB-seg's (Quarry alone), WL_RUNS timed runs each after a warm-up
+#    and each right after an untimed run of its own,
 #    WL_SCALE percent of the default operations; then each at one thread under
 #    callgrind (WL_CG_SCALE percent), one dump per workload and allocator.
 # 4. report.py turns the rows and dumps into results.csv and report.md.
