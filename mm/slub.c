@@ -338,7 +338,7 @@ void slab_free_slow(void *x, struct kmem_cache *s, const char *fn)
 void *slab_alloc_retry(struct kmem_cache *s)
 {
 	stat(s, alloc_retries, 1);
-	return slab_alloc(s);
+	return slub_alloc_classic_at(s, false);
 }
 
 /*
@@ -349,7 +349,41 @@ void *slab_alloc_retry(struct kmem_cache *s)
 void slab_free_retry(void *x, struct kmem_cache *s, const char *fn, bool on_slab)
 {
 	stat(s, free_retries, 1);
-	slub_free(s, x, fn, on_slab);
+	slub_free_classic(s, x, fn, on_slab);
+}
+
+/*
+ * slab_alloc_classic - an allocation by the classic paths (CPU freelist,
+ * then slab_alloc_slow), for a cache or CPU without sheaves. Any context.
+ */
+void *slab_alloc_classic(struct kmem_cache *s)
+{
+	return slub_alloc_classic_at(s, false);
+}
+
+/*
+ * slub_free_to_slabs - give x, an object of s on an object boundary that
+ * a sheaf held, back to its slab: onto this CPU's freelist if it is in the
+ * CPU slab (and not its top), else onto its slab's page freelist
+ * (__slab_free). A double free found there (x on top of a freelist, or its
+ * slab with nothing in use) is reported and refused. Interrupts off.
+ */
+void slub_free_to_slabs(struct kmem_cache *s, void *x, const char *fn)
+{
+	struct kmem_cache_cpu *c = slub_this_cpu(s);
+	void *head = READ_ONCE(c->freelist);
+
+	assert_irqs_disabled();
+	if (((uintptr_t)head ^ (uintptr_t)x) - 1 < s->slab_mask) {
+		slub_set_fp(s, x, head);
+		slub_cpu_set(c, x, false);
+		return;
+	}
+	if (unlikely(x == head)) {
+		slab_bad_free(s, fn, x, "double free (already on the CPU's freelist)");
+		return;
+	}
+	__slab_free(s, (struct page *)virt_to_page(x)->private, x, fn);
 }
 
 /* kmem_cache_alloc: see slab.h. */

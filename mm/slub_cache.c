@@ -207,6 +207,7 @@ static bool cache_setup(struct kmem_cache *s, const char *name, size_t size, siz
 		       SLUB_CPU_SLOTS);
 		return false;
 	}
+	slub_sheaf_setup(s);
 	return true;
 }
 
@@ -268,7 +269,8 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 		       "never made by kmem_cache_create); nothing done\n", (void *)cachep);
 		return -EINVAL;
 	}
-	if (cachep == &kmem_cache_boot || cachep == kmalloc_slab(cachep->object_size)) {
+	if (cachep == &kmem_cache_boot || cachep == kmalloc_slab(cachep->object_size) ||
+	    cachep == slub_sheaf_cache) {
 		printk("slub: kmem_cache_destroy(%s): a boot cache cannot be destroyed\n",
 		       cachep->name);
 		return -EINVAL;
@@ -277,7 +279,14 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 	flags = spin_lock_irqsave(&slab_caches_lock);
 	list_del(&cachep->list);
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
-	/* The caller guarantees no CPU uses the cache: every CPU's slabs may be flushed here. */
+	/*
+	 * The caller guarantees no CPU uses the cache: every CPU's sheaves and
+	 * slabs may be flushed here. Sheaves first, all of them: their objects
+	 * go through this CPU's slabs, flushed after.
+	 */
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		slub_sheaves_release_cpu(cachep, cpu);
+	slub_barn_flush(cachep);
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
 		slub_flush_cpu(cachep, cpu);
 	slub_node_release_empty(cachep);
@@ -323,6 +332,7 @@ void kmem_cache_init(void)
 	slab_caches_add(&kmem_cache_boot);
 	slab_state = SLAB_PARTIAL;
 	kmalloc_caches_init();
+	slub_sheaves_init();
 	/* kmalloc's fast path reads the free pointer at offset 0 (slab_kmalloc_alloc). */
 	for (unsigned int i = 0; i <= KMALLOC_SHIFT_HIGH; i++)
 		BUG_ON(kmalloc_caches[i] && !slub_debug_on(kmalloc_caches[i]) &&

@@ -5,9 +5,13 @@
  * slabinfo: num_objs = nr_slabs * num; active_objs = num_objs less the
  * free objects on the node's partial slabs (objects on CPU freelists and
  * on CPU partial slabs count as active, as Linux SLUB counts them);
- * tunables 0 0 0 (SLUB has none, as Linux prints it); slabdata
+ * objects in sheaves count as active too, as SLAB's arrays' objects do;
+ * tunables <limit> = sheaf capacity, <batchcount> = half of it (what a
+ * full main sheaf frees when the barn has no room), <sharedfactor> 0 (0 0
+ * 0 for caches without sheaves, as Linux SLUB prints it); slabdata
  * active_slabs = slabs less the empty ones on the node's list, num_slabs =
- * all slabs (full, partial, CPU), sharedavail 0.
+ * all slabs (full, partial, CPU), sharedavail = objects in the barn's full
+ * sheaves.
  *
  * kmem_cache_check holds slab_caches_lock (so no CPU's slab_reap runs
  * meanwhile: it trylocks it) and the node lock, and verifies:
@@ -37,15 +41,16 @@
 /* slabinfo_line: see slab.h. */
 int slabinfo_line(struct kmem_cache *cachep, char *buf, size_t size)
 {
-	unsigned long empty, free = slub_count_free(cachep, &empty);
+	unsigned long empty, free = slub_count_free(cachep, &empty), in_barn;
 	unsigned long slabs = (unsigned long)atomic_long_read(&cachep->node.nr_slabs);
 
+	slub_sheaved(cachep, &in_barn);
 	return snprintf(buf, size,
 			"%-17s %6lu %6lu %6u %4u %4d"
 			" : tunables %4u %4u %4u : slabdata %6lu %6lu %6lu",
 			cachep->name, slabs * cachep->num - free, slabs * cachep->num,
-			cachep->size, cachep->num, 1 << cachep->order, 0U, 0U, 0U,
-			slabs - empty, slabs, 0UL);
+			cachep->size, cachep->num, 1 << cachep->order, cachep->sheaf_capacity,
+			cachep->sheaf_capacity / 2, 0U, slabs - empty, slabs, in_barn);
 }
 
 /* kmem_cache_usage: see slab.h. SLUB keeps no per-CPU bookkeeping in caches. */

@@ -301,7 +301,8 @@ SELFTEST_HOST(slub_host_reap_and_drain_all)
 
 	slab_drain_all();
 	pages = slab_test_settle();
-	c = kmem_cache_create("test-reap", 100, 0, SLAB_NO_DEBUG, NULL);
+	/* The classic pair's idle test; slub_host_sheaves_reap has the sheaves'. */
+	c = slub_test_classic(kmem_cache_create("test-reap", 100, 0, SLAB_NO_DEBUG, NULL));
 	ST_EXPECT(c, "create failed");
 	/* Every CPU gets a CPU slab and keeps one object. */
 	for (unsigned int cpu = 0; cpu < HOP_CPUS; cpu++) {
