@@ -331,6 +331,92 @@ void slab_free_slow(void *x, struct kmem_cache *s, const char *fn)
 }
 
 /*
+ * Push the chain head..tail of cnt objects of the slab headed by page (x
+ * linked to the next by their free pointers) onto its page freelist in
+ * one cmpxchg_double, as __slab_free does for one (a full unfrozen slab is
+ * frozen onto this CPU's partial list). False, with nothing done, when the
+ * slab would become empty unfrozen (free_to_empty's case), when it has
+ * fewer than cnt objects in use, or when its freelist starts with one of
+ * the chain (a double free): the caller then frees them one by one, which
+ * handles and reports those.
+ */
+static bool free_chain(struct kmem_cache *s, struct page *page, void **objs, unsigned int cnt)
+{
+	void *head = objs[0], *tail = objs[cnt - 1], *prior;
+	unsigned long counters, new;
+
+	for (;;) {
+		prior = READ_ONCE(page->slub_freelist);
+		counters = READ_ONCE(page->counters);
+		if (slub_inuse(counters) < cnt)
+			return false;
+		for (unsigned int i = 0; i < cnt; i++)
+			if (unlikely(objs[i] == prior))
+				return false;
+		new = counters - cnt;
+		if (!slub_frozen(counters)) {
+			if (slub_is_end(prior))
+				new |= SLUB_FROZEN;
+			else if (slub_inuse(new) == 0)
+				return false;
+		}
+		slub_set_fp(s, tail, prior);
+		if (arch_cmpxchg_double(&page->slub_freelist, (unsigned long)prior, counters,
+					(unsigned long)head, new))
+			break;
+		stat(s, page_retries, 1);
+	}
+	stat(s, free_slow, 1);
+	if (slub_frozen(counters))
+		stat(s, free_frozen, 1);
+	else if (slub_frozen(new))
+		slub_put_cpu_partial(s, page);
+	return true;
+}
+
+/*
+ * slub_free_bulk - slub_free_to_slabs for objs[0..n), objects of s on
+ * object boundaries that sheaves held: each run of objects of one slab
+ * goes back as one chain, onto this CPU's freelist (its CPU slab) or its
+ * page freelist (free_chain), one cmpxchg for the run; a run that meets a
+ * double free or the slab's last object goes one by one. Interrupts off.
+ */
+void slub_free_bulk(struct kmem_cache *s, void **objs, unsigned int n, const char *fn)
+{
+	struct kmem_cache_cpu *c = slub_this_cpu(s);
+
+	assert_irqs_disabled();
+	for (unsigned int i = 0, cnt; i < n; i += cnt) {
+		uintptr_t base = slub_base(s, objs[i]);
+		void *head = READ_ONCE(c->freelist);
+		bool cpu_slab = head != SLUB_NO_SLAB && slub_base(s, head) == base, ok = true;
+
+		for (cnt = 1; i + cnt < n && slub_base(s, objs[i + cnt]) == base; cnt++) {
+			slub_set_fp(s, objs[i + cnt - 1], objs[i + cnt]);
+			ok &= objs[i + cnt] != head;
+		}
+		if (cpu_slab && ok && objs[i] != head) {
+			slub_set_fp(s, objs[i + cnt - 1], head);
+			slub_cpu_set(c, objs[i], false);
+			continue;
+		}
+		if (!cpu_slab) {
+			struct page *page = (struct page *)virt_to_page(objs[i])->private;
+
+			if (free_chain(s, page, &objs[i], cnt))
+				continue;
+			/* Perhaps the run empties the slab: all but its last as a chain. */
+			if (cnt > 2 && free_chain(s, page, &objs[i], cnt - 1)) {
+				slub_free_to_slabs(s, objs[i + cnt - 1], fn);
+				continue;
+			}
+		}
+		for (unsigned int k = 0; k < cnt; k++)
+			slub_free_to_slabs(s, objs[i + k], fn);
+	}
+}
+
+/*
  * slab_alloc_retry - slab_alloc's cmpxchg failed (an interrupt took an
  * object or changed the CPU slab in between): count it and start again.
  * Out of line, so that the fast path is straight code with no loop.

@@ -135,14 +135,14 @@ DECLARE_PER_CPU(unsigned long, slub_events);
 
 /*
  * A sheaf: objects[0..size) are free objects of its cache, the last one
- * freed on top. size and capacity sit just below objects[0], so that
- * objects[-1] (read by the free fast path's double-free test when size is
- * 0) is no pointer. slub_sheaf_none (capacity 0) stands for "no sheaf".
+ * freed on top. capacity sits just below objects[0], so that objects[-1]
+ * (read by the free fast path's double-free test when size is 0) is no
+ * pointer. slub_sheaf_none (capacity 0) stands for "no sheaf".
  */
 struct slub_sheaf {
 	struct slub_sheaf *next;	/* on a barn list */
-	unsigned int size;		/* objects held */
-	unsigned int capacity;		/* most it holds (its cache's sheaf_capacity) */
+	unsigned long size;		/* objects held (a word: no zero-extension on the paths) */
+	unsigned long capacity;		/* most it holds (its cache's sheaf_capacity) */
 	void *objects[];
 };
 #define SLUB_SHEAF_MAX	((SLUB_SHEAF_BYTES - sizeof(struct slub_sheaf)) / sizeof(void *))
@@ -502,13 +502,15 @@ static __always_inline void *slab_alloc_at(struct kmem_cache *s, bool fp_at_0)
 #if CONFIG_SLUB_SHEAVES
 	unsigned long flags = arch_irq_save();
 	struct slub_sheaf *sh = slub_this_main(s);
-	unsigned int n = sh->size;
+	unsigned long n = sh->size;
 	void *x;
 
 	(void)fp_at_0;
 	if (unlikely(n == 0))
 		return slub_sheaf_alloc_slow(s, flags);
+	/* Loaded before size is stored, into the return register (as SLAB's pop). */
 	x = sh->objects[n - 1];
+	__asm__("" : "+r"(x));
 	sh->size = n - 1;
 	stat(s, alloc_sheaf, 1);
 	arch_irq_restore(flags);
@@ -593,8 +595,7 @@ static __always_inline void slub_free(struct kmem_cache *s, void *x, const char 
 {
 #if CONFIG_SLUB_SHEAVES
 	struct slub_sheaf *sh;
-	unsigned long flags;
-	unsigned int n;
+	unsigned long flags, n;
 
 	if (unlikely(((uintptr_t)x & s->slab_mask) * s->obj_magic >= s->obj_bound)) {
 		slab_free_slow(x, s, fn);
@@ -640,6 +641,7 @@ static __always_inline void slab_free(struct kmem_cache *s, void *x, const char 
 /* mm/slub.c: slabs, the page pair, the free slow path. */
 void *slab_alloc_classic(struct kmem_cache *s);
 void slub_free_to_slabs(struct kmem_cache *s, void *x, const char *fn);
+void slub_free_bulk(struct kmem_cache *s, void **objs, unsigned int n, const char *fn);
 struct page *slub_new_slab(struct kmem_cache *s);
 void slub_discard_slab(struct kmem_cache *s, struct page *page);
 void slub_discard_list(struct kmem_cache *s, struct list_head *list);

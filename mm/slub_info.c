@@ -6,8 +6,8 @@
  * free objects on the node's partial slabs (objects on CPU freelists and
  * on CPU partial slabs count as active, as Linux SLUB counts them);
  * objects in sheaves count as active too, as SLAB's arrays' objects do;
- * tunables <limit> = sheaf capacity, <batchcount> = half of it (what a
- * full main sheaf frees when the barn has no room), <sharedfactor> 0 (0 0
+ * tunables <limit> = sheaf capacity, <batchcount> = the same (what a full
+ * main sheaf frees to the slabs when the barn has no room), <sharedfactor> 0 (0 0
  * 0 for caches without sheaves, as Linux SLUB prints it); slabdata
  * active_slabs = slabs less the empty ones on the node's list, num_slabs =
  * all slabs (full, partial, CPU), sharedavail = objects in the barn's full
@@ -56,7 +56,7 @@ int slabinfo_line(struct kmem_cache *cachep, char *buf, size_t size)
 			" : tunables %4u %4u %4u : slabdata %6lu %6lu %6lu",
 			cachep->name, slabs * cachep->num - free, slabs * cachep->num,
 			cachep->size, cachep->num, 1 << cachep->order, cachep->sheaf_capacity,
-			cachep->sheaf_capacity / 2, 0U, slabs - empty, slabs, in_barn);
+			cachep->sheaf_capacity, 0U, slabs - empty, slabs, in_barn);
 }
 
 /* kmem_cache_usage: see slab.h. SLUB keeps no per-CPU bookkeeping in caches. */
@@ -401,11 +401,11 @@ static int check_sheaf(struct kmem_cache *s, const struct slub_sheaf *sh, const 
 		       unsigned int cpu, bool want_full, bool want_empty)
 {
 	CHECK(sh->capacity == s->sheaf_capacity && sh->size <= sh->capacity,
-	      "%s sheaf %p (CPU %u): %u objects, capacity %u, the cache's %u", what,
+	      "%s sheaf %p (CPU %u): %lu objects, capacity %lu, the cache's %u", what,
 	      (const void *)sh, cpu, sh->size, sh->capacity, s->sheaf_capacity);
-	CHECK(!want_full || sh->size == sh->capacity, "barn's full sheaf %p holds %u of %u",
+	CHECK(!want_full || sh->size == sh->capacity, "barn's full sheaf %p holds %lu of %lu",
 	      (const void *)sh, sh->size, sh->capacity);
-	CHECK(!want_empty || sh->size == 0, "barn's empty sheaf %p holds %u", (const void *)sh,
+	CHECK(!want_empty || sh->size == 0, "barn's empty sheaf %p holds %lu", (const void *)sh,
 	      sh->size);
 	for (unsigned int i = 0; i < sh->size; i++) {
 		void *x = sh->objects[i];

@@ -270,9 +270,15 @@ unsigned int slub_refill_sheaf(struct kmem_cache *s, struct slub_sheaf *sh, unsi
 			sh->objects[sh->size++] = x;
 			continue;
 		}
-		while (!slub_is_end(v) && sh->size < want) {
-			sh->objects[sh->size++] = v;
-			v = slub_get_fp(s, v);
+		{
+			unsigned long n = sh->size;
+			void **objs = sh->objects;
+
+			do {
+				objs[n++] = v;
+				v = slub_get_fp(s, v);
+			} while (!slub_is_end(v) && n < want);
+			sh->size = n;
 		}
 		slub_cpu_set(c, v, false);
 	}

@@ -17,8 +17,9 @@
  *  - free, main full: swap with the spare if it is empty; else give the
  *    full main to the barn for an empty one (a new one from slub_sheaf if
  *    the barn has none); else (the barn holds SLUB_BARN_MAX full ones, or
- *    no memory) free the older half of main to the slabs
- *    (slub_free_to_slabs: the CPU freelist or the page freelist).
+ *    no memory) free all of main to the slabs (slub_free_bulk: each run
+ *    of objects of one slab as one chain, onto the CPU freelist or the
+ *    page freelist, one cmpxchg per run).
  *  - the barn (one per cache: Quarry has one node) keeps up to
  *    SLUB_BARN_MAX full and SLUB_BARN_MAX empty sheaves on two lists, under
  *    its own lock; more empty ones go back to slub_sheaf.
@@ -62,8 +63,7 @@
  * is taken under it but for kmem_cache_check, which holds the node lock.
  * Departures from Linux: one node, one barn; no kfree_rcu sheaf, no
  * prefilled sheaves API; sheaves for every cache without debugging (not
- * by a caller's request); a full main with no room in the barn frees half
- * of itself, not all; the reap releases idle CPUs' sheaves.
+ * by a caller's request); the reap releases idle CPUs' sheaves.
  */
 #include "mm/slab_impl.h"
 #include "kernel/printk.h"
@@ -148,8 +148,7 @@ static void sheaf_free(struct slub_sheaf *sh)
 static void sheaf_flush(struct kmem_cache *s, struct slub_sheaf *sh, unsigned int from,
 			unsigned int n)
 {
-	for (unsigned int i = from; i < from + n; i++)
-		slub_free_to_slabs(s, sh->objects[i], "kmem_cache_free");
+	slub_free_bulk(s, &sh->objects[from], n, "kmem_cache_free");
 	for (unsigned int i = from + n; i < sh->size; i++)
 		sh->objects[i - n] = sh->objects[i];
 	sh->size -= n;
@@ -317,7 +316,7 @@ void slub_sheaf_free_slow(void *x, struct kmem_cache *s, const char *fn, bool on
 			*main_of(s, smp_processor_id()) = empty;
 			stat(s, barn_put, 1);
 		} else {
-			sheaf_flush(s, sh, 0, sh->size / 2);
+			sheaf_flush(s, sh, 0, sh->size);
 		}
 		sh = slub_this_main(s);
 	}

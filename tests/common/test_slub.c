@@ -451,7 +451,7 @@ SELFTEST(slub_slabinfo_format)
 		slabinfo_line(kmalloc_slab(32), line, sizeof(line));
 		printk("kmalloc-32 at %s pages, 1000 objects held: %s\n", PAGE_SIZE_NAME, line);
 		snprintf(want, sizeof(want), " : tunables %4u %4u %4u : slabdata ",
-			 kmalloc_slab(32)->sheaf_capacity, kmalloc_slab(32)->sheaf_capacity / 2, 0U);
+			 kmalloc_slab(32)->sheaf_capacity, kmalloc_slab(32)->sheaf_capacity, 0U);
 		ST_EXPECT(slab_test_console_has(want), "kmalloc-32's tunables are not its sheaves' '%s'",
 			  want);
 		ST_EXPECT(!CONFIG_SLUB_SHEAVES || kmalloc_slab(32)->sheaf_capacity > 0,

@@ -3,7 +3,7 @@
  * kernel and on the host: the first allocation refilling the main sheaf
  * from the slabs, frees filling it, the swap with the spare, the full main
  * going to the barn for an empty one and coming back as a full one,
- * half-flushes when the barn is full; kmem_cache_check accounting for
+ * main flushed to the slabs when the barn is full; kmem_cache_check accounting for
  * sheaved objects; drain, shrink and destroy giving every object back
  * (destroy counting no sheaved object as live); double frees and bad
  * pointers reported on the sheaf path, and a double free a sheaf cannot
@@ -72,7 +72,7 @@ SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
 	ST_EXPECT(main_size(c) == 1 && c->node.barn.nr_full == 1,
 		  "one more: main %u, barn %u full", main_size(c), c->node.barn.nr_full);
 	ST_EXPECT(kmem_cache_check(c) == 0, "check with a full barn sheaf");
-	/* The barn takes SLUB_BARN_MAX full sheaves, then main frees half of itself. */
+	/* The barn takes SLUB_BARN_MAX full sheaves, then a full main goes to the slabs. */
 	for (unsigned int i = 2 * cap + 1; i < n; i++)
 		kmem_cache_free(c, objs[i]);
 	ST_EXPECT(c->node.barn.nr_full == SLUB_BARN_MAX, "barn %u full", c->node.barn.nr_full);
