@@ -25,6 +25,13 @@
  * enough ready slabs besides (slub_node_spare), else moves it to the front
  * of the node's list. Interrupts stay on except under the node lock.
  *
+ * Sheaves give objects back through slub_free_to_slabs (one object: the
+ * CPU freelist if it is in the CPU slab, else __slab_free) and
+ * slub_free_bulk (runs of objects of one slab chained and pushed with one
+ * cmpxchg, onto the CPU freelist or the page freelist), with interrupts
+ * off; the classic paths are used alone by caches or CPUs without sheaves
+ * (slab_alloc_classic, slub_free_classic).
+ *
  * Locking: none here but the node lock as said; the callers' rules are in
  * mm/slub_def.h. Departure from Linux: a free that finds an object on top
  * of a freelist, or a slab with nothing in use, reports a double free even

@@ -25,6 +25,12 @@
  * slab_caches_lock, and a new cache's pair is set to SLUB_NO_SLAB on
  * every CPU before anyone can see the cache (tids continue).
  *
+ * Each cache also gets its sheaf capacity and every CPU's main sheaf set
+ * to none (slub_sheaf_setup); the slub_sheaf cache, which sheaves come
+ * from, is made at boot after the kmalloc caches and cannot be destroyed;
+ * kmem_cache_destroy gives every CPU's sheaves and the barn back before it
+ * flushes the CPUs' slabs and counts live objects.
+ *
  * kmem_cache_init refuses to run on a CPU without a double-word
  * compare-and-exchange (asm/cmpxchg.h), naming the instruction.
  * Departures from Linux: slab orders capped lower at 16K and 64K pages;

@@ -29,6 +29,18 @@
  * other onto its slab's page freelist with arch_cmpxchg_double on
  * (page->slub_freelist, page->counters).
  *
+ * Sheaves (SLUB_SHEAVES=1, the default; mm/slub_sheaf.c): in front of all
+ * that, per CPU and cache, a main and a spare sheaf, arrays of free object
+ * pointers, and per node (one) a barn of full and empty sheaves; the fast
+ * paths pop and push the main sheaf with interrupts off (slab_alloc_at,
+ * slub_free), and the pair above is then the sheaves' source and sink
+ * (refills and flushes, with interrupts off). Main's pointer sits in the
+ * per-CPU area by slot (struct slub_sheaf_slots), reached like the pair;
+ * slub_sheaf_none stands for none (a debug cache, the slub_sheaf cache,
+ * early boot, a CPU that has not used the cache or was drained): its
+ * capacity 0 sends both fast paths to the sheaves' slow paths, which fall
+ * back on the classic paths. SLUB_SHEAVES=0 builds the classic paths alone.
+ *
  * Slab states: frozen (a CPU's slab, or on that CPU's partial list in
  * s->cpu[cpu]; only that CPU takes objects from it, others push lock-free
  * onto its page freelist); unfrozen with a free object, on the node's
@@ -38,13 +50,18 @@
  * (or when no new slab can be made): mm/slub_partial.c says why.
  *
  * Locks, outermost first: slab_caches_lock -> node.list_lock (the partial
- * list, nr_partial, unfreezing) -> zone lock -> console lock; the node lock
- * only with interrupts off. A CPU's pair is written by that CPU (fast paths
- * with interrupts on; slow paths, flushes and reaps with them off) or, for
- * an idle cache, by kmem_cache_destroy; its partial list only by that CPU
- * with interrupts off. Departures from Linux: one node (Quarry has one
- * memory node); no per-CPU page pointer; debug caches have no CPU slab and
- * take the node lock for every operation; the tick drives the reap.
+ * list, nr_partial, unfreezing) -> node.barn.lock (the barn's lists; held
+ * under the node lock only by kmem_cache_check, and nothing else is taken
+ * under it) -> zone lock -> console lock; the node and barn locks only
+ * with interrupts off. A CPU's pair is written by that CPU (classic fast
+ * paths with interrupts on; slow paths, sheaf refills and flushes, reaps
+ * with them off) or, for an idle cache, by kmem_cache_destroy; its partial
+ * list and its sheaves only by that CPU with interrupts off (or destroy).
+ * Departures from Linux: one node (Quarry has one memory node), so one
+ * barn; no per-CPU page pointer; debug caches have no CPU slab and take
+ * the node lock for every operation; the tick drives the reap, which also
+ * gives back idle CPUs' sheaves and unused barns; sheaves for every cache
+ * without debugging (not on a caller's request), no kfree_rcu sheaf.
  */
 #ifndef MM_SLUB_DEF_H
 #define MM_SLUB_DEF_H

@@ -46,6 +46,13 @@
  * no list. The lock makes a free that empties an unfrozen slab
  * wait until the slab is on its list.
  *
+ * With sheaves, slub_refill_sheaf fills a sheaf through the same paths
+ * (the CPU freelist's chain at once, then slab_alloc_slow's cases), and
+ * every path below that gives a CPU's slabs back (kmem_cache_drain_local,
+ * kmem_cache_shrink, slab_drain_all, the reap, destroy's slub_flush_cpu)
+ * first gives its sheaves back (mm/slub_sheaf.c); shrink and drain_all
+ * empty the barn too, then the slub_sheaf cache last.
+ *
  * slab_reap (the tick, every 2 s per CPU): a CPU whose pair did not change
  * since the last pass (its tid, and its freelist, which frees move alone)
  * flushes its slab and partial slabs; every second pass over a cache, if
