@@ -177,6 +177,7 @@ struct kmem_cache_cpu_partial {
 	struct list_head partial;	/* frozen slabs with free objects, by page->lru */
 	unsigned int nr_partial;
 	unsigned int reap_size;		/* the main sheaf's size at the last reap */
+	bool sheaf_warm;		/* main was refilled since the sheaves were made */
 	struct slub_sheaf *spare;	/* the spare sheaf, or NULL */
 	struct slub_sheaf *reap_main;	/* the main sheaf at the last reap */
 	unsigned long reap_tid;		/* the pair at the last reap: both equal means idle */

@@ -13,7 +13,10 @@
  *  - allocation, main empty: swap with the spare if it has objects; else
  *    give the empty main to the barn for a full sheaf; else refill main
  *    from the slabs (slub_refill_sheaf: the CPU freelist's chain at once,
- *    then the classic slow path's CPU slabs); if nothing comes, NULL.
+ *    then the classic slow path's CPU slabs); if nothing comes, NULL. The
+ *    first refill after a CPU's sheaves were made takes a quarter of the
+ *    capacity, so that a CPU that uses a cache once (every CPU touching
+ *    every kmalloc cache at boot, say) pins few objects and slabs.
  *  - free, main full: swap with the spare if it is empty; else give the
  *    full main to the barn for an empty one (a new one from slub_sheaf if
  *    the barn has none); else (the barn holds SLUB_BARN_MAX full ones, or
@@ -268,7 +271,9 @@ void *slub_sheaf_alloc_slow(struct kmem_cache *s, unsigned long flags)
 		sh = full;
 		stat(s, barn_get, 1);
 	} else {
-		slub_refill_sheaf(s, sh, sh->capacity);
+		/* A CPU's first refill takes a quarter: one use of a cache costs little. */
+		slub_refill_sheaf(s, sh, p->sheaf_warm ? sh->capacity : MAX(1UL, sh->capacity / 4));
+		p->sheaf_warm = true;
 	}
 	if (sh->size)
 		x = sh->objects[--sh->size];
@@ -343,6 +348,7 @@ void slub_sheaves_release_cpu(struct kmem_cache *s, unsigned int cpu)
 	*main_of(s, cpu) = &slub_sheaf_none;
 	p->spare = NULL;
 	p->reap_main = NULL;
+	p->sheaf_warm = false;
 	if (sh != &slub_sheaf_none) {
 		sheaf_flush(s, sh, 0, sh->size);
 		sheaf_free(sh);

@@ -47,13 +47,13 @@ SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
 	}
 	ST_EXPECT(cap >= 8 && cap <= SLUB_SHEAF_MAX, "capacity %u", cap);
 	n = 2 * cap + (SLUB_BARN_MAX + 2) * cap;
-	objs = kmalloc_array(n, sizeof(void *));
+	objs = kmalloc_array(n + cap, sizeof(void *));
 	ST_EXPECT(objs, "no table");
 	flags = arch_irq_save();
 	ST_EXPECT(slub_this_main(c) == &slub_sheaf_none, "a sheaf before the first use");
-	/* The first allocation makes the main sheaf and fills it from the slabs. */
+	/* The first allocation makes the main sheaf and fills a quarter of it from the slabs. */
 	objs[0] = kmem_cache_alloc(c);
-	ST_EXPECT(objs[0] && slub_this_main(c) != &slub_sheaf_none && main_size(c) == cap - 1,
+	ST_EXPECT(objs[0] && slub_this_main(c) != &slub_sheaf_none && main_size(c) == cap / 4 - 1,
 		  "after the first allocation: main sheaf holds %u of %u", main_size(c), cap);
 	ST_EXPECT(kmem_cache_check(c) == 0, "check with a refilled sheaf");
 	ST_EXPECT(slub_test_held(c) == 1, "%lu held, 1 allocated", slub_test_held(c));
@@ -61,6 +61,8 @@ SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
 		objs[i] = kmem_cache_alloc(c);
 		ST_EXPECT(objs[i], "allocation %u failed", i);
 	}
+	while (main_size(c) > 0)	/* main empty: the frees below start it from 0 */
+		ST_EXPECT((objs[n++] = kmem_cache_alloc(c)), "allocation %u failed", n);
 	ST_EXPECT(slub_test_held(c) == n, "%lu held, %u allocated", slub_test_held(c), n);
 	/* Frees fill main; full, it becomes the spare; both full: main goes to the barn. */
 	for (unsigned int i = 0; i < 2 * cap; i++)
