@@ -15,7 +15,7 @@
  *    from the slabs (slub_refill_sheaf: the CPU freelist's chain at once,
  *    then the classic slow path's CPU slabs); if nothing comes, NULL. The
  *    first refill after a CPU's sheaves were made takes a quarter of the
- *    capacity, so that a CPU that uses a cache once (every CPU touching
+ *    capacity (rounded up to whole slabs: cold_refill), so that a CPU that uses a cache once (every CPU touching
  *    every kmalloc cache at boot, say) pins few objects and slabs.
  *  - free, main full: swap with the spare if it is empty; else give the
  *    full main to the barn for an empty one (a new one from slub_sheaf if
@@ -240,6 +240,22 @@ static struct slub_sheaf *barn_put_full(struct kmem_cache *s, struct slub_sheaf 
 	return empty;
 }
 
+/*
+ * A CPU's first refill: a quarter of the capacity, so that one use of a
+ * cache costs little, rounded up to whole slabs where a slab holds no more
+ * than a sheaf: later refills then keep taking whole slabs, and a flush
+ * frees whole slabs' runs (x86_64 test 1, kfree(8192): 236 instructions per
+ * op with whole slabs, 289 with a quarter sheaf of 2 objects of 4).
+ */
+static unsigned long cold_refill(const struct kmem_cache *s)
+{
+	unsigned long want = MAX(1U, s->sheaf_capacity / 4);
+
+	if (s->num <= s->sheaf_capacity)
+		want = MIN((unsigned long)s->sheaf_capacity, ALIGN_UP(want, (unsigned long)s->num));
+	return want;
+}
+
 /* slub_sheaf_alloc_slow: see slub_def.h and above. */
 void *slub_sheaf_alloc_slow(struct kmem_cache *s, unsigned long flags)
 {
@@ -271,8 +287,7 @@ void *slub_sheaf_alloc_slow(struct kmem_cache *s, unsigned long flags)
 		sh = full;
 		stat(s, barn_get, 1);
 	} else {
-		/* A CPU's first refill takes a quarter: one use of a cache costs little. */
-		slub_refill_sheaf(s, sh, p->sheaf_warm ? sh->capacity : MAX(1UL, sh->capacity / 4));
+		slub_refill_sheaf(s, sh, p->sheaf_warm ? sh->capacity : cold_refill(s));
 		p->sheaf_warm = true;
 	}
 	if (sh->size)
