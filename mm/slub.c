@@ -391,15 +391,21 @@ static bool free_chain(struct kmem_cache *s, struct page *page, void **objs, uns
 void slub_free_bulk(struct kmem_cache *s, void **objs, unsigned int n, const char *fn)
 {
 	struct kmem_cache_cpu *c = slub_this_cpu(s);
+	/* In locals: the free pointers stored below could alias s for the compiler. */
+	const uintptr_t mask = s->slab_mask;
+	const unsigned int offset = s->offset;
 
 	assert_irqs_disabled();
 	for (unsigned int i = 0, cnt; i < n; i += cnt) {
-		uintptr_t base = slub_base(s, objs[i]);
+		uintptr_t base = (uintptr_t)objs[i] & ~mask;
 		void *head = READ_ONCE(c->freelist);
-		bool cpu_slab = head != SLUB_NO_SLAB && slub_base(s, head) == base, ok = true;
+		bool cpu_slab = head != SLUB_NO_SLAB && ((uintptr_t)head & ~mask) == base, ok = true;
 
-		for (cnt = 1; i + cnt < n && slub_base(s, objs[i + cnt]) == base; cnt++) {
-			slub_set_fp(s, objs[i + cnt - 1], objs[i + cnt]);
+		for (cnt = 1; i + cnt < n && ((uintptr_t)objs[i + cnt] & ~mask) == base; cnt++) {
+			if (CONFIG_SLAB_FREELIST_HARDENED)
+				slub_set_fp(s, objs[i + cnt - 1], objs[i + cnt]);
+			else
+				*(void **)((char *)objs[i + cnt - 1] + offset) = objs[i + cnt];
 			ok &= objs[i + cnt] != head;
 		}
 		if (cpu_slab && ok && objs[i] != head) {
