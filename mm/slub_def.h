@@ -110,10 +110,12 @@
 /*
  * Sheaves (mm/slub_sheaf.c): a sheaf is an array of up to SLUB_SHEAF_MAX
  * object pointers, SLUB_SHEAF_BYTES from the slub_sheaf cache; a barn keeps
- * up to SLUB_BARN_MAX full and as many empty ones.
+ * up to max_full full ones (SLUB_BARN_MAX, fewer for large objects: at most
+ * SLUB_BARN_BYTES of objects) and SLUB_BARN_MAX empty ones.
  */
 #define SLUB_SHEAF_BYTES	512
 #define SLUB_BARN_MAX		10
+#define SLUB_BARN_BYTES		(512UL << 10)
 
 /* page->counters: bits 0-31 inuse, 32-62 objects, 63 frozen. */
 #define SLUB_FROZEN		(1UL << 63)
@@ -189,7 +191,8 @@ struct slub_barn {
 	struct spinlock lock;		/* protects everything here */
 	struct slub_sheaf *full;	/* full sheaves, linked by next */
 	struct slub_sheaf *empty;	/* empty sheaves */
-	unsigned int nr_full;		/* at most SLUB_BARN_MAX */
+	unsigned int nr_full;		/* at most max_full */
+	unsigned int max_full;		/* 2..SLUB_BARN_MAX: see SLUB_BARN_BYTES */
 	unsigned int nr_empty;		/* at most SLUB_BARN_MAX */
 	unsigned int touched;		/* a sheaf came or went since the last reap */
 	unsigned int reap_visits;	/* reap passes since the barn was last reaped */

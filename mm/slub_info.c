@@ -446,14 +446,14 @@ static int check_sheaves(struct kmem_cache *s)
 	}
 	spin_lock(&b->lock);
 	for (sh = b->full; sh && !ret; sh = sh->next) {
-		ret = ++nr_full > SLUB_BARN_MAX || check_sheaf(s, sh, "barn", 0, true, false);
+		ret = ++nr_full > b->max_full || check_sheaf(s, sh, "barn", 0, true, false);
 	}
 	for (sh = b->empty; sh && !ret; sh = sh->next)
 		ret = ++nr_empty > SLUB_BARN_MAX || check_sheaf(s, sh, "barn", 0, false, true);
 	spin_unlock(&b->lock);
 	CHECK(!ret && nr_full == b->nr_full && nr_empty == b->nr_empty,
-	      "barn: %u full and %u empty sheaves on its lists, counts %u and %u (at most %d)",
-	      nr_full, nr_empty, b->nr_full, b->nr_empty, SLUB_BARN_MAX);
+	      "barn: %u full and %u empty sheaves on its lists, counts %u and %u (at most %u "
+	      "and %d)", nr_full, nr_empty, b->nr_full, b->nr_empty, b->max_full, SLUB_BARN_MAX);
 	/* Shell sort (no library here), then no object twice. */
 	for (unsigned long gap = check_nsheaved / 2; gap > 0; gap /= 2) {
 		for (unsigned long i = gap; i < check_nsheaved; i++) {

@@ -19,12 +19,14 @@
  *    every kmalloc cache at boot, say) pins few objects and slabs.
  *  - free, main full: swap with the spare if it is empty; else give the
  *    full main to the barn for an empty one (a new one from slub_sheaf if
- *    the barn has none); else (the barn holds SLUB_BARN_MAX full ones, or
+ *    the barn has none); else (the barn holds max_full full ones, or
  *    no memory) free all of main to the slabs (slub_free_bulk: each run
  *    of objects of one slab as one chain, onto the CPU freelist or the
  *    page freelist, one cmpxchg per run).
  *  - the barn (one per cache: Quarry has one node) keeps up to
- *    SLUB_BARN_MAX full and SLUB_BARN_MAX empty sheaves on two lists, under
+ *    max_full full (SLUB_BARN_MAX, fewer when that would hold more than
+ *    SLUB_BARN_BYTES of objects, at least 2) and SLUB_BARN_MAX empty
+ *    sheaves on two lists, under
  *    its own lock; more empty ones go back to slub_sheaf.
  *
  * Frees of objects from any CPU go to the freeing CPU's sheaf. Sheaves are
@@ -92,15 +94,17 @@ void slub_sheaf_setup(struct kmem_cache *s)
 
 	if (!CONFIG_SLUB_SHEAVES || slub_debug_on(s) || s == slub_sheaf_cache)
 		cap = 0;
-	else if (s->size <= 256)
-		cap = SLUB_SHEAF_MAX;
 	else if (s->size <= 1024)
-		cap = 32;
+		cap = SLUB_SHEAF_MAX;
 	else if (s->size <= PAGE_SIZE)
-		cap = 16;
+		cap = 32;
 	else
-		cap = 8;
+		cap = 16;
 	s->sheaf_capacity = MIN(cap, (unsigned int)SLUB_SHEAF_MAX);
+	s->node.barn.max_full = 0;
+	if (s->sheaf_capacity)
+		s->node.barn.max_full = (unsigned int)MAX(2UL, MIN((unsigned long)SLUB_BARN_MAX,
+			SLUB_BARN_BYTES / ((unsigned long)s->sheaf_capacity * s->size)));
 	s->sheaf_key = per_cpu_key(slub_sheaf, offsetof(struct slub_sheaf_slots, main) +
 					       s->slot * sizeof(struct slub_sheaf *));
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
@@ -124,6 +128,7 @@ void slub_sheaves_init(void)
 	if (!slub_sheaf_cache)
 		panic("slub: cannot make the slub_sheaf cache");
 	slub_sheaf_cache->sheaf_capacity = 0;
+	slub_sheaf_cache->node.barn.max_full = 0;
 	slab_caches_add(slub_sheaf_cache);
 }
 
@@ -211,7 +216,7 @@ static struct slub_sheaf *barn_put_full(struct kmem_cache *s, struct slub_sheaf 
 	struct slub_barn *b = &s->node.barn;
 	struct slub_sheaf *empty = NULL, *made = NULL;
 
-	if (READ_ONCE(b->nr_full) >= SLUB_BARN_MAX)
+	if (READ_ONCE(b->nr_full) >= b->max_full)
 		return NULL;
 	if (!READ_ONCE(b->nr_empty)) {
 		made = sheaf_new(s);
@@ -219,7 +224,7 @@ static struct slub_sheaf *barn_put_full(struct kmem_cache *s, struct slub_sheaf 
 			return NULL;
 	}
 	spin_lock(&b->lock);
-	if (b->nr_full < SLUB_BARN_MAX) {
+	if (b->nr_full < b->max_full) {
 		if (b->nr_empty) {
 			empty = b->empty;
 			b->empty = empty->next;

@@ -46,7 +46,7 @@ SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
 		return 0;
 	}
 	ST_EXPECT(cap >= 8 && cap <= SLUB_SHEAF_MAX, "capacity %u", cap);
-	n = 2 * cap + (SLUB_BARN_MAX + 2) * cap;
+	n = 2 * cap + (c->node.barn.max_full + 2) * cap;
 	objs = kmalloc_array(n + cap, sizeof(void *));
 	ST_EXPECT(objs, "no table");
 	flags = arch_irq_save();
@@ -74,10 +74,11 @@ SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
 	ST_EXPECT(main_size(c) == 1 && c->node.barn.nr_full == 1,
 		  "one more: main %u, barn %u full", main_size(c), c->node.barn.nr_full);
 	ST_EXPECT(kmem_cache_check(c) == 0, "check with a full barn sheaf");
-	/* The barn takes SLUB_BARN_MAX full sheaves, then a full main goes to the slabs. */
+	/* The barn takes max_full full sheaves, then a full main goes to the slabs. */
 	for (unsigned int i = 2 * cap + 1; i < n; i++)
 		kmem_cache_free(c, objs[i]);
-	ST_EXPECT(c->node.barn.nr_full == SLUB_BARN_MAX, "barn %u full", c->node.barn.nr_full);
+	ST_EXPECT(c->node.barn.nr_full == c->node.barn.max_full && c->node.barn.max_full >= 2,
+		  "barn %u full (at most %u)", c->node.barn.nr_full, c->node.barn.max_full);
 	ST_EXPECT(kmem_cache_check(c) == 0, "check with the barn full");
 	ST_EXPECT(slub_test_held(c) == 0, "%lu held, none allocated", slub_test_held(c));
 	/* Allocations empty main, swap in the spare, then take full sheaves from the barn. */
