@@ -277,7 +277,7 @@ help:
 	@echo "  SLAB_GROW_LOCKED=1 variant: refill a new slab under the node lock (seed 001's 'before')"
 	@echo "  SLUB_SHEAVES=0     SLUB without per-CPU sheaves (classic lockless paths, seed 002); default 1:"
 	@echo "                     sheaves cost irqs off per fast-path op, 2 x 512-byte sheaves per CPU per"
-	@echo "                     cache in use, up to 20 in each cache's barn"
+	@echo "                     cache in use, up to 20 in each cache's barn (full ones: <= 512 KiB of objects)"
 	@echo "  OPT=g              -Og instead of -O2 (stepping follows the source); its own"
 	@echo "                     build directory, build/<arch>-<page>[-alloc]-og/"
 	@echo "  MEM=256M           QEMU RAM, 8M to 8G;  TIMEOUT=120  seconds before a QEMU run is killed"

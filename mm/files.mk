@@ -55,7 +55,8 @@ ALLOC_CFLAGS := -DCONFIG_ALLOC_$(shell echo $(ALLOC) | tr a-z- A-Z_)
 #                       paths; default 1: sheaves, mm/slub_sheaf.c). Sheaves cost
 #                       interrupts off around each fast-path pop/push, up to two
 #                       512-byte sheaves per CPU per cache in use and up to 20 per
-#                       cache in its barn, and objects parked in them
+#                       cache in its barn, and the objects they hold (a barn's
+#                       full sheaves at most 512 KiB of them)
 MM_CONFIG_CFLAGS := $(if $(SLAB_DEBUG),-DCONFIG_SLAB_DEBUG=1) \
 	$(if $(SLAB_STATS),-DCONFIG_SLAB_STATS=1) \
 	$(if $(SLAB_FREELIST_RANDOM),-DCONFIG_SLAB_FREELIST_RANDOM=1) \

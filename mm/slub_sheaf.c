@@ -38,7 +38,10 @@
  * its fast paths fall here and go on to the classic paths.
  *
  * Capacity (sheaf_capacity, slub_sheaf_setup): by object size, as SLAB's
- * array limits, measured on the host workloads (see the commit log).
+ * array limits: SLUB_SHEAF_MAX (61) up to 1 KiB, 32 up to 4 KiB, then 128
+ * KiB of objects (at least 4), chosen on the host workloads (61/61/32/16
+ * for <=256/<=1024/<=4096/8192 bytes beat 61/32/16/8 and 30/16/8/4:
+ * prodcons at 2 threads 32.0 ns against 45.5 and 60.1).
  *
  * Giving objects back: kmem_cache_drain_local, kmem_cache_shrink,
  * slab_drain_all and kmem_cache_destroy free every object of the CPU's
@@ -96,10 +99,8 @@ void slub_sheaf_setup(struct kmem_cache *s)
 		cap = 0;
 	else if (s->size <= 1024)
 		cap = SLUB_SHEAF_MAX;
-	else if (s->size <= PAGE_SIZE)
-		cap = 32;
-	else
-		cap = 16;
+	else	/* 32 up to 4 KiB, then 128 KiB of objects (16 of 8 KiB), at least 4 */
+		cap = (unsigned int)MAX(4UL, MIN(32UL, (128UL << 10) / s->size));
 	s->sheaf_capacity = MIN(cap, (unsigned int)SLUB_SHEAF_MAX);
 	s->node.barn.max_full = 0;
 	if (s->sheaf_capacity)
