@@ -56,7 +56,9 @@
  * slab_reap (the tick, every 2 s per CPU): a CPU whose pair did not change
  * since the last pass (its tid, and its freelist, which frees move alone)
  * flushes its slab and partial slabs; every second pass over a cache, if
- * no CPU took a slab from the node since, the node frees its empty slabs. It never waits: trylocks only.
+ * no CPU took a slab from the node since, the node frees its empty slabs. It
+ * takes its own locks with trylocks only; giving back an idle CPU's sheaves
+ * (first) may wait for the node lock where a free would.
  *
  * Lock order: interrupts off -> node.list_lock -> zone lock. A CPU's
  * partial list and its pair change only on that CPU with interrupts off,

@@ -200,7 +200,7 @@ SELFTEST_HOST(slub_host_threads_as_cpus)
 	ST_EXPECT(page_frees > 0 && frozen_frees > 0,
 		  "page freelist paths not taken: %lu page frees, %lu into frozen slabs",
 		  page_frees, frozen_frees);
-	if (CONFIG_SLUB_SHEAVES) {
+	if (smp_cache->sheaf_capacity && !CONFIG_SLAB_DEBUG) {	/* kmalloc caches with sheaves */
 		unsigned long puts = smp_cache->stats.barn_put, gets = smp_cache->stats.barn_get;
 
 		for (unsigned int i = 1; i <= KMALLOC_SHIFT_HIGH; i++)
