@@ -25,6 +25,13 @@
  * enough ready slabs besides (slub_node_spare), else moves it to the front
  * of the node's list. Interrupts stay on except under the node lock.
  *
+ * Sheaves give objects back through slub_free_to_slabs (one object: the
+ * CPU freelist if it is in the CPU slab, else __slab_free) and
+ * slub_free_bulk (runs of objects of one slab chained and pushed with one
+ * cmpxchg, onto the CPU freelist or the page freelist), with interrupts
+ * off; the classic paths are used alone by caches or CPUs without sheaves
+ * (slab_alloc_classic, slub_free_classic).
+ *
  * Locking: none here but the node lock as said; the callers' rules are in
  * mm/slub_def.h. Departure from Linux: a free that finds an object on top
  * of a freelist, or a slab with nothing in use, reports a double free even
@@ -331,6 +338,98 @@ void slab_free_slow(void *x, struct kmem_cache *s, const char *fn)
 }
 
 /*
+ * Push the chain head..tail of cnt objects of the slab headed by page (x
+ * linked to the next by their free pointers) onto its page freelist in
+ * one cmpxchg_double, as __slab_free does for one (a full unfrozen slab is
+ * frozen onto this CPU's partial list). False, with nothing done, when the
+ * slab would become empty unfrozen (free_to_empty's case), when it has
+ * fewer than cnt objects in use, or when its freelist starts with one of
+ * the chain (a double free): the caller then frees them one by one, which
+ * handles and reports those.
+ */
+static bool free_chain(struct kmem_cache *s, struct page *page, void **objs, unsigned int cnt)
+{
+	void *head = objs[0], *tail = objs[cnt - 1], *prior;
+	unsigned long counters, new;
+
+	for (;;) {
+		prior = READ_ONCE(page->slub_freelist);
+		counters = READ_ONCE(page->counters);
+		if (slub_inuse(counters) < cnt)
+			return false;
+		for (unsigned int i = 0; i < cnt; i++)
+			if (unlikely(objs[i] == prior))
+				return false;
+		new = counters - cnt;
+		if (!slub_frozen(counters)) {
+			if (slub_is_end(prior))
+				new |= SLUB_FROZEN;
+			else if (slub_inuse(new) == 0)
+				return false;
+		}
+		slub_set_fp(s, tail, prior);
+		if (arch_cmpxchg_double(&page->slub_freelist, (unsigned long)prior, counters,
+					(unsigned long)head, new))
+			break;
+		stat(s, page_retries, 1);
+	}
+	stat(s, free_slow, 1);
+	if (slub_frozen(counters))
+		stat(s, free_frozen, 1);
+	else if (slub_frozen(new))
+		slub_put_cpu_partial(s, page);
+	return true;
+}
+
+/*
+ * slub_free_bulk - slub_free_to_slabs for objs[0..n), objects of s on
+ * object boundaries that sheaves held: each run of objects of one slab
+ * goes back as one chain, onto this CPU's freelist (its CPU slab) or its
+ * page freelist (free_chain), one cmpxchg for the run; a run that meets a
+ * double free or the slab's last object goes one by one. Interrupts off.
+ */
+void slub_free_bulk(struct kmem_cache *s, void **objs, unsigned int n, const char *fn)
+{
+	struct kmem_cache_cpu *c = slub_this_cpu(s);
+	/* In locals: the free pointers stored below could alias s for the compiler. */
+	const uintptr_t mask = s->slab_mask;
+	const unsigned int offset = s->offset;
+
+	assert_irqs_disabled();
+	for (unsigned int i = 0, cnt; i < n; i += cnt) {
+		uintptr_t base = (uintptr_t)objs[i] & ~mask;
+		void *head = READ_ONCE(c->freelist);
+		bool cpu_slab = head != SLUB_NO_SLAB && ((uintptr_t)head & ~mask) == base, ok = true;
+
+		for (cnt = 1; i + cnt < n && ((uintptr_t)objs[i + cnt] & ~mask) == base; cnt++) {
+			if (CONFIG_SLAB_FREELIST_HARDENED)
+				slub_set_fp(s, objs[i + cnt - 1], objs[i + cnt]);
+			else
+				*(void **)((char *)objs[i + cnt - 1] + offset) = objs[i + cnt];
+			ok &= objs[i + cnt] != head;
+		}
+		if (cpu_slab && ok && objs[i] != head) {
+			slub_set_fp(s, objs[i + cnt - 1], head);
+			slub_cpu_set(c, objs[i], false);
+			continue;
+		}
+		if (!cpu_slab) {
+			struct page *page = (struct page *)virt_to_page(objs[i])->private;
+
+			if (free_chain(s, page, &objs[i], cnt))
+				continue;
+			/* Perhaps the run empties the slab: all but its last as a chain. */
+			if (cnt > 2 && free_chain(s, page, &objs[i], cnt - 1)) {
+				slub_free_to_slabs(s, objs[i + cnt - 1], fn);
+				continue;
+			}
+		}
+		for (unsigned int k = 0; k < cnt; k++)
+			slub_free_to_slabs(s, objs[i + k], fn);
+	}
+}
+
+/*
  * slab_alloc_retry - slab_alloc's cmpxchg failed (an interrupt took an
  * object or changed the CPU slab in between): count it and start again.
  * Out of line, so that the fast path is straight code with no loop.
@@ -338,7 +437,7 @@ void slab_free_slow(void *x, struct kmem_cache *s, const char *fn)
 void *slab_alloc_retry(struct kmem_cache *s)
 {
 	stat(s, alloc_retries, 1);
-	return slab_alloc(s);
+	return slub_alloc_classic_at(s, false);
 }
 
 /*
@@ -349,7 +448,41 @@ void *slab_alloc_retry(struct kmem_cache *s)
 void slab_free_retry(void *x, struct kmem_cache *s, const char *fn, bool on_slab)
 {
 	stat(s, free_retries, 1);
-	slub_free(s, x, fn, on_slab);
+	slub_free_classic(s, x, fn, on_slab);
+}
+
+/*
+ * slab_alloc_classic - an allocation by the classic paths (CPU freelist,
+ * then slab_alloc_slow), for a cache or CPU without sheaves. Any context.
+ */
+void *slab_alloc_classic(struct kmem_cache *s)
+{
+	return slub_alloc_classic_at(s, false);
+}
+
+/*
+ * slub_free_to_slabs - give x, an object of s on an object boundary that
+ * a sheaf held, back to its slab: onto this CPU's freelist if it is in the
+ * CPU slab (and not its top), else onto its slab's page freelist
+ * (__slab_free). A double free found there (x on top of a freelist, or its
+ * slab with nothing in use) is reported and refused. Interrupts off.
+ */
+void slub_free_to_slabs(struct kmem_cache *s, void *x, const char *fn)
+{
+	struct kmem_cache_cpu *c = slub_this_cpu(s);
+	void *head = READ_ONCE(c->freelist);
+
+	assert_irqs_disabled();
+	if (((uintptr_t)head ^ (uintptr_t)x) - 1 < s->slab_mask) {
+		slub_set_fp(s, x, head);
+		slub_cpu_set(c, x, false);
+		return;
+	}
+	if (unlikely(x == head)) {
+		slab_bad_free(s, fn, x, "double free (already on the CPU's freelist)");
+		return;
+	}
+	__slab_free(s, (struct page *)virt_to_page(x)->private, x, fn);
 }
 
 /* kmem_cache_alloc: see slab.h. */

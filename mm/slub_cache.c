@@ -25,6 +25,12 @@
  * slab_caches_lock, and a new cache's pair is set to SLUB_NO_SLAB on
  * every CPU before anyone can see the cache (tids continue).
  *
+ * Each cache also gets its sheaf capacity and every CPU's main sheaf set
+ * to none (slub_sheaf_setup); the slub_sheaf cache, which sheaves come
+ * from, is made at boot after the kmalloc caches and cannot be destroyed;
+ * kmem_cache_destroy gives every CPU's sheaves and the barn back before it
+ * flushes the CPUs' slabs and counts live objects.
+ *
  * kmem_cache_init refuses to run on a CPU without a double-word
  * compare-and-exchange (asm/cmpxchg.h), naming the instruction.
  * Departures from Linux: slab orders capped lower at 16K and 64K pages;
@@ -207,6 +213,7 @@ static bool cache_setup(struct kmem_cache *s, const char *name, size_t size, siz
 		       SLUB_CPU_SLOTS);
 		return false;
 	}
+	slub_sheaf_setup(s);
 	return true;
 }
 
@@ -268,7 +275,8 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 		       "never made by kmem_cache_create); nothing done\n", (void *)cachep);
 		return -EINVAL;
 	}
-	if (cachep == &kmem_cache_boot || cachep == kmalloc_slab(cachep->object_size)) {
+	if (cachep == &kmem_cache_boot || cachep == kmalloc_slab(cachep->object_size) ||
+	    cachep == slub_sheaf_cache) {
 		printk("slub: kmem_cache_destroy(%s): a boot cache cannot be destroyed\n",
 		       cachep->name);
 		return -EINVAL;
@@ -277,7 +285,14 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 	flags = spin_lock_irqsave(&slab_caches_lock);
 	list_del(&cachep->list);
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
-	/* The caller guarantees no CPU uses the cache: every CPU's slabs may be flushed here. */
+	/*
+	 * The caller guarantees no CPU uses the cache: every CPU's sheaves and
+	 * slabs may be flushed here. Sheaves first, all of them: their objects
+	 * go through this CPU's slabs, flushed after.
+	 */
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		slub_sheaves_release_cpu(cachep, cpu);
+	slub_barn_flush(cachep);
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
 		slub_flush_cpu(cachep, cpu);
 	slub_node_release_empty(cachep);
@@ -323,6 +338,7 @@ void kmem_cache_init(void)
 	slab_caches_add(&kmem_cache_boot);
 	slab_state = SLAB_PARTIAL;
 	kmalloc_caches_init();
+	slub_sheaves_init();
 	/* kmalloc's fast path reads the free pointer at offset 0 (slab_kmalloc_alloc). */
 	for (unsigned int i = 0; i <= KMALLOC_SHIFT_HIGH; i++)
 		BUG_ON(kmalloc_caches[i] && !slub_debug_on(kmalloc_caches[i]) &&

@@ -29,6 +29,18 @@
  * other onto its slab's page freelist with arch_cmpxchg_double on
  * (page->slub_freelist, page->counters).
  *
+ * Sheaves (SLUB_SHEAVES=1, the default; mm/slub_sheaf.c): in front of all
+ * that, per CPU and cache, a main and a spare sheaf, arrays of free object
+ * pointers, and per node (one) a barn of full and empty sheaves; the fast
+ * paths pop and push the main sheaf with interrupts off (slab_alloc_at,
+ * slub_free), and the pair above is then the sheaves' source and sink
+ * (refills and flushes, with interrupts off). Main's pointer sits in the
+ * per-CPU area by slot (struct slub_sheaf_slots), reached like the pair;
+ * slub_sheaf_none stands for none (a debug cache, the slub_sheaf cache,
+ * early boot, a CPU that has not used the cache or was drained): its
+ * capacity 0 sends both fast paths to the sheaves' slow paths, which fall
+ * back on the classic paths. SLUB_SHEAVES=0 builds the classic paths alone.
+ *
  * Slab states: frozen (a CPU's slab, or on that CPU's partial list in
  * s->cpu[cpu]; only that CPU takes objects from it, others push lock-free
  * onto its page freelist); unfrozen with a free object, on the node's
@@ -38,13 +50,18 @@
  * (or when no new slab can be made): mm/slub_partial.c says why.
  *
  * Locks, outermost first: slab_caches_lock -> node.list_lock (the partial
- * list, nr_partial, unfreezing) -> zone lock -> console lock; the node lock
- * only with interrupts off. A CPU's pair is written by that CPU (fast paths
- * with interrupts on; slow paths, flushes and reaps with them off) or, for
- * an idle cache, by kmem_cache_destroy; its partial list only by that CPU
- * with interrupts off. Departures from Linux: one node (Quarry has one
- * memory node); no per-CPU page pointer; debug caches have no CPU slab and
- * take the node lock for every operation; the tick drives the reap.
+ * list, nr_partial, unfreezing) -> node.barn.lock (the barn's lists; held
+ * under the node lock only by kmem_cache_check, and nothing else is taken
+ * under it) -> zone lock -> console lock; the node and barn locks only
+ * with interrupts off. A CPU's pair is written by that CPU (classic fast
+ * paths with interrupts on; slow paths, sheaf refills and flushes, reaps
+ * with them off) or, for an idle cache, by kmem_cache_destroy; its partial
+ * list and its sheaves only by that CPU with interrupts off (or destroy).
+ * Departures from Linux: one node (Quarry has one memory node), so one
+ * barn; no per-CPU page pointer; debug caches have no CPU slab and take
+ * the node lock for every operation; the tick drives the reap, which also
+ * gives back idle CPUs' sheaves and unused barns; sheaves for every cache
+ * without debugging (not on a caller's request), no kfree_rcu sheaf.
  */
 #ifndef MM_SLUB_DEF_H
 #define MM_SLUB_DEF_H
@@ -66,6 +83,9 @@
 #ifndef CONFIG_SLAB_DEBUG
 #define CONFIG_SLAB_DEBUG 0
 #endif
+#ifndef CONFIG_SLUB_SHEAVES
+#define CONFIG_SLUB_SHEAVES 1	/* SLUB_SHEAVES=0: the classic fast paths only (seed 002) */
+#endif
 #ifndef CONFIG_SLAB_STATS
 #if CONFIG_SLAB_DEBUG || defined(QUARRY_HOST)
 #define CONFIG_SLAB_STATS 1
@@ -86,6 +106,16 @@
 #define SLUB_NODE_SCAN		16
 /* Caches that may exist at once: each has a 16-byte pair in every per-CPU area. */
 #define SLUB_CPU_SLOTS		128
+
+/*
+ * Sheaves (mm/slub_sheaf.c): a sheaf is an array of up to SLUB_SHEAF_MAX
+ * object pointers, SLUB_SHEAF_BYTES from the slub_sheaf cache; a barn keeps
+ * up to max_full full ones (SLUB_BARN_MAX, fewer for large objects: at most
+ * SLUB_BARN_BYTES of objects) and SLUB_BARN_MAX empty ones.
+ */
+#define SLUB_SHEAF_BYTES	512
+#define SLUB_BARN_MAX		10
+#define SLUB_BARN_BYTES		(512UL << 10)
 
 /* page->counters: bits 0-31 inuse, 32-62 objects, 63 frozen. */
 #define SLUB_FROZEN		(1UL << 63)
@@ -122,13 +152,51 @@ DECLARE_PER_CPU(struct slub_cpu_slots, slub_cpu);
 /* Slow-path operations per CPU (slab_cpu_events). */
 DECLARE_PER_CPU(unsigned long, slub_events);
 
+/*
+ * A sheaf: objects[0..size) are free objects of its cache, the last one
+ * freed on top. capacity sits just below objects[0], so that objects[-1]
+ * (read by the free fast path's double-free test when size is 0) is no
+ * pointer. slub_sheaf_none (capacity 0) stands for "no sheaf".
+ */
+struct slub_sheaf {
+	struct slub_sheaf *next;	/* on a barn list */
+	unsigned long size;		/* objects held (a word: no zero-extension on the paths) */
+	unsigned long capacity;		/* most it holds (its cache's sheaf_capacity) */
+	void *objects[];
+};
+#define SLUB_SHEAF_MAX	((SLUB_SHEAF_BYTES - sizeof(struct slub_sheaf)) / sizeof(void *))
+extern struct slub_sheaf slub_sheaf_none;
+extern struct kmem_cache *slub_sheaf_cache;
+
+/* Each cache's main sheaf on a CPU, by slot, in the per-CPU area (the fast paths' part). */
+struct slub_sheaf_slots {
+	struct slub_sheaf *main[SLUB_CPU_SLOTS];
+};
+DECLARE_PER_CPU(struct slub_sheaf_slots, slub_sheaf);
+
 /* A CPU's slow-path state of one cache: touched by that CPU with interrupts off. */
 struct kmem_cache_cpu_partial {
 	struct list_head partial;	/* frozen slabs with free objects, by page->lru */
 	unsigned int nr_partial;
+	unsigned int reap_size;		/* the main sheaf's size at the last reap */
+	bool sheaf_warm;		/* main was refilled since the sheaves were made */
+	struct slub_sheaf *spare;	/* the spare sheaf, or NULL */
+	struct slub_sheaf *reap_main;	/* the main sheaf at the last reap */
 	unsigned long reap_tid;		/* the pair at the last reap: both equal means idle */
 	void *reap_freelist;		/* (frees move only the freelist) */
 } __aligned(64);
+
+/* The barn: the node's spare sheaves, full and empty, under its own lock. */
+struct slub_barn {
+	struct spinlock lock;		/* protects everything here */
+	struct slub_sheaf *full;	/* full sheaves, linked by next */
+	struct slub_sheaf *empty;	/* empty sheaves */
+	unsigned int nr_full;		/* at most max_full */
+	unsigned int max_full;		/* 2..SLUB_BARN_MAX: see SLUB_BARN_BYTES */
+	unsigned int nr_empty;		/* at most SLUB_BARN_MAX */
+	unsigned int touched;		/* a sheaf came or went since the last reap */
+	unsigned int reap_visits;	/* reap passes since the barn was last reaped */
+};
 
 /* The node: one for the whole machine (Quarry has one memory node). */
 struct kmem_cache_node {
@@ -138,6 +206,7 @@ struct kmem_cache_node {
 	struct atomic_long nr_slabs;	/* every slab of the cache */
 	unsigned int alloc_touched;	/* a slab was taken from the list since the last reap */
 	unsigned int reap_visits;	/* reap passes since the node was last reaped */
+	struct slub_barn barn;		/* spare sheaves of all CPUs */
 } __aligned(64);
 
 /* Event counters of one cache; all zero unless CONFIG_SLAB_STATS. */
@@ -161,6 +230,14 @@ struct kmem_cache_stats {
 	unsigned long discarded;	/* empty slabs given back to the buddy allocator */
 	unsigned long bad_frees;	/* frees reported and refused */
 	unsigned long corruptions;	/* red zone, poison or freelist damage found */
+	unsigned long alloc_sheaf;	/* allocations from the CPU's main sheaf */
+	unsigned long free_sheaf;	/* frees onto the CPU's main sheaf */
+	unsigned long sheaf_swaps;	/* main and spare sheaves swapped */
+	unsigned long sheaf_refills;	/* main sheaves refilled from the slabs */
+	unsigned long barn_get;		/* full sheaves taken from the barn (an empty given) */
+	unsigned long barn_put;		/* full sheaves given to the barn (an empty taken) */
+	unsigned long sheaf_flushes;	/* sheaves (or halves) freed back to the slabs */
+	unsigned long sheaf_made;	/* sheaves allocated from slub_sheaf */
 };
 
 #if CONFIG_SLAB_STATS
@@ -173,6 +250,7 @@ struct kmem_cache_stats {
 struct kmem_cache {
 	/* What the fast paths read, together at the front. */
 	unsigned long cpu_key;		/* per_cpu_key of this cache's pair (slub_this_cpu_fast) */
+	unsigned long sheaf_key;	/* per_cpu_key of its main sheaf pointer (slub_this_main) */
 	uintptr_t slab_mask;		/* slab bytes - 1 */
 	uint64_t obj_magic;		/* floor((2^64 - 1) / size) + 2: divides by size */
 	uint64_t obj_bound;		/* num * (size * obj_magic mod 2^64): boundary test */
@@ -192,6 +270,8 @@ struct kmem_cache {
 	unsigned int cpu_partial;	/* most slabs on a CPU's partial list */
 	unsigned int reuse_free;	/* free objects a partial slab needs to become a CPU slab */
 	unsigned int slot;		/* index of the pair in struct slub_cpu_slots */
+	unsigned int sheaf_capacity;	/* objects per sheaf; 0: no sheaves (debug caches,
+					 * slub_sheaf itself, SLUB_SHEAVES=0) */
 	unsigned long cpu_off;		/* offset of this cache's pair in struct slub_cpu_slots */
 	bool dead;			/* destroyed with live objects: kept for their frees */
 	void (*ctor)(void *);
@@ -388,7 +468,7 @@ void slab_kfree_remote(void *x, struct kmem_cache *s, const char *fn, const void
 void slab_free_slow(void *x, struct kmem_cache *s, const char *fn);
 
 /*
- * slab_alloc_at - the allocation fast path: take the first object of this
+ * slub_alloc_classic_at - the classic allocation fast path (no sheaves): take the first object of this
  * CPU's freelist with one cmpxchg on (freelist, tid). A tagged value (the
  * CPU slab used up, no CPU slab, a debug cache) goes to slab_alloc_slow, a
  * failed cmpxchg to slab_alloc_retry (mm/slub.c), which starts again.
@@ -396,7 +476,7 @@ void slab_free_slow(void *x, struct kmem_cache *s, const char *fn);
  * kmalloc cache: no ctor, and a debug cache, whose pointer is past the
  * object, never gets here), which saves loading s->offset.
  */
-static __always_inline void *slab_alloc_at(struct kmem_cache *s, bool fp_at_0)
+static __always_inline void *slub_alloc_classic_at(struct kmem_cache *s, bool fp_at_0)
 {
 	struct kmem_cache_cpu PERCPU_SEG *c = slub_this_cpu_fast(s);
 	unsigned long tid, obj, next;
@@ -413,6 +493,52 @@ static __always_inline void *slab_alloc_at(struct kmem_cache *s, bool fp_at_0)
 	return (void *)obj;
 retry:
 	return slab_alloc_retry(s);
+}
+
+/*
+ * slub_this_main - this CPU's main sheaf of s (slub_sheaf_none if it has
+ * none): one load through the per-CPU key, like slub_this_cpu_fast.
+ * Interrupts off, so that it stays this CPU's.
+ */
+static __always_inline struct slub_sheaf *slub_this_main(const struct kmem_cache *s)
+{
+	return READ_ONCE(*this_cpu_key_ptr(struct slub_sheaf *, slub_sheaf, s->sheaf_key));
+}
+
+/* mm/slub_sheaf.c: the sheaves' slow paths, entered with interrupts off (flags). */
+void *slub_sheaf_alloc_slow(struct kmem_cache *s, unsigned long flags);
+void slub_sheaf_free_slow(void *x, struct kmem_cache *s, const char *fn, bool on_slab,
+			  unsigned long flags);
+
+/*
+ * slab_alloc_at - the allocation fast path. With sheaves: pop the top of
+ * this CPU's main sheaf with interrupts off (an interrupt handler on this
+ * CPU may allocate from the same cache); an empty one (or none: a debug
+ * cache, a cache without sheaves, or none made yet on this CPU) goes to
+ * slub_sheaf_alloc_slow, which restores interrupts itself. Without:
+ * slub_alloc_classic_at.
+ */
+static __always_inline void *slab_alloc_at(struct kmem_cache *s, bool fp_at_0)
+{
+#if CONFIG_SLUB_SHEAVES
+	unsigned long flags = arch_irq_save();
+	struct slub_sheaf *sh = slub_this_main(s);
+	unsigned long n = sh->size;
+	void *x;
+
+	(void)fp_at_0;
+	if (unlikely(n == 0))
+		return slub_sheaf_alloc_slow(s, flags);
+	/* Loaded before size is stored, into the return register (as SLAB's pop). */
+	x = sh->objects[n - 1];
+	__asm__("" : "+r"(x));
+	sh->size = n - 1;
+	stat(s, alloc_sheaf, 1);
+	arch_irq_restore(flags);
+	return x;
+#else
+	return slub_alloc_classic_at(s, fp_at_0);
+#endif
 }
 
 /* slab_alloc - the allocation fast path of any cache (see slab_alloc_at). */
@@ -434,7 +560,7 @@ static __always_inline void *slab_kmalloc_alloc(struct kmem_cache *s)
 }
 
 /*
- * slub_free - the free fast path: an object on an object boundary of this
+ * slub_free_classic - the classic free fast path (no sheaves): an object on an object boundary of this
  * CPU's slab, and not on top of its freelist, is pushed with one cmpxchg
  * on the freelist word. One test covers both: (head ^ x) - 1 < slab_mask
  * holds exactly when 0 < head ^ x <= slab_mask. Anything else that is on
@@ -448,8 +574,8 @@ static __always_inline void *slab_kmalloc_alloc(struct kmem_cache *s)
  * in the fast path (arm64 would align its head with a nop on the path).
  * 'fn' names the caller for reports.
  */
-static __always_inline void slub_free(struct kmem_cache *s, void *x, const char *fn,
-				      bool on_slab)
+static __always_inline void slub_free_classic(struct kmem_cache *s, void *x, const char *fn,
+					      bool on_slab)
 {
 	struct kmem_cache_cpu PERCPU_SEG *c = slub_this_cpu_fast(s);
 	unsigned long head;
@@ -474,6 +600,72 @@ retry:
 	slab_free_retry(x, s, fn, on_slab);
 }
 
+/*
+ * slub_free - the free fast path. The object must be on an object boundary
+ * (the magic division) of a slab page of s: kfree found its page
+ * ('on_slab'), kmem_cache_free checks it here (slab_obj_head). Then, with
+ * interrupts off, push it on this CPU's main sheaf, unless the sheaf is
+ * full (or none) or x is already its top object (the double free a sheaf
+ * catches cheaply, as the classic path catches one on top of the CPU
+ * freelist): slub_sheaf_free_slow, which restores interrupts itself.
+ * Anything not on a boundary of a slab of s goes to slab_free_slow, which
+ * reports it. Without sheaves: slub_free_classic.
+ */
+static __always_inline void slub_free(struct kmem_cache *s, void *x, const char *fn,
+				      bool on_slab)
+{
+#if CONFIG_SLUB_SHEAVES
+	struct slub_sheaf *sh;
+	unsigned long flags, n;
+#ifdef __aarch64__
+	void **slot;
+#endif
+
+	if (unlikely(((uintptr_t)x & s->slab_mask) * s->obj_magic >= s->obj_bound)) {
+		slab_free_slow(x, s, fn);
+		return;
+	}
+	if (!on_slab) {
+		struct page *page = slab_obj_head(x);
+
+		if (unlikely(!page || page->slab_cache != s)) {
+			slab_free_slow(x, s, fn);
+			return;
+		}
+	}
+	flags = arch_irq_save();
+	sh = slub_this_main(s);
+	n = sh->size;
+	/*
+	 * arm64: &sh->objects[n] as sh + n words + a constant, the sum kept
+	 * opaque, so that one add serves the test's load and the store (GCC
+	 * otherwise forms each address apart: two instructions more). x86_64
+	 * indexes in the operands, and would pay a lea for it.
+	 */
+#ifdef __aarch64__
+	slot = (void **)sh + n;
+	__asm__("" : "+r"(slot));
+	slot += offsetof(struct slub_sheaf, objects) / sizeof(void *);
+	if (unlikely(n >= sh->capacity || slot[-1] == x)) {
+		slub_sheaf_free_slow(x, s, fn, on_slab, flags);
+		return;
+	}
+	*slot = x;
+#else
+	if (unlikely(n >= sh->capacity || sh->objects[(long)n - 1] == x)) {
+		slub_sheaf_free_slow(x, s, fn, on_slab, flags);
+		return;
+	}
+	sh->objects[n] = x;
+#endif
+	sh->size = n + 1;
+	stat(s, free_sheaf, 1);
+	arch_irq_restore(flags);
+#else
+	slub_free_classic(s, x, fn, on_slab);
+#endif
+}
+
 /* slab_free - kmem_cache_free's fast path (see slub_free). */
 static __always_inline void slab_free(struct kmem_cache *s, void *x, const char *fn)
 {
@@ -488,6 +680,9 @@ static __always_inline void slab_free(struct kmem_cache *s, void *x, const char 
 #define slab_kfree(page, p) slub_free((page)->slab_cache, (void *)(p), "kfree", true)
 
 /* mm/slub.c: slabs, the page pair, the free slow path. */
+void *slab_alloc_classic(struct kmem_cache *s);
+void slub_free_to_slabs(struct kmem_cache *s, void *x, const char *fn);
+void slub_free_bulk(struct kmem_cache *s, void **objs, unsigned int n, const char *fn);
 struct page *slub_new_slab(struct kmem_cache *s);
 void slub_discard_slab(struct kmem_cache *s, struct page *page);
 void slub_discard_list(struct kmem_cache *s, struct list_head *list);
@@ -495,11 +690,20 @@ void slub_cpu_set(struct kmem_cache_cpu *c, void *freelist, bool remote);
 void *slub_freeze_take(struct kmem_cache *s, struct page *page);
 
 /* mm/slub_partial.c: CPU slabs and partial lists. */
+unsigned int slub_refill_sheaf(struct kmem_cache *s, struct slub_sheaf *sh, unsigned int want);
 void slub_put_cpu_partial(struct kmem_cache *s, struct page *page);
 bool slub_node_spare(struct kmem_cache *s, const struct page *self);
 void slub_flush_cpu(struct kmem_cache *s, unsigned int cpu);
 unsigned long slub_node_release_empty(struct kmem_cache *s);
 unsigned long slub_count_free(struct kmem_cache *s, unsigned long *empty);
+
+/* mm/slub_sheaf.c: sheaves and the barn (see there). */
+void slub_sheaf_setup(struct kmem_cache *s);
+void slub_sheaves_init(void);
+void slub_sheaves_release_cpu(struct kmem_cache *s, unsigned int cpu);
+void slub_barn_flush(struct kmem_cache *s);
+bool slub_sheaves_reap(struct kmem_cache *s);
+unsigned long slub_sheaved(struct kmem_cache *s, unsigned long *in_barn);
 
 /* mm/slub_debug.c: pointer checks, guards, poison, the locked debug paths. */
 struct page *slab_find_head(struct kmem_cache *s, const void *objp, const char *fn);

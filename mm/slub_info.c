@@ -5,9 +5,13 @@
  * slabinfo: num_objs = nr_slabs * num; active_objs = num_objs less the
  * free objects on the node's partial slabs (objects on CPU freelists and
  * on CPU partial slabs count as active, as Linux SLUB counts them);
- * tunables 0 0 0 (SLUB has none, as Linux prints it); slabdata
+ * objects in sheaves count as active too, as SLAB's arrays' objects do;
+ * tunables <limit> = sheaf capacity, <batchcount> = the same (what a full
+ * main sheaf frees to the slabs when the barn has no room), <sharedfactor> 0 (0 0
+ * 0 for caches without sheaves, as Linux SLUB prints it); slabdata
  * active_slabs = slabs less the empty ones on the node's list, num_slabs =
- * all slabs (full, partial, CPU), sharedavail 0.
+ * all slabs (full, partial, CPU), sharedavail = objects in the barn's full
+ * sheaves.
  *
  * kmem_cache_check holds slab_caches_lock (so no CPU's slab_reap runs
  * meanwhile: it trylocks it) and the node lock, and verifies:
@@ -22,12 +26,18 @@
  *    page flagged and pointing at its head and cache; the frozen ones are
  *    exactly the CPU slabs and CPU partial slabs; the unfrozen full ones
  *    are on no list, the others as many as the node's list holds;
- *  - with debugging, every free object has free red zones and intact poison.
+ *  - with debugging, every free object has free red zones and intact poison;
+ *  - sheaves (under the barn lock too): each CPU's main and spare and the
+ *    barn's sheaves have the cache's capacity and at most that many
+ *    objects, the barn's counts match its lists (full ones full, empty ones
+ *    empty); caches without sheaves have none; every sheaved object is an
+ *    object of the cache on a boundary, held by one sheaf once, and on no
+ *    freelist (a double free that a sheaf took in shows here).
  * The caller guarantees that no other CPU allocates from or frees to the
  * cache meanwhile. O(pages + objects): for tests. Static buffers, under
  * slab_caches_lock, keep the walk off the stack.
  *
- * Lock order: slab_caches_lock -> node lock -> console (printk). Not for
+ * Lock order: slab_caches_lock -> node lock -> barn lock -> console (printk). Not for
  * interrupt handlers. Departure from Linux: statistics are their own report.
  */
 #include "mm/slub_def.h"
@@ -37,15 +47,16 @@
 /* slabinfo_line: see slab.h. */
 int slabinfo_line(struct kmem_cache *cachep, char *buf, size_t size)
 {
-	unsigned long empty, free = slub_count_free(cachep, &empty);
+	unsigned long empty, free = slub_count_free(cachep, &empty), in_barn;
 	unsigned long slabs = (unsigned long)atomic_long_read(&cachep->node.nr_slabs);
 
+	slub_sheaved(cachep, &in_barn);
 	return snprintf(buf, size,
 			"%-17s %6lu %6lu %6u %4u %4d"
 			" : tunables %4u %4u %4u : slabdata %6lu %6lu %6lu",
 			cachep->name, slabs * cachep->num - free, slabs * cachep->num,
-			cachep->size, cachep->num, 1 << cachep->order, 0U, 0U, 0U,
-			slabs - empty, slabs, 0UL);
+			cachep->size, cachep->num, 1 << cachep->order, cachep->sheaf_capacity,
+			cachep->sheaf_capacity, 0U, slabs - empty, slabs, in_barn);
 }
 
 /* kmem_cache_usage: see slab.h. SLUB keeps no per-CPU bookkeeping in caches. */
@@ -165,6 +176,28 @@ static unsigned int check_nfrozen;
 		}                                                                       \
 	} while (0)
 
+/* Objects in sheaves, sorted (check_sheaves), for walk_chain to look up. */
+#define CHECK_MAX_SHEAVED	((2 * NR_CPUS + 2 * SLUB_BARN_MAX) * SLUB_SHEAF_MAX)
+static void *check_sheaved[CHECK_MAX_SHEAVED];
+static unsigned long check_nsheaved;
+
+static bool sheaved_has(const void *x)
+{
+	unsigned long lo = 0, hi = check_nsheaved;
+
+	while (lo < hi) {
+		unsigned long mid = (lo + hi) / 2;
+
+		if (check_sheaved[mid] == x)
+			return true;
+		if ((uintptr_t)check_sheaved[mid] < (uintptr_t)x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
 /* Every page of the slab headed by head belongs to s and names head. */
 static int check_pages(struct kmem_cache *s, struct page *head)
 {
@@ -202,6 +235,8 @@ static long walk_chain(struct kmem_cache *s, struct page *page, void *v, const c
 		      "%s freelist of slab %p: object %p twice (a cycle or a shared object)", what,
 		      page_address(page), v);
 		check_map[idx / 8] |= (uint8_t)(1U << (idx % 8));
+		CHECK(!sheaved_has(v), "%s freelist of slab %p: object %p is in a sheaf too "
+		      "(a double free?)", what, page_address(page), v);
 		if (slub_debug_on(s) && slub_debug_verify_free(s, v))
 			return -1;
 		n++;
@@ -361,6 +396,81 @@ static int check_mem_map(struct kmem_cache *s)
 	return 0;
 }
 
+/* One sheaf: its capacity, its size ('want_full' / 'want_empty'), its objects collected. */
+static int check_sheaf(struct kmem_cache *s, const struct slub_sheaf *sh, const char *what,
+		       unsigned int cpu, bool want_full, bool want_empty)
+{
+	CHECK(sh->capacity == s->sheaf_capacity && sh->size <= sh->capacity,
+	      "%s sheaf %p (CPU %u): %lu objects, capacity %lu, the cache's %u", what,
+	      (const void *)sh, cpu, sh->size, sh->capacity, s->sheaf_capacity);
+	CHECK(!want_full || sh->size == sh->capacity, "barn's full sheaf %p holds %lu of %lu",
+	      (const void *)sh, sh->size, sh->capacity);
+	CHECK(!want_empty || sh->size == 0, "barn's empty sheaf %p holds %lu", (const void *)sh,
+	      sh->size);
+	for (unsigned int i = 0; i < sh->size; i++) {
+		void *x = sh->objects[i];
+		struct page *page;
+
+		CHECK(virt_addr_valid(x), "%s sheaf %p (CPU %u): %p is not in RAM", what,
+		      (const void *)sh, cpu, x);
+		page = virt_to_page(x);
+		CHECK((page->flags & PG_slab) && page->slab_cache == s &&
+			      slub_fp_valid(s, (struct page *)page->private, x),
+		      "%s sheaf %p (CPU %u): %p is no object of the cache", what,
+		      (const void *)sh, cpu, x);
+		CHECK(check_nsheaved < CHECK_MAX_SHEAVED, "more sheaved objects than the check holds");
+		check_sheaved[check_nsheaved++] = x;
+	}
+	return 0;
+}
+
+/* The sheaves of every CPU and the barn (see above); leaves check_sheaved sorted. */
+static int check_sheaves(struct kmem_cache *s)
+{
+	struct slub_barn *b = &s->node.barn;
+	unsigned int nr_full = 0, nr_empty = 0;
+	const struct slub_sheaf *sh;
+	int ret = 0;
+
+	check_nsheaved = 0;
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		const struct slub_sheaf *main = per_cpu_ptr(slub_sheaf, cpu)->main[s->slot];
+		const struct slub_sheaf *spare = s->cpu[cpu].spare;
+
+		CHECK(s->sheaf_capacity || (main == &slub_sheaf_none && !spare),
+		      "CPU %u has sheaves of a cache without them", cpu);
+		if (main != &slub_sheaf_none && check_sheaf(s, main, "main", cpu, false, false))
+			return -1;
+		if (spare && check_sheaf(s, spare, "spare", cpu, false, false))
+			return -1;
+	}
+	spin_lock(&b->lock);
+	for (sh = b->full; sh && !ret; sh = sh->next) {
+		ret = ++nr_full > b->max_full || check_sheaf(s, sh, "barn", 0, true, false);
+	}
+	for (sh = b->empty; sh && !ret; sh = sh->next)
+		ret = ++nr_empty > SLUB_BARN_MAX || check_sheaf(s, sh, "barn", 0, false, true);
+	spin_unlock(&b->lock);
+	CHECK(!ret && nr_full == b->nr_full && nr_empty == b->nr_empty,
+	      "barn: %u full and %u empty sheaves on its lists, counts %u and %u (at most %u "
+	      "and %d)", nr_full, nr_empty, b->nr_full, b->nr_empty, b->max_full, SLUB_BARN_MAX);
+	/* Shell sort (no library here), then no object twice. */
+	for (unsigned long gap = check_nsheaved / 2; gap > 0; gap /= 2) {
+		for (unsigned long i = gap; i < check_nsheaved; i++) {
+			void *v = check_sheaved[i];
+			unsigned long j = i;
+
+			for (; j >= gap && (uintptr_t)check_sheaved[j - gap] > (uintptr_t)v; j -= gap)
+				check_sheaved[j] = check_sheaved[j - gap];
+			check_sheaved[j] = v;
+		}
+	}
+	for (unsigned long i = 1; i < check_nsheaved; i++)
+		CHECK(check_sheaved[i] != check_sheaved[i - 1],
+		      "object %p is in sheaves twice (a double free?)", check_sheaved[i]);
+	return 0;
+}
+
 /* kmem_cache_check: see slab.h and above. */
 int kmem_cache_check(struct kmem_cache *cachep)
 {
@@ -376,7 +486,7 @@ int kmem_cache_check(struct kmem_cache *cachep)
 	    s->obj_offset + s->offset + sizeof(void *) > s->size) {
 		printk("slub: %s: check failed: geometry (num %u size %u waste %u offset %u)\n",
 		       s->name, s->num, s->size, s->waste, s->offset);
-	} else if (!check_cpus(s) && !check_node(s) && !check_mem_map(s)) {
+	} else if (!check_sheaves(s) && !check_cpus(s) && !check_node(s) && !check_mem_map(s)) {
 		ret = 0;
 	}
 	spin_unlock(&s->node.list_lock);

@@ -46,10 +46,19 @@
  * no list. The lock makes a free that empties an unfrozen slab
  * wait until the slab is on its list.
  *
+ * With sheaves, slub_refill_sheaf fills a sheaf through the same paths
+ * (the CPU freelist's chain at once, then slab_alloc_slow's cases), and
+ * every path below that gives a CPU's slabs back (kmem_cache_drain_local,
+ * kmem_cache_shrink, slab_drain_all, the reap, destroy's slub_flush_cpu)
+ * first gives its sheaves back (mm/slub_sheaf.c); shrink and drain_all
+ * empty the barn too, then the slub_sheaf cache last.
+ *
  * slab_reap (the tick, every 2 s per CPU): a CPU whose pair did not change
  * since the last pass (its tid, and its freelist, which frees move alone)
  * flushes its slab and partial slabs; every second pass over a cache, if
- * no CPU took a slab from the node since, the node frees its empty slabs. It never waits: trylocks only.
+ * no CPU took a slab from the node since, the node frees its empty slabs. It
+ * takes its own locks with trylocks only; giving back an idle CPU's sheaves
+ * (first) may wait for the node lock where a free would.
  *
  * Lock order: interrupts off -> node.list_lock -> zone lock. A CPU's
  * partial list and its pair change only on that CPU with interrupts off,
@@ -244,6 +253,49 @@ void *slab_alloc_slow(struct kmem_cache *s)
 }
 
 /*
+ * slub_refill_sheaf - fill sheaf sh of s up to 'want' objects through the
+ * paths above: the rest of the CPU freelist's chain (taken at once, one
+ * cmpxchg on the pair), then, while it is used up, the next CPU slab
+ * (slab_alloc_slow's cases: remote frees, partial slabs, a new slab).
+ * Returns the objects added; fewer when out of memory. Interrupts off, on
+ * the running CPU; s no debug cache.
+ */
+unsigned int slub_refill_sheaf(struct kmem_cache *s, struct slub_sheaf *sh, unsigned int want)
+{
+	struct kmem_cache_cpu *c = slub_this_cpu(s);
+	unsigned int start = sh->size;
+
+	assert_irqs_disabled();
+	this_cpu_inc(slub_events);
+	while (sh->size < want) {
+		void *v = READ_ONCE(c->freelist), *x;
+
+		if (slub_is_end(v)) {
+			x = v == SLUB_NO_SLAB ? NULL : cpu_refill(s, c, v);
+			if (!x)
+				x = cpu_new_slab(s, c);
+			if (!x)
+				break;
+			sh->objects[sh->size++] = x;
+			continue;
+		}
+		{
+			unsigned long n = sh->size;
+			void **objs = sh->objects;
+
+			do {
+				objs[n++] = v;
+				v = slub_get_fp(s, v);
+			} while (!slub_is_end(v) && n < want);
+			sh->size = n;
+		}
+		slub_cpu_set(c, v, false);
+	}
+	stat(s, sheaf_refills, 1);
+	return sh->size - start;
+}
+
+/*
  * slub_node_spare - whether the first max(min_partial, cpu_partial) slabs
  * on the node's list, not counting 'self', are all ready (slab_ready): then
  * an empty slab may go back to the buddy allocator. Linux frees it once
@@ -409,6 +461,7 @@ void slub_flush_cpu(struct kmem_cache *s, unsigned int cpu)
 	unsigned long flags;
 
 	flags = arch_irq_save();
+	slub_sheaves_release_cpu(s, cpu);
 	if (READ_ONCE(c->freelist) != SLUB_NO_SLAB || p->nr_partial) {
 		this_cpu_inc(slub_events);
 		spin_lock(&s->node.list_lock);
@@ -495,13 +548,20 @@ void slab_drain_local_all(void)
 	flags = spin_lock_irqsave(&slab_caches_lock);
 	list_for_each_entry(s, &slab_caches, list)
 		kmem_cache_drain_local(s);
+	if (slub_sheaf_cache)	/* again: the other caches' sheaves went there meanwhile */
+		kmem_cache_drain_local(slub_sheaf_cache);
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
 /* kmem_cache_shrink: see slab.h. */
 int kmem_cache_shrink(struct kmem_cache *cachep)
 {
+	slub_barn_flush(cachep);
 	kmem_cache_drain_local(cachep);
+	if (slub_sheaf_cache && cachep->sheaf_capacity) {	/* the sheaves just freed */
+		kmem_cache_drain_local(slub_sheaf_cache);
+		slub_node_release_empty(slub_sheaf_cache);
+	}
 	slub_node_release_empty(cachep);
 	return atomic_long_read(&cachep->node.nr_slabs) ? 1 : 0;
 }
@@ -515,8 +575,11 @@ static bool reap_cache(struct kmem_cache *s)
 	struct kmem_cache_node *n = &s->node;
 	unsigned long tid = READ_ONCE(c->tid);
 	void *freelist = READ_ONCE(c->freelist);
-	bool idle = tid == p->reap_tid && freelist == p->reap_freelist, worked = false;
+	bool idle, worked = slub_sheaves_reap(s);
 
+	tid = READ_ONCE(c->tid);	/* the sheaves' flush may have changed the pair */
+	freelist = READ_ONCE(c->freelist);
+	idle = tid == p->reap_tid && freelist == p->reap_freelist;
 	p->reap_tid = tid;
 	p->reap_freelist = freelist;
 	if (!spin_trylock(&n->list_lock))
@@ -573,8 +636,15 @@ void slab_drain_all(void)
 
 	on_each_cpu_wait(drain_local_cb, NULL);
 	flags = spin_lock_irqsave(&slab_caches_lock);
-	list_for_each_entry(s, &slab_caches, list)
+	list_for_each_entry(s, &slab_caches, list) {
+		slub_barn_flush(s);
+		slub_flush_cpu(s, smp_processor_id());	/* what the barn's objects froze */
 		slub_node_release_empty(s);
+	}
+	if (slub_sheaf_cache) {	/* last: the barns' sheaves went there */
+		slub_flush_cpu(slub_sheaf_cache, smp_processor_id());
+		slub_node_release_empty(slub_sheaf_cache);
+	}
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 	drain_all_pages();
 }

@@ -123,7 +123,7 @@ SELFTEST(slub_tagged_freelist_end_names_the_slab)
 
 	slab_test_init();
 	slab_test_begin(&pages);
-	c = kmem_cache_create("test-tag", 64, 0, SLAB_NO_DEBUG, NULL);
+	c = slub_test_classic(kmem_cache_create("test-tag", 64, 0, SLAB_NO_DEBUG, NULL));
 	ST_EXPECT(c, "create failed");
 	objs = kmalloc_array(c->num + 1, sizeof(void *));
 	ST_EXPECT(objs, "no table");
@@ -178,8 +178,8 @@ SELFTEST(slub_per_cpu_pair_and_its_tid)
 
 	slab_test_init();
 	slab_test_begin(&pages);
-	a = kmem_cache_create("test-tid-a", 48, 0, SLAB_NO_DEBUG, NULL);
-	b = kmem_cache_create("test-tid-b", 48, 0, SLAB_NO_DEBUG, NULL);
+	a = slub_test_classic(kmem_cache_create("test-tid-a", 48, 0, SLAB_NO_DEBUG, NULL));
+	b = slub_test_classic(kmem_cache_create("test-tid-b", 48, 0, SLAB_NO_DEBUG, NULL));
 	ST_EXPECT(a && b, "create failed");
 	flags = arch_irq_save();
 	rc = tid_body(a, b);
@@ -261,7 +261,7 @@ SELFTEST(slub_remote_frees_go_to_the_page_freelist)
 
 	slab_test_init();
 	slab_test_begin(&pages);
-	c = kmem_cache_create("test-remote", 128, 0, SLAB_NO_DEBUG, NULL);
+	c = slub_test_classic(kmem_cache_create("test-remote", 128, 0, SLAB_NO_DEBUG, NULL));
 	ST_EXPECT(c, "create failed");
 	objs = kmalloc_array(2 * c->num, sizeof(void *));
 	ST_EXPECT(objs, "no table");
@@ -288,7 +288,7 @@ SELFTEST(slub_partial_lists_keep_min_partial_empty_slabs)
 
 	slab_test_init();
 	slab_test_begin(&pages);
-	c = kmem_cache_create("test-partial", 256, 0, SLAB_NO_DEBUG, NULL);
+	c = slub_test_classic(kmem_cache_create("test-partial", 256, 0, SLAB_NO_DEBUG, NULL));
 	ST_EXPECT(c && c->min_partial == 5 && c->cpu_partial >= 1, "create: min_partial %u",
 		  c ? c->min_partial : 0);
 	/* Enough slabs that the CPU's partial list overflows to the node twice over. */
@@ -377,7 +377,7 @@ SELFTEST(slub_double_frees_are_refused)
 
 	slab_test_init();
 	slab_test_begin(&pages);
-	c = kmem_cache_create("test-dfree", 512, 0, SLAB_NO_DEBUG, NULL);
+	c = slub_test_classic(kmem_cache_create("test-dfree", 512, 0, SLAB_NO_DEBUG, NULL));
 	ST_EXPECT(c, "create failed");
 	num = c->num;
 	objs = kmalloc_array(2 * num, sizeof(void *));
@@ -427,7 +427,8 @@ SELFTEST(slub_slabinfo_format)
 		min_objects += 4;
 	/* Order 0 (20 objects at 4K pages) up to NR_CPUS 16; order 1 from 32 (24 or more). */
 	slab_test_init();
-	c = kmem_cache_create("test-info", 200, 0, SLAB_NO_DEBUG, NULL);
+	/* Classic: one CPU slab below. kmalloc-32's line shows its sheaves. */
+	c = slub_test_classic(kmem_cache_create("test-info", 200, 0, SLAB_NO_DEBUG, NULL));
 	ST_EXPECT(c && c->num == (PAGE_SIZE << c->order) / 200 &&
 			  c->order == (PAGE_SIZE / 200 >= min_objects ? 0U : 1U),
 		  "test-info: %u per order %u", c ? c->num : 0, c ? c->order : 0);
@@ -449,6 +450,13 @@ SELFTEST(slub_slabinfo_format)
 			held[i] = kmalloc(32);
 		slabinfo_line(kmalloc_slab(32), line, sizeof(line));
 		printk("kmalloc-32 at %s pages, 1000 objects held: %s\n", PAGE_SIZE_NAME, line);
+		snprintf(want, sizeof(want), " : tunables %4u %4u %4u : slabdata ",
+			 kmalloc_slab(32)->sheaf_capacity, kmalloc_slab(32)->sheaf_capacity, 0U);
+		ST_EXPECT(slab_test_console_has(want), "kmalloc-32's tunables are not its sheaves' '%s'",
+			  want);
+		ST_EXPECT(!CONFIG_SLUB_SHEAVES || slub_debug_on(kmalloc_slab(32)) ||
+				  kmalloc_slab(32)->sheaf_capacity > 0,
+			  "kmalloc-32 has no sheaves");
 		for (int i = 0; i < 1000; i++)
 			kfree(held[i]);
 		kfree(held);
@@ -465,7 +473,7 @@ SELFTEST(slub_slabinfo_format)
 		  "slabinfo header wrong");
 	ST_EXPECT(slab_test_console_has("\nkmalloc-32  "), "no kmalloc-32 line");
 	ST_EXPECT(slab_test_console_has(" : tunables    0    0    0 : slabdata "),
-		  "tunables not 0 0 0");
+		  "no cache without sheaves (tunables 0 0 0)");
 	slab_meminfo_show();
 	ST_EXPECT(slab_test_console_has("Slab:           "), "no Slab: line");
 	return 0;
@@ -526,7 +534,7 @@ SELFTEST(slub_check_catches_a_corrupt_freelist)
 
 	slab_test_init();
 	slab_test_begin(&pages);
-	c = kmem_cache_create("test-fpcheck", 96, 0, SLAB_NO_DEBUG, NULL);
+	c = slub_test_classic(kmem_cache_create("test-fpcheck", 96, 0, SLAB_NO_DEBUG, NULL));
 	ST_EXPECT(c, "create failed");
 	slab_test_console_clear();
 	flags = arch_irq_save();
@@ -575,7 +583,7 @@ SELFTEST(slub_frees_from_other_cpus)
 	slab_test_init();
 	slab_test_begin(&pages);
 	run = (struct xfree_run){ .owner = smp_processor_id() };
-	run.c = kmem_cache_create("test-xfree", 64, 0, SLAB_NO_DEBUG, NULL);
+	run.c = slub_test_classic(kmem_cache_create("test-xfree", 64, 0, SLAB_NO_DEBUG, NULL));
 	ST_EXPECT(run.c, "create failed");
 	run.n = 3 * run.c->num;
 	run.objs = kmalloc_array(run.n, sizeof(void *));

@@ -43,14 +43,27 @@ static inline void *slub_test_end(struct page *page)
 }
 
 /*
+ * slub_test_classic - make a cache just made by the test take SLUB's
+ * classic paths (no sheaves), for tests of those paths' internals (CPU
+ * freelists, tids, page freelists), which sheaves stand in front of.
+ * Before the cache's first allocation. Returns s.
+ */
+static inline struct kmem_cache *slub_test_classic(struct kmem_cache *s)
+{
+	if (s)
+		s->sheaf_capacity = 0;
+	return s;
+}
+
+/*
  * Objects of s that callers hold: all slabs' objects less every free one
  * (CPU freelists, CPU partial and node partial slabs, CPU slabs' page
- * freelists). s idle on other CPUs; takes the node lock for the node's part.
+ * freelists, sheaves). s idle on other CPUs; takes the node and barn locks.
  */
 static inline unsigned long slub_test_held(struct kmem_cache *s)
 {
 	unsigned long total = (unsigned long)atomic_long_read(&s->node.nr_slabs) * s->num;
-	unsigned long free = slub_count_free(s, NULL);
+	unsigned long free = slub_count_free(s, NULL) + slub_sheaved(s, NULL);
 	struct page *page;
 
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {

@@ -11,8 +11,11 @@
  *    passes kmem_cache_check and holds exactly the live objects;
  *  - reap and drain: idle CPUs give their slabs back on the second reap
  *    (one that only freed in between is not idle),
- *    slab_drain_all leaves only slabs with live objects.
- * Both end with every page back.
+ *    slab_drain_all leaves only slabs with live objects;
+ *  - the reap and sheaves: idle CPUs give their sheaves back on the second
+ *    reap (busy ones keep them), an untouched barn is emptied, drain_all
+ *    leaves no sheaf.
+ * All end with every page back.
  */
 #include "tests/common/test_slub.h"
 
@@ -301,7 +304,8 @@ SELFTEST_HOST(slub_host_reap_and_drain_all)
 
 	slab_drain_all();
 	pages = slab_test_settle();
-	c = kmem_cache_create("test-reap", 100, 0, SLAB_NO_DEBUG, NULL);
+	/* The classic pair's idle test; slub_host_sheaves_reap has the sheaves'. */
+	c = slub_test_classic(kmem_cache_create("test-reap", 100, 0, SLAB_NO_DEBUG, NULL));
 	ST_EXPECT(c, "create failed");
 	/* Every CPU gets a CPU slab and keeps one object. */
 	for (unsigned int cpu = 0; cpu < HOP_CPUS; cpu++) {
@@ -355,6 +359,87 @@ SELFTEST_HOST(slub_host_reap_and_drain_all)
 		  atomic_long_read(&c->node.nr_slabs), c->node.nr_partial, HOP_CPUS);
 	for (unsigned int cpu = 0; cpu < HOP_CPUS; cpu++)
 		kmem_cache_free(c, keep[cpu]);
+	ST_EXPECT(kmem_cache_check(c) == 0 && kmem_cache_destroy(c) == 0, "check or destroy");
+	slab_drain_all();
+	ST_EXPECT(slab_test_settle() == pages, "pages not back: %lu free, %lu before",
+		  nr_free_pages(), pages);
+	return 0;
+}
+
+/*
+ * The reap and sheaves: a CPU whose main sheaf did not change between two
+ * passes gives its sheaves back (their objects to the slabs); a CPU that
+ * allocated or freed meanwhile keeps them. A barn no sheaf entered or left
+ * for two passes is emptied. slab_drain_all gives everything back.
+ */
+SELFTEST_HOST(slub_host_sheaves_reap)
+{
+	struct kmem_cache *c;
+	unsigned long pages;
+	void *objs[HOP_CPUS][4];
+
+	if (!CONFIG_SLUB_SHEAVES)
+		return 0;
+	slab_drain_all();
+	pages = slab_test_settle();
+	c = kmem_cache_create("test-sheaf-reap", 100, 0, SLAB_NO_DEBUG, NULL);
+	ST_EXPECT(c && c->sheaf_capacity, "create failed, or no sheaves");
+	for (unsigned int cpu = 0; cpu < HOP_CPUS; cpu++) {
+		host_set_cpu(cpu);
+		for (unsigned int i = 0; i < 4; i++)
+			objs[cpu][i] = kmem_cache_alloc(c);
+		kmem_cache_free(c, objs[cpu][3]);
+		ST_EXPECT(slub_this_main(c) != &slub_sheaf_none, "CPU %u has no sheaf", cpu);
+	}
+	/* A full sheaf in the barn, from CPU 3's frees. */
+	host_set_cpu(3);
+	{
+		unsigned int n = c->sheaf_capacity * 3;
+		void **more = kmalloc_array(n, sizeof(void *));
+
+		ST_EXPECT(more, "no table");
+		for (unsigned int i = 0; i < n; i++)
+			more[i] = kmem_cache_alloc(c);
+		for (unsigned int i = 0; i < n; i++)
+			kmem_cache_free(c, more[i]);
+		kfree(more);
+	}
+	ST_EXPECT(c->node.barn.nr_full > 0, "no full sheaf in the barn");
+	/* Pass 1 notes every main sheaf; in pass 2 CPU 1 frees, CPU 2 allocates. */
+	for (unsigned int pass = 0; pass < 3; pass++) {
+		for (unsigned int cpu = 0; cpu < HOP_CPUS; cpu++) {
+			host_set_cpu(cpu);
+			if (pass == 1 && cpu == 1)
+				kmem_cache_free(c, objs[1][2]);
+			if (pass == 1 && cpu == 2)
+				objs[2][3] = kmem_cache_alloc(c);
+			if (pass < 2)
+				slab_reap();
+		}
+	}
+	for (unsigned int cpu = 0; cpu < HOP_CPUS; cpu++) {
+		bool busy = cpu == 1 || cpu == 2;
+		struct slub_sheaf *m = per_cpu_ptr(slub_sheaf, cpu)->main[c->slot];
+
+		ST_EXPECT((m != &slub_sheaf_none) == busy,
+			  "CPU %u after two reaps: %s its sheaves", cpu, busy ? "lost" : "kept");
+	}
+	ST_EXPECT(c->node.barn.nr_full == 0 && c->node.barn.nr_empty == 0,
+		  "barn after two idle passes: %u full, %u empty", c->node.barn.nr_full,
+		  c->node.barn.nr_empty);
+	ST_EXPECT(kmem_cache_check(c) == 0, "check failed after the reaps");
+	host_set_cpu(0);
+	slab_drain_all();
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		ST_EXPECT(per_cpu_ptr(slub_sheaf, cpu)->main[c->slot] == &slub_sheaf_none &&
+				  c->cpu[cpu].spare == NULL,
+			  "CPU %u kept sheaves through slab_drain_all", cpu);
+	for (unsigned int cpu = 0; cpu < HOP_CPUS; cpu++)
+		for (unsigned int i = 0; i < 3; i++)
+			if (!(cpu == 1 && i == 2))
+				kmem_cache_free(c, objs[cpu][i]);
+	kmem_cache_free(c, objs[2][3]);
+	ST_EXPECT(slub_test_held(c) == 0, "%lu objects held", slub_test_held(c));
 	ST_EXPECT(kmem_cache_check(c) == 0 && kmem_cache_destroy(c) == 0, "check or destroy");
 	slab_drain_all();
 	ST_EXPECT(slab_test_settle() == pages, "pages not back: %lu free, %lu before",

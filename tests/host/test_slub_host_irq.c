@@ -211,7 +211,8 @@ SELFTEST_HOST(slub_host_fast_paths_under_interrupts)
 
 	slab_drain_all();
 	pages = slab_test_settle();
-	irq_cache = kmem_cache_create("irq-storm", 40, 0, SLAB_NO_DEBUG, NULL);
+	/* Classic: its tid retries are tested; the kmalloc caches' sheaves disable interrupts. */
+	irq_cache = slub_test_classic(kmem_cache_create("irq-storm", 40, 0, SLAB_NO_DEBUG, NULL));
 	ST_EXPECT(irq_cache, "create failed");
 	sa.sa_handler = irq_handler;
 	sa.sa_flags = SA_RESTART;

@@ -12,6 +12,9 @@
  * CPU's partial list. Every object's pattern is checked before it is
  * freed, so two owners of one object, or a write into a free object, show
  * up. Now and then a thread reaps or drains its CPU, as its tick would.
+ * With sheaves (SLUB_SHEAVES=1) the frees go to the freeing CPU's sheaves
+ * first and full sheaves move through the barn to the allocating CPUs:
+ * barn puts and gets must both have happened.
  * Afterwards every cache passes kmem_cache_check, the page-freelist paths
  * were taken, and after slab_drain_all every page is back.
  */
@@ -197,6 +200,17 @@ SELFTEST_HOST(slub_host_threads_as_cpus)
 	ST_EXPECT(page_frees > 0 && frozen_frees > 0,
 		  "page freelist paths not taken: %lu page frees, %lu into frozen slabs",
 		  page_frees, frozen_frees);
+	if (smp_cache->sheaf_capacity && !CONFIG_SLAB_DEBUG) {	/* kmalloc caches with sheaves */
+		unsigned long puts = smp_cache->stats.barn_put, gets = smp_cache->stats.barn_get;
+
+		for (unsigned int i = 1; i <= KMALLOC_SHIFT_HIGH; i++)
+			if (kmalloc_caches[i]) {
+				puts += kmalloc_caches[i]->stats.barn_put;
+				gets += kmalloc_caches[i]->stats.barn_get;
+			}
+		printk("slub threads: %lu full sheaves given to barns, %lu taken\n", puts, gets);
+		ST_EXPECT(puts > 0 && gets > 0, "no barn exchange: %lu puts, %lu gets", puts, gets);
+	}
 	ST_EXPECT(kmem_cache_check(smp_cache) == 0, "smp-own inconsistent");
 	for (unsigned int i = 1; i <= KMALLOC_SHIFT_HIGH; i++)
 		if (kmalloc_caches[i])

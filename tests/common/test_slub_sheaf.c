@@ -1,0 +1,178 @@
+/*
+ * test_slub_sheaf.c - SLUB's per-CPU sheaves (mm/slub_sheaf.c), in the
+ * kernel and on the host: the first allocation refilling the main sheaf
+ * from the slabs, frees filling it, the swap with the spare, the full main
+ * going to the barn for an empty one and coming back as a full one,
+ * main flushed to the slabs when the barn is full; kmem_cache_check accounting for
+ * sheaved objects; drain, shrink and destroy giving every object back
+ * (destroy counting no sheaved object as live); double frees and bad
+ * pointers reported on the sheaf path, and a double free a sheaf cannot
+ * see at the free caught by kmem_cache_check. Sequences run with
+ * interrupts off, so that no tick's reap releases this CPU's sheaves.
+ * Built with SLUB_SHEAVES=0 too: the tests then check there are none.
+ */
+#include "test_slub.h"
+#include <asm/irqflags.h>
+
+/* Objects in this CPU's main and spare sheaves of c. Interrupts off. */
+static unsigned int main_size(struct kmem_cache *c)
+{
+	return slub_this_main(c)->size;
+}
+
+static unsigned int s_spare_size(struct kmem_cache *c)
+{
+	struct slub_sheaf *spare = c->cpu[smp_processor_id()].spare;
+
+	return spare ? spare->size : 0;
+}
+
+SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
+{
+	struct slab_test_mark pages;
+	struct kmem_cache *c;
+	unsigned long flags;
+	unsigned int cap, n;
+	void **objs;
+
+	slab_test_init();
+	slab_test_begin(&pages);
+	c = kmem_cache_create("test-sheaf", 64, 0, SLAB_NO_DEBUG, NULL);
+	ST_EXPECT(c, "create failed");
+	cap = c->sheaf_capacity;
+	if (!CONFIG_SLUB_SHEAVES) {
+		ST_EXPECT(cap == 0 && slub_this_main(c) == &slub_sheaf_none, "sheaves without them");
+		ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
+		return 0;
+	}
+	ST_EXPECT(cap >= 8 && cap <= SLUB_SHEAF_MAX, "capacity %u", cap);
+	n = 2 * cap + (c->node.barn.max_full + 2) * cap;
+	objs = kmalloc_array(n + cap, sizeof(void *));
+	ST_EXPECT(objs, "no table");
+	flags = arch_irq_save();
+	ST_EXPECT(slub_this_main(c) == &slub_sheaf_none, "a sheaf before the first use");
+	/* The first allocation makes the main sheaf and fills a quarter of it from the slabs. */
+	objs[0] = kmem_cache_alloc(c);
+	ST_EXPECT(objs[0] && slub_this_main(c) != &slub_sheaf_none && main_size(c) == (c->num <= cap ? c->num : cap / 4) - 1,
+		  "after the first allocation: main sheaf holds %u of %u", main_size(c), cap);
+	ST_EXPECT(kmem_cache_check(c) == 0, "check with a refilled sheaf");
+	ST_EXPECT(slub_test_held(c) == 1, "%lu held, 1 allocated", slub_test_held(c));
+	for (unsigned int i = 1; i < n; i++) {
+		objs[i] = kmem_cache_alloc(c);
+		ST_EXPECT(objs[i], "allocation %u failed", i);
+	}
+	while (main_size(c) > 0)	/* main empty: the frees below start it from 0 */
+		ST_EXPECT((objs[n++] = kmem_cache_alloc(c)), "allocation %u failed", n);
+	ST_EXPECT(slub_test_held(c) == n, "%lu held, %u allocated", slub_test_held(c), n);
+	/* Frees fill main; full, it becomes the spare; both full: main goes to the barn. */
+	for (unsigned int i = 0; i < 2 * cap; i++)
+		kmem_cache_free(c, objs[i]);
+	ST_EXPECT(main_size(c) == cap && s_spare_size(c) == cap && c->node.barn.nr_full == 0,
+		  "2 x capacity freed: main %u, spare %u, barn %u", main_size(c), s_spare_size(c),
+		  c->node.barn.nr_full);
+	kmem_cache_free(c, objs[2 * cap]);
+	ST_EXPECT(main_size(c) == 1 && c->node.barn.nr_full == 1,
+		  "one more: main %u, barn %u full", main_size(c), c->node.barn.nr_full);
+	ST_EXPECT(kmem_cache_check(c) == 0, "check with a full barn sheaf");
+	/* The barn takes max_full full sheaves, then a full main goes to the slabs. */
+	for (unsigned int i = 2 * cap + 1; i < n; i++)
+		kmem_cache_free(c, objs[i]);
+	ST_EXPECT(c->node.barn.nr_full == c->node.barn.max_full && c->node.barn.max_full >= 2,
+		  "barn %u full (at most %u)", c->node.barn.nr_full, c->node.barn.max_full);
+	ST_EXPECT(kmem_cache_check(c) == 0, "check with the barn full");
+	ST_EXPECT(slub_test_held(c) == 0, "%lu held, none allocated", slub_test_held(c));
+	/* Allocations empty main, swap in the spare, then take full sheaves from the barn. */
+	for (unsigned int i = 0; i < n; i++) {
+		objs[i] = kmem_cache_alloc(c);
+		ST_EXPECT(objs[i], "allocation %u failed", i);
+	}
+	ST_EXPECT(c->node.barn.nr_full == 0 && c->node.barn.nr_empty > 0,
+		  "barn after the allocations: %u full, %u empty", c->node.barn.nr_full,
+		  c->node.barn.nr_empty);
+	ST_EXPECT(kmem_cache_check(c) == 0, "check with empty sheaves in the barn");
+	for (unsigned int i = 0; i < n; i++)
+		kmem_cache_free(c, objs[i]);
+	/* Drain gives this CPU's sheaves back; shrink the barn's too. */
+	kmem_cache_drain_local(c);
+	ST_EXPECT(slub_this_main(c) == &slub_sheaf_none && c->cpu[smp_processor_id()].spare == NULL,
+		  "sheaves left after the drain");
+	ST_EXPECT(kmem_cache_check(c) == 0, "check after the drain");
+	kmem_cache_shrink(c);
+	ST_EXPECT(c->node.barn.nr_full == 0 && c->node.barn.nr_empty == 0 &&
+			  slub_sheaved(c, NULL) == 0,
+		  "barn after shrink: %u full, %u empty", c->node.barn.nr_full,
+		  c->node.barn.nr_empty);
+	ST_EXPECT(kmem_cache_check(c) == 0, "check after the shrink");
+	/* Destroy with objects in sheaves and one live: only the live one is reported. */
+	objs[0] = kmem_cache_alloc(c);
+	objs[1] = kmem_cache_alloc(c);
+	kmem_cache_free(c, objs[1]);
+	arch_irq_restore(flags);
+	ST_EXPECT(slub_sheaved(c, NULL) > 0, "nothing in sheaves");
+	slab_test_console_clear();
+	ST_EXPECT(kmem_cache_destroy(c) != 0, "destroy of a cache with a live object accepted");
+	ST_EXPECT(slab_test_console_has("1 objects still allocated"),
+		  "destroy did not report exactly 1 live object");
+	kmem_cache_free(c, objs[0]);
+	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused once empty");
+	kfree(objs);
+	SLAB_EXPECT_PAGES_BACK(&pages);
+	return 0;
+}
+
+SELFTEST(slub_sheaves_double_free_and_bad_pointers)
+{
+	struct slab_test_mark pages;
+	struct kmem_cache *c;
+	unsigned long bad, flags;
+	void *a, *b, *other;
+
+	slab_test_init();
+	slab_test_begin(&pages);
+	c = kmem_cache_create("test-sheaf-df", 128, 0, SLAB_NO_DEBUG, NULL);
+	ST_EXPECT(c, "create failed");
+	other = kmalloc(128);
+	ST_EXPECT(other, "no kmalloc object");
+	flags = arch_irq_save();
+	a = kmem_cache_alloc(c);
+	b = kmem_cache_alloc(c);
+	slab_test_console_clear();
+	/* On top of the main sheaf (or, without sheaves, the CPU freelist). */
+	kmem_cache_free(c, a);
+	bad = slab_bad_frees;
+	kmem_cache_free(c, a);
+	SLAB_EXPECT_REFUSED(c, bad, CONFIG_SLUB_SHEAVES ? "double free (already on top of the CPU's sheaf)"
+							 : "double free (already on the CPU's freelist)");
+	bad = slab_bad_frees;
+	kfree(a);
+	SLAB_EXPECT_REFUSED(c, bad, CONFIG_SLUB_SHEAVES ? "double free (already on top of the CPU's sheaf)"
+							 : "double free (already on the CPU's freelist)");
+	/* Not on a boundary; another cache's object: refused before any sheaf. */
+	bad = slab_bad_frees;
+	kmem_cache_free(c, (char *)b + 8);
+	SLAB_EXPECT_REFUSED(c, bad, "not at an object boundary");
+	bad = slab_bad_frees;
+	kmem_cache_free(c, other);
+	SLAB_EXPECT_REFUSED(c, bad, "object of cache kmalloc-128");
+	ST_EXPECT(kmem_cache_check(c) == 0, "check after refused frees");
+	if (CONFIG_SLUB_SHEAVES) {
+		/* Under the top: a sheaf does not see it; kmem_cache_check does. */
+		kmem_cache_free(c, b);
+		bad = slab_bad_frees;
+		kmem_cache_free(c, a);
+		ST_EXPECT(slab_bad_frees == bad, "a double free under the top was seen");
+		slab_test_console_clear();
+		ST_EXPECT(kmem_cache_check(c) != 0, "an object twice in a sheaf passed the check");
+		ST_EXPECT(slab_test_console_has("is in sheaves twice"), "check's message");
+		slub_this_main(c)->size--;	/* undo the second free of a */
+	} else {
+		kmem_cache_free(c, b);
+	}
+	ST_EXPECT(kmem_cache_check(c) == 0, "check after the repair");
+	arch_irq_restore(flags);
+	kfree(other);
+	ST_EXPECT(slub_test_held(c) == 0, "%lu objects held", slub_test_held(c));
+	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
+	SLAB_EXPECT_PAGES_BACK(&pages);
+	return 0;
+}
