@@ -222,13 +222,17 @@ static __noinline void free_to_empty(struct kmem_cache *s, struct page *page, vo
 		return;
 	}
 	if (slub_node_spare(s, page)) {
-		list_del(&page->lru);
-		n->nr_partial--;
+		slub_node_unlist(s, page);
 		spin_unlock_irqrestore(&n->list_lock, flags);
 		slub_discard_slab(s, page);
 		return;
 	}
-	list_move(&page->lru, &n->partial);	/* empty slabs kept are at the front */
+	/*
+	 * Empty slabs kept are at the front. The known ready front stands
+	 * (page was in it, or behind it and now before it) and is at least page.
+	 */
+	list_move(&page->lru, &n->partial);
+	n->ready_front = MAX(n->ready_front, 1U);
 	spin_unlock_irqrestore(&n->list_lock, flags);
 }
 

@@ -286,8 +286,7 @@ static void cut_freelist(struct kmem_cache *s, struct page *page)
 {
 	WRITE_ONCE(page->slub_freelist, slub_end(s, page_address(page)));
 	WRITE_ONCE(page->counters, slub_counters(s->num, s->num, false));
-	list_del(&page->lru);
-	s->node.nr_partial--;
+	slub_node_unlist(s, page);
 }
 
 /*
@@ -328,12 +327,11 @@ void *slub_debug_alloc(struct kmem_cache *s)
 		}
 		WRITE_ONCE(page->slub_freelist, next);
 		WRITE_ONCE(page->counters, page->counters + 1);
-		if (slub_is_end(next)) {
-			list_del(&page->lru);
-			n->nr_partial--;
-		}
+		if (slub_is_end(next))
+			slub_node_unlist(s, page);
 		break;
 	}
+	n->ready_front = 0;	/* a listed slab lost a free object (slub_node_spare) */
 	n->alloc_touched = 1;
 	spin_unlock_irqrestore(&n->list_lock, flags);
 	debug_alloc_checks(s, x);
@@ -388,8 +386,7 @@ void slub_debug_free(struct kmem_cache *s, struct page *page, void *x, const cha
 		n->nr_partial++;
 	}
 	if (slub_inuse(counters - 1) == 0 && n->nr_partial >= s->min_partial) {
-		list_del(&page->lru);
-		n->nr_partial--;
+		slub_node_unlist(s, page);
 		spin_unlock_irqrestore(&n->list_lock, flags);
 		slub_discard_slab(s, page);
 		return;

@@ -206,6 +206,8 @@ struct kmem_cache_node {
 	struct atomic_long nr_slabs;	/* every slab of the cache */
 	unsigned int alloc_touched;	/* a slab was taken from the list since the last reap */
 	unsigned int reap_visits;	/* reap passes since the node was last reaped */
+	unsigned int ready_front;	/* the first ready_front slabs of partial are ready
+					 * (slab_ready; a lower bound: slub_node_spare) */
 	struct slub_barn barn;		/* spare sheaves of all CPUs */
 } __aligned(64);
 
@@ -693,6 +695,7 @@ void *slub_freeze_take(struct kmem_cache *s, struct page *page);
 unsigned int slub_refill_sheaf(struct kmem_cache *s, struct slub_sheaf *sh, unsigned int want);
 void slub_put_cpu_partial(struct kmem_cache *s, struct page *page);
 bool slub_node_spare(struct kmem_cache *s, const struct page *self);
+void slub_node_unlist(struct kmem_cache *s, struct page *page);
 void slub_flush_cpu(struct kmem_cache *s, unsigned int cpu);
 unsigned long slub_node_release_empty(struct kmem_cache *s);
 unsigned long slub_count_free(struct kmem_cache *s, unsigned long *empty);

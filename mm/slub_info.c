@@ -353,6 +353,10 @@ static int check_node(struct kmem_cache *s)
 			return -1;
 		CHECK(slub_inuse(page->counters) < s->num, "node partial slab %p is full",
 		      page_address(page));
+		CHECK(count > n->ready_front ||
+			      s->num - slub_inuse(page->counters) >= s->reuse_free,
+		      "node partial slab %p (number %lu) not ready, inside ready_front %u",
+		      page_address(page), count, n->ready_front);
 	}
 	CHECK(count == n->nr_partial, "node: %lu partial slabs, nr_partial %lu", count,
 	      n->nr_partial);

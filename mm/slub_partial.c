@@ -161,11 +161,11 @@ static struct page *node_take(struct kmem_cache *s, struct kmem_cache_cpu_partia
 		if (++seen > SLUB_NODE_SCAN || (!for_cpu && !more))
 			break;
 		if (!any && !slab_ready(s, page)) {
+			/* Not ready, so past ready_front: the count stands. */
 			list_move_tail(&page->lru, &n->partial);	/* the next look sees others */
 			continue;
 		}
-		list_del(&page->lru);
-		n->nr_partial--;
+		slub_node_unlist(s, page);
 		n->alloc_touched = 1;
 		if (for_cpu) {
 			took = page;
@@ -304,24 +304,49 @@ unsigned int slub_refill_sheaf(struct kmem_cache *s, struct slub_sheaf *sh, unsi
  * partial list to the node in batches of cpu_partial mostly empty slabs:
  * with Linux's rule the host's producer/consumer pair made and freed 16-22
  * thousand slabs per 500 thousand objects (kmalloc-512), 0.4 thousand with
- * this one. Node lock held.
+ * this one. 'self' (NULL: none) is an empty slab on the list, or not on it.
+ * Node lock held.
+ *
+ * The walk is remembered in node.ready_front: a slab on the node's list
+ * only gains free objects (allocation takes it off the list first, but for
+ * debug caches, which reset the count), so the first ready_front slabs stay
+ * ready until one leaves the list, when the count drops by one
+ * (slub_node_unlist), or an empty slab goes to the front, when it rises by
+ * one. With 'want' known (one more when self is on the list), no walk: an 8 KiB kmalloc/kfree loop
+ * freeing every fourth object's slab walked 12 slabs for each (53 of its
+ * 208 instructions per free on the host).
  */
 bool slub_node_spare(struct kmem_cache *s, const struct page *self)
 {
-	unsigned int ready = 0, want = MAX(s->min_partial, s->cpu_partial);
+	unsigned int ready = 0, front = 0, want = MAX(s->min_partial, s->cpu_partial);
+	struct kmem_cache_node *n = &s->node;
 	struct page *page;
 
-	assert_spin_locked(&s->node.list_lock);
-	list_for_each_entry(page, &s->node.partial, lru) {
+	assert_spin_locked(&n->list_lock);
+	if (n->ready_front >= want + (self != NULL))	/* self may be one of them */
+		return true;
+	list_for_each_entry(page, &n->partial, lru) {
 		if (ready == want)
 			break;
-		if (page == self)
-			continue;
-		if (!slab_ready(s, page))
-			return false;
-		ready++;
+		if (page != self && !slab_ready(s, page))
+			break;
+		front++;		/* self is empty, so ready too */
+		ready += page != self;
 	}
+	n->ready_front = front;
 	return ready == want;
+}
+
+/* slub_node_unlist - take page off the node's list (node lock held): see slub_node_spare. */
+void slub_node_unlist(struct kmem_cache *s, struct page *page)
+{
+	struct kmem_cache_node *n = &s->node;
+
+	assert_spin_locked(&n->list_lock);
+	list_del(&page->lru);
+	n->nr_partial--;
+	if (n->ready_front)
+		n->ready_front--;
 }
 
 /*
@@ -342,6 +367,7 @@ static void place_unfrozen(struct kmem_cache *s, struct page *page, unsigned lon
 	} else if (slub_inuse(counters) == 0) {
 		list_add(&page->lru, &n->partial);
 		n->nr_partial++;
+		n->ready_front++;	/* empty, so ready */
 	} else if (slub_inuse(counters) < s->num) {
 		list_add_tail(&page->lru, &n->partial);
 		n->nr_partial++;
@@ -485,8 +511,8 @@ static unsigned long take_empty(struct kmem_cache *s, struct list_head *out, uns
 			break;
 		/* Under the lock nothing can allocate from it: empty stays empty. */
 		if (slub_inuse(READ_ONCE(page->counters)) == 0) {
-			list_move(&page->lru, out);
-			n->nr_partial--;
+			slub_node_unlist(s, page);
+			list_add(&page->lru, out);
 			took++;
 		}
 	}

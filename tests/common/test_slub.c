@@ -334,6 +334,68 @@ SELFTEST(slub_partial_lists_keep_min_partial_empty_slabs)
 	return 0;
 }
 
+/*
+ * The node remembers how many slabs at the front of its list are ready
+ * (node.ready_front), so that freeing an empty slab need not walk them
+ * (slub_node_spare): the count never covers a slab that is not ready,
+ * kmem_cache_check says so when it does, and a slab leaving the list or an
+ * empty one joining its front moves it by one.
+ */
+SELFTEST(slub_node_ready_front_is_a_lower_bound)
+{
+	unsigned int nslabs = 6, count;
+	struct slab_test_mark pages;
+	struct kmem_cache *c;
+	unsigned long flags;
+	void **objs;
+
+	slab_test_init();
+	slab_test_begin(&pages);
+	c = slub_test_classic(kmem_cache_create("test-front", 256, 0, SLAB_NO_DEBUG, NULL));
+	ST_EXPECT(c && c->reuse_free > 1, "create: reuse_free %u", c ? c->reuse_free : 0);
+	count = nslabs * c->num;
+	objs = kmalloc_array(count, sizeof(void *));
+	ST_EXPECT(objs, "no table");
+	for (unsigned int i = 0; i < count; i++)
+		ST_EXPECT((objs[i] = kmem_cache_alloc(c)), "alloc %u failed", i);
+	/* One free object in each slab: partial, not ready; then all on the node. */
+	for (unsigned int i = 0; i < count; i += c->num)
+		kmem_cache_free(c, objs[i]);
+	kmem_cache_drain_local(c);
+	ST_EXPECT(c->node.nr_partial >= nslabs - 1, "%lu slabs on the node", c->node.nr_partial);
+	flags = spin_lock_irqsave(&c->node.list_lock);
+	ST_EXPECT(!slub_node_spare(c, NULL) && c->node.ready_front == 0,
+		  "no ready slab, yet spare or ready_front %u", c->node.ready_front);
+	/* A count past the ready slabs is caught. */
+	c->node.ready_front = 2;
+	spin_unlock_irqrestore(&c->node.list_lock, flags);
+	slab_test_console_clear();
+	ST_EXPECT(kmem_cache_check(c) != 0, "ready_front over slabs that are not ready passed");
+	ST_EXPECT(slab_test_console_has("not ready, inside ready_front"), "check's message");
+	c->node.ready_front = 0;
+	/* Empty the first slab on the list: it goes to the front, and is counted. */
+	for (unsigned int i = 1; i < c->num; i++)
+		kmem_cache_free(c, objs[i]);
+	kmem_cache_drain_local(c);
+	ST_EXPECT(c->node.ready_front >= 1, "an empty slab at the front, ready_front %u",
+		  c->node.ready_front);
+	ST_EXPECT(kmem_cache_check(c) == 0, "check with an empty slab at the front");
+	for (unsigned int i = c->num; i < count; i++)
+		if (i % c->num)
+			kmem_cache_free(c, objs[i]);
+	kmem_cache_drain_local(c);
+	ST_EXPECT(kmem_cache_check(c) == 0, "check with all freed");
+	ST_EXPECT(c->node.ready_front <= c->node.nr_partial, "ready_front %u, %lu slabs",
+		  c->node.ready_front, c->node.nr_partial);
+	ST_EXPECT(kmem_cache_shrink(c) == 0 && atomic_long_read(&c->node.nr_slabs) == 0,
+		  "shrink left %ld slabs", atomic_long_read(&c->node.nr_slabs));
+	ST_EXPECT(c->node.ready_front == 0, "ready_front %u with no slab", c->node.ready_front);
+	kfree(objs);
+	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
+	SLAB_EXPECT_PAGES_BACK(&pages);
+	return 0;
+}
+
 static unsigned int ctor_runs;
 
 static void ctor_stamp(void *p)
