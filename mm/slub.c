@@ -73,12 +73,15 @@ void slub_cpu_set(struct kmem_cache_cpu *c, void *freelist, bool remote)
 
 /*
  * slub_new_slab - pages from the buddy allocator made into an unfrozen slab
- * of s with every object on its page freelist (see above), on no list and
- * counted in nr_slabs. Debug caches get guards and poison, ctor caches
- * constructed objects. Returns NULL when out of memory. Interrupts on or
- * off, no lock held.
+ * of s with every object but the first 'taken' on its page freelist (see
+ * above; taken 0 for a debug cache), on no list and counted in nr_slabs;
+ * the first 'taken' objects (slub_obj 0..taken-1, chained to nothing)
+ * count as in use and belong to the caller, who hands them out by address
+ * (a sheaf refill: no free pointer written and read back for them). Debug
+ * caches get guards and poison, ctor caches constructed objects. Returns
+ * NULL when out of memory. Interrupts on or off, no lock held.
  */
-struct page *slub_new_slab(struct kmem_cache *s)
+struct page *slub_new_slab(struct kmem_cache *s, unsigned int taken)
 {
 	struct page *page = alloc_pages(s->order);
 	void *end, *next;
@@ -105,15 +108,16 @@ struct page *slub_new_slab(struct kmem_cache *s)
 				s->ctor(x);
 		}
 	}
+	BUG_ON(taken > s->num || (taken && slub_debug_on(s)));
 	next = end;
-	for (unsigned int i = s->num; i-- > 0;) {
+	for (unsigned int i = s->num; i-- > taken;) {
 		void *x = slub_obj(s, page, i);
 
 		slub_set_fp(s, x, next);
 		next = x;
 	}
 	page->slub_freelist = next;
-	page->counters = slub_counters(0, s->num, false);
+	page->counters = slub_counters(taken, s->num, false);
 	atomic_long_add(&s->node.nr_slabs, 1);
 	stat(s, new_slabs, 1);
 	return page;

@@ -305,7 +305,7 @@ void *slub_debug_alloc(struct kmem_cache *s)
 	for (;;) {
 		if (list_empty(&n->partial)) {
 			spin_unlock_irqrestore(&n->list_lock, flags);
-			page = slub_new_slab(s);
+			page = slub_new_slab(s, 0);
 			if (!page)
 				return NULL;
 			flags = spin_lock_irqsave(&n->list_lock);

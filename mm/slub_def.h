@@ -685,7 +685,7 @@ static __always_inline void slab_free(struct kmem_cache *s, void *x, const char 
 void *slab_alloc_classic(struct kmem_cache *s);
 void slub_free_to_slabs(struct kmem_cache *s, void *x, const char *fn);
 void slub_free_bulk(struct kmem_cache *s, void **objs, unsigned int n, const char *fn);
-struct page *slub_new_slab(struct kmem_cache *s);
+struct page *slub_new_slab(struct kmem_cache *s, unsigned int taken);
 void slub_discard_slab(struct kmem_cache *s, struct page *page);
 void slub_discard_list(struct kmem_cache *s, struct list_head *list);
 void slub_cpu_set(struct kmem_cache_cpu *c, void *freelist, bool remote);

@@ -57,6 +57,14 @@ SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
 		  "after the first allocation: main sheaf holds %u of %u", main_size(c), cap);
 	ST_EXPECT(kmem_cache_check(c) == 0, "check with a refilled sheaf");
 	ST_EXPECT(slub_test_held(c) == 1, "%lu held, 1 allocated", slub_test_held(c));
+	/* A new slab's objects go in by address (no free pointers): the next ones of its slab. */
+	for (unsigned int i = 0; i < main_size(c); i++) {
+		char *o = slub_this_main(c)->objects[i];
+
+		ST_EXPECT(o == (char *)objs[0] + (size_t)(i + 1) * c->size,
+			  "sheaf object %u at %p, slab's first %p, size %u", i, (void *)o, objs[0],
+			  c->size);
+	}
 	for (unsigned int i = 1; i < n; i++) {
 		objs[i] = kmem_cache_alloc(c);
 		ST_EXPECT(objs[i], "allocation %u failed", i);
