@@ -19,6 +19,7 @@
 #   (TCG_THREAD=single), once (not with SMP_LIST)
 # then, once: every allocator's host tests built with SLAB_DEBUG=1 (4K), the
 # hardening options' host tests (SLAB_FREELIST_RANDOM, SLAB_FREELIST_HARDENED),
+# SLUB without its sheaves (SLUB_SHEAVES=0: host tests, x86_64 4K self-tests),
 # the allocator fuzzer's fixed-seed slice (tests/fuzz/run.sh slice: every
 # allocator at 4K and 64K, with and without faults), the host workloads smoke
 # test (tests/bench/host/smoke.sh: SLAB and SLUB), the dependency step as a
@@ -267,6 +268,33 @@ for ps in 4K 64K; do
 	[ -n "$hard_slub" ] && suite "SLUB host unit tests with SLAB_FREELIST_HARDENED=1, $ps pages" \
 		make --no-print-directory -j"$jobs" test-host ALLOC=slub SLAB_FREELIST_HARDENED=1 PAGE_SIZE=$ps
 done
+# SLUB without sheaves (SLUB_SHEAVES=0: seed 002's classic lockless paths, the
+# lab's comparison point; the default SLUB has per-CPU sheaves in front of
+# them): its host tests at both page sizes, and its in-kernel self-tests on
+# x86_64 4K at 1 and 4 CPUs (build/x86_64-4k-slub-nosheaves/; about a minute).
+if [ -n "$hard_slub" ]; then
+	for ps in 4K 64K; do
+		case " $want_pages " in *" $ps "*) ;; *) continue ;; esac
+		suite "SLUB host unit tests with SLUB_SHEAVES=0, $ps pages" \
+			make --no-print-directory -j"$jobs" test-host ALLOC=slub SLUB_SHEAVES=0 PAGE_SIZE=$ps
+	done
+	case " ${arches[*]} $want_pages " in *" x86_64 "*" 4K "*)
+		log=build/test/build-x86_64-4K-slub-nosheaves.log
+		elf=build/x86_64-4k-slub-nosheaves/quarry.elf
+		if timed "build, x86_64 4K pages, SLUB, SLUB_SHEAVES=0" make --no-print-directory \
+			-j"$jobs" ARCH=x86_64 PAGE_SIZE=4K ALLOC=slub SLUB_SHEAVES=0 kernel > "$log" 2>&1; then
+			suite "SLUB_SHEAVES=0 in-kernel self-tests, x86_64 4K pages" \
+				env CMDLINE=selftest tests/qemu/selftest.sh kernel-x86_64-4k-slub-nosheaves \
+				$elf 300 -m 256M
+			suite "SLUB_SHEAVES=0 in-kernel self-tests, x86_64 4K pages, 4 CPUs" \
+				env CMDLINE=selftest tests/qemu/selftest.sh kernel-x86_64-4k-slub-nosheaves-smp4 \
+				$elf 300 -m 256M -smp 4
+		else
+			tail -20 "$log"
+			echo "FAIL build-x86_64-4K-slub-nosheaves: see $log" | tee -a "$out"
+		fi ;;
+	esac
+fi
 # The allocator fuzzer's fixed-seed slice on the host (tests/fuzz/run.sh): every
 # allocator at 4K and 64K pages, sequential, threaded, with faults injected and
 # with memory running out, 1.6 million operations each; then its checks shown to catch planted faults.

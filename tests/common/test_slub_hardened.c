@@ -13,7 +13,9 @@
 SELFTEST(slub_free_pointers_never_stored_plain_when_hardened)
 {
 	static void *objs[HARDENED_SLAB_OBJS];
-	struct kmem_cache *s = kmem_cache_create("test-fp-hardened", 64, 0, SLAB_NO_DEBUG, NULL);
+	/* Classic paths: a free onto a sheaf writes no free pointer (slub_test_classic). */
+	struct kmem_cache *s = slub_test_classic(kmem_cache_create("test-fp-hardened", 64, 0,
+								   SLAB_NO_DEBUG, NULL));
 	struct page *page;
 	const uintptr_t *w, *end;
 	uintptr_t base;

@@ -4,7 +4,13 @@
 # the cache's cpu_off); a freelist is a chain through each free object
 # ('offset' bytes from the caller's pointer) that ends in its slab's base | 1.
 # slabinfo counts as mm/slub_info.c does (free = the free objects of the
-# node's partial slabs; CPU freelists and CPU partial slabs count as active).
+# node's partial slabs; CPU freelists, CPU partial slabs and sheaves count as
+# active; tunables = sheaf capacity twice and 0; sharedavail = the objects of
+# the barn's full sheaves). Sheaves (SLUB_SHEAVES=1): each CPU's main sheaf
+# pointer is in its per-CPU area (per_cpu__slub_sheaf + 8 * the cache's slot),
+# its spare in c->cpu[cpu].spare, the barn's full and empty sheaves on lists
+# linked by 'next'; a sheaf is {next, size, capacity, objects[]}. A build
+# without sheaves has no slub_sheaf symbol and no sheaf_capacity field.
 
 from .mem import QuarryError, cache_flag_names, build, at, u, read_u64, lookup_type, list_entries
 
@@ -52,6 +58,47 @@ def cpu_freelist(c, cpu):
     return end & ~SLUB_END_TAG, objs, tid, addr
 
 
+def has_sheaves(c):
+    try:
+        return int(c["sheaf_capacity"]) > 0
+    except Exception:
+        return False
+
+
+def sheaf_objects(addr):
+    """The objects of the sheaf at addr, bottom first (the top is the last)."""
+    if addr == 0:
+        return []
+    sh = at(addr, lookup_type("struct slub_sheaf"))
+    size, cap = u(sh["size"]), u(sh["capacity"])
+    if size > cap or cap > 4096:
+        raise QuarryError("sheaf at %#x: size %d, capacity %d (corrupt?)" % (addr, size, cap))
+    base = u(sh["objects"].address)
+    return [read_u64(base + 8 * i) for i in range(size)]
+
+
+def cpu_sheaves(c, cpu):
+    """(main sheaf address, its objects, spare address, its objects) of cpu; zeros without."""
+    if not has_sheaves(c):
+        return 0, [], 0, []
+    main = read_u64(build().per_cpu_addr("slub_sheaf", cpu) + 8 * int(c["slot"]))
+    spare = u(c["cpu"][cpu]["spare"])
+    # slub_sheaf_none (no sheaf yet) has capacity 0 and size 0: no objects.
+    return main, sheaf_objects(main), spare, sheaf_objects(spare)
+
+
+def barn_sheaves(c, which):
+    """[(address, objects)] of the barn's 'full' or 'empty' list."""
+    out = []
+    if not has_sheaves(c):
+        return out
+    p = u(c["node"]["barn"][which])
+    while p and len(out) <= 64:
+        out.append((p, sheaf_objects(p)))
+        p = read_u64(p)		# next is the first field
+    return out
+
+
 def partial_pages(head):
     return list(list_entries(head, lookup_type("struct page"), "lru", limit=1 << 16))
 
@@ -64,16 +111,21 @@ def slabinfo_row(c):
         n_in = inuse(u(p["counters"]))
         free += num - n_in
         empty += n_in == 0
+    cap = int(c["sheaf_capacity"]) if has_sheaves(c) else 0
+    in_barn = sum(len(objs) for _, objs in barn_sheaves(c, "full"))
     row = (slabs * num - free, slabs * num, int(c["size"]), num, 1 << int(c["order"]),
-           0, 0, 0, slabs - empty, slabs, 0)
+           cap, cap, 0, slabs - empty, slabs, in_barn)
     return row, slabs << int(c["order"])
 
 
 def percpu_objects(c, cpus):
+    """Per CPU: objects on its freelist and in its sheaves (None: no CPU slab, no sheaf)."""
     out = []
     for cpu in cpus:
         base, objs, _, _ = cpu_freelist(c, cpu)
-        out.append(None if base is None else len(objs))
+        main, mobjs, spare, sobjs = cpu_sheaves(c, cpu)
+        held = len(mobjs) + len(sobjs)
+        out.append(None if base is None and not held else len(objs) + held)
     return out
 
 
@@ -104,6 +156,11 @@ def cache_lines(c):
                     int(c["min_partial"]), int(c["cpu_partial"]), int(c["slot"]),
                     u(c["cpu_off"])))
     node = c["node"]
+    if has_sheaves(c):
+        full, empty = barn_sheaves(c, "full"), barn_sheaves(c, "empty")
+        lines.append("  sheaves of %d objects; barn: %d full (%d objects), %d empty"
+                     % (int(c["sheaf_capacity"]), len(full), sum(len(o) for _, o in full),
+                        len(empty)))
     parts = partial_pages(node["partial"])
     lines.append("  node: %d slabs in all, %d on the partial list (nr_partial %d)"
                  % (u(node["nr_slabs"]["counter"]), len(parts), u(node["nr_partial"])))
@@ -116,6 +173,11 @@ def cache_lines(c):
         else:
             lines.append("  CPU %d: CPU slab %#x, pair at %#x, tid %d, %d objects on its freelist%s"
                          % (cpu, base, addr, tid, len(objs), ": " + fmt_objs(objs) if objs else ""))
+        main, mobjs, spare, sobjs = cpu_sheaves(c, cpu)
+        if has_sheaves(c):
+            lines.append("    CPU %d sheaves: main %#x with %d%s; spare %s"
+                         % (cpu, main, len(mobjs), " (top last): " + fmt_objs(mobjs) if mobjs else "",
+                            "%#x with %d" % (spare, len(sobjs)) if spare else "none"))
         cp = c["cpu"][cpu]
         cparts = partial_pages(cp["partial"])
         if cparts:
@@ -124,6 +186,20 @@ def cache_lines(c):
             for p in cparts[:SHOW_MAX]:
                 lines.append("      " + slab_desc(c, p))
     return lines
+
+
+def sheaf_state(c, obj, cpus):
+    """'free (in ...)' if obj is in a CPU's sheaf or the barn, else None."""
+    for cpu in cpus:
+        _, mobjs, _, sobjs = cpu_sheaves(c, cpu)
+        for what, objs in (("main", mobjs), ("spare", sobjs)):
+            if obj in objs:
+                return ("free (in CPU %d's %s sheaf, %d from the top)"
+                        % (cpu, what, len(objs) - 1 - objs.index(obj)))
+    for addr, objs in barn_sheaves(c, "full"):
+        if obj in objs:
+            return "free (in the barn's full sheaf %#x)" % addr
+    return None
 
 
 def page_lines(addr, pfn, page):
@@ -169,6 +245,7 @@ def page_lines(addr, pfn, page):
         for cpu, objs in cpu_free:
             if obj in objs:
                 state = "free (on CPU %d's freelist, %d from the head)" % (cpu, objs.index(obj))
+        state = sheaf_state(c, obj, b.online_cpus()) or state
         lines.append("%#x: object %d of cache %s at %#x%s: %s" % (addr, idx, name, obj, pos, state))
     lines.append("slab %#x of cache %s: head struct page %#x, inuse %d of %d%s, %s"
                  % (base, name, head_addr, inuse(cnt), objects(cnt),
