@@ -110,11 +110,14 @@ struct page *slub_new_slab(struct kmem_cache *s, unsigned int taken)
 	}
 	BUG_ON(taken > s->num || (taken && slub_debug_on(s)));
 	next = end;
-	for (unsigned int i = s->num; i-- > taken;) {
-		void *x = slub_obj(s, page, i);
+	if (taken < s->num) {
+		/* From the last object down to object 'taken', each linked to the one after it. */
+		char *x = slub_obj(s, page, s->num - 1);
 
-		slub_set_fp(s, x, next);
-		next = x;
+		for (unsigned int n = s->num - taken; n; n--, x -= s->size) {
+			slub_set_fp(s, x, next);
+			next = x;
+		}
 	}
 	page->slub_freelist = next;
 	page->counters = slub_counters(taken, s->num, false);

@@ -286,6 +286,12 @@ unsigned int slub_refill_sheaf(struct kmem_cache *s, struct slub_sheaf *sh, unsi
 	struct kmem_cache_cpu *c = slub_this_cpu(s);
 	unsigned int start = sh->size;
 
+	/*
+	 * Never called without sheaves; saying so leaves cpu_new_slab one
+	 * caller there, inlined into slab_alloc_slow as before sheaves.
+	 */
+	if (!CONFIG_SLUB_SHEAVES)
+		return 0;
 	assert_irqs_disabled();
 	this_cpu_inc(slub_events);
 	while (sh->size < want) {
