@@ -619,9 +619,6 @@ static __always_inline void slub_free(struct kmem_cache *s, void *x, const char 
 #if CONFIG_SLUB_SHEAVES
 	struct slub_sheaf *sh;
 	unsigned long flags, n;
-#ifdef __aarch64__
-	void **slot;
-#endif
 
 	if (unlikely(((uintptr_t)x & s->slab_mask) * s->obj_magic >= s->obj_bound)) {
 		slab_free_slow(x, s, fn);
@@ -638,28 +635,12 @@ static __always_inline void slub_free(struct kmem_cache *s, void *x, const char 
 	flags = arch_irq_save();
 	sh = slub_this_main(s);
 	n = sh->size;
-	/*
-	 * arm64: &sh->objects[n] as sh + n words + a constant, the sum kept
-	 * opaque, so that one add serves the test's load and the store (GCC
-	 * otherwise forms each address apart: two instructions more). x86_64
-	 * indexes in the operands, and would pay a lea for it.
-	 */
-#ifdef __aarch64__
-	slot = (void **)sh + n;
-	__asm__("" : "+r"(slot));
-	slot += offsetof(struct slub_sheaf, objects) / sizeof(void *);
-	if (unlikely(n >= sh->capacity || slot[-1] == x)) {
+	/* objects[n - 1] and objects[n], formed as the arch wants them (asm/processor.h). */
+	if (unlikely(n >= sh->capacity || ARCH_WORD_AT(sh, objects, n, -1) == x)) {
 		slub_sheaf_free_slow(x, s, fn, on_slab, flags);
 		return;
 	}
-	*slot = x;
-#else
-	if (unlikely(n >= sh->capacity || sh->objects[(long)n - 1] == x)) {
-		slub_sheaf_free_slow(x, s, fn, on_slab, flags);
-		return;
-	}
-	sh->objects[n] = x;
-#endif
+	ARCH_WORD_AT(sh, objects, n, 0) = x;
 	sh->size = n + 1;
 	stat(s, free_sheaf, 1);
 	arch_irq_restore(flags);

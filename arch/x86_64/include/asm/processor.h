@@ -1,5 +1,5 @@
 /*
- * asm/processor.h - per-CPU identity, spinning hint and cycle counter on x86_64.
+ * asm/processor.h - per-CPU identity, spinning hint, cycle counter and an addressing hint (ARCH_WORD_AT) on x86_64.
  */
 #ifndef ASM_PROCESSOR_H
 #define ASM_PROCESSOR_H
@@ -87,5 +87,12 @@ static inline uint64_t arch_shared_counter(uint64_t *hz)
 	*hz = 0;
 	return 0;
 }
+
+/*
+ * ARCH_WORD_AT(s, member, n, k) - s->member[n + k] for a constant k (see
+ * arm64's): x86_64 addressing takes s + n * 8 + a displacement in each
+ * operand, so each access is left to the compiler as a plain index.
+ */
+#define ARCH_WORD_AT(s, member, n, k)	((s)->member[(long)(n) + (k)])
 
 #endif

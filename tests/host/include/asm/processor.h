@@ -44,4 +44,6 @@ static inline uint64_t arch_random_seed(void)
 {
 	return arch_cycles() * 0x9e3779b97f4a7c15ULL;
 }
+/* ARCH_WORD_AT(s, member, n, k) - s->member[n + k] (see the kernel arches'). */
+#define ARCH_WORD_AT(s, member, n, k)	((s)->member[(long)(n) + (k)])
 #endif
