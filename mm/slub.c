@@ -244,13 +244,23 @@ static __noinline void free_to_empty(struct kmem_cache *s, struct page *page, vo
 }
 
 /*
- * __slab_free - push x onto its slab's page freelist (see above). 'page' is
- * the slab's head page; x is on one of its object boundaries. The common
- * cases (frozen, stays partial, full becomes this CPU's partial slab) take
- * no lock; a free that empties an unfrozen slab goes to free_to_empty.
+ * What page_push did: pushed, or nothing because the push is a double free
+ * (an object of it on top of the page freelist, or fewer objects in use
+ * than it frees) or would empty an unfrozen slab (free_to_empty's case).
  */
-static __always_inline void __slab_free(struct kmem_cache *s, struct page *page, void *x,
-					const char *fn)
+enum page_push_result { PAGE_PUSHED, PAGE_PUSH_DOUBLE, PAGE_PUSH_EMPTIES };
+
+/*
+ * page_push - push the chain head..tail of cnt objects (linked to each
+ * other by their free pointers, tail's set here; objs[1..cnt) the others,
+ * in order, when cnt > 1) onto the page freelist of the slab headed by
+ * page, in one cmpxchg_double. The common cases (frozen, stays partial,
+ * full becomes this CPU's partial slab) take no lock. *prior_out: the
+ * freelist's top when it refused a double free.
+ */
+static __always_inline enum page_push_result page_push(struct kmem_cache *s, struct page *page,
+							void *head, void *tail, void **objs,
+							unsigned int cnt, void **prior_out)
 {
 	unsigned long counters, new;
 	void *prior;
@@ -258,22 +268,21 @@ static __always_inline void __slab_free(struct kmem_cache *s, struct page *page,
 	for (;;) {
 		prior = READ_ONCE(page->slub_freelist);
 		counters = READ_ONCE(page->counters);
-		if (unlikely(prior == x || slub_inuse(counters) == 0)) {
-			free_double(s, x, fn, prior == x);
-			return;
-		}
-		new = counters - 1;
+		if (unlikely(prior == head || slub_inuse(counters) < cnt))
+			goto double_free;
+		for (unsigned int i = 1; i < cnt; i++)
+			if (unlikely(objs[i] == prior))
+				goto double_free;
+		new = counters - cnt;
 		if (!slub_frozen(counters)) {
-			if (slub_is_end(prior)) {
+			if (slub_is_end(prior))
 				new |= SLUB_FROZEN; /* full: it becomes this CPU's partial slab */
-			} else if (unlikely(slub_inuse(new) == 0)) {
-				free_to_empty(s, page, x, fn);
-				return;
-			}
+			else if (unlikely(slub_inuse(new) == 0))
+				return PAGE_PUSH_EMPTIES;
 		}
-		slub_set_fp(s, x, prior);
+		slub_set_fp(s, tail, prior);
 		if (arch_cmpxchg_double(&page->slub_freelist, (unsigned long)prior, counters,
-					(unsigned long)x, new))
+					(unsigned long)head, new))
 			break;
 		stat(s, page_retries, 1);
 	}
@@ -282,6 +291,33 @@ static __always_inline void __slab_free(struct kmem_cache *s, struct page *page,
 		stat(s, free_frozen, 1);
 	else if (slub_frozen(new))
 		slub_put_cpu_partial(s, page);
+	return PAGE_PUSHED;
+double_free:
+	*prior_out = prior;
+	return PAGE_PUSH_DOUBLE;
+}
+
+/*
+ * __slab_free - push x onto its slab's page freelist (page_push). 'page' is
+ * the slab's head page; x is on one of its object boundaries. A double
+ * free is reported; a free that empties an unfrozen slab goes to
+ * free_to_empty.
+ */
+static __always_inline void __slab_free(struct kmem_cache *s, struct page *page, void *x,
+					const char *fn)
+{
+	void *prior;
+
+	switch (page_push(s, page, x, x, NULL, 1, &prior)) {
+	case PAGE_PUSHED:
+		break;
+	case PAGE_PUSH_DOUBLE:
+		free_double(s, x, fn, prior == x);
+		break;
+	case PAGE_PUSH_EMPTIES:
+		free_to_empty(s, page, x, fn);
+		break;
+	}
 }
 
 /*
@@ -349,47 +385,17 @@ void slab_free_slow(void *x, struct kmem_cache *s, const char *fn)
 }
 
 /*
- * Push the chain head..tail of cnt objects of the slab headed by page (x
- * linked to the next by their free pointers) onto its page freelist in
- * one cmpxchg_double, as __slab_free does for one (a full unfrozen slab is
- * frozen onto this CPU's partial list). False, with nothing done, when the
- * slab would become empty unfrozen (free_to_empty's case), when it has
- * fewer than cnt objects in use, or when its freelist starts with one of
- * the chain (a double free): the caller then frees them one by one, which
- * handles and reports those.
+ * free_chain - push the chain objs[0..cnt) of the slab headed by page
+ * (linked to the next by their free pointers) onto its page freelist with
+ * page_push. False, with nothing done, when that would empty the slab
+ * unfrozen or is a double free: the caller then frees them one by one,
+ * which handles and reports those.
  */
 static bool free_chain(struct kmem_cache *s, struct page *page, void **objs, unsigned int cnt)
 {
-	void *head = objs[0], *tail = objs[cnt - 1], *prior;
-	unsigned long counters, new;
+	void *prior;
 
-	for (;;) {
-		prior = READ_ONCE(page->slub_freelist);
-		counters = READ_ONCE(page->counters);
-		if (slub_inuse(counters) < cnt)
-			return false;
-		for (unsigned int i = 0; i < cnt; i++)
-			if (unlikely(objs[i] == prior))
-				return false;
-		new = counters - cnt;
-		if (!slub_frozen(counters)) {
-			if (slub_is_end(prior))
-				new |= SLUB_FROZEN;
-			else if (slub_inuse(new) == 0)
-				return false;
-		}
-		slub_set_fp(s, tail, prior);
-		if (arch_cmpxchg_double(&page->slub_freelist, (unsigned long)prior, counters,
-					(unsigned long)head, new))
-			break;
-		stat(s, page_retries, 1);
-	}
-	stat(s, free_slow, 1);
-	if (slub_frozen(counters))
-		stat(s, free_frozen, 1);
-	else if (slub_frozen(new))
-		slub_put_cpu_partial(s, page);
-	return true;
+	return page_push(s, page, objs[0], objs[cnt - 1], objs, cnt, &prior) == PAGE_PUSHED;
 }
 
 /*
