@@ -22,11 +22,13 @@
  *
  * kfree's fast path (slab_kfree_fast) checks that the pointer is in RAM
  * and in a slab (SLAB: its page's word in slab_cache_map, and the object
- * boundary; SLUB: a PG_slab page, the boundary in slab_free), then frees it through the allocator's fast path (slab_free:
- * SLAB pushes on this CPU's array, SLUB on this CPU's freelist). Anything
- * else goes to kfree_slow: a large allocation (PG_large on its first page,
- * pointer at the page's start) back to the buddy allocator, any other
- * pointer reported, counted and refused (slab_find_head).
+ * boundary; SLUB: a PG_slab page, the boundary in slab_free), then frees
+ * it through the allocator's fast path (slab_free: SLAB pushes on this
+ * CPU's array, SLUB on this CPU's sheaf, or without sheaves its
+ * freelist). Anything else goes to kfree_slow: a large allocation
+ * (PG_large on its first page, pointer at the page's start) back to the
+ * buddy allocator, any other pointer reported, counted and refused
+ * (slab_find_head).
  *
  * This file is built by every allocator (ALLOC=slab, slub, slob or
  * slob-seg): it reaches the one in use through mm/slab_impl.h, which names

@@ -9,8 +9,8 @@
  * the caller's pointer to object 0, freelist, active, lru); every page of
  * it has PG_slab, page->private pointing at the head, and the cache and
  * s_mem copied. The fast frees read neither: slab_cache_map[] holds a word
- * per page (PFN - PFN_OFFSET), the cache of the slab it is in or NULL, set
- * and cleared with the page's slab_cache; kfree and kmem_cache_free find
+ * per page (PFN - PFN_OFFSET), the cache of the slab it is in or
+ * &slab_cache_none, set and reset with the page's slab_cache; kfree and kmem_cache_free find
  * the cache there (virt_to_cache) and check the object boundary from the
  * cache alone (a slab is a buddy block, so aligned to its size). A word is
  * an eighth of a struct page's cache line: the page line was the load a

@@ -238,7 +238,7 @@ struct kmem_cache_stats {
 	unsigned long sheaf_refills;	/* main sheaves refilled from the slabs */
 	unsigned long barn_get;		/* full sheaves taken from the barn (an empty given) */
 	unsigned long barn_put;		/* full sheaves given to the barn (an empty taken) */
-	unsigned long sheaf_flushes;	/* sheaves (or halves) freed back to the slabs */
+	unsigned long sheaf_flushes;	/* sheaves freed back to the slabs, whole */
 	unsigned long sheaf_made;	/* sheaves allocated from slub_sheaf */
 };
 

@@ -95,8 +95,8 @@ void slub_sheaf_setup(struct kmem_cache *s)
 {
 	unsigned int cap;
 
-	if (!CONFIG_SLUB_SHEAVES || slub_debug_on(s) || s == slub_sheaf_cache)
-		cap = 0;
+	if (!CONFIG_SLUB_SHEAVES || slub_debug_on(s))
+		cap = 0;	/* slub_sheaf itself: slub_sheaves_init sets 0 */
 	else if (s->size <= 1024)
 		cap = SLUB_SHEAF_MAX;
 	else	/* 32 up to 4 KiB, then 128 KiB of objects (16 of 8 KiB), at least 4 */
@@ -153,14 +153,11 @@ static void sheaf_free(struct slub_sheaf *sh)
 		slub_free_to_slabs(slub_sheaf_cache, sh, "slub_sheaf");
 }
 
-/* Free the objects sh[from, from + n) to the slabs and close the gap. Interrupts off. */
-static void sheaf_flush(struct kmem_cache *s, struct slub_sheaf *sh, unsigned int from,
-			unsigned int n)
+/* Free every object of sh to the slabs (slub_free_bulk). Interrupts off. */
+static void sheaf_flush(struct kmem_cache *s, struct slub_sheaf *sh)
 {
-	slub_free_bulk(s, &sh->objects[from], n, "kmem_cache_free");
-	for (unsigned int i = from + n; i < sh->size; i++)
-		sh->objects[i - n] = sh->objects[i];
-	sh->size -= n;
+	slub_free_bulk(s, sh->objects, (unsigned int)sh->size, "kmem_cache_free");
+	sh->size = 0;
 	stat(s, sheaf_flushes, 1);
 }
 
@@ -342,7 +339,7 @@ void slub_sheaf_free_slow(void *x, struct kmem_cache *s, const char *fn, bool on
 			*main_of(s, smp_processor_id()) = empty;
 			stat(s, barn_put, 1);
 		} else {
-			sheaf_flush(s, sh, 0, sh->size);
+			sheaf_flush(s, sh);
 		}
 		sh = slub_this_main(s);
 	}
@@ -371,25 +368,24 @@ void slub_sheaves_release_cpu(struct kmem_cache *s, unsigned int cpu)
 	p->reap_main = NULL;
 	p->sheaf_warm = false;
 	if (sh != &slub_sheaf_none) {
-		sheaf_flush(s, sh, 0, sh->size);
+		sheaf_flush(s, sh);
 		sheaf_free(sh);
 	}
 	if (spare) {
-		sheaf_flush(s, spare, 0, spare->size);
+		sheaf_flush(s, spare);
 		sheaf_free(spare);
 	}
 	arch_irq_restore(flags);
 }
 
-/* Take both of the barn's lists. Interrupts off. */
-static void barn_take(struct slub_barn *b, struct slub_sheaf **full, struct slub_sheaf **empty)
+/* Take both of the barn's lists, leaving it empty. Its lock held. */
+static void barn_detach(struct slub_barn *b, struct slub_sheaf **full, struct slub_sheaf **empty)
 {
-	spin_lock(&b->lock);
+	assert_spin_locked(&b->lock);
 	*full = b->full;
 	*empty = b->empty;
 	b->full = b->empty = NULL;
 	b->nr_full = b->nr_empty = 0;
-	spin_unlock(&b->lock);
 }
 
 /* Free the objects of the sheaves on 'full' and every sheaf on both lists. Interrupts off. */
@@ -398,7 +394,7 @@ static void barn_release(struct kmem_cache *s, struct slub_sheaf *full, struct s
 	while (full) {
 		struct slub_sheaf *next = full->next;
 
-		sheaf_flush(s, full, 0, full->size);
+		sheaf_flush(s, full);
 		sheaf_free(full);
 		full = next;
 	}
@@ -423,7 +419,9 @@ void slub_barn_flush(struct kmem_cache *s)
 	if (!s->sheaf_capacity)
 		return;
 	flags = arch_irq_save();
-	barn_take(&s->node.barn, &full, &empty);
+	spin_lock(&s->node.barn.lock);
+	barn_detach(&s->node.barn, &full, &empty);
+	spin_unlock(&s->node.barn.lock);
 	barn_release(s, full, empty);
 	arch_irq_restore(flags);
 }
@@ -458,14 +456,10 @@ bool slub_sheaves_reap(struct kmem_cache *s)
 		full = empty = NULL;
 		if (++b->reap_visits >= 2) {
 			b->reap_visits = 0;
-			if (b->touched) {
+			if (b->touched)
 				b->touched = 0;
-			} else {
-				full = b->full;
-				empty = b->empty;
-				b->full = b->empty = NULL;
-				b->nr_full = b->nr_empty = 0;
-			}
+			else
+				barn_detach(b, &full, &empty);
 		}
 		spin_unlock(&b->lock);
 		worked |= full || empty;
