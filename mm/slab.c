@@ -583,6 +583,8 @@ void cache_counts_sum(struct kmem_cache *cachep, struct slab_counts *c)
 /* kmem_cache_shrink: see slab.h. */
 int kmem_cache_shrink(struct kmem_cache *cachep)
 {
+	if (slab_cache_refused(cachep, "kmem_cache_shrink", CONFIG_SLAB_DEBUG))
+		return -EINVAL;
 	kmem_cache_drain_local(cachep);
 	for (unsigned int i = 0; i < NR_CPUS; i++)
 		cache_release_shared(cachep, i);

@@ -98,7 +98,15 @@ void kmem_cache_init(void);
 struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
 				     unsigned int flags, void (*ctor)(void *));
 
-/* kmem_cache_alloc - one object from the cache, or NULL when memory is out. */
+/*
+ * kmem_cache_alloc - one object from the cache, or NULL when memory is out.
+ * cachep must be a live cache (made by kmem_cache_create, not destroyed).
+ * Without CONFIG_SLAB_DEBUG that is not checked: a destroyed cache's
+ * memory is read as a cache, which may crash, hand out memory that
+ * belongs to no cache, or return NULL; with it (make SLAB_DEBUG=1), a
+ * NULL or destroyed cache is reported ("not a live cache ... refused")
+ * and NULL returned.
+ */
 void *kmem_cache_alloc(struct kmem_cache *cachep);
 
 /*
@@ -106,7 +114,10 @@ void *kmem_cache_alloc(struct kmem_cache *cachep);
  * A pointer that is not an allocated object of this cache is reported on
  * the console (naming cache, address and fault), counted in slab_bad_frees
  * and refused; so is a cachep of NULL (the report names the object's
- * cache; the object stays allocated).
+ * cache; the object stays allocated). cachep must be live, as for
+ * kmem_cache_alloc: CONFIG_SLAB_DEBUG builds report a destroyed one as a
+ * bad free ("cache ... is not a live cache ...; not freed", counted) and
+ * free nothing; other builds do not check.
  */
 void kmem_cache_free(struct kmem_cache *cachep, void *objp);
 
@@ -116,7 +127,9 @@ void kmem_cache_free(struct kmem_cache *cachep, void *objp);
  * slabs) and return every empty slab to the buddy allocator. What other
  * CPUs cache stays there (only their CPU may drain it: see slab_drain_all).
  * Returns 0 if the cache now holds no slabs, 1 if slabs with objects in use
- * (or cached by other CPUs) remain. Not from interrupts.
+ * (or cached by other CPUs) remain, -EINVAL (reported, nothing done) for a
+ * NULL cachep, and in CONFIG_SLAB_DEBUG builds for one that is not live.
+ * Not from interrupts.
  */
 int kmem_cache_shrink(struct kmem_cache *cachep);
 
@@ -218,8 +231,9 @@ unsigned long slab_total_pages(void);
  * kmem_cache_drain_local - give back this CPU's caching of the cache: SLAB
  * moves every object in its array back to its slab, SLUB gives its CPU slab
  * and CPU partial slabs back to the node. It touches only the running
- * CPU's state. slab_drain_local_all does it for every cache. Any context
- * but NMI.
+ * CPU's state. slab_drain_local_all does it for every cache. A NULL
+ * cachep (and in CONFIG_SLAB_DEBUG builds one that is not live) is
+ * reported and nothing done. Any context but NMI.
  */
 void kmem_cache_drain_local(struct kmem_cache *cachep);
 void slab_drain_local_all(void);

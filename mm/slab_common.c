@@ -92,23 +92,59 @@ bool kmem_cache_bad_arg(char *buf, size_t len, const char *name, size_t size, si
 /*
  * slab_cache_live - true when cachep is on slab_caches: made by
  * kmem_cache_create (or at boot) and not destroyed since. Walks the list
- * under slab_caches_lock without touching *cachep. Not from interrupts.
+ * under slab_caches_lock without touching *cachep; a caller that holds
+ * the lock already (a walk of every cache that frees or allocates) has
+ * the list walked under its own hold. Any context.
  */
 bool slab_cache_live(const struct kmem_cache *cachep)
 {
 	const struct kmem_cache *c;
-	unsigned long flags;
+	unsigned long flags = arch_irq_save();
+	bool mine = spin_is_locked(&slab_caches_lock) &&
+		    slab_caches_lock.cpu == (int)smp_processor_id();
 	bool found = false;
 
-	flags = spin_lock_irqsave(&slab_caches_lock);
+	if (!mine)
+		spin_lock(&slab_caches_lock);
 	list_for_each_entry(c, &slab_caches, list) {
 		if (c == cachep) {
 			found = true;
 			break;
 		}
 	}
-	spin_unlock_irqrestore(&slab_caches_lock, flags);
+	if (!mine)
+		spin_unlock(&slab_caches_lock);
+	arch_irq_restore(flags);
 	return found;
+}
+
+/* The words every report of a pointer that is not a live cache ends with. */
+#define NOT_LIVE "not a live cache (destroyed already, or never made by kmem_cache_create)"
+
+/* slab_cache_refused: see mm/slab_impl.h. */
+bool slab_cache_refused(const struct kmem_cache *cachep, const char *fn, bool check_live)
+{
+	if (!cachep) {
+		printk("slab: %s(NULL): no cache given; nothing done\n", fn);
+		return true;
+	}
+	if (check_live && slab_state == SLAB_UP && !slab_cache_live(cachep)) {
+		printk("slab: %s(%p): " NOT_LIVE "; refused\n", fn, (const void *)cachep);
+		return true;
+	}
+	return false;
+}
+
+/* slab_free_cache_refused: see mm/slab_impl.h. */
+bool slab_free_cache_refused(struct kmem_cache *cachep, const void *objp)
+{
+	char what[160];
+
+	if (!cachep || !objp || slab_state != SLAB_UP || slab_cache_live(cachep))
+		return false;
+	snprintf(what, sizeof(what), "cache %p is " NOT_LIVE "; not freed", (const void *)cachep);
+	slab_bad_free(NULL, "kmem_cache_free", objp, what);
+	return true;
 }
 
 /* slab_caches_add: see mm/slab_impl.h. Newest first. */

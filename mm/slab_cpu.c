@@ -584,6 +584,8 @@ out:
 /* kmem_cache_alloc: see slab.h. failslab's test is in cache_alloc_slow (SLAB_CPU_FAILSLAB). */
 void *kmem_cache_alloc(struct kmem_cache *cachep)
 {
+	if (CONFIG_SLAB_DEBUG && unlikely(slab_cache_refused(cachep, "kmem_cache_alloc", true)))
+		return NULL;
 	return slab_alloc(cachep);
 }
 
@@ -597,6 +599,8 @@ void slab_failslab_switch(bool on)
 /* kmem_cache_free: see slab.h. */
 void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 {
+	if (CONFIG_SLAB_DEBUG && unlikely(slab_free_cache_refused(cachep, objp)))
+		return;
 	if (unlikely(virt_to_cache(objp) != cachep || !cachep)) {	/* NULL objp too */
 		if (objp && !cachep)
 			kmem_cache_free_no_cache(objp);			/* reported, kept */
@@ -698,8 +702,11 @@ void cache_release_shared(struct kmem_cache *cachep, unsigned int nid)
 /* kmem_cache_drain_local: see slab.h. */
 void kmem_cache_drain_local(struct kmem_cache *cachep)
 {
-	unsigned long flags = arch_irq_save();
+	unsigned long flags;
 
+	if (slab_cache_refused(cachep, "kmem_cache_drain_local", CONFIG_SLAB_DEBUG))
+		return;
+	flags = arch_irq_save();
 	cache_drain_array(cachep, cpu_array(cachep), ~0U);
 	arch_irq_restore(flags);
 }

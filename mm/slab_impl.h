@@ -137,6 +137,27 @@ static inline struct kmem_cache *slab_obj_cache(const struct page *page, const v
 bool kmem_cache_bad_arg(char *buf, size_t len, const char *name, size_t size, size_t align,
 			unsigned int flags);
 bool slab_cache_live(const struct kmem_cache *cachep);
+
+/*
+ * slab_cache_refused - the check of the cache a kmem_cache_* function
+ * 'fn' was given: true, reported ("fn(NULL): no cache given", or "fn(ptr):
+ * not a live cache ..."), when cachep is NULL or, with check_live, not a
+ * live cache (slab_cache_live; only once the allocator is up). The caller
+ * then does nothing. *cachep is never read. Any context. Every build
+ * checks for NULL where a NULL would be dereferenced off the fast paths
+ * (kmem_cache_shrink, kmem_cache_drain_local); CONFIG_SLAB_DEBUG builds
+ * check liveness on kmem_cache_alloc too.
+ */
+bool slab_cache_refused(const struct kmem_cache *cachep, const char *fn, bool check_live);
+
+/*
+ * slab_free_cache_refused - kmem_cache_free's liveness check in
+ * CONFIG_SLAB_DEBUG builds: true when cachep (not NULL) is not a live
+ * cache and objp is not NULL; the free is then reported as a bad free
+ * (naming the object and the cache pointer), counted in slab_bad_frees,
+ * and the caller frees nothing. Any context.
+ */
+bool slab_free_cache_refused(struct kmem_cache *cachep, const void *objp);
 void kmem_cache_free_no_cache(const void *objp);
 
 #ifndef SLAB_HAVE_OBJ_SIZE

@@ -416,6 +416,8 @@ struct kmem_cache *slab_obj_cache(const struct page *page, const void *p)
 /* kmem_cache_alloc: see slab.h. */
 void *kmem_cache_alloc(struct kmem_cache *cachep)
 {
+	if (CONFIG_SLAB_DEBUG && unlikely(slab_cache_refused(cachep, "kmem_cache_alloc", true)))
+		return NULL;
 	if (unlikely(fault_attr_on(&failslab)))
 		return slab_alloc_failslab(cachep);
 	return slob_alloc(cachep);
@@ -424,6 +426,8 @@ void *kmem_cache_alloc(struct kmem_cache *cachep)
 /* kmem_cache_free: see slab.h. */
 void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 {
+	if (CONFIG_SLAB_DEBUG && unlikely(slab_free_cache_refused(cachep, objp)))
+		return;
 	if (unlikely(!cachep && objp))
 		kmem_cache_free_no_cache(objp);	/* reported, kept */
 	else if (objp)
@@ -445,14 +449,16 @@ static bool release_spare(void)
 /* kmem_cache_shrink: see slab.h. The heap is shared: any cache's shrink frees the spare. */
 int kmem_cache_shrink(struct kmem_cache *cachep)
 {
+	if (slab_cache_refused(cachep, "kmem_cache_shrink", CONFIG_SLAB_DEBUG))
+		return -EINVAL;
 	release_spare();
 	return cache_inuse(cachep) ? 1 : 0;
 }
 
-/* kmem_cache_drain_local: see slab.h. SLOB caches nothing per CPU: nothing to do. */
+/* kmem_cache_drain_local: see slab.h. SLOB caches nothing per CPU: only the cache is checked. */
 void kmem_cache_drain_local(struct kmem_cache *cachep)
 {
-	(void)cachep;
+	slab_cache_refused(cachep, "kmem_cache_drain_local", CONFIG_SLAB_DEBUG);
 }
 
 /* slab_drain_local_all: see slab.h. Nothing per CPU: nothing to do. */

@@ -505,6 +505,8 @@ void slub_free_to_slabs(struct kmem_cache *s, void *x, const char *fn)
 /* kmem_cache_alloc: see slab.h. */
 void *kmem_cache_alloc(struct kmem_cache *cachep)
 {
+	if (CONFIG_SLAB_DEBUG && unlikely(slab_cache_refused(cachep, "kmem_cache_alloc", true)))
+		return NULL;
 	if (unlikely(fault_attr_on(&failslab)))
 		return slab_alloc_failslab(cachep);
 	return slab_alloc(cachep);
@@ -513,6 +515,8 @@ void *kmem_cache_alloc(struct kmem_cache *cachep)
 /* kmem_cache_free: see slab.h. */
 void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 {
+	if (CONFIG_SLAB_DEBUG && unlikely(slab_free_cache_refused(cachep, objp)))
+		return;
 	if (unlikely(!cachep)) {
 		if (objp)
 			kmem_cache_free_no_cache(objp);	/* reported, kept */

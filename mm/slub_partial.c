@@ -70,7 +70,8 @@
  * CPU's partial list is longer, and a full one keeps its ready slabs; the
  * node frees an empty slab only when it has ready ones to spare.
  */
-#include "mm/slub_def.h"
+#include "mm/slab_impl.h"
+#include "kernel/errno.h"
 #include "kernel/smp.h"
 
 static unsigned long reap_events;	/* reap passes that gave anything back */
@@ -589,6 +590,8 @@ unsigned long slub_count_free(struct kmem_cache *s, unsigned long *empty)
 /* kmem_cache_drain_local: see slab.h. */
 void kmem_cache_drain_local(struct kmem_cache *cachep)
 {
+	if (slab_cache_refused(cachep, "kmem_cache_drain_local", CONFIG_SLAB_DEBUG))
+		return;
 	slub_flush_cpu(cachep, smp_processor_id());
 }
 
@@ -609,6 +612,8 @@ void slab_drain_local_all(void)
 /* kmem_cache_shrink: see slab.h. */
 int kmem_cache_shrink(struct kmem_cache *cachep)
 {
+	if (slab_cache_refused(cachep, "kmem_cache_shrink", CONFIG_SLAB_DEBUG))
+		return -EINVAL;
 	slub_barn_flush(cachep);
 	kmem_cache_drain_local(cachep);
 	if (slub_sheaf_cache && cachep->sheaf_capacity) {	/* the sheaves just freed */
