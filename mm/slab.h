@@ -90,8 +90,12 @@ void kmem_cache_init(void);
  * 'ctor', if given, runs on every object when its slab is made (and, for
  * SLAB_POISON caches, again before each allocation): objects go back to the
  * cache in their constructed state. The name is copied. Objects may be up
- * to 4 MiB (a MAX_ORDER block) in every build: debug builds leave out the
- * guards that do not fit, and say so. Returns NULL on a bad argument
+ * to 4 MiB (KMEM_CACHE_MAX_SIZE, a MAX_ORDER block) in every build, with
+ * every flag and alignment and with a ctor: guards that do not fit, asked
+ * for or added by a debug build, are left out, and the console says so;
+ * a ctor cache whose objects leave no room past them for the allocator's
+ * free word (SLAB's free mark, SLUB's free pointer) runs the ctor again
+ * before each allocation, and says so. Returns NULL on a bad argument
  * (reported, naming the argument and why) or when memory is out. Not from
  * interrupt handlers.
  */

@@ -252,20 +252,29 @@ bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_
 	}
 	ralign = MAX(ralign, align);
 	usable = ALIGN_UP(MAX(size, (size_t)SLAB_OBJ_MIN_SIZE), sizeof(unsigned long long));
-	if (CONFIG_SLAB_DEBUG && !(flags & SLAB_NO_DEBUG)) {
-		/*
-		 * The red zones CONFIG_SLAB_DEBUG adds go only where they fit, so
-		 * that every build accepts the same caches (objects up to
-		 * KMEM_CACHE_MAX_SIZE); poisoning needs no room.
-		 */
+	if (CONFIG_SLAB_DEBUG && !(flags & SLAB_NO_DEBUG))
+		flags |= SLAB_DEBUG;
+	/*
+	 * Red zones go only where they fit, so that every build and every
+	 * flag accepts the same caches (objects up to KMEM_CACHE_MAX_SIZE),
+	 * whether CONFIG_SLAB_DEBUG added them or the caller asked; poisoning
+	 * needs no room. A ctor cache whose free mark does not fit past the
+	 * object is poisoned instead: the mark's word is in the object then,
+	 * and the ctor runs again at each allocation.
+	 */
+	if (flags & SLAB_RED_ZONE) {
 		red_zone_geometry(usable, ralign, &obj_offset, &rsize, &tail);
-		if (!(flags & SLAB_RED_ZONE) && rsize + tail > KMEM_CACHE_MAX_SIZE) {
-			printk("slab: %s: %zu-byte objects leave no room for red zones: poison "
-			       "only\n", name, size);
-			flags |= SLAB_POISON;
-		} else {
-			flags |= SLAB_DEBUG;
+		if (rsize + tail > KMEM_CACHE_MAX_SIZE) {
+			flags &= ~SLAB_RED_ZONE;
+			printk("slab: %s: %zu-byte objects leave no room for red zones: %s\n", name,
+			       size, flags & SLAB_POISON ? "poison only" : "none");
 		}
+	}
+	if (ctor && !(flags & SLAB_DEBUG) &&
+	    ALIGN_UP(usable + sizeof(uintptr_t), ralign) > KMEM_CACHE_MAX_SIZE) {
+		flags |= SLAB_POISON;
+		printk("slab: %s: %zu-byte objects leave no room for a free mark past them: "
+		       "poisoned, and the ctor runs at each allocation\n", name, size);
 	}
 
 	cachep->flags = flags;

@@ -104,7 +104,7 @@ struct page *slub_new_slab(struct kmem_cache *s, unsigned int taken)
 
 			if (slub_debug_on(s))
 				slub_debug_init_obj(s, x);
-			if (s->ctor && !(s->flags & SLAB_POISON))
+			if (s->ctor && !(s->flags & (SLAB_POISON | SLUB_CTOR_AT_ALLOC)))
 				s->ctor(x);
 		}
 	}
@@ -334,7 +334,7 @@ void slab_free_remote(void *x, struct kmem_cache *s, const char *fn, const void 
 	if (likely(x != head && virt_addr_valid(x))) {
 		page = virt_to_page(x);
 		if (likely((page->flags & PG_slab) && page->slab_cache == s &&
-			   !(s->flags & SLAB_DEBUG))) {
+			   !(s->flags & SLUB_DEBUG_FLAGS))) {
 			__slab_free(s, (struct page *)page->private, x, fn);
 			return;
 		}
@@ -350,7 +350,7 @@ void slab_free_remote(void *x, struct kmem_cache *s, const char *fn, const void 
  */
 void slab_kfree_remote(void *x, struct kmem_cache *s, const char *fn, const void *head)
 {
-	if (likely(x != head && !(s->flags & SLAB_DEBUG)))
+	if (likely(x != head && !(s->flags & SLUB_DEBUG_FLAGS)))
 		__slab_free(s, (struct page *)virt_to_page(x)->private, x, fn);
 	else
 		slab_free_slow(x, s, fn);

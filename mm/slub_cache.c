@@ -5,6 +5,8 @@
  * Object layout, from the slab's first byte, 'size' bytes apart:
  *	plain:	[object_size bytes]                  free pointer at 0
  *	ctor:	[object][free pointer]               (the object stays constructed)
+ *	ctor, no room past the object in a MAX_ORDER slab (SLUB_CTOR_AT_ALLOC):
+ *		[object] free pointer at 0, the ctor run again at each allocation
  *	debug:	[red zone 1][object][red zone 2][free pointer]
  * Red zone 1 is at least 8 bytes and pads the caller's pointer to the
  * alignment; red zone 2 is 8 bytes; the free pointer moves out of the
@@ -145,14 +147,14 @@ static void calculate_sizes(struct kmem_cache *s, size_t size, size_t align, uns
 		s->obj_offset = (unsigned int)ALIGN_UP((size_t)8, ralign);
 		s->object_size = (unsigned int)usable;
 		end = s->obj_offset + usable + 8;
-	} else if (flags & SLAB_POISON || s->ctor) {
+	} else if (flags & SLAB_POISON || (s->ctor && !(flags & SLUB_CTOR_AT_ALLOC))) {
 		s->object_size = (unsigned int)usable;
 		end = usable;
 	} else {
 		s->object_size = (unsigned int)ALIGN_UP(usable, ralign);
 		end = s->object_size;
 	}
-	if (flags & SLAB_POISON || s->ctor) {
+	if (flags & SLAB_POISON || (s->ctor && !(flags & SLUB_CTOR_AT_ALLOC))) {
 		s->offset = (unsigned int)(end - s->obj_offset);	/* past the object */
 		end += sizeof(void *);
 	}
@@ -163,25 +165,29 @@ static void calculate_sizes(struct kmem_cache *s, size_t size, size_t align, uns
 static bool cache_setup(struct kmem_cache *s, const char *name, size_t size, size_t align,
 			unsigned int flags, void (*ctor)(void *))
 {
-	unsigned int implied = 0;
-
-	if (CONFIG_SLAB_DEBUG && !(flags & SLAB_NO_DEBUG)) {
-		implied = SLAB_DEBUG & ~flags;
+	if (CONFIG_SLAB_DEBUG && !(flags & SLAB_NO_DEBUG))
 		flags |= SLAB_DEBUG;
-	}
 	s->ctor = ctor;
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	calculate_sizes(s, size, align, flags);
 	/*
-	 * The guards CONFIG_SLAB_DEBUG adds go only where they fit, so that every
-	 * build accepts the same caches (objects up to KMEM_CACHE_MAX_SIZE):
-	 * red zones first, then the poison's out-of-object free pointer.
+	 * Guards go only where they fit, so that every build and every flag
+	 * accepts the same caches (objects up to KMEM_CACHE_MAX_SIZE): red
+	 * zones first, then the poison's out-of-object free pointer, whether
+	 * CONFIG_SLAB_DEBUG added them or the caller asked. A ctor cache's
+	 * free pointer then moves into the object (SLUB_CTOR_AT_ALLOC).
 	 */
-	while ((implied & flags) && s->size > KMEM_CACHE_MAX_SIZE) {
-		flags &= ~(implied & flags & SLAB_RED_ZONE ? SLAB_RED_ZONE : SLAB_POISON);
+	while ((flags & SLAB_DEBUG) && s->size > KMEM_CACHE_MAX_SIZE) {
+		flags &= ~(flags & SLAB_RED_ZONE ? SLAB_RED_ZONE : SLAB_POISON);
 		calculate_sizes(s, size, align, flags);
 		printk("slub: %s: %zu-byte objects leave no room for debug guards: %s\n", s->name,
 		       size, flags & SLAB_POISON ? "poison only" : "none");
+	}
+	if (ctor && s->size > KMEM_CACHE_MAX_SIZE) {
+		flags |= SLUB_CTOR_AT_ALLOC;
+		calculate_sizes(s, size, align, flags);
+		printk("slub: %s: %zu-byte objects leave no room for a free pointer past them: "
+		       "it goes inside, and the ctor runs at each allocation\n", s->name, size);
 	}
 	s->flags = flags;
 	if (!calculate_order(s)) {

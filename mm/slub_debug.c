@@ -225,6 +225,8 @@ static void debug_alloc_checks(struct kmem_cache *s, void *x)
 		memset(x, POISON_INUSE, s->object_size);
 		if (s->ctor)
 			s->ctor(x);
+	} else if (s->flags & SLUB_CTOR_AT_ALLOC) {
+		s->ctor(x);	/* the free pointer was written over its state */
 	}
 }
 

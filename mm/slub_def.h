@@ -306,9 +306,22 @@ extern struct kmem_cache kmem_cache_boot;
 #define KMALLOC_ALIGN(size) \
 	(((size) & ((size) - 1)) == 0 ? MIN((size_t)(size), (size_t)PAGE_SIZE) : 0)
 
+/*
+ * SLUB_CTOR_AT_ALLOC - a cache flag SLUB sets itself (callers cannot): a
+ * ctor cache whose objects leave no room past them for the free pointer
+ * in a MAX_ORDER slab keeps the pointer in the object and runs the ctor
+ * again at each allocation. Such a cache takes the locked debug paths,
+ * as a poisoned one does, so that the fast paths never see it.
+ * SLUB_DEBUG_FLAGS - the flags that send a cache down those paths.
+ */
+#define SLUB_CTOR_AT_ALLOC	0x0100U
+#define SLUB_DEBUG_FLAGS	(SLAB_DEBUG | SLUB_CTOR_AT_ALLOC)
+_Static_assert(!(SLUB_CTOR_AT_ALLOC & (SLAB_HWCACHE_ALIGN | SLAB_DEBUG | SLAB_NO_DEBUG)),
+	       "SLUB_CTOR_AT_ALLOC must not be a kmem_cache_create flag");
+
 static inline bool slub_debug_on(const struct kmem_cache *s)
 {
-	return s->flags & SLAB_DEBUG;
+	return s->flags & SLUB_DEBUG_FLAGS;
 }
 
 static inline bool slub_is_end(const void *v)

@@ -120,11 +120,11 @@ void slab_layout_show(void)
 	       "order", "fp-off", "waste", "minp", "cpup", "reuse", "flags");
 	flags = spin_lock_irqsave(&slab_caches_lock);
 	list_for_each_entry(s, &slab_caches, list)
-		printk("slub: %-17s %6u %6u %5u %6u %8u %4u %4u %5u%s%s%s%s\n", s->name, s->size,
+		printk("slub: %-17s %6u %6u %5u %6u %8u %4u %4u %5u%s%s%s%s%s\n", s->name, s->size,
 		       s->num, s->order, s->offset, s->waste, s->min_partial, s->cpu_partial,
 		       s->reuse_free, s->flags & SLAB_RED_ZONE ? " redzone" : "",
 		       s->flags & SLAB_POISON ? " poison" : "", s->ctor ? " ctor" : "",
-		       s->dead ? " dead" : "");
+		       s->flags & SLUB_CTOR_AT_ALLOC ? "-at-alloc" : "", s->dead ? " dead" : "");
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
