@@ -17,7 +17,7 @@
 #     (fail_page_alloc=1,5,-1,1 failslab=2,10,-1,2 on the command line)
 # then x86_64 4K built with NR_CPUS=64: its self-tests on 64 CPUs, round-robin
 #   (TCG_THREAD=single), once (not with SMP_LIST)
-# then, once: every allocator's host tests built with SLAB_DEBUG=1 (4K), the
+# then, once: every allocator's host tests built with SLAB_DEBUG=1 (4K, 64K), the
 # hardening options' host tests (SLAB_FREELIST_RANDOM, SLAB_FREELIST_HARDENED),
 # SLUB without its sheaves (SLUB_SHEAVES=0: host tests, x86_64 4K self-tests),
 # the allocator fuzzer's fixed-seed slice (tests/fuzz/run.sh slice: every
@@ -246,17 +246,19 @@ for alloc in ${ALLOCS:-slab slub slob slob-seg}; do
 		done
 	done
 done
-# Debug builds (SLAB_DEBUG=1): every allocator's host tests at 4K pages, so the
-# debug checks (red zones, poison, freelist corruption, their offsets) and the
-# misuse tests also run in debug layouts (about 40 s each on 2 cores).
-case " $want_pages " in *" 4K "*)
+# Debug builds (SLAB_DEBUG=1): every allocator's host tests at 4K and 64K pages,
+# so the debug checks (red zones, poison, freelist corruption, their offsets)
+# and the misuse tests, the debug-only ones among them (a destroyed cache
+# refused), also run in debug layouts (about 40 s each on 2 cores).
+for ps in 4K 64K; do
+	case " $want_pages " in *" $ps "*) ;; *) continue ;; esac
 	for alloc in ${ALLOCS:-slab slub slob slob-seg}; do
 		case $alloc in slab | slub | slob | slob-seg) ;; *) continue ;; esac
-		suite "$alloc SLAB_DEBUG=1 host unit tests, 4K pages (ASan+UBSan)" \
+		suite "$alloc SLAB_DEBUG=1 host unit tests, $ps pages (ASan+UBSan)" \
 			make --no-print-directory -j"$jobs" test-host ALLOC=$alloc SLAB_DEBUG=1 \
-			PAGE_SIZE=4K
-	done ;;
-esac
+			PAGE_SIZE=$ps
+	done
+done
 # The hardening options (host unit tests, both page sizes): SLAB's freelist
 # order is random in every new slab, SLUB's free pointers never lie in memory
 # as themselves; every other test passes with them on.
