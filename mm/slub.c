@@ -345,18 +345,29 @@ static __noinline bool free_refused(struct kmem_cache *s, void *x, const char *f
 	return found;
 }
 
+/* slab_free_page's object whose free word says free: free_refused, else __slab_free. */
+static __noinline void free_page_suspect(struct kmem_cache *s, struct page *page, void *x,
+					 const char *fn)
+{
+	if (!free_refused(s, x, fn))
+		__slab_free(s, page, x, fn);
+}
+
 /*
  * slab_free_page - __slab_free for a caller's object x of s (no debug
  * cache) on a boundary of the slab headed by page, after the test of its
- * free word (mm/slub_def.h) and, if that says free, free_refused.
+ * free word (mm/slub_def.h); one that says free goes to free_page_suspect
+ * (a tail call, so that the remote paths keep no frame).
  */
 static __always_inline void slab_free_page(struct kmem_cache *s, struct page *page, void *x,
 					   const char *fn)
 {
 	uintptr_t *slot = slub_fw_slot(s, x);
 
-	if (unlikely(slub_fw_free(s, *slot, slub_fw_mark(s, x, slot))) && free_refused(s, x, fn))
+	if (unlikely(slub_fw_free(s, *slot, slub_fw_mark(s, x, slot)))) {
+		free_page_suspect(s, page, x, fn);
 		return;
+	}
 	__slab_free(s, page, x, fn);
 }
 
