@@ -46,8 +46,10 @@ ALLOC_CFLAGS := -DCONFIG_ALLOC_$(shell echo $(ALLOC) | tr a-z- A-Z_)
 #                       random order; costs a shuffle (a random number per
 #                       object) per slab made, nothing per alloc or free
 #   SLAB_FREELIST_HARDENED=1  SLUB hardening: every free pointer stored in an
-#                       object is XORed with a per-cache secret and its own
-#                       address; costs two XORs per fast-path alloc and free
+#                       object is XORed with its own address too (every build
+#                       XORs it with a per-cache key, for the double-free
+#                       check: mm/slub_def.h); costs an XOR more per
+#                       fast-path alloc and free
 #   SLAB_IDX=4          SLAB benchmark variant: force 4-byte freelist indexes (seed 000's "before")
 #   SLAB_GROW_LOCKED=1  SLAB benchmark variant: refill from a new slab under the node
 #                       lock, after publishing it (seed 001's "before")

@@ -32,10 +32,17 @@
  * off; the classic paths are used alone by caches or CPUs without sheaves
  * (slab_alloc_classic, slub_free_classic).
  *
+ * Every free of a caller's object into the slabs here (slab_free_remote,
+ * slab_kfree_remote, slab_free_slow) first tests its free word as the fast
+ * paths do (slab_free_page; mm/slub_def.h says how), and a word that says
+ * free sends it to slub_free_is_double (mm/slub_dfree.c); objects that
+ * sheaves give back (slub_free_to_slabs, slub_free_bulk) were tested when
+ * they entered the sheaf.
+ *
  * Locking: none here but the node lock as said; the callers' rules are in
- * mm/slub_def.h. Departure from Linux: a free that finds an object on top
- * of a freelist, or a slab with nothing in use, reports a double free even
- * without debugging.
+ * mm/slub_def.h. Departure from Linux: every free tests its object's free
+ * word and reports a double free even without debugging (Linux, only with
+ * SLAB_FREELIST_HARDENED, one on top of the CPU freelist).
  */
 #include "mm/slab_impl.h"
 #include "kernel/printk.h"
@@ -321,6 +328,61 @@ static __always_inline void __slab_free(struct kmem_cache *s, struct page *page,
 }
 
 /*
+ * free_refused - x's free word says x is free: if slub_free_is_double
+ * finds it free, report the double free (counted in slab_bad_frees) and
+ * return true: the caller drops the free. False: free x. Interrupts on or
+ * off; x an object of s on a boundary of a slab page of s.
+ */
+static __noinline bool free_refused(struct kmem_cache *s, void *x, const char *fn)
+{
+	unsigned long flags = arch_irq_save();
+	char what[80];
+	bool found = slub_free_is_double(s, x, what, sizeof(what));
+
+	arch_irq_restore(flags);
+	if (found)
+		slab_bad_free(s, fn, x, what);
+	return found;
+}
+
+/* slab_free_page's object whose free word says free: free_refused, else __slab_free. */
+static __noinline void free_page_suspect(struct kmem_cache *s, struct page *page, void *x,
+					 const char *fn)
+{
+	if (!free_refused(s, x, fn))
+		__slab_free(s, page, x, fn);
+}
+
+/*
+ * slab_free_page - __slab_free for a caller's object x of s (no debug
+ * cache) on a boundary of the slab headed by page, after the test of its
+ * free word (mm/slub_def.h); one that says free goes to free_page_suspect
+ * (a tail call, so that the remote paths keep no frame).
+ */
+static __always_inline void slab_free_page(struct kmem_cache *s, struct page *page, void *x,
+					   const char *fn)
+{
+	uintptr_t *slot = slub_fw_slot(s, x);
+
+	if (unlikely(slub_fw_free(s, *slot, slub_fw_mark(s, x, slot)))) {
+		free_page_suspect(s, page, x, fn);
+		return;
+	}
+	__slab_free(s, page, x, fn);
+}
+
+/*
+ * slab_free_suspect - the classic fast path found the free word of x (in
+ * this CPU's slab) saying free: free_refused, or, if x is not free, the
+ * fast path again without the test.
+ */
+void slab_free_suspect(void *x, struct kmem_cache *s, const char *fn, bool on_slab)
+{
+	if (!free_refused(s, x, fn))
+		slub_free_classic(s, x, fn, on_slab, false);
+}
+
+/*
  * slab_free_remote - the fast path found x on an object boundary (if x is
  * in a slab of s) but not in this CPU's slab, or on top of its freelist
  * (head, as the fast path read it): if x is not head, x's page is a slab
@@ -335,7 +397,7 @@ void slab_free_remote(void *x, struct kmem_cache *s, const char *fn, const void 
 		page = virt_to_page(x);
 		if (likely((page->flags & PG_slab) && page->slab_cache == s &&
 			   !(s->flags & SLUB_DEBUG_FLAGS))) {
-			__slab_free(s, (struct page *)page->private, x, fn);
+			slab_free_page(s, (struct page *)page->private, x, fn);
 			return;
 		}
 	}
@@ -351,7 +413,7 @@ void slab_free_remote(void *x, struct kmem_cache *s, const char *fn, const void 
 void slab_kfree_remote(void *x, struct kmem_cache *s, const char *fn, const void *head)
 {
 	if (likely(x != head && !(s->flags & SLUB_DEBUG_FLAGS)))
-		__slab_free(s, (struct page *)virt_to_page(x)->private, x, fn);
+		slab_free_page(s, (struct page *)virt_to_page(x)->private, x, fn);
 	else
 		slab_free_slow(x, s, fn);
 }
@@ -381,7 +443,7 @@ void slab_free_slow(void *x, struct kmem_cache *s, const char *fn)
 		slab_bad_free(s, fn, x, "double free (already on the CPU's freelist)");
 		return;
 	}
-	__slab_free(s, page, x, fn);
+	slab_free_page(s, page, x, fn);
 }
 
 /*
@@ -409,7 +471,7 @@ void slub_free_bulk(struct kmem_cache *s, void **objs, unsigned int n, const cha
 {
 	struct kmem_cache_cpu *c = slub_this_cpu(s);
 	/* In locals: the free pointers stored below could alias s for the compiler. */
-	const uintptr_t mask = s->slab_mask;
+	const uintptr_t mask = s->slab_mask, secret = s->fp_secret;
 	const unsigned int offset = s->offset;
 
 	assert_irqs_disabled();
@@ -419,10 +481,9 @@ void slub_free_bulk(struct kmem_cache *s, void **objs, unsigned int n, const cha
 		bool cpu_slab = head != SLUB_NO_SLAB && ((uintptr_t)head & ~mask) == base, ok = true;
 
 		for (cnt = 1; i + cnt < n && ((uintptr_t)objs[i + cnt] & ~mask) == base; cnt++) {
-			if (CONFIG_SLAB_FREELIST_HARDENED)
-				slub_set_fp(s, objs[i + cnt - 1], objs[i + cnt]);
-			else
-				*(void **)((char *)objs[i + cnt - 1] + offset) = objs[i + cnt];
+			uintptr_t *slot = (uintptr_t *)((char *)objs[i + cnt - 1] + offset);
+
+			*slot = (uintptr_t)objs[i + cnt] ^ slub_fp_key_of(secret, slot);
 			ok &= objs[i + cnt] != head;
 		}
 		if (cpu_slab && ok && objs[i] != head) {
@@ -460,12 +521,13 @@ void *slab_alloc_retry(struct kmem_cache *s)
 /*
  * slab_free_retry - slub_free's cmpxchg failed (an interrupt on this CPU
  * changed the freelist in between): count it and start again, as
- * slab_alloc_retry does.
+ * slab_alloc_retry does, without the free-word test (x's word holds the
+ * pointer the failed push stored).
  */
 void slab_free_retry(void *x, struct kmem_cache *s, const char *fn, bool on_slab)
 {
 	stat(s, free_retries, 1);
-	slub_free_classic(s, x, fn, on_slab);
+	slub_free_classic(s, x, fn, on_slab, false);
 }
 
 /*

@@ -199,7 +199,8 @@ static bool cache_setup(struct kmem_cache *s, const char *name, size_t size, siz
 	s->obj_magic = UINT64_MAX / s->size + 2;
 	s->obj_bound = (uint64_t)s->num * (s->size * s->obj_magic);
 	s->min_partial = MIN(10U, MAX(5U, ilog2(s->size) / 2));
-	s->fp_secret = CONFIG_SLAB_FREELIST_HARDENED ? slab_random() : 0;
+	/* Top bits 01: no pointer, small or negative number decodes near a slab (slub_def.h). */
+	s->fp_secret = (slab_random() & ~(3UL << 62)) | (1UL << 62);
 	if (slub_debug_on(s)) {
 		s->cpu_partial = 0;
 	} else {

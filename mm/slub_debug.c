@@ -336,6 +336,7 @@ void *slub_debug_alloc(struct kmem_cache *s)
 	n->ready_front = 0;	/* a listed slab lost a free object (slub_node_spare) */
 	n->alloc_touched = 1;
 	spin_unlock_irqrestore(&n->list_lock, flags);
+	slub_fw_clear(s, x, false);	/* handed out: see slub_def.h */
 	debug_alloc_checks(s, x);
 	return x;
 }

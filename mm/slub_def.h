@@ -41,6 +41,41 @@
  * capacity 0 sends both fast paths to the sheaves' slow paths, which fall
  * back on the classic paths. SLUB_SHEAVES=0 builds the classic paths alone.
  *
+ * Free words and double frees. Invariants: the word at 'offset' of a free
+ * object is stored XORed with the cache's key (fp_secret, whose top two
+ * bits are 01; SLAB_FREELIST_HARDENED mixes in the word's address too)
+ * and holds its free pointer on a freelist, the mark a free leaves (the
+ * object itself, encoded) in a sheaf, or, in a sheaf that a refill put it
+ * in, its last free pointer (or whatever a new slab had there); every
+ * object handed out has that word set to 0 (slub_fw_clear). Decoded, the
+ * word of a free object is the slab's tagged end or an object of the slab;
+ * 0, any pointer and any small or negative number decode far from any
+ * slab. So both free fast paths test the word before they push
+ * (slub_fw_free: a load, an XOR and a compare against slab_mask) and send
+ * an object whose word says free to slub_free_is_double (mm/slub_dfree.c),
+ * which looks for it where free objects are: this CPU's sheaves, the barn,
+ * other CPUs' sheaves, this CPU's freelist, its slab's page freelist where
+ * this CPU or the node lock keeps that still. Found (or in a slab frozen
+ * by another CPU, whose freelists only that CPU may walk), the free is a
+ * double free: reported ("slub: <cache>: <call>(<object>): double free
+ * (...)"), counted in slab_bad_frees and refused; not found, the word was
+ * the caller's data and the free goes on. So no object is pushed twice: no
+ * freelist gets a cycle, no sheaf hands an object out twice, the slab
+ * counters stay exact. Why at the free, and this test: a second copy in a
+ * sheaf is handed out by the sheaf's next pops, and one pushed on the CPU
+ * freelist makes a cycle there, before any check at the slab (its
+ * counters count neither; a sheaf is flushed long after) could see it;
+ * the word is in the object the caller just used, and one test covers
+ * objects in sheaves and on freelists, where a mark alone (as SLAB's)
+ * would be overwritten by the free pointer. It costs the free fast paths
+ * a load of the word, two XORs, a compare and the store of the mark (with
+ * sheaves, less the old test of the sheaf's top object), the allocation
+ * fast paths a store. Behind it the slab's counters still refuse a free
+ * into a slab with nothing in use, and page_push one on top of a page
+ * freelist. Not seen: a double free whose word was overwritten after the
+ * first free (debug caches' poison and red zones show those), and two
+ * frees of one object racing on two CPUs.
+ *
  * Slab states: frozen (a CPU's slab, or on that CPU's partial list in
  * s->cpu[cpu]; only that CPU takes objects from it, others push lock-free
  * onto its page freelist); unfrozen with a free object, on the node's
@@ -154,9 +189,7 @@ DECLARE_PER_CPU(unsigned long, slub_events);
 
 /*
  * A sheaf: objects[0..size) are free objects of its cache, the last one
- * freed on top. capacity sits just below objects[0], so that objects[-1]
- * (read by the free fast path's double-free test when size is 0) is no
- * pointer. slub_sheaf_none (capacity 0) stands for "no sheaf".
+ * freed on top. slub_sheaf_none (capacity 0) stands for "no sheaf".
  */
 struct slub_sheaf {
 	struct slub_sheaf *next;	/* on a barn list */
@@ -256,8 +289,8 @@ struct kmem_cache {
 	uintptr_t slab_mask;		/* slab bytes - 1 */
 	uint64_t obj_magic;		/* floor((2^64 - 1) / size) + 2: divides by size */
 	uint64_t obj_bound;		/* num * (size * obj_magic mod 2^64): boundary test */
-	uintptr_t fp_secret;		/* SLAB_FREELIST_HARDENED: free pointers are stored
-					 * XORed with this and their slot's address */
+	uintptr_t fp_secret;		/* the key free words are stored XORed with (top
+					 * bits 01; hardened: and their slot's address) */
 	unsigned int offset;		/* free pointer, in bytes from the caller's pointer */
 	unsigned int size;		/* bytes from one object to the next, guards included */
 	unsigned int object_size;	/* bytes the caller may use (ksize) */
@@ -363,22 +396,40 @@ static inline unsigned int slub_obj_index(const struct kmem_cache *s, const void
 }
 
 /*
- * The free pointer stored in object x, and storing one. With
- * SLAB_FREELIST_HARDENED the stored word is the pointer XOR the cache's
- * secret XOR the word's own address, so a leaked or overwritten word says
- * nothing and yields nothing usable without the secret (Linux XORs a
+ * Free words (see above). slub_fp_key - what the free word at 'slot' is
+ * stored XORed with: the cache's key, and with SLAB_FREELIST_HARDENED the
+ * word's own address too, so that a leaked or overwritten word says
+ * nothing and yields nothing usable without the key (Linux XORs a
  * byte-swapped address; the plain one is enough for what the test checks,
- * that no free pointer appears in memory as itself). Without it, the plain
- * pointer: these compile to one load or store.
+ * that no free pointer appears in memory as itself). slub_fp_key_of: the
+ * same from fp_secret in a local, for loops that store free pointers
+ * (which the compiler must assume may change s).
  */
+static __always_inline uintptr_t slub_fp_key_of(uintptr_t secret, const void *slot)
+{
+	if (CONFIG_SLAB_FREELIST_HARDENED)
+		return secret ^ (uintptr_t)slot;
+	return secret;
+}
+
+static __always_inline uintptr_t slub_fp_key(const struct kmem_cache *s, const void *slot)
+{
+	return slub_fp_key_of(s->fp_secret, slot);
+}
+
+/* The free word of object x (its slot, 'offset' bytes from x). */
+static __always_inline uintptr_t *slub_fw_slot(const struct kmem_cache *s, const void *x)
+{
+	return (uintptr_t *)((char *)x + s->offset);
+}
+
+/* The free pointer stored in object x (offset: s->offset, or 0 when the caller knows it). */
 static __always_inline void *slub_get_fp_at(const struct kmem_cache *s, const void *x,
 					    unsigned int offset)
 {
 	const uintptr_t *slot = (const uintptr_t *)((const char *)x + offset);
 
-	if (CONFIG_SLAB_FREELIST_HARDENED)
-		return (void *)(*slot ^ s->fp_secret ^ (uintptr_t)slot);
-	return (void *)*slot;
+	return (void *)(*slot ^ slub_fp_key(s, slot));
 }
 
 static __always_inline void *slub_get_fp(const struct kmem_cache *s, const void *x)
@@ -388,12 +439,38 @@ static __always_inline void *slub_get_fp(const struct kmem_cache *s, const void 
 
 static __always_inline void slub_set_fp(const struct kmem_cache *s, void *x, void *fp)
 {
-	uintptr_t *slot = (uintptr_t *)((char *)x + s->offset);
+	uintptr_t *slot = slub_fw_slot(s, x);
 
-	if (CONFIG_SLAB_FREELIST_HARDENED)
-		*slot = (uintptr_t)fp ^ s->fp_secret ^ (uintptr_t)slot;
-	else
-		*slot = (uintptr_t)fp;
+	*slot = (uintptr_t)fp ^ slub_fp_key(s, slot);
+}
+
+/*
+ * slub_fw_mark - the word that says "x, free in a sheaf" (x encoded as its
+ * own free pointer, which no freelist holds), for x's free word at slot.
+ * slub_fw_free - whether a free word w of x says x is free, given x's mark:
+ * decoded, w is the slab's tagged end or one of its objects (x itself for
+ * the mark), i.e. w ^ mark, which is the decoded w ^ x, is at most
+ * slab_mask. One XOR and one compare on the fast paths.
+ */
+static __always_inline uintptr_t slub_fw_mark(const struct kmem_cache *s, const void *x,
+					      const uintptr_t *slot)
+{
+	return (uintptr_t)x ^ slub_fp_key(s, slot);
+}
+
+static __always_inline bool slub_fw_free(const struct kmem_cache *s, uintptr_t w, uintptr_t mark)
+{
+	return (w ^ mark) <= s->slab_mask;
+}
+
+/*
+ * slub_fw_clear - x is being handed out: its free word becomes 0, which
+ * never says free (the key's top bits make 0 decode far from any slab).
+ * fp_at_0: the caller knows the word is at offset 0 (a kmalloc cache).
+ */
+static __always_inline void slub_fw_clear(const struct kmem_cache *s, void *x, bool fp_at_0)
+{
+	*(uintptr_t *)((char *)x + (fp_at_0 ? 0 : s->offset)) = 0;
 }
 
 /*
@@ -481,12 +558,14 @@ void slab_free_retry(void *x, struct kmem_cache *s, const char *fn, bool on_slab
 void slab_free_remote(void *x, struct kmem_cache *s, const char *fn, const void *head);
 void slab_kfree_remote(void *x, struct kmem_cache *s, const char *fn, const void *head);
 void slab_free_slow(void *x, struct kmem_cache *s, const char *fn);
+void slab_free_suspect(void *x, struct kmem_cache *s, const char *fn, bool on_slab);
 
 /*
  * slub_alloc_classic_at - the classic allocation fast path (no sheaves): take the first object of this
  * CPU's freelist with one cmpxchg on (freelist, tid). A tagged value (the
  * CPU slab used up, no CPU slab, a debug cache) goes to slab_alloc_slow, a
  * failed cmpxchg to slab_alloc_retry (mm/slub.c), which starts again.
+ * The object's free word is cleared once it is taken (slub_fw_clear).
  * fp_at_0: the caller knows the cache's free pointer is at offset 0 (a
  * kmalloc cache: no ctor, and a debug cache, whose pointer is past the
  * object, never gets here), which saves loading s->offset.
@@ -504,6 +583,7 @@ static __always_inline void *slub_alloc_classic_at(struct kmem_cache *s, bool fp
 	next = (unsigned long)(fp_at_0 ? slub_get_fp_at(s, (void *)obj, 0) :
 					  slub_get_fp(s, (void *)obj));
 	slub_cmpxchg_double_goto(c, obj, tid, next, tid + 1, retry);
+	slub_fw_clear(s, (void *)obj, fp_at_0);
 	stat(s, alloc_fast, 1);
 	return (void *)obj;
 retry:
@@ -530,8 +610,9 @@ void slub_sheaf_free_slow(void *x, struct kmem_cache *s, const char *fn, bool on
  * this CPU's main sheaf with interrupts off (an interrupt handler on this
  * CPU may allocate from the same cache); an empty one (or none: a debug
  * cache, a cache without sheaves, or none made yet on this CPU) goes to
- * slub_sheaf_alloc_slow, which restores interrupts itself. Without:
- * slub_alloc_classic_at.
+ * slub_sheaf_alloc_slow, which restores interrupts itself. The object's
+ * free word is cleared (slub_fw_clear; fp_at_0 as for
+ * slub_alloc_classic_at). Without sheaves: slub_alloc_classic_at.
  */
 static __always_inline void *slab_alloc_at(struct kmem_cache *s, bool fp_at_0)
 {
@@ -541,7 +622,6 @@ static __always_inline void *slab_alloc_at(struct kmem_cache *s, bool fp_at_0)
 	unsigned long n = sh->size;
 	void *x;
 
-	(void)fp_at_0;
 	if (unlikely(n == 0))
 		return slub_sheaf_alloc_slow(s, flags);
 	/* Loaded before size is stored, into the return register (as SLAB's pop). */
@@ -550,6 +630,7 @@ static __always_inline void *slab_alloc_at(struct kmem_cache *s, bool fp_at_0)
 	sh->size = n - 1;
 	stat(s, alloc_sheaf, 1);
 	arch_irq_restore(flags);
+	slub_fw_clear(s, x, fp_at_0);
 	return x;
 #else
 	return slub_alloc_classic_at(s, fp_at_0);
@@ -584,15 +665,19 @@ static __always_inline void *slab_kmalloc_alloc(struct kmem_cache *s)
  * freelist); anything else to slab_free_slow, which checks the pointer in
  * full. The boundary test (magic division, as SLAB's) assumes x lies in a
  * slab of s: the remote path confirms that before it trusts it, unless
- * the caller (kfree) found x on a slab page of s ('on_slab'). A failed
- * cmpxchg goes to slab_free_retry (mm/slub.c), which starts again: no loop
- * in the fast path (arm64 would align its head with a nop on the path).
- * 'fn' names the caller for reports.
+ * the caller (kfree) found x on a slab page of s ('on_slab'). Before the
+ * push, x's free word (in the CPU slab, so readable) is tested when
+ * 'check': one that says free goes to slab_free_suspect (see above). A
+ * failed cmpxchg goes to slab_free_retry (mm/slub.c), which starts again
+ * without the test (x's word is already written): no loop in the fast
+ * path (arm64 would align its head with a nop on the path). 'fn' names
+ * the caller for reports.
  */
 static __always_inline void slub_free_classic(struct kmem_cache *s, void *x, const char *fn,
-					      bool on_slab)
+					      bool on_slab, bool check)
 {
 	struct kmem_cache_cpu PERCPU_SEG *c = slub_this_cpu_fast(s);
+	uintptr_t *slot, key;
 	unsigned long head;
 
 	if (unlikely(((uintptr_t)x & s->slab_mask) * s->obj_magic >= s->obj_bound)) {
@@ -607,7 +692,13 @@ static __always_inline void slub_free_classic(struct kmem_cache *s, void *x, con
 			slab_free_remote(x, s, fn, (void *)head);
 		return;
 	}
-	slub_set_fp(s, x, (void *)head);
+	slot = slub_fw_slot(s, x);
+	key = slub_fp_key(s, slot);
+	if (check && unlikely(slub_fw_free(s, *slot, (uintptr_t)x ^ key))) {
+		slab_free_suspect(x, s, fn, on_slab);
+		return;
+	}
+	*slot = head ^ key;
 	slub_cmpxchg_goto((unsigned long PERCPU_SEG *)&c->freelist, head, (unsigned long)x, retry);
 	stat(s, free_fast, 1);
 	return;
@@ -619,12 +710,12 @@ retry:
  * slub_free - the free fast path. The object must be on an object boundary
  * (the magic division) of a slab page of s: kfree found its page
  * ('on_slab'), kmem_cache_free checks it here (slab_obj_head). Then, with
- * interrupts off, push it on this CPU's main sheaf, unless the sheaf is
- * full (or none) or x is already its top object (the double free a sheaf
- * catches cheaply, as the classic path catches one on top of the CPU
- * freelist): slub_sheaf_free_slow, which restores interrupts itself.
- * Anything not on a boundary of a slab of s goes to slab_free_slow, which
- * reports it. Without sheaves: slub_free_classic.
+ * interrupts off, push it on this CPU's main sheaf and leave its mark in
+ * its free word, unless the sheaf is full (or none) or the word says x is
+ * free already (slub_fw_free, the double-free test: see above):
+ * slub_sheaf_free_slow, which restores interrupts itself. Anything not on
+ * a boundary of a slab of s goes to slab_free_slow, which reports it.
+ * Without sheaves: slub_free_classic.
  */
 static __always_inline void slub_free(struct kmem_cache *s, void *x, const char *fn,
 				      bool on_slab)
@@ -632,6 +723,7 @@ static __always_inline void slub_free(struct kmem_cache *s, void *x, const char 
 #if CONFIG_SLUB_SHEAVES
 	struct slub_sheaf *sh;
 	unsigned long flags, n;
+	uintptr_t *slot, mark;
 
 	if (unlikely(((uintptr_t)x & s->slab_mask) * s->obj_magic >= s->obj_bound)) {
 		slab_free_slow(x, s, fn);
@@ -645,20 +737,23 @@ static __always_inline void slub_free(struct kmem_cache *s, void *x, const char 
 			return;
 		}
 	}
+	slot = slub_fw_slot(s, x);
+	mark = slub_fw_mark(s, x, slot);
 	flags = arch_irq_save();
 	sh = slub_this_main(s);
 	n = sh->size;
-	/* objects[n - 1] and objects[n], formed as the arch wants them (asm/processor.h). */
-	if (unlikely(n >= sh->capacity || ARCH_WORD_AT(sh, objects, n, -1) == x)) {
+	if (unlikely(n >= sh->capacity || slub_fw_free(s, *slot, mark))) {
 		slub_sheaf_free_slow(x, s, fn, on_slab, flags);
 		return;
 	}
+	*slot = mark;
+	/* objects[n], formed as the arch wants it (asm/processor.h). */
 	ARCH_WORD_AT(sh, objects, n, 0) = x;
 	sh->size = n + 1;
 	stat(s, free_sheaf, 1);
 	arch_irq_restore(flags);
 #else
-	slub_free_classic(s, x, fn, on_slab);
+	slub_free_classic(s, x, fn, on_slab, true);
 #endif
 }
 
@@ -701,6 +796,9 @@ void slub_sheaves_release_cpu(struct kmem_cache *s, unsigned int cpu);
 void slub_barn_flush(struct kmem_cache *s);
 bool slub_sheaves_reap(struct kmem_cache *s);
 unsigned long slub_sheaved(struct kmem_cache *s, unsigned long *in_barn);
+
+/* mm/slub_dfree.c: the double-free check behind the free words' test (see above). */
+bool slub_free_is_double(struct kmem_cache *s, void *x, char *what, size_t len);
 
 /* mm/slub_debug.c: pointer checks, guards, poison, the locked debug paths. */
 struct page *slab_find_head(struct kmem_cache *s, const void *objp, const char *fn);

@@ -271,6 +271,8 @@ void *slab_alloc_slow(struct kmem_cache *s)
 	else if (x == SLUB_NO_SLAB || !(x = cpu_refill(s, c, x)))
 		x = cpu_new_slab(s, c, NULL, 0);
 	arch_irq_restore(flags);
+	if (x)
+		slub_fw_clear(s, x, false);	/* handed out: see slub_def.h */
 	return x;
 }
 
@@ -310,10 +312,14 @@ unsigned int slub_refill_sheaf(struct kmem_cache *s, struct slub_sheaf *sh, unsi
 		{
 			unsigned long n = sh->size;
 			void **objs = sh->objects;
+			const uintptr_t secret = s->fp_secret;	/* in locals, as the stores */
+			const unsigned int offset = s->offset;	/* could alias s */
 
 			do {
+				const uintptr_t *slot = (const uintptr_t *)((char *)v + offset);
+
 				objs[n++] = v;
-				v = slub_get_fp(s, v);
+				v = (void *)(*slot ^ slub_fp_key_of(secret, slot));
 			} while (!slub_is_end(v) && n < want);
 			sh->size = n;
 		}

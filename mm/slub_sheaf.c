@@ -53,16 +53,14 @@
  * left meanwhile.
  *
  * Checks: every free still tests the object boundary and that the page is
- * a slab page of the cache (slub_free). A double free of the object on top
- * of the main sheaf is reported here. What a sheaf cannot catch: a double
- * free of an object deeper in a sheaf, or in another CPU's sheaf or the
- * barn, is not seen at the free (the classic path caught only the top of
- * the CPU freelist and page freelists, but caught it with the slab's
- * counters too); such an object would be handed out twice. It is caught
- * later if the sheaf goes back to the slabs after the object's first copy
- * did (the slab's freelist or counters say it), and kmem_cache_check
- * reports an object held twice in sheaves, or both in a sheaf and on a
- * freelist.
+ * a slab page of the cache (slub_free), then the object's free word: a
+ * free leaves the object's mark there, so that a second free of it, in
+ * whichever sheaf of whichever CPU or in the barn it waits, or on a
+ * freelist after a flush, finds the word saying free and goes to
+ * slub_free_is_double (mm/slub_dfree.c), which finds it and reports the
+ * double free (mm/slub_def.h says how). Every object a sheaf hands out
+ * has its word cleared. kmem_cache_check still reports an object held
+ * twice in sheaves, or both in a sheaf and on a freelist.
  *
  * Locking: the sheaves of a CPU change only on that CPU with interrupts
  * off (or, for kmem_cache_destroy, on any CPU while no CPU uses the
@@ -296,13 +294,22 @@ void *slub_sheaf_alloc_slow(struct kmem_cache *s, unsigned long flags)
 	if (sh->size)
 		x = sh->objects[--sh->size];
 	arch_irq_restore(flags);
+	if (x)
+		slub_fw_clear(s, x, false);
 	return x;
 }
 
-/* A free found x on top of this CPU's main sheaf. */
-static __noinline void sheaf_double_free(struct kmem_cache *s, void *x, const char *fn)
+/* x's free word says free and slub_free_is_double found it so: report it. */
+static __noinline bool sheaf_double_free(struct kmem_cache *s, void *x, const char *fn,
+					 unsigned long flags)
 {
-	slab_bad_free(s, fn, x, "double free (already on top of the CPU's sheaf)");
+	char what[80];
+
+	if (!slub_free_is_double(s, x, what, sizeof(what)))
+		return false;
+	arch_irq_restore(flags);
+	slab_bad_free(s, fn, x, what);
+	return true;
 }
 
 /* slub_sheaf_free_slow: see slub_def.h and above. */
@@ -311,16 +318,14 @@ void slub_sheaf_free_slow(void *x, struct kmem_cache *s, const char *fn, bool on
 {
 	struct kmem_cache_cpu_partial *p;
 	struct slub_sheaf *sh = slub_this_main(s), *empty;
+	uintptr_t *slot = slub_fw_slot(s, x), mark = slub_fw_mark(s, x, slot);
 
-	if (sh->size && sh->objects[sh->size - 1] == x) {
-		arch_irq_restore(flags);
-		sheaf_double_free(s, x, fn);
+	if (slub_fw_free(s, *slot, mark) && sheaf_double_free(s, x, fn, flags))
 		return;
-	}
 	if (sh == &slub_sheaf_none) {
 		if (!sheaves_start(s)) {
 			arch_irq_restore(flags);
-			slub_free_classic(s, x, fn, on_slab);
+			slub_free_classic(s, x, fn, on_slab, false);
 			return;
 		}
 		sh = slub_this_main(s);
@@ -343,6 +348,7 @@ void slub_sheaf_free_slow(void *x, struct kmem_cache *s, const char *fn, bool on
 		}
 		sh = slub_this_main(s);
 	}
+	*slot = mark;
 	sh->objects[sh->size++] = x;
 	arch_irq_restore(flags);
 }

@@ -153,9 +153,11 @@ static int tid_body(struct kmem_cache *a, struct kmem_cache *b)
 	ST_EXPECT(pa->freelist == SLUB_NO_SLAB, "a new cache has a CPU slab");
 	x = kmem_cache_alloc(a);	/* slow: a new CPU slab */
 	ST_EXPECT(x && pa->tid == t0 + 1, "slow alloc: tid %lu, want %lu", pa->tid, t0 + 1);
-	y = kmem_cache_alloc(a);	/* fast */
-	ST_EXPECT(y && pa->tid == t0 + 2 && pa->freelist == slub_get_fp(a, y),
-		  "fast alloc: tid %lu", pa->tid);
+	y = kmem_cache_alloc(a);	/* fast: the next object; its free word cleared */
+	ST_EXPECT(y && pa->tid == t0 + 2 && pa->freelist == (char *)y + a->size &&
+			  *slub_fw_slot(a, y) == 0,
+		  "fast alloc: tid %lu, freelist %p after %p, free word 0x%lx", pa->tid,
+		  pa->freelist, y, y ? *slub_fw_slot(a, y) : 0UL);
 	/* Frees are pushes, committed on the freelist word alone: the tid stays. */
 	kmem_cache_free(a, x);
 	ST_EXPECT(pa->tid == t0 + 2 && pa->freelist == x, "fast free: tid %lu, freelist %p",
@@ -462,12 +464,26 @@ SELFTEST(slub_double_frees_are_refused)
 	bad = slab_bad_frees;
 	kfree(objs[0]);
 	SLAB_EXPECT_REFUSED(c, bad, "double free (already on its slab's freelist)");
-	/* Slab A wholly free: nothing of it can be freed. */
+	/* Slab A wholly free: an object deep in its page freelist is found there. */
 	for (unsigned int i = 1; i < num; i++)
 		kmem_cache_free(c, objs[i]);
 	bad = slab_bad_frees;
 	kmem_cache_free(c, objs[1]);
-	SLAB_EXPECT_REFUSED(c, bad, "double free (its slab has no object in use)");
+	SLAB_EXPECT_REFUSED(c, bad, "double free (already on its slab's freelist)");
+	/*
+	 * Its free word overwritten (a write after free) hides it from the
+	 * word's test; the slab's count still refuses it. The word is put back
+	 * before the check, as it is a link of the slab's freelist.
+	 */
+	{
+		uintptr_t *slot = slub_fw_slot(c, objs[1]), saved = *slot;
+
+		*slot = 0;
+		bad = slab_bad_frees;
+		kmem_cache_free(c, objs[1]);
+		*slot = saved;
+		SLAB_EXPECT_REFUSED(c, bad, "double free (its slab has no object in use)");
+	}
 	for (unsigned int i = num + 1; i < 2 * num; i++)
 		kmem_cache_free(c, objs[i]);
 	kfree(objs);

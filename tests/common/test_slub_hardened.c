@@ -1,10 +1,13 @@
 /*
  * test_slub_hardened.c - SLUB's free pointers in memory (ALLOC=slub). A
  * slab is filled, then all but its first object freed, so each free object
- * holds a free pointer to the next. Without SLAB_FREELIST_HARDENED the plain
- * pointers are in the slab's memory (which shows the scan finds them); with
- * it no word of the slab equals the address of any of its objects, and
- * every stored word still decodes to an object of the slab or its end tag.
+ * holds a free pointer to the next. They are never stored plain: every
+ * free word is XORed with the cache's key (mm/slub_def.h), so no word of
+ * the slab equals the address of any of its objects. Without
+ * SLAB_FREELIST_HARDENED the words XORed with the key alone are object
+ * addresses (which shows the scan finds them); with it, which mixes in
+ * each word's address too, not even those; in both, every stored word
+ * decodes to an object of the slab or its end tag.
  */
 #include "test_slub.h"
 
@@ -19,7 +22,7 @@ SELFTEST(slub_free_pointers_never_stored_plain_when_hardened)
 	struct page *page;
 	const uintptr_t *w, *end;
 	uintptr_t base;
-	unsigned int n, plain = 0, undecodable = 0;
+	unsigned int n, plain = 0, keyed = 0, undecodable = 0;
 
 	ST_EXPECT(s != NULL, "kmem_cache_create(test-fp-hardened) failed");
 	n = MIN(s->num, (unsigned int)HARDENED_SLAB_OBJS);
@@ -31,8 +34,12 @@ SELFTEST(slub_free_pointers_never_stored_plain_when_hardened)
 		if (slub_test_page(objs[i]) == page)
 			kmem_cache_free(s, objs[i]);
 	end = (const uintptr_t *)(base + ((uintptr_t)PAGE_SIZE << s->order));
-	for (w = (const uintptr_t *)base; w < end; w++)
+	for (w = (const uintptr_t *)base; w < end; w++) {
+		uintptr_t k = *w ^ s->fp_secret;
+
 		plain += *w >= base && *w < (uintptr_t)end && (*w - base - s->obj_offset) % s->size == 0;
+		keyed += k >= base && k < (uintptr_t)end && (k - base - s->obj_offset) % s->size == 0;
+	}
 	for (unsigned int i = 1; i < n; i++) {
 		void *fp;
 
@@ -47,10 +54,12 @@ SELFTEST(slub_free_pointers_never_stored_plain_when_hardened)
 			kmem_cache_free(s, objs[i]);
 	ST_EXPECT(kmem_cache_destroy(s) == 0, "kmem_cache_destroy(test-fp-hardened) failed");
 	ST_EXPECT(undecodable == 0, "%u free pointers decode outside their slab", undecodable);
+	ST_EXPECT(plain == 0, "%u words of the slab hold a plain object address", plain);
 	if (CONFIG_SLAB_FREELIST_HARDENED)
-		ST_EXPECT(plain == 0, "%u words of the slab hold a plain object address", plain);
+		ST_EXPECT(keyed == 0, "%u words of the slab hold an object address XOR the key alone",
+			  keyed);
 	else
-		ST_EXPECT(plain >= n / 2, "only %u plain free pointers found for %u free objects: "
-			  "the scan does not see them", plain, n - 1);
+		ST_EXPECT(keyed >= n / 2, "only %u keyed free pointers found for %u free objects: "
+			  "the scan does not see them", keyed, n - 1);
 	return 0;
 }

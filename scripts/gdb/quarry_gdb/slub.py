@@ -3,6 +3,9 @@
 # Each CPU's (freelist, tid) pair is in its per-CPU area (per_cpu__slub_cpu +
 # the cache's cpu_off); a freelist is a chain through each free object
 # ('offset' bytes from the caller's pointer) that ends in its slab's base | 1.
+# Each link is stored XORed with the cache's fp_secret (and, in a
+# SLAB_FREELIST_HARDENED build, with the link's own address: tried when the
+# first decoding leaves the slab).
 # slabinfo counts as mm/slub_info.c does (free = the free objects of the
 # node's partial slabs; CPU freelists, CPU partial slabs and sheaves count as
 # active; tunables = sheaf capacity twice and 0; sharedavail = the objects of
@@ -41,12 +44,17 @@ def chain(c, start):
     p = start
     limit = int(c["num"]) + 1
     off = int(c["offset"])
+    key = u(c["fp_secret"])
+    mask = u(c["slab_mask"])
     while not p & SLUB_END_TAG:
         objs.append(p)
         if len(objs) > limit:
             raise QuarryError("freelist from %#x of cache %s runs past %d objects (a loop?)"
                               % (start, c["name"].string(), limit))
-        p = read_u64(p + off)
+        nxt = read_u64(p + off) ^ key
+        if (nxt ^ p) & ~mask & ((1 << 64) - 1):
+            nxt ^= p + off
+        p = nxt
     return objs, p
 
 
