@@ -103,13 +103,20 @@ static void id_put(struct kmem_cache *c)
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
-/* True when a block of 'size' bytes after its header, aligned to align, fits a fresh page. */
+/*
+ * True when a block of 'size' bytes after its header, aligned to align,
+ * fits a fresh page: its one free block starts after the page's header
+ * units (slob-seg's page header block), and the object's pointer comes at
+ * the first multiple of align with room for the block's header before it.
+ * A lead of fewer units before that header is harmless in either form
+ * (sequential fit keeps it as a free block, slob-seg gives one or two
+ * units to the page header block and keeps three or more free).
+ */
 static bool fits_page(size_t size, size_t align)
 {
-	if (align == SLOB_UNIT)
-		return size + SLOB_UNIT <= PAGE_SIZE;
-	/* cut from the end, the free rest before it must be a block of 3 units or none */
-	return align < PAGE_SIZE && ALIGN_UP((size_t)32, align) + size <= PAGE_SIZE;
+	size_t first = ALIGN_UP((size_t)(SLOB_HDR_UNITS + 1) * SLOB_UNIT, align);
+
+	return align < PAGE_SIZE && first + size <= PAGE_SIZE;
 }
 
 /* Fill in a zeroed cache (see above); false (reported) on no room for it. */

@@ -81,6 +81,12 @@
  */
 #define SLOB_MIN_UNITS		(SLOB_SEG ? 3U : 2U)
 #define SLOB_MIN_FREE_UNITS	(SLOB_SEG ? 3U : 1U)
+/*
+ * The units at the start of every heap page that no object can use:
+ * slob-seg's page header block (mm/slob_seg.h); sequential fit has none.
+ * A fresh page's one free block is the rest.
+ */
+#define SLOB_HDR_UNITS		(SLOB_SEG ? 2U : 0U)
 
 /* Linux SLOB's list breaks: blocks under 256 bytes are small, under 1024 medium. */
 #define SLOB_BREAK1		256

@@ -14,13 +14,12 @@
 #define SLOB_SPLIT_MIN		SLOB_MIN_UNITS
 #define SLOB_CLASS_MASK		0x7fU
 #define SLOB_SEEN		0x2000U	/* kmem_cache_check's mark, under the lock only */
-#define SLOB_HDR_UNITS		2U	/* a page header block: its header and count */
 #define SLOB_EMPTY_UNITS	(SLOB_PAGE_UNITS - SLOB_HDR_UNITS)	/* an empty page's block */
 
 _Static_assert(SLOB_NR_CLASSES - 1 <= SLOB_CLASS_MASK && !(SLOB_SEEN & SLOB_CLASS_MASK),
 	       "a class fits the free header's info");
 
-/* The first block of every heap page. */
+/* The first block of every heap page: SLOB_HDR_UNITS (mm/slob_def.h), its header and count. */
 struct slob_page_hdr {
 	struct slob_hdr hdr;	/* SLOB_HDR_UNITS units (more with slivers), prev 0, SLOB_PAGE_HDR */
 	uint32_t nr_alloc;	/* allocated blocks in the page */
