@@ -42,10 +42,20 @@
 #include "kernel/printk.h"
 #include "kernel/string.h"
 
+/*
+ * The page offset of the free block after h on its page's list (0: none).
+ * The link is read as an offset inside the page whatever its high bits
+ * hold (a valid one has none), so even a broken link leads to no other page.
+ */
+static __always_inline unsigned int flink(const struct slob_hdr *h)
+{
+	return h->info & (SLOB_PAGE_UNITS - 1);
+}
+
 /* The free block after h on its page's list, or NULL. */
 static __always_inline struct slob_hdr *fnext(struct slob_hdr *base, const struct slob_hdr *h)
 {
-	unsigned int off = h->info & SLOB_LINK_MASK;
+	unsigned int off = flink(h);
 
 	return off ? base + off : NULL;
 }
@@ -80,21 +90,23 @@ static void page_list_del(struct page *sp)
 /* What is damaged, for the quarantine's report (heap lock held: one at a time). */
 static char fault[176];
 
-/* cur's link leads forward inside the page, or ends the list. */
-static __always_inline bool link_forward(const struct slob_hdr *base, const struct slob_hdr *cur)
-{
-	unsigned int off = cur->info & SLOB_LINK_MASK;
+/* page_alloc's answer for a damaged page (what is damaged: fault[]). */
+#define PAGE_DAMAGED	((void *)1)
 
-	return !off || (off > (unsigned int)(cur - base) && off < SLOB_PAGE_UNITS);
-}
-
-/* A free block to take or merge: its tag, free, its size inside the page and agreeing with the next. */
-static __always_inline bool free_block_ok(const struct slob_hdr *base, const struct slob_hdr *f)
+/*
+ * A free block, reached by a link (or, 'merge', as b's right neighbour,
+ * which b's boundary tag placed), to take or merge with: free, its size
+ * inside the page and agreeing with the next block's boundary tag, and
+ * (reached by a link) its tag.
+ */
+static __always_inline bool free_block_ok(const struct slob_hdr *base, const struct slob_hdr *f,
+					  bool merge)
 {
 	unsigned int off = (unsigned int)(f - base);
 	const struct slob_hdr *end = f + f->units;
 
-	return f->tag == slob_tag(f) && slob_is_free(f) && off + f->units <= SLOB_PAGE_UNITS &&
+	return (merge || f->tag == slob_tag(f)) && slob_is_free(f) &&
+	       off + f->units <= SLOB_PAGE_UNITS &&
 	       (off + f->units == SLOB_PAGE_UNITS || end->prev == f->units);
 }
 
@@ -112,7 +124,7 @@ static const char *list_fault(const struct slob_hdr *base, const struct slob_hdr
 	return fault;
 }
 
-/* The report of cur, reached by a link, not passing free_block_ok. */
+/* The report of cur, reached by a link or as a neighbour, not passing free_block_ok. */
 static const char *block_fault(const struct slob_hdr *base, const struct slob_hdr *prevf,
 			       const struct slob_hdr *cur)
 {
@@ -151,37 +163,36 @@ static __always_inline const char *fit_list_check(struct page *sp)
 
 /*
  * First fit in page sp for c: the first free block where c's aligned
- * block fits, cut from its start. Returns the caller's pointer, or NULL
- * with *broken NULL (nothing fits) or saying what is damaged (a link that
- * does not lead forward inside the page, a block to take that is not a
- * free block agreeing with its neighbours): nothing changed, the caller
- * quarantines the page.
+ * block fits, cut from its start. Returns the caller's pointer, NULL when
+ * nothing fits, or PAGE_DAMAGED, changing nothing, when a link does not
+ * lead forward or the block to take is not a free block agreeing with its
+ * neighbours (fault[] says which): the caller quarantines the page.
  */
-static void *page_alloc(struct page *sp, struct kmem_cache *c, const char **broken)
+static void *page_alloc(struct page *sp, struct kmem_cache *c)
 {
-	struct slob_hdr *base = page_address(sp), *prevf = NULL, *cur;
+	struct slob_hdr *base = page_address(sp), *prevf = NULL, *cur, *nxt;
 
-	*broken = fit_list_check(sp);
-	if (unlikely(*broken))
-		return NULL;
-	for (cur = sp->freelist; cur; prevf = cur, cur = fnext(base, cur)) {
+	if (unlikely(fit_list_check(sp)))
+		return PAGE_DAMAGED;
+	for (cur = sp->freelist; cur; prevf = cur, cur = nxt) {
 		uintptr_t payload = ALIGN_UP((uintptr_t)(cur + 1), (uintptr_t)c->align);
 		struct slob_hdr *b = (struct slob_hdr *)payload - 1, *end;
 		unsigned int delta = (unsigned int)(b - cur), avail = cur->units;
 		unsigned int pois = cur->info & SLOB_POISONED, next, prev, units, rest;
 
 		stat(c, blocks_scanned, 1);
-		if (unlikely(!link_forward(base, cur))) {
-			*broken = list_fault(base, cur, fnext(base, cur));
-			return NULL;
+		nxt = fnext(base, cur);
+		if (unlikely(nxt && nxt <= cur)) {	/* links lead forward, so the walk ends */
+			list_fault(base, cur, nxt);
+			return PAGE_DAMAGED;
 		}
 		if (avail < delta + c->units)
 			continue;
-		if (unlikely(!free_block_ok(base, cur))) {
-			*broken = block_fault(base, prevf, cur);
-			return NULL;
+		if (unlikely(!free_block_ok(base, cur, false))) {
+			block_fault(base, prevf, cur);
+			return PAGE_DAMAGED;
 		}
-		next = cur->info & SLOB_LINK_MASK;
+		next = flink(cur);
 		end = cur + avail;
 		if (delta) {			/* the fragment before stays free, linked as is */
 			cur->units = (uint16_t)delta;
@@ -222,7 +233,6 @@ static void *page_alloc(struct page *sp, struct kmem_cache *c, const char **brok
 void *slob_heap_alloc(struct kmem_cache *c)
 {
 	struct list_head *head = &slob_heap.list[c->start], *prev;
-	const char *broken;
 	struct page *sp;
 	void *p = NULL;
 
@@ -232,9 +242,10 @@ again:
 		if (sp->active < c->units)
 			continue;
 		prev = sp->lru.prev;
-		p = page_alloc(sp, c, &broken);
-		if (unlikely(broken)) {
-			slob_quarantine(sp, c, "alloc", page_address(sp), broken, NULL);
+		p = page_alloc(sp, c);
+		if (unlikely(p == PAGE_DAMAGED)) {
+			slob_quarantine(sp, c, "alloc", page_address(sp), fault, NULL);
+			p = NULL;
 			goto again;
 		}
 		if (!p)
@@ -252,8 +263,8 @@ again:
 		sp->active = SLOB_PAGE_UNITS;
 		page_list_add(sp, c->start);
 		stat(c, new_pages, 1);
-		p = page_alloc(sp, c, &broken);
-		ASSERT(p);
+		p = page_alloc(sp, c);
+		ASSERT(p && p != PAGE_DAMAGED);
 	}
 	c->inuse++;
 	return p;
@@ -304,7 +315,7 @@ static void page_emptied(struct page *sp, struct page **release)
 static const char *heap_free(struct page *sp, struct slob_hdr *b, bool pois,
 			     struct page **release)
 {
-	struct slob_hdr *base = page_address(sp), *prevf = NULL, *cur, *r = slob_next(b);
+	struct slob_hdr *base = page_address(sp), *prevf = NULL, *cur, *nxt, *r = slob_next(b);
 	unsigned int units = b->units, off = (unsigned int)(b - base), total = units, link;
 	unsigned int pbit = pois ? SLOB_POISONED : 0;
 	const char *broken;
@@ -326,20 +337,20 @@ static const char *heap_free(struct page *sp, struct slob_hdr *b, bool pois,
 	broken = fit_list_check(sp);
 	if (unlikely(broken))
 		return broken;
-	for (cur = sp->freelist; cur && cur < b; cur = fnext(base, cur)) {
-		if (unlikely(!link_forward(base, cur)))
-			return list_fault(base, cur, fnext(base, cur));
-		prevf = cur;
+	for (cur = sp->freelist; cur && cur < b; prevf = cur, cur = nxt) {
+		nxt = fnext(base, cur);
+		if (unlikely(nxt && nxt <= cur))	/* links lead forward, so the walk ends */
+			return list_fault(base, cur, nxt);
 	}
 	if (unlikely(cur == b))
 		return "freelist corrupt: the block being freed is on its page's free list";
 	link = cur ? (unsigned int)(cur - base) : 0;
 	if (cur && cur == r) {			/* the block after is free: swallow it */
-		if (unlikely(!free_block_ok(base, r)))
+		if (unlikely(!free_block_ok(base, r, true)))
 			return block_fault(base, prevf, r);
 		pbit &= cur->info;
 		total += cur->units;
-		link = cur->info & SLOB_LINK_MASK;
+		link = flink(cur);
 		if (pbit)
 			slob_poison(cur, cur + 1);
 		else

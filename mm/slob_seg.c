@@ -230,38 +230,40 @@ static bool grow(struct kmem_cache *c)
 
 /*
  * Take the free blocks of 'page' (none allocated) off their lists, 'fn'
- * naming the call: their AND of SLOB_POISONED in *pois. False, changing
- * nothing, when they do not tile the page or a link is broken: the page is
- * quarantined then (slob_seg_damaged).
+ * naming the call: their AND of SLOB_POISONED in *pois. False when they do
+ * not tile the page (each size inside it, agreeing with the next block's
+ * boundary tag, so that none is passed over) or a link is broken: the page
+ * is quarantined then, and the lists rebuilt without it (the blocks taken
+ * off before the fault do not matter).
  */
 static bool unlist_page(struct page *page, const char *fn, unsigned int *pois)
 {
-	struct slob_hdr *first = slob_page_first(page), *h, *next;
+	struct slob_hdr *first = slob_page_first(page), *h = first, *next;
+	struct slob_hdr *end = (struct slob_hdr *)((uintptr_t)first + PAGE_SIZE);
 
-	for (h = first; slob_in_page(h, page); h = slob_next(h)) {
-		if (h->tag != slob_tag(h) || h->units < (h == first ? SLOB_HDR_UNITS : SLOB_MIN_UNITS) ||
-		    !extent_ok(h) || (h == first ? h->info != SLOB_PAGE_HDR : !slob_is_free(h))) {
-			slob_quarantine(page, NULL, fn, h + 1, "heap corrupt: the blocks of a page "
-					"without objects do not tile it", NULL);
-			return false;
-		}
-		if (h == first)
-			continue;
-		if (!cls_links_ok(h, cls_of(h))) {
-			slob_seg_damaged(NULL, fn, h, cls_of(h));
-			return false;
-		}
-		if (slob_seg_cls_check(NULL, fn, h, cls_of(h)))
-			return false;
-	}
 	*pois = SLOB_POISONED;
-	for (h = slob_next(first); slob_in_page(h, page); h = next) {
-		next = slob_next(h);
-		*pois &= h->info;
-		cls_del(h, cls_of(h));
-		h->info = SLOB_DEAD;
+	for (;; h = next) {
+		/* next's boundary tag agrees: no block passed over, and a size of 0 is caught */
+		next = h + h->units;
+		if (unlikely(next >= end ? next != end : next->prev != h->units || next == h))
+			goto tiling;
+		if (h != first) {
+			if (slob_seg_cls_check(NULL, fn, h, cls_of(h)))
+				return false;
+			if (unlikely(!cls_del(h, cls_of(h)))) {
+				slob_seg_damaged(NULL, fn, h, cls_of(h));
+				return false;
+			}
+			*pois &= h->info;
+			h->info = SLOB_DEAD;
+		}
+		if (next == end)
+			return true;
 	}
-	return true;
+tiling:
+	slob_quarantine(page, NULL, fn, h + 1, "heap corrupt: the blocks of a page without "
+			"objects do not tile it", NULL);
+	return false;
 }
 
 /* An empty page's blocks as one again (poisoned if they all were); false: quarantined instead. */
