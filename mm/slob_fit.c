@@ -24,13 +24,14 @@
  * page is on list private - 1 exactly when active > 0.
  *
  * Damage: the links live in free headers, where an overrun or a stray
- * write lands. Every walk checks that each link leads forward inside the
- * page (so it ends), and the block an allocation takes or a free merges
- * with must be a free header whose size agrees with the page and the next
- * block's boundary tag; else the page is quarantined (mm/slob_quarantine.c:
- * off its list for good) and the allocation goes on elsewhere, the free
- * frees its object from the quarantine. Debug builds check the whole list
- * before each walk. A free's own block is checked by its boundary tags.
+ * write lands. A link is read as an offset inside the page (fnext), every
+ * walk checks that each one leads forward (so the walk ends), and the
+ * block an allocation takes or a free merges with must be a free header
+ * whose size agrees with the page and the next block's boundary tag; else
+ * the page is quarantined (mm/slob_quarantine.c: off its list for good)
+ * and the allocation goes on elsewhere, the free frees its object from the
+ * quarantine. Debug builds check the whole list before each walk. A free's
+ * own block is checked by its boundary tags.
  *
  * Lock: the heap lock (mm/slob_def.h), interrupts off, around each whole
  * allocation or free, walks included: the cost seed 004 measured.

@@ -107,7 +107,7 @@ void slob_quarantine(struct page *page, struct kmem_cache *c, const char *fn, co
 {
 	unsigned int live;
 
-	ASSERT(page->flags & PG_slab);
+	ASSERT(slob_heap.locked && (page->flags & PG_slab));
 	if (slob_page_quarantined(page))
 		return;
 	ASSERT(!page->slab_cache);

@@ -1,9 +1,11 @@
 /*
  * slob_seg_check.c - SLOB-seg's consistency checks: kmem_cache_check's walk
  * of the class lists (each node a free block of its class in a heap page,
- * linked both ways, on one list only), the debug builds' check of a block's
- * links before it is taken off its list (with the lists rebuilt from the
- * pages after a report), and the heap's table for slabinfo. Everything
+ * linked both ways, on one list only; each link checked before it is
+ * followed), the report of a damaged block (a broken link, a size that
+ * disagrees) and the quarantine of its page with the lists rebuilt from
+ * the other pages, the debug builds' full check of a block's links before
+ * it is taken off its list, and the heap's table for slabinfo. Everything
  * runs under the heap lock (slob_heap_show takes it); the layout and
  * invariants are mm/slob_seg.c's.
  */
