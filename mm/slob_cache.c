@@ -21,8 +21,10 @@
  * constructor on every allocation, as Linux's did: a block has no
  * constructed state to keep, its memory may have been any cache's), and
  * every free the fast path did not take: big objects, debug caches (red
- * zone check and poison before the block goes back), and anything that
- * is not a live block, which slab_find_head reports and refuses.
+ * zone check and poison before the block goes back), objects of a
+ * quarantined page (its page->slab_cache is &slob_quarantine_mark: freed
+ * from their cache's counts, their memory kept out of use), and anything
+ * that is not a live block, which slab_find_head reports and refuses.
  *
  * The spare: one empty heap page kept on the heap (mm/slob_def.h). It goes
  * back to the buddy allocator with kmem_cache_shrink (any cache: the heap
@@ -103,13 +105,20 @@ static void id_put(struct kmem_cache *c)
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
-/* True when a block of 'size' bytes after its header, aligned to align, fits a fresh page. */
+/*
+ * True when a block of 'size' bytes after its header, aligned to align,
+ * fits a fresh page: its one free block starts after the page's header
+ * units (slob-seg's page header block), and the object's pointer comes at
+ * the first multiple of align with room for the block's header before it.
+ * A lead of fewer units before that header is harmless in either form
+ * (sequential fit keeps it as a free block, slob-seg gives one or two
+ * units to the page header block and keeps three or more free).
+ */
 static bool fits_page(size_t size, size_t align)
 {
-	if (align == SLOB_UNIT)
-		return size + SLOB_UNIT <= PAGE_SIZE;
-	/* cut from the end, the free rest before it must be a block of 3 units or none */
-	return align < PAGE_SIZE && ALIGN_UP((size_t)32, align) + size <= PAGE_SIZE;
+	size_t first = ALIGN_UP((size_t)(SLOB_HDR_UNITS + 1) * SLOB_UNIT, align);
+
+	return align < PAGE_SIZE && first + size <= PAGE_SIZE;
 }
 
 /* Fill in a zeroed cache (see above); false (reported) on no room for it. */
@@ -360,57 +369,72 @@ void *slob_alloc_slow(struct kmem_cache *c)
 	return p;
 }
 
-/* slob_free_slow: see slob_def.h. Checks p in full; reports and refuses a bad one. */
+/*
+ * slob_free_slow: see slob_def.h. Checks p in full; reports and refuses a
+ * bad one. Damage found on the way quarantines p's page (slab_find_head, or
+ * slob_heap_free here); a live object of a quarantined page is freed from
+ * its cache's counts, its memory kept out of use (mm/slob_quarantine.c).
+ */
 void slob_free_slow(struct kmem_cache *c, void *p, const char *fn)
 {
 	struct kmem_cache *owner;
+	const char *what = NULL;
 	unsigned long flags;
 	struct slob_hdr *b;
 	struct page *page;
-	bool ok;
 
 	if (unlikely(!p))
 		return;
 	page = slab_find_head(c, p, fn);
 	if (!page)
 		return;
-	if (page->slab_cache) {
+	if (page->slab_cache && !slob_page_quarantined(page)) {
 		big_free(page->slab_cache, page);
 		return;
 	}
 	b = (struct slob_hdr *)p - 1;
 	flags = slob_lock();
-	owner = b->info - 1U < SLOB_MAX_CACHES - 1 ? slob_cache_of[b->info] : NULL;
-	if (unlikely(b->tag != slob_tag(b) || !owner || (c && c != owner))) {
+	if (slob_page_quarantined(page)) {
+		owner = slob_quarantined_owner(p, &what);
+	} else {
+		owner = b->info - 1U < SLOB_MAX_CACHES - 1 ? slob_cache_of[b->info] : NULL;
+		if (b->tag != slob_tag(b) || !owner)
+			what = "double free (freed meanwhile)";
+	}
+	if (unlikely(!owner || (c && c != owner))) {
 		slob_unlock(flags);
-		slab_bad_free(c, fn, p, "double free (freed meanwhile)");
+		slab_bad_free(c, fn, p, what ? what : "double free (freed meanwhile)");
 		return;
 	}
-	if (owner->debug)
-		slob_debug_free(owner, p, fn);	/* red zone checked, body poisoned */
-	ok = slob_heap_free(page, b, owner);
+	if (!slob_page_quarantined(page)) {
+		if (owner->debug)
+			slob_debug_free(owner, p, fn);	/* red zone checked, body poisoned */
+		what = slob_heap_free(page, b, owner);
+		if (unlikely(what))		/* nothing freed: the page is damaged */
+			slob_quarantine(page, owner, fn, p, what, b);
+	}
+	if (slob_page_quarantined(page))
+		slob_quarantined_free(owner, p);
 	slob_unlock(flags);
-	if (!ok)
-		slob_corrupt(owner, fn, p, "heap corrupt: the block's size disagrees with its "
-					   "neighbours (not freed)");
-	else
-		stat(owner, frees, 1);
+	stat(owner, frees, 1);
 }
 
 /* slab_obj_size: see slob_def.h. p was checked by slab_find_head. */
 size_t slab_obj_size(const struct page *page, const void *p)
 {
-	if (page->slab_cache)
-		return page->slab_cache->object_size;
-	return slob_cache_of[((const struct slob_hdr *)p - 1)->info]->object_size;
+	return slab_obj_cache(page, p)->object_size;
 }
 
-/* slab_obj_cache: see slob_def.h. p was checked by slab_find_head. */
+/*
+ * slab_obj_cache: see slob_def.h. p was checked by slab_find_head: a big
+ * object, or a heap block whose header names its cache (a quarantined
+ * page's live object too, its id marked).
+ */
 struct kmem_cache *slab_obj_cache(const struct page *page, const void *p)
 {
-	if (page->slab_cache)
+	if (page->slab_cache && !slob_page_quarantined(page))
 		return page->slab_cache;
-	return slob_cache_of[((const struct slob_hdr *)p - 1)->info];
+	return slob_cache_of[((const struct slob_hdr *)p - 1)->info & SLOB_ID_MASK];
 }
 
 /* kmem_cache_alloc: see slab.h. */

@@ -13,6 +13,13 @@
  * at an object boundary" (naming that block's cache), inside a free block a
  * double free whose header a merge swallowed. Every refusal is printed (cache,
  * call, address, fault), counted in slab_bad_frees and changes nothing.
+ * Damage is not a refusal: a live header whose size disagrees with its
+ * neighbours, an overwritten header (the page's walk reaches p's header and
+ * finds it broken), or a walk broken before p quarantines the page
+ * (mm/slob_quarantine.c); p, kept as a live object of the quarantined page
+ * when its cache is known (its header's id, or the cache the caller named:
+ * the header is mended), is then freed or sized as one. Pointers into a
+ * quarantined page are checked against its marked headers only.
  *
  * Debug caches (SLAB_RED_ZONE / SLAB_POISON, every cache with
  * CONFIG_SLAB_DEBUG): an 8-byte red zone after the object is 0xcc while
@@ -97,20 +104,23 @@ static const char *page_kind(const struct page *page)
 /*
  * slob_find_block - the block of page whose extent holds p, walking from
  * the page's first block, or NULL when the walk meets a broken header
- * before it. Heap lock held.
+ * before it (*broken: that header; else NULL). Heap lock held.
  */
-struct slob_hdr *slob_find_block(const struct page *page, const void *p)
+struct slob_hdr *slob_find_block(const struct page *page, const void *p, struct slob_hdr **broken)
 {
 	struct slob_hdr *h = slob_page_first(page);
 
+	*broken = NULL;
 	for (unsigned int n = 0; n < SLOB_PAGE_UNITS && slob_in_page(h, page); n++) {
 		struct slob_hdr *next = slob_next(h);
 
 		if ((uintptr_t)p < (uintptr_t)next && h->units)
 			return h;
 		if (h->tag != slob_tag(h) || !h->units ||
-		    slob_off(h) + h->units > SLOB_PAGE_UNITS)
+		    slob_off(h) + h->units > SLOB_PAGE_UNITS) {
+			*broken = h;
 			return NULL;
+		}
 		h = next;
 	}
 	return NULL;
@@ -154,37 +164,72 @@ static bool underrun_mended(struct slob_hdr *b, const char *fn, const void *p)
 }
 
 /*
- * The heap part of slab_find_head: p on heap page 'page'. Returns true for
- * a live block (of c, if c is given), else reports and returns false.
+ * Heap lock held: p's header b was overwritten (the walk of the page leads
+ * to b, whose tag is broken), or a header before it broke the walk: the
+ * page is quarantined. b is kept as a live object when the walk reached it
+ * and its cache is known (its id, else the cache the caller named), its tag
+ * and id mended. Returns the cache of the object p now (NULL: none; *what
+ * says why).
+ */
+static struct kmem_cache *overwritten(struct kmem_cache *c, struct page *page, const void *p,
+				      const char *fn, bool reached, const char **what)
+{
+	struct slob_hdr *b = (struct slob_hdr *)p - 1, *keep = NULL;
+	struct kmem_cache *owner = reached ? owner_of(b) : NULL;
+
+	if (reached && (owner || c)) {
+		keep = b;
+		b->info = (owner ? owner : c)->id;
+		b->tag = slob_tag(b);
+	}
+	slob_quarantine(page, owner ? owner : c, fn, p, reached ? "header overwritten (buffer "
+			"underrun, or a wild write)" : "heap corrupt: the page's blocks do not lead "
+			"to it (a header before it is overwritten)", keep);
+	return slob_quarantined_owner(p, what);
+}
+
+/*
+ * The heap part of slab_find_head: p on heap page 'page' (or a page
+ * quarantined meanwhile). Returns true for a live block (of c, if c is
+ * given), else reports and returns false. Damage to the page's blocks seen
+ * on the way quarantines it (mm/slob_quarantine.c): then a live object p
+ * (its cache known) is still one, to be freed or sized as such.
  */
 static bool heap_block_ok(struct kmem_cache *c, struct page *page, const void *p, const char *fn)
 {
 	uintptr_t off = (uintptr_t)p & (PAGE_SIZE - 1);
-	struct slob_hdr *b = (struct slob_hdr *)p - 1, *h;
+	struct slob_hdr *b = (struct slob_hdr *)p - 1, *h, *broken;
 	struct kmem_cache *owner = NULL;
 	const char *what = NULL;
 	unsigned long flags;
 	char buf[96];
 
 	flags = slob_lock();
-	if (!(page->flags & PG_slab) || page->slab_cache) {
+	if (!(page->flags & PG_slab) || (page->slab_cache && !slob_page_quarantined(page))) {
 		what = "not a slab object (its page left the heap meanwhile)";
-	} else if (!(off & 7) && off && b->tag == slob_tag(b) && b->info != SLOB_DEAD) {
-		if (slob_is_free(b))
+	} else if (slob_page_quarantined(page)) {
+		owner = slob_quarantined_owner(p, &what);
+	} else if (!(off & 7) && off && b->tag == slob_tag(b) && (slob_is_free(b) || owner_of(b))) {
+		if (slob_is_free(b)) {
 			what = "double free (the block is free)";
-		else if (!(owner = owner_of(b)))
-			what = "not at an object boundary (no cache has its header's id)";
-		else if (!tags_agree(b))
-			what = "heap corrupt: the block's size disagrees with its neighbours";
-	} else if (!(h = slob_find_block(page, p))) {
-		what = "not at an object boundary (the page's blocks do not lead to it: corrupt?)";
+		} else if (!tags_agree(b)) {
+			owner = owner_of(b);
+			slob_quarantine(page, owner, fn, p, "heap corrupt: the block's size "
+					"disagrees with its neighbours", b);
+			owner = slob_quarantined_owner(p, &what);
+		} else {
+			owner = owner_of(b);
+		}
+	} else if (!(h = slob_find_block(page, p, &broken))) {
+		owner = overwritten(c, page, p, fn, broken == b, &what);
 	} else if (slob_is_free(h)) {
 		what = "double free (inside a free block)";
+	} else if (h == b && b->tag == slob_tag(b)) {	/* a page header, a swallowed one */
+		what = "not at an object boundary (no cache has its header's id)";
 	} else if (h == b && underrun_mended(b, fn, p)) {
 		owner = owner_of(b);
 	} else if (h == b) {
-		owner = owner_of(h);
-		what = "header overwritten (buffer underrun, or a wild write)";
+		owner = overwritten(c, page, p, fn, true, &what);
 	} else {
 		owner = owner_of(h);
 		snprintf(buf, sizeof(buf), "not at an object boundary (%ld bytes into the %u-byte "
@@ -227,7 +272,7 @@ struct page *slab_find_head(struct kmem_cache *c, const void *p, const char *fn)
 		return NULL;
 	}
 	owner = page->slab_cache;
-	if (!owner)
+	if (!owner || owner == &slob_quarantine_mark)
 		return heap_block_ok(c, page, p, fn) ? page : NULL;
 	if (p != page_address(page) || !(page->flags & PG_head)) {
 		slab_bad_free(owner, fn, p, "not at an object boundary");

@@ -37,6 +37,16 @@
  * size word, bad pointers and double frees are found); one empty page is
  * kept as a spare (the pair benchmark would otherwise get and free a page
  * each time); kmalloc goes through size classes, so ksize is a class.
+ *
+ * Damage (a caller's overrun into a header, a write after free into a free
+ * block's links, a wild write): every build checks, before it follows or
+ * trusts them, the links it reads from free blocks (sequential fit: they
+ * lead forward inside the page; slob-seg: they lead back) and the size of a
+ * block it cuts, takes whole or merges; a page found damaged there, by a
+ * free's or ksize's checks of its block, or by kmem_cache_check, is
+ * quarantined: taken out of the heap for good, reported once, its live
+ * objects still theirs to free, its memory leaked on purpose
+ * (mm/slob_quarantine.c).
  */
 #ifndef MM_SLOB_DEF_H
 #define MM_SLOB_DEF_H
@@ -81,6 +91,12 @@
  */
 #define SLOB_MIN_UNITS		(SLOB_SEG ? 3U : 2U)
 #define SLOB_MIN_FREE_UNITS	(SLOB_SEG ? 3U : 1U)
+/*
+ * The units at the start of every heap page that no object can use:
+ * slob-seg's page header block (mm/slob_seg.h); sequential fit has none.
+ * A fresh page's one free block is the rest.
+ */
+#define SLOB_HDR_UNITS		(SLOB_SEG ? 2U : 0U)
 
 /* Linux SLOB's list breaks: blocks under 256 bytes are small, under 1024 medium. */
 #define SLOB_BREAK1		256
@@ -106,8 +122,11 @@ struct slob_hdr {
 #define SLOB_FREE		0x8000U
 #define SLOB_POISONED		0x4000U
 #define SLOB_LINK_MASK		0x3fffU
-#define SLOB_DEAD		0x7fffU	/* a header swallowed by a merge */
+#define SLOB_DEAD		0x7fffU	/* a header swallowed by a merge (or freed, quarantined) */
 #define SLOB_PAGE_HDR		0x7ffeU	/* slob-seg: a page's first block, 1 unit (+ a sliver) */
+/* info of an allocated block: its cache's id, with SLOB_QUARANTINED once its page is quarantined. */
+#define SLOB_ID_MASK		0x3ffU
+#define SLOB_QUARANTINED	0x4000U
 
 #define POISON_FREE		0x6b	/* free memory of a poisoned heap or block */
 #define POISON_INUSE		0x5a	/* a debug object's bytes when handed out */
@@ -203,6 +222,7 @@ struct kmem_cache {
 	bool fit;			/* slob-seg: a block's fit is checked (slow allocations) */
 	bool big;			/* objects of 2^order pages from the buddy allocator */
 	unsigned long inuse;		/* objects allocated (heap lock; big caches: atomic) */
+	unsigned long quarantined;	/* of them, in quarantined pages (heap lock) */
 	unsigned int object_size;	/* bytes the caller may use (ksize) */
 	unsigned int order;		/* big caches: pages per object, as an order */
 	unsigned int flags;		/* SLAB_* in effect */
@@ -218,6 +238,7 @@ struct slob_heap {
 	uint8_t locked;			/* the heap lock (slob_lock): everything below, */
 					/* every heap page and header */
 	unsigned long nr_pages;		/* pages of the heap (the spare included) */
+	unsigned long quarantined;	/* damaged pages taken out of it, kept (mm/slob_quarantine.c) */
 	struct page *spare;		/* the empty page kept, or NULL (or no longer empty) */
 	unsigned int spare_age;		/* reap passes that found the spare empty */
 	bool poison;			/* CONFIG_SLAB_DEBUG: all free memory is POISON_FREE */
@@ -261,6 +282,19 @@ static __always_inline void slob_unlock(unsigned long flags)
 {
 	__atomic_store_n(&slob_heap.locked, 0, __ATOMIC_RELEASE);
 	arch_irq_restore(flags);
+}
+
+/*
+ * Quarantine (mm/slob_quarantine.c): a heap page found damaged leaves the
+ * heap for good; page->slab_cache = &slob_quarantine_mark marks it, so that the
+ * paths which take a heap page for one with slab_cache NULL (the free fast
+ * paths, the heap walks, the link checks) pass it by.
+ */
+extern struct kmem_cache slob_quarantine_mark;
+
+static __always_inline bool slob_page_quarantined(const struct page *page)
+{
+	return page->slab_cache == &slob_quarantine_mark;
 }
 
 /* Boot progress (the names are SLAB's, so the shared code reads all allocators). */
@@ -364,10 +398,12 @@ struct kmem_cache *slab_obj_cache(const struct page *page, const void *p);
  *	the class of a block of 'units' (slob-seg);
  * slob_heap_alloc - carve a block for c (growing the heap), count it in
  *	c->inuse; NULL when out of memory;
- * slob_heap_free - free block b of owner in page: false, changing nothing,
- *	when its boundary tags disagree with its neighbours;
+ * slob_heap_free - free block b of owner in page: NULL, or what is damaged
+ *	(b's boundary tags or the page's free list), changing nothing;
  * slob_heap_take_spare - the spare page off the heap if it is still empty,
  *	for the caller to release after the lock; else NULL;
+ * slob_heap_unlist - take quarantined page off every list of the form (it
+ *	is marked already);
  * slob_heap_check_lists/_block/_page, slob_heap_check_unmark - the form's
  *	part of kmem_cache_check (mm/slob_info.c);
  * slob_heap_show - the form's table of free blocks (takes the lock).
@@ -376,8 +412,9 @@ void slob_heap_init(void);
 unsigned int slob_heap_start(unsigned int units, unsigned int r, bool *fit,
 			     unsigned int *exact);
 void *slob_heap_alloc(struct kmem_cache *c);
-bool slob_heap_free(struct page *page, struct slob_hdr *b, struct kmem_cache *owner);
+const char *slob_heap_free(struct page *page, struct slob_hdr *b, struct kmem_cache *owner);
 struct page *slob_heap_take_spare(void);
+void slob_heap_unlist(struct page *page);
 int slob_heap_check_lists(unsigned long *listed);
 int slob_heap_check_block(struct page *page, struct slob_hdr *h);
 long slob_heap_check_page(struct page *page, unsigned long free_units,
@@ -399,7 +436,7 @@ struct page *slob_next_heap_page(struct page *after);
 
 /* mm/slob_debug.c: pointer checks and reports, poison, red zones. */
 struct page *slab_find_head(struct kmem_cache *c, const void *p, const char *fn);
-struct slob_hdr *slob_find_block(const struct page *page, const void *p);
+struct slob_hdr *slob_find_block(const struct page *page, const void *p, struct slob_hdr **broken);
 void slab_print_error(const struct kmem_cache *c, const char *fn, const void *p, const char *what);
 void slab_bad_free(struct kmem_cache *c, const char *fn, const void *p, const char *what);
 void slob_corrupt(struct kmem_cache *c, const char *fn, const void *p, const char *what);
@@ -407,6 +444,12 @@ void slob_poison(void *from, void *to);
 long slob_poison_broken(const void *from, const void *to);
 void slob_debug_alloc(struct kmem_cache *c, void *p, bool poisoned, unsigned int skip);
 void slob_debug_free(struct kmem_cache *c, void *p, const char *fn);
+
+/* mm/slob_quarantine.c: damaged heap pages (heap lock held for all three). */
+void slob_quarantine(struct page *page, struct kmem_cache *c, const char *fn, const void *p,
+		     const char *what, struct slob_hdr *keep);
+struct kmem_cache *slob_quarantined_owner(const void *p, const char **what);
+void slob_quarantined_free(struct kmem_cache *owner, const void *p);
 
 /* mm/kmalloc.c */
 void kmalloc_caches_init(void);

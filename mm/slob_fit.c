@@ -23,6 +23,16 @@
  * exactly its free blocks, in address order; active is their units; a
  * page is on list private - 1 exactly when active > 0.
  *
+ * Damage: the links live in free headers, where an overrun or a stray
+ * write lands. A link is read as an offset inside the page (fnext), every
+ * walk checks that each one leads forward (so the walk ends), and the
+ * block an allocation takes or a free merges with must be a free header
+ * whose size agrees with the page and the next block's boundary tag; else
+ * the page is quarantined (mm/slob_quarantine.c: off its list for good)
+ * and the allocation goes on elsewhere, the free frees its object from the
+ * quarantine. Debug builds check the whole list before each walk. A free's
+ * own block is checked by its boundary tags.
+ *
  * Lock: the heap lock (mm/slob_def.h), interrupts off, around each whole
  * allocation or free, walks included: the cost seed 004 measured.
  * Departures from Linux: headers on allocated blocks too (mm/slob_def.h),
@@ -33,10 +43,20 @@
 #include "kernel/printk.h"
 #include "kernel/string.h"
 
+/*
+ * The page offset of the free block after h on its page's list (0: none).
+ * The link is read as an offset inside the page whatever its high bits
+ * hold (a valid one has none), so even a broken link leads to no other page.
+ */
+static __always_inline unsigned int flink(const struct slob_hdr *h)
+{
+	return h->info & (SLOB_PAGE_UNITS - 1);
+}
+
 /* The free block after h on its page's list, or NULL. */
 static __always_inline struct slob_hdr *fnext(struct slob_hdr *base, const struct slob_hdr *h)
 {
-	unsigned int off = h->info & SLOB_LINK_MASK;
+	unsigned int off = flink(h);
 
 	return off ? base + off : NULL;
 }
@@ -68,90 +88,112 @@ static void page_list_del(struct page *sp)
 	sp->private = 0;
 }
 
-#if CONFIG_SLAB_DEBUG
-/*
- * Debug builds: the page's free list rebuilt from its blocks (the headers
- * tile the page, so the free ones are found without the links), after a
- * corrupt link was reported. A page whose tiling is broken too keeps the
- * free blocks before the break; kmem_cache_check reports the rest.
- */
-static void fit_list_rebuild(struct page *sp)
-{
-	struct slob_hdr *base = page_address(sp), *h, *last = NULL;
-	unsigned int active = 0;
+/* What is damaged, for the quarantine's report (heap lock held: one at a time). */
+static char fault[176];
 
-	sp->freelist = NULL;
-	for (h = base; slob_in_page(h, sp) && h->units && h->tag == slob_tag(h); h = slob_next(h)) {
-		if (!slob_is_free(h))
-			continue;
-		link_after(sp, base, last, h);
-		last = h;
-		active += h->units;
-	}
-	if (last)
-		set_link(last, 0);
-	if (active && !sp->private)
-		page_list_add(sp, SLOB_NR_LISTS - 1);
-	else if (!active && sp->private)
-		page_list_del(sp);
-	sp->active = active;
+/* page_alloc's answer for a damaged page (what is damaged: fault[]). */
+#define PAGE_DAMAGED	((void *)1)
+
+/*
+ * A free block, reached by a link (or, 'merge', as b's right neighbour,
+ * which b's boundary tag placed), to take or merge with: free, its size
+ * inside the page and agreeing with the next block's boundary tag, and
+ * (reached by a link) its tag.
+ */
+static __always_inline bool free_block_ok(const struct slob_hdr *base, const struct slob_hdr *f,
+					  bool merge)
+{
+	unsigned int off = (unsigned int)(f - base);
+	const struct slob_hdr *end = f + f->units;
+
+	return (merge || f->tag == slob_tag(f)) && slob_is_free(f) &&
+	       off + f->units <= SLOB_PAGE_UNITS &&
+	       (off + f->units == SLOB_PAGE_UNITS || end->prev == f->units);
 }
 
+/* The report of a free list that leads from prevf (NULL: the page's list head) to cur. */
+static const char *list_fault(const struct slob_hdr *base, const struct slob_hdr *prevf,
+			      const struct slob_hdr *cur)
+{
+	if (prevf)
+		snprintf(fault, sizeof(fault), "freelist corrupt: the free block's link at offset -4 "
+			 "(header info 0x%x) leads to %p, not a free block after it", prevf->info,
+			 (const void *)cur);
+	else
+		snprintf(fault, sizeof(fault), "freelist corrupt: page %p's first free block %p is "
+			 "not one", (const void *)base, (const void *)cur);
+	return fault;
+}
+
+/* The report of cur, reached by a link or as a neighbour, not passing free_block_ok. */
+static const char *block_fault(const struct slob_hdr *base, const struct slob_hdr *prevf,
+			       const struct slob_hdr *cur)
+{
+	if (cur->tag != slob_tag(cur) || !slob_is_free(cur))
+		return list_fault(base, prevf, cur);
+	snprintf(fault, sizeof(fault), "heap corrupt: the free block %p's size (%u units) disagrees "
+		 "with its neighbours (its header overwritten)", (const void *)cur, cur->units);
+	return fault;
+}
+
+#if CONFIG_SLAB_DEBUG
 /*
- * Debug builds: before a walk of page sp's free list (for c's allocation
- * or free, 'fn'), check that it is a chain of free headers in address
- * order inside the page; a link that leads elsewhere (a stray write into a
- * free block's header) is reported with the block and the link's offset,
- * and the list is rebuilt from the page's blocks.
+ * Debug builds: before a walk of page sp's free list, the whole list: a
+ * chain of free headers in address order inside the page. NULL, or the
+ * first link that leads elsewhere (a stray write into a free block's
+ * header), for the quarantine.
  */
-static void fit_list_check(struct page *sp, struct kmem_cache *c, const char *fn)
+static const char *fit_list_check(struct page *sp)
 {
 	struct slob_hdr *base = page_address(sp), *prevf = NULL, *cur;
-	char what[176];
 
 	for (cur = sp->freelist; cur; prevf = cur, cur = fnext(base, cur)) {
 		if ((uintptr_t)cur - (uintptr_t)base >= PAGE_SIZE || (prevf && cur <= prevf) ||
 		    cur->tag != slob_tag(cur) || !slob_is_free(cur))
-			break;
+			return list_fault(base, prevf, cur);
 	}
-	if (!cur)
-		return;
-	if (prevf)
-		snprintf(what, sizeof(what), "freelist corrupt: the free block's link at offset -4 "
-			 "(header info 0x%x) leads to %p, not a free block after it; list rebuilt",
-			 prevf->info, (void *)cur);
-	else
-		snprintf(what, sizeof(what), "freelist corrupt: page %p's first free block %p is "
-			 "not one; list rebuilt", (void *)base, (void *)cur);
-	slob_corrupt(c, fn, prevf ? (void *)(prevf + 1) : (void *)base, what);
-	fit_list_rebuild(sp);
+	return NULL;
 }
 #else
-static __always_inline void fit_list_check(struct page *sp, struct kmem_cache *c, const char *fn)
+static __always_inline const char *fit_list_check(struct page *sp)
 {
-	(void)sp, (void)c, (void)fn;
+	(void)sp;
+	return NULL;
 }
 #endif
 
 /*
  * First fit in page sp for c: the first free block where c's aligned
- * block fits, cut from its start. Returns the caller's pointer or NULL.
+ * block fits, cut from its start. Returns the caller's pointer, NULL when
+ * nothing fits, or PAGE_DAMAGED, changing nothing, when a link does not
+ * lead forward or the block to take is not a free block agreeing with its
+ * neighbours (fault[] says which): the caller quarantines the page.
  */
 static void *page_alloc(struct page *sp, struct kmem_cache *c)
 {
-	struct slob_hdr *base = page_address(sp), *prevf = NULL, *cur;
+	struct slob_hdr *base = page_address(sp), *prevf = NULL, *cur, *nxt;
 
-	fit_list_check(sp, c, "alloc");
-	for (cur = sp->freelist; cur; prevf = cur, cur = fnext(base, cur)) {
+	if (unlikely(fit_list_check(sp)))
+		return PAGE_DAMAGED;
+	for (cur = sp->freelist; cur; prevf = cur, cur = nxt) {
 		uintptr_t payload = ALIGN_UP((uintptr_t)(cur + 1), (uintptr_t)c->align);
 		struct slob_hdr *b = (struct slob_hdr *)payload - 1, *end;
 		unsigned int delta = (unsigned int)(b - cur), avail = cur->units;
 		unsigned int pois = cur->info & SLOB_POISONED, next, prev, units, rest;
 
 		stat(c, blocks_scanned, 1);
+		nxt = fnext(base, cur);
+		if (unlikely(nxt && nxt <= cur)) {	/* links lead forward, so the walk ends */
+			list_fault(base, cur, nxt);
+			return PAGE_DAMAGED;
+		}
 		if (avail < delta + c->units)
 			continue;
-		next = cur->info & SLOB_LINK_MASK;
+		if (unlikely(!free_block_ok(base, cur, false))) {
+			block_fault(base, prevf, cur);
+			return PAGE_DAMAGED;
+		}
+		next = flink(cur);
 		end = cur + avail;
 		if (delta) {			/* the fragment before stays free, linked as is */
 			cur->units = (uint16_t)delta;
@@ -185,19 +227,28 @@ static void *page_alloc(struct page *sp, struct kmem_cache *c)
 	return NULL;
 }
 
-/* slob_heap_alloc: see slob_def.h. Walk c's list, next fit; grow if nothing fits. */
+/*
+ * slob_heap_alloc: see slob_def.h. Walk c's list, next fit; grow if nothing
+ * fits. A page found damaged is quarantined and the walk starts again.
+ */
 void *slob_heap_alloc(struct kmem_cache *c)
 {
 	struct list_head *head = &slob_heap.list[c->start], *prev;
 	struct page *sp;
 	void *p = NULL;
 
+again:
 	list_for_each_entry(sp, head, lru) {
 		stat(c, pages_scanned, 1);
 		if (sp->active < c->units)
 			continue;
 		prev = sp->lru.prev;
 		p = page_alloc(sp, c);
+		if (unlikely(p == PAGE_DAMAGED)) {
+			slob_quarantine(sp, c, "alloc", page_address(sp), fault, NULL);
+			p = NULL;
+			goto again;
+		}
 		if (!p)
 			continue;
 		/* Next fit: start the next search here (at the page after, if this one filled). */
@@ -214,7 +265,7 @@ void *slob_heap_alloc(struct kmem_cache *c)
 		page_list_add(sp, c->start);
 		stat(c, new_pages, 1);
 		p = page_alloc(sp, c);
-		ASSERT(p);
+		ASSERT(p && p != PAGE_DAMAGED);
 	}
 	c->inuse++;
 	return p;
@@ -258,20 +309,22 @@ static void page_emptied(struct page *sp, struct page **release)
  * Free b (allocated, in page sp): check its boundary tags, then put it in
  * its place on the page's list, coalescing with the free blocks on either
  * side. 'pois': its body is poisoned (the merged block stays poisoned only
- * if its neighbours were too). Returns false, changing nothing, when the
- * tags disagree.
+ * if its neighbours were too). Returns NULL, or what is damaged, changing
+ * nothing: b's tags disagree, the list does not lead forward inside the
+ * page or holds b, the free block after b has a broken header.
  */
-static bool heap_free(struct page *sp, struct slob_hdr *b, bool pois, struct page **release,
-		      struct kmem_cache *owner)
+static const char *heap_free(struct page *sp, struct slob_hdr *b, bool pois,
+			     struct page **release)
 {
-	struct slob_hdr *base = page_address(sp), *prevf = NULL, *cur, *r = slob_next(b);
+	struct slob_hdr *base = page_address(sp), *prevf = NULL, *cur, *nxt, *r = slob_next(b);
 	unsigned int units = b->units, off = (unsigned int)(b - base), total = units, link;
 	unsigned int pbit = pois ? SLOB_POISONED : 0;
+	const char *broken;
 
 	if (unlikely(units < SLOB_MIN_UNITS || off + units > SLOB_PAGE_UNITS ||
 		     (!slob_page_end(r) && r->prev != units) || b->prev > off ||
 		     (b->prev ? slob_prev(b)->units != b->prev : off != 0)))
-		return false;
+		return "heap corrupt: the block's size disagrees with its neighbours";
 	if (!sp->active) {			/* a full page: b is its only free block */
 		b->info = (uint16_t)(SLOB_FREE | pbit);
 		sp->freelist = b;
@@ -280,16 +333,25 @@ static bool heap_free(struct page *sp, struct slob_hdr *b, bool pois, struct pag
 			page_emptied(sp, release);
 		else
 			page_list_add(sp, slob_list_of((unsigned long)units * SLOB_UNIT));
-		return true;
+		return NULL;
 	}
-	fit_list_check(sp, owner, "free");
-	for (cur = sp->freelist; cur && cur < b; cur = fnext(base, cur))
-		prevf = cur;
+	broken = fit_list_check(sp);
+	if (unlikely(broken))
+		return broken;
+	for (cur = sp->freelist; cur && cur < b; prevf = cur, cur = nxt) {
+		nxt = fnext(base, cur);
+		if (unlikely(nxt && nxt <= cur))	/* links lead forward, so the walk ends */
+			return list_fault(base, cur, nxt);
+	}
+	if (unlikely(cur == b))
+		return "freelist corrupt: the block being freed is on its page's free list";
 	link = cur ? (unsigned int)(cur - base) : 0;
 	if (cur && cur == r) {			/* the block after is free: swallow it */
+		if (unlikely(!free_block_ok(base, r, true)))
+			return block_fault(base, prevf, r);
 		pbit &= cur->info;
 		total += cur->units;
-		link = cur->info & SLOB_LINK_MASK;
+		link = flink(cur);
 		if (pbit)
 			slob_poison(cur, cur + 1);
 		else
@@ -315,20 +377,29 @@ static bool heap_free(struct page *sp, struct slob_hdr *b, bool pois, struct pag
 	sp->active += units;
 	if (sp->active == SLOB_PAGE_UNITS)
 		page_emptied(sp, release);
-	return true;
+	return NULL;
 }
 
 /* slob_heap_free: see slob_def.h. */
-bool slob_heap_free(struct page *page, struct slob_hdr *b, struct kmem_cache *owner)
+const char *slob_heap_free(struct page *page, struct slob_hdr *b, struct kmem_cache *owner)
 {
 	struct page *release = NULL;
-	bool ok = heap_free(page, b, owner->flags & SLAB_POISON, &release, owner);
+	const char *broken = heap_free(page, b, owner->flags & SLAB_POISON, &release);
 
-	if (ok)
+	if (!broken)
 		owner->inuse--;
 	if (release)
 		slob_release_page(release);	/* zone lock inside the heap lock: allowed */
-	return ok;
+	return broken;
+}
+
+/* slob_heap_unlist: see slob_def.h. Off its page list; its free list forgotten. */
+void slob_heap_unlist(struct page *page)
+{
+	if (page->private)
+		page_list_del(page);
+	page->freelist = NULL;
+	page->active = 0;
 }
 
 /* The free path for a block of a heap page (see mm/slob_seg.c's free_block). */
@@ -349,7 +420,7 @@ static __always_inline void free_block(struct kmem_cache *c, struct page *page, 
 		goto slow_unlock;
 	owner = slob_cache_of[id];
 	if (unlikely(!owner || owner->debug || (c && c != owner) ||
-		     !heap_free(page, b, false, &release, owner)))
+		     heap_free(page, b, false, &release)))
 		goto slow_unlock;
 	owner->inuse--;
 	slob_unlock(flags);
@@ -500,7 +571,7 @@ void slob_heap_show(void)
 {
 	static const char *const names[SLOB_NR_LISTS] = { "small", "medium", "large" };
 	unsigned long pages[SLOB_NR_LISTS] = { 0 }, units[SLOB_NR_LISTS] = { 0 };
-	unsigned long blocks[SLOB_NR_LISTS] = { 0 }, full = 0, nr_pages;
+	unsigned long blocks[SLOB_NR_LISTS] = { 0 }, full = 0, nr_pages, quarantined;
 	unsigned long flags = slob_lock();
 	bool spare = slob_heap.spare && slob_heap.spare->active == SLOB_PAGE_UNITS;
 
@@ -521,11 +592,15 @@ void slob_heap_show(void)
 		full += pages[i];
 	}
 	nr_pages = slob_heap.nr_pages;
+	quarantined = slob_heap.quarantined;
 	full = nr_pages - full;
 	slob_unlock(flags);
 	printk(SLOB_NAME ": %lu heap pages (%lu kB)%s, %lu full; pages with free space by "
 	       "request size:\n", nr_pages, nr_pages * (PAGE_SIZE / 1024),
 	       spare ? ", one kept empty" : "", full);
+	if (quarantined)
+		printk(SLOB_NAME ": %lu damaged pages quarantined (out of the heap, not reused)\n",
+		       quarantined);
 	printk(SLOB_NAME ": %-7s %11s %6s %10s %8s\n", "list", "block bytes", "pages",
 	       "free bytes", "blocks");
 	for (unsigned int i = 0; i < SLOB_NR_LISTS; i++)

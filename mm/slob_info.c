@@ -25,8 +25,13 @@
  * body intact; the form's per-block and per-page checks; the list entries
  * the pages account for equal what the lists hold; nr_pages equal to the
  * heap pages found, the spare one of them; c's objects: blocks with its id
- * (big caches: head pages naming it) equal to c->inuse. O(mem_map + heap
- * blocks): for tests. Lock order: slab_caches_lock -> heap lock -> console.
+ * (big caches: head pages naming it) and those left in quarantined pages
+ * (c->quarantined) equal to c->inuse. Quarantined pages are not walked
+ * (mm/slob_quarantine.c); a page that fails the walk is reported, then
+ * quarantined itself, so the next check passes unless something else is
+ * wrong. The form's list walk checks each link before it follows it.
+ * O(mem_map + heap blocks): for tests. Lock order: slab_caches_lock -> heap
+ * lock -> console.
  */
 #include "mm/slob_def.h"
 #include "kernel/printk.h"
@@ -83,10 +88,10 @@ void slabinfo_show(void)
 	slob_heap_show();
 }
 
-/* slab_total_pages: see slab.h. The heap's pages and big objects' pages. */
+/* slab_total_pages: see slab.h. The heap's pages, quarantined pages and big objects' pages. */
 unsigned long slab_total_pages(void)
 {
-	return READ_ONCE(slob_heap.nr_pages) + slob_big_pages();
+	return READ_ONCE(slob_heap.nr_pages) + READ_ONCE(slob_heap.quarantined) + slob_big_pages();
 }
 
 /* slab_meminfo_show: see slab.h. */
@@ -251,8 +256,11 @@ static int check_heap(struct kmem_cache *c, unsigned long *mine)
 		return -1;
 	for (struct page *page = slob_next_heap_page(NULL); page;
 	     page = slob_next_heap_page(page)) {
-		if (check_page(page, c, mine, &entries))
+		if (check_page(page, c, mine, &entries)) {
+			slob_quarantine(page, NULL, "kmem_cache_check", page_address(page),
+					"the page failed the heap check", NULL);
 			return -1;
+		}
 		pages++;
 		spare_found |= page == slob_heap.spare;
 	}
@@ -296,9 +304,9 @@ int kmem_cache_check(struct kmem_cache *cachep)
 		mine = 0;
 		ret = check_big(c, &mine);
 	}
-	if (!ret && (mine != c->inuse || slob_cache_of[c->id] != c)) {
-		printk(SLOB_NAME ": %s: check failed: %lu objects found, inuse %lu (id %u%s)\n",
-		       c->name, mine, c->inuse, c->id,
+	if (!ret && (mine + c->quarantined != c->inuse || slob_cache_of[c->id] != c)) {
+		printk(SLOB_NAME ": %s: check failed: %lu objects found, %lu in quarantined pages, "
+		       "inuse %lu (id %u%s)\n", c->name, mine, c->quarantined, c->inuse, c->id,
 		       slob_cache_of[c->id] == c ? "" : " not its own");
 		ret = -1;
 	}

@@ -27,6 +27,15 @@
  * page's first block is its page header, whose count is its allocated
  * blocks; no page with a count of 0 is in the heap but the spare.
  *
+ * Damage: a free block's links are the first 16 bytes of its body, where
+ * a write after free lands. Every link read from a block is checked before
+ * it is followed or stored (mm/slob_seg.h: it leads back, its words in
+ * RAM); a block cut must agree in size with its page and the next block's
+ * boundary tag. A failure quarantines the block's page (mm/slob_quarantine.c;
+ * the class lists are rebuilt from the other pages) and the allocation
+ * starts again. The fast path checks the one link it follows: the head
+ * block's next. Debug builds check each block taken in full.
+ *
  * Lock: the heap lock (mm/slob_def.h), interrupts off, around each whole
  * allocation or free; new pages come from alloc_pages under it. Seed 004:
  * kept the segregated lists, kmalloc through size classes, frees without
@@ -59,23 +68,37 @@ static __always_inline int first_class(unsigned int from)
 	return m ? 64 + __builtin_ctzll(m) : -1;
 }
 
-/* A free block f grew to 'units': on the list of its new class. */
+/* A free block f, its links checked already, grew to 'units': on the list of its new class. */
 static void grown(struct slob_hdr *f, unsigned int units)
 {
 	unsigned int fc = cls_of(f), nc = slob_class(units);
 
 	f->units = (uint16_t)units;
 	if (nc != fc) {
-		cls_del(f, fc);
+		bool ok = cls_del(f, fc);
+
+		ASSERT(ok);
 		f->info = (uint16_t)((f->info & ~SLOB_CLASS_MASK) | nc);
 		cls_add(f, nc);
 	}
 }
 
+/* f's size agrees with its page and with the block after it (whose boundary tag is its size). */
+static __always_inline bool extent_ok(const struct slob_hdr *f)
+{
+	uintptr_t end = ((uintptr_t)f & (PAGE_SIZE - 1)) + ((uintptr_t)f->units << SLOB_UNIT_SHIFT);
+
+	return end < PAGE_SIZE ? slob_next(f)->prev == f->units : end == PAGE_SIZE;
+}
+
 /*
  * Cut c's block from the end of the free block f (class fc) and count it
- * in its page. Returns the caller's pointer. 'record': note for the debug
- * path whether the block came from poisoned memory.
+ * in its page. Returns the caller's pointer, or NULL, changing nothing,
+ * when f is damaged: its size disagrees with its page or the next block, a
+ * link is broken where a block must leave its list (f's, or the free
+ * block's left of f that takes a sliver), or f's boundary tag disagrees
+ * with that block. 'record': note for the debug path whether the block
+ * came from poisoned memory.
  */
 static __always_inline void *carve(struct slob_hdr *f, unsigned int fc, struct kmem_cache *c,
 				   bool record)
@@ -86,6 +109,8 @@ static __always_inline void *carve(struct slob_hdr *f, unsigned int fc, struct k
 	uintptr_t bend = payload + c->size;
 	unsigned int lead, pois = f->info & SLOB_POISONED, prev, units;
 
+	if (unlikely(!extent_ok(f)))
+		return NULL;
 	if (end - bend - 1 < (SLOB_SPLIT_MIN - 1) * SLOB_UNIT) {
 		/* a one- or two-unit tail: one alignment step down makes it a block, if f has room */
 		if (payload - c->align - SLOB_UNIT >= fs) {
@@ -103,16 +128,21 @@ static __always_inline void *carve(struct slob_hdr *f, unsigned int fc, struct k
 	} else if (lead >= SLOB_MIN_UNITS) {		/* f keeps its start, changes class */
 		unsigned int nc = slob_class(lead);
 
+		if (unlikely(!cls_del(f, fc)))
+			return NULL;
 		f->units = (uint16_t)lead;
-		cls_del(f, fc);
 		f->info = (uint16_t)(SLOB_FREE | pois | nc);
 		cls_add(f, nc);
 	} else {					/* b takes f's place, a sliver aside */
-		cls_del(f, fc);
+		struct slob_hdr *l = slob_prev(f);
+
+		if (unlikely(lead && (!f->prev || f->prev > slob_off(f) || l->units != f->prev ||
+				      (slob_is_free(l) && !cls_links_ok(l, cls_of(l))))))
+			return NULL;
+		if (unlikely(!cls_del(f, fc)))
+			return NULL;
 		prev = f->prev;
 		if (lead) {
-			struct slob_hdr *l = slob_prev(f);
-
 			if (slob_is_free(l)) {
 				if (l->info & SLOB_POISONED)	/* f's header and links */
 					slob_poison(f, f + lead);
@@ -144,13 +174,12 @@ static __always_inline void *carve(struct slob_hdr *f, unsigned int fc, struct k
 	return (void *)payload;
 }
 
-/* Take the whole free block f (class fc) for c when it fits as it is; else NULL. */
+/* Take the whole free block f (class fc) for c; NULL, changing nothing, when a link is broken. */
 static __always_inline void *take_whole(struct slob_hdr *f, unsigned int fc, struct kmem_cache *c,
 					bool record)
 {
-	if (f->units >= c->units + SLOB_SPLIT_MIN || ((uintptr_t)(f + 1) & (c->align - 1)))
+	if (unlikely(!cls_del(f, fc)))
 		return NULL;
-	cls_del(f, fc);
 	if (record) {
 		slob_heap.last_poisoned = f->info & SLOB_POISONED;
 		slob_heap.last_skip = sizeof(struct list_head);
@@ -158,6 +187,19 @@ static __always_inline void *take_whole(struct slob_hdr *f, unsigned int fc, str
 	f->info = c->id;
 	page_hdr(f)->nr_alloc++;
 	return f + 1;
+}
+
+/*
+ * c's block from the free block f of list fc: f whole when it fits as it
+ * is (at most SLOB_SPLIT_MIN - 1 units more, aligned), else cut from its
+ * end. NULL, changing nothing, when f is damaged (slob_seg_damaged says how).
+ */
+static __always_inline void *take(struct slob_hdr *f, unsigned int fc, struct kmem_cache *c,
+				  bool record)
+{
+	if (f->units < c->units + SLOB_SPLIT_MIN && !((uintptr_t)(f + 1) & (c->align - 1)))
+		return take_whole(f, fc, c, record);
+	return carve(f, fc, c, record);
 }
 
 /* An empty page as one free block (of 'pois'), on the top list. Heap lock held. */
@@ -186,34 +228,56 @@ static bool grow(struct kmem_cache *c)
 	return true;
 }
 
-/* Take a page's free blocks off their lists (it has none allocated); their AND of SLOB_POISONED. */
-static unsigned int unlist_page(struct page *page)
+/*
+ * Take the free blocks of 'page' (none allocated) off their lists, 'fn'
+ * naming the call: their AND of SLOB_POISONED in *pois. False when they do
+ * not tile the page (each size inside it, agreeing with the next block's
+ * boundary tag, so that none is passed over) or a link is broken: the page
+ * is quarantined then, and the lists rebuilt without it (the blocks taken
+ * off before the fault do not matter).
+ */
+static bool unlist_page(struct page *page, const char *fn, unsigned int *pois)
 {
-	struct slob_hdr *h, *next;
-	unsigned int pois = SLOB_POISONED;
+	struct slob_hdr *first = slob_page_first(page), *h = first, *next;
+	struct slob_hdr *end = (struct slob_hdr *)((uintptr_t)first + PAGE_SIZE);
 
-	for (h = slob_next(slob_page_first(page)); CONFIG_SLAB_DEBUG && slob_in_page(h, page);
-	     h = slob_next(h))
-		if (slob_seg_cls_check(NULL, "release of an empty page", h, cls_of(h)))
-			break;
-	for (h = slob_next(slob_page_first(page)); slob_in_page(h, page); h = next) {
-		next = slob_next(h);
-		pois &= h->info;
-		cls_del(h, cls_of(h));
-		h->info = SLOB_DEAD;
+	*pois = SLOB_POISONED;
+	for (;; h = next) {
+		/* next's boundary tag agrees: no block passed over, and a size of 0 is caught */
+		next = h + h->units;
+		if (unlikely(next >= end ? next != end : next->prev != h->units || next == h))
+			goto tiling;
+		if (h != first) {
+			if (slob_seg_cls_check(NULL, fn, h, cls_of(h)))
+				return false;
+			if (unlikely(!cls_del(h, cls_of(h)))) {
+				slob_seg_damaged(NULL, fn, h, cls_of(h));
+				return false;
+			}
+			*pois &= h->info;
+			h->info = SLOB_DEAD;
+		}
+		if (next == end)
+			return true;
 	}
-	return pois;
+tiling:
+	slob_quarantine(page, NULL, fn, h + 1, "heap corrupt: the blocks of a page without "
+			"objects do not tile it", NULL);
+	return false;
 }
 
-/* An empty page's blocks as one again (poisoned if they all were). */
-static void page_rebuild(struct page *page)
+/* An empty page's blocks as one again (poisoned if they all were); false: quarantined instead. */
+static bool page_rebuild(struct page *page)
 {
-	unsigned int pois = unlist_page(page);
+	unsigned int pois;
 
+	if (!unlist_page(page, "alloc", &pois))
+		return false;
 	if (pois)
 		slob_poison(slob_page_first(page) + SLOB_HDR_UNITS, (char *)page_address(page) +
 								    PAGE_SIZE);
 	page_one_block(page, pois);
+	return true;
 }
 
 /* True when the spare is a page without allocated blocks. */
@@ -237,7 +301,9 @@ static __always_inline bool fits(const struct slob_hdr *f, const struct kmem_cac
  * slob_heap_alloc: see slob_def.h. Heap lock held; counts the object in
  * c->inuse. From c->start up every block fits, unless c->fit (alignment so
  * large the worst case would exceed a page): then up to SLOB_FIT_TRIES
- * blocks of each list are tried, and a new page always fits.
+ * blocks of each list are tried, and a new page always fits. A damaged
+ * block (a broken link, a size that disagrees) quarantines its page, and
+ * the search starts again on the rebuilt lists.
  */
 void *slob_heap_alloc(struct kmem_cache *c)
 {
@@ -256,11 +322,16 @@ again:
 			stat(c, blocks_scanned, 1);
 			if (likely(!c->fit || fits(f, c)))
 				goto found;
+			if (unlikely(!next_ok(l->next, l, head))) {
+				slob_seg_damaged(c, "alloc", f, (unsigned int)cls);
+				goto again;
+			}
 		}
 	}
 	if (spare_empty(slob_heap.spare) &&
 	    (slob_page_first(slob_heap.spare) + SLOB_HDR_UNITS)->units != SLOB_EMPTY_UNITS) {
-		page_rebuild(slob_heap.spare);	/* the empty spare's pieces, one block again */
+		if (!page_rebuild(slob_heap.spare))	/* the empty spare's pieces, one block */
+			goto again;			/* quarantined instead */
 	} else if (!grow(c)) {
 		return NULL;
 	}
@@ -268,9 +339,13 @@ again:
 	f = link_blk(slob_heap.cls[cls].next);
 	ASSERT(fits(f, c));
 found:
+	p = take(f, (unsigned int)cls, c, true);
+	if (unlikely(!p)) {
+		slob_seg_damaged(c, "alloc", f, (unsigned int)cls);
+		goto again;
+	}
 	c->inuse++;
-	p = take_whole(f, (unsigned int)cls, c, true);
-	return p ? p : carve(f, (unsigned int)cls, c, true);
+	return p;
 }
 
 /* The list of slow caches' alloc_head: always empty, so they reach alloc_search. */
@@ -290,30 +365,40 @@ static __noinline void *alloc_search(struct kmem_cache *c, unsigned long flags)
 		return slob_alloc_slow(c);
 	}
 	cls = first_class(c->start);
-
+	p = NULL;
 	if (likely(cls >= 0)) {
 		struct slob_hdr *f = link_blk(slob_heap.cls[cls].next);
 
-		c->inuse++;
-		p = take_whole(f, (unsigned int)cls, c, false);
-		if (!p)
-			p = carve(f, (unsigned int)cls, c, false);
-	} else {
-		p = slob_heap_alloc(c);
+		p = take(f, (unsigned int)cls, c, false);
+		if (likely(p))
+			c->inuse++;
+		else
+			slob_seg_damaged(c, "alloc", f, (unsigned int)cls);
 	}
+	if (!p)
+		p = slob_heap_alloc(c);
 	slob_unlock(flags);
 	stat(c, allocs, p != NULL);
 	return p;
+}
+
+/* slob_alloc's way out when the head block's next link is broken (heap locked). */
+static __noinline void *alloc_damaged(struct kmem_cache *c, struct slob_hdr *f,
+				      unsigned long flags)
+{
+	slob_seg_damaged(c, "alloc", f, c->exact);
+	return alloc_search(c, flags);
 }
 
 /*
  * slob_alloc: see slob_def.h. The allocation path of every cache: first
  * the head of its own size's list, a block of its own, when aligned (a
  * slow cache's alloc_head is an empty list: it goes on to alloc_search).
+ * The head block's next link is followed only when it leads back to it.
  */
 void *slob_alloc(struct kmem_cache *c)
 {
-	struct list_head *head = c->alloc_head, *l;
+	struct list_head *head = c->alloc_head, *l, *n;
 	struct slob_hdr *f;
 	unsigned long flags;
 
@@ -322,10 +407,13 @@ void *slob_alloc(struct kmem_cache *c)
 	f = link_blk(l);
 	if (unlikely(l == head || f->units < c->units || ((uintptr_t)l & c->align_mask)))
 		return alloc_search(c, flags);
-	if (l->next == l->prev)			/* the only block on its list */
+	n = l->next;
+	if (n == head)				/* the only block on its list */
 		*c->exact_word &= ~c->exact_bit;
-	l->next->prev = head;
-	head->next = l->next;
+	else if (unlikely(!next_ok(n, l, head)))
+		return alloc_damaged(c, f, flags);
+	n->prev = head;
+	head->next = n;
 	f->info = c->id;
 	page_hdr(f)->nr_alloc++;
 	c->inuse++;
@@ -342,9 +430,12 @@ void *slob_alloc(struct kmem_cache *c)
  */
 static __noinline void page_emptied(struct page *page)
 {
+	unsigned int pois;
+
 	this_cpu_inc(slob_events);
 	if (spare_empty(slob_heap.spare)) {
-		unlist_page(page);
+		if (!unlist_page(page, "free", &pois))
+			return;			/* damaged: quarantined instead */
 		slob_heap.nr_pages--;
 		slob_release_page(page);
 		return;
@@ -375,15 +466,15 @@ static __always_inline void push_free(struct slob_hdr *b, unsigned int pois)
  * list, poisoned if its owner poisons (slob_debug_free did its body); a
  * page left without allocated blocks goes to page_emptied.
  */
-bool slob_heap_free(struct page *page, struct slob_hdr *b, struct kmem_cache *owner)
+const char *slob_heap_free(struct page *page, struct slob_hdr *b, struct kmem_cache *owner)
 {
 	if (b->units < SLOB_MIN_UNITS || !size_ok(b))
-		return false;
+		return "heap corrupt: the block's size disagrees with its neighbours";
 	owner->inuse--;
 	push_free(b, owner->flags & SLAB_POISON ? SLOB_POISONED : 0);
 	if (--page_hdr(b)->nr_alloc == 0 && page != slob_heap.spare)
 		page_emptied(page);
-	return true;
+	return NULL;
 }
 
 /* The free fast path's way out when its page emptied, or it must report (heap locked). */
@@ -485,13 +576,20 @@ void slob_kfree(struct page *page, const void *p)
 struct page *slob_heap_take_spare(void)
 {
 	struct page *spare = slob_heap.spare;
+	unsigned int pois;
 
 	slob_heap.spare = NULL;
-	if (!spare_empty(spare))
+	if (!spare_empty(spare) || !unlist_page(spare, "release of the spare", &pois))
 		return NULL;
-	unlist_page(spare);
 	slob_heap.nr_pages--;
 	return spare;
+}
+
+/* slob_heap_unlist: see slob_def.h. Its blocks leave the class lists: all rebuilt without it. */
+void slob_heap_unlist(struct page *page)
+{
+	(void)page;
+	slob_seg_rebuild();
 }
 
 /* slob_heap_init: see slob_def.h. */

@@ -1,9 +1,11 @@
 /*
  * slob_seg_check.c - SLOB-seg's consistency checks: kmem_cache_check's walk
  * of the class lists (each node a free block of its class in a heap page,
- * linked both ways, on one list only), the debug builds' check of a block's
- * links before it is taken off its list (with the lists rebuilt from the
- * pages after a report), and the heap's table for slabinfo. Everything
+ * linked both ways, on one list only; each link checked before it is
+ * followed), the report of a damaged block (a broken link, a size that
+ * disagrees) and the quarantine of its page with the lists rebuilt from
+ * the other pages, the debug builds' full check of a block's links before
+ * it is taken off its list, and the heap's table for slabinfo. Everything
  * runs under the heap lock (slob_heap_show takes it); the layout and
  * invariants are mm/slob_seg.c's.
  */
@@ -11,10 +13,10 @@
 #include "kernel/printk.h"
 #include "kernel/string.h"
 
-#if CONFIG_SLAB_DEBUG
 /*
- * Debug builds: l is a node of class c's list: its head, or the links of
- * a free block of class c in a heap page (checked before it is followed).
+ * l is a node of class c's list: its head, or the links of a free block of
+ * class c in a heap page (not a quarantined one), each word of it in RAM.
+ * Safe on any pointer: nothing is read before the address is checked.
  */
 static bool cls_node_valid(const struct list_head *l, unsigned int c)
 {
@@ -23,34 +25,16 @@ static bool cls_node_valid(const struct list_head *l, unsigned int c)
 
 	if (l == &slob_heap.cls[c])
 		return true;
-	if (((uintptr_t)h & (SLOB_UNIT - 1)) || !virt_addr_valid(h))
+	if (((uintptr_t)h & (SLOB_UNIT - 1)) || !virt_addr_valid(h) ||
+	    !virt_addr_valid((const char *)l + sizeof(*l) - 1))
 		return false;
 	page = virt_to_page(h);
 	return (page->flags & PG_slab) && !page->slab_cache && h->tag == slob_tag(h) &&
 	       slob_is_free(h) && cls_of(h) == c;
 }
 
-/*
- * Debug builds: what is wrong with free block h's place on list c (NULL:
- * nothing), and the offset from the block's body of the bad link.
- */
-static const char *cls_node_fault(struct slob_hdr *h, unsigned int c, unsigned int *off)
-{
-	struct list_head *l = blk_link(h);
-
-	*off = 0;
-	if (!cls_node_valid(l, c))
-		return "the block on the list is not a free block of its class";
-	if (!cls_node_valid(l->next, c) || l->next->prev != l)
-		return "its next link does not lead to a free block of its class";
-	*off = sizeof(void *);
-	if (!cls_node_valid(l->prev, c) || l->prev->next != l)
-		return "its prev link does not lead back to it";
-	return NULL;
-}
-
-/* Debug builds: every class list rebuilt from the heap pages' blocks (they tile each page). */
-static void cls_rebuild(void)
+/* slob_seg_rebuild: see slob_seg.h. Each page's blocks as far as they tile it. */
+void slob_seg_rebuild(void)
 {
 	for (unsigned int c = 0; c < SLOB_NR_CLASSES; c++)
 		INIT_LIST_HEAD(&slob_heap.cls[c]);
@@ -58,10 +42,11 @@ static void cls_rebuild(void)
 		slob_heap.map[w] = 0;
 	for (struct page *page = slob_next_heap_page(NULL); page; page = slob_next_heap_page(page)) {
 		for (struct slob_hdr *h = slob_page_first(page); slob_in_page(h, page) && h->units &&
-		     h->tag == slob_tag(h); h = slob_next(h)) {
+		     slob_off(h) + h->units <= SLOB_PAGE_UNITS && h->tag == slob_tag(h);
+		     h = slob_next(h)) {
 			unsigned int nc = slob_class(h->units);
 
-			if (!slob_is_free(h))
+			if (!slob_is_free(h) || h->units < SLOB_MIN_FREE_UNITS)
 				continue;
 			h->info = (uint16_t)(SLOB_FREE | (h->info & SLOB_POISONED) | nc);
 			cls_add(h, nc);
@@ -70,22 +55,90 @@ static void cls_rebuild(void)
 }
 
 /*
- * slob_seg_cls_check: see slob_seg.h. A broken link is mostly a write after
- * free into the block's first 16 bytes, which hold it (the poison check
- * skips them).
+ * What is wrong with free block h's place on list c (NULL: nothing), and
+ * the offset from the block's body of the bad link: debug builds check
+ * both neighbours in full, others that each link leads back.
  */
+static const char *cls_node_fault(struct slob_hdr *h, unsigned int c, unsigned int *off)
+{
+	struct list_head *head = &slob_heap.cls[c], *l = blk_link(h);
+
+	*off = 0;
+	if (CONFIG_SLAB_DEBUG && !cls_node_valid(l, c))
+		return "the block on the list is not a free block of its class";
+	if (!next_ok(l->next, l, head) || (CONFIG_SLAB_DEBUG && !cls_node_valid(l->next, c)))
+		return "its next link does not lead to a free block of its class that links back";
+	*off = sizeof(void *);
+	if (!prev_ok(l->prev, l, head) || (CONFIG_SLAB_DEBUG && !cls_node_valid(l->prev, c)))
+		return "its prev link does not lead back to it";
+	return NULL;
+}
+
+/* Node n of list c (not its head) is linked both ways with the node its prev (next: 'fwd') names. */
+static bool linked(struct list_head *n, unsigned int c, bool fwd)
+{
+	struct list_head *head = &slob_heap.cls[c], *o = fwd ? n->next : n->prev;
+
+	return (fwd ? next_ok(o, n, head) : prev_ok(o, n, head)) && cls_node_valid(o, c);
+}
+
+/*
+ * slob_seg_damaged: see slob_seg.h. A broken link is mostly a write after
+ * free into a block's first 16 bytes, which hold it (the poison check
+ * skips them). When h's next (prev) link leads to a free block of the
+ * class that is linked right on its other side, that block's prev (next)
+ * link is the broken one, and its page is quarantined. Else h's size, or
+ * the block left of it that a cut gives a sliver to.
+ */
+void slob_seg_damaged(struct kmem_cache *c, const char *fn, struct slob_hdr *h, unsigned int cls)
+{
+	struct list_head *head = &slob_heap.cls[cls], *l = blk_link(h);
+	const struct slob_hdr *left;
+	unsigned int off, end;
+	const char *fault;
+	char what[176];
+
+	if (!next_ok(l->next, l, head) && l->next != head && cls_node_valid(l->next, cls) &&
+	    !linked(l->next, cls, false)) {
+		h = link_blk(l->next);
+		off = sizeof(void *);
+		fault = "its prev link does not lead back to the block before it";
+	} else if (!prev_ok(l->prev, l, head) && l->prev != head && cls_node_valid(l->prev, cls) &&
+		   !linked(l->prev, cls, true)) {
+		h = link_blk(l->prev);
+		off = 0;
+		fault = "its next link does not lead to the block after it";
+	} else {
+		fault = cls_node_fault(h, cls, &off);
+	}
+	left = slob_prev(h);
+	end = slob_off(h) + h->units;
+
+	if (fault)
+		snprintf(what, sizeof(what), "freelist corrupt at offset %u: %s (class %u)", off,
+			 fault, cls);
+	else if (end > SLOB_PAGE_UNITS || (end < SLOB_PAGE_UNITS && slob_next(h)->prev != h->units))
+		snprintf(what, sizeof(what), "heap corrupt: the free block's size (%u units) "
+			 "disagrees with its page or the block after it (its header overwritten)",
+			 h->units);
+	else if (h->prev && h->prev <= slob_off(h) && left->units == h->prev && slob_is_free(left))
+		snprintf(what, sizeof(what), "freelist corrupt: the free block before it (%p) "
+			 "has a broken link", (const void *)left);
+	else
+		snprintf(what, sizeof(what), "heap corrupt: the free block's boundary tag (%u "
+			 "units) disagrees with the block before it", h->prev);
+	slob_quarantine(virt_to_page(h), c, fn, h + 1, what, NULL);
+}
+
+#if CONFIG_SLAB_DEBUG
+/* slob_seg_cls_check: see slob_seg.h. */
 bool slob_seg_cls_check(struct kmem_cache *c, const char *fn, struct slob_hdr *h, unsigned int cls)
 {
 	unsigned int off;
-	const char *fault = cls_node_fault(h, cls, &off);
-	char what[160];
 
-	if (likely(!fault))
+	if (likely(!cls_node_fault(h, cls, &off)))
 		return false;
-	snprintf(what, sizeof(what), "freelist corrupt at offset %u: %s (class %u); lists rebuilt "
-		 "from the heap pages", off, fault, cls);
-	slob_corrupt(c, fn, h + 1, what);
-	cls_rebuild();
+	slob_seg_damaged(c, fn, h, cls);
 	return true;
 }
 #endif
@@ -99,10 +152,44 @@ bool slob_seg_cls_check(struct kmem_cache *c, const char *fn, struct slob_hdr *h
 	} while (0)
 
 /*
+ * A check of free block h (in a heap page) on a class list: on failure,
+ * reported, h's page quarantined (the lists rebuilt without it: the marks
+ * go too), -1.
+ */
+#define NODE_CHECK(h, cond, fmt, ...)                                                \
+	do {                                                                         \
+		if (unlikely(!(cond))) {                                             \
+			printk(SLOB_NAME ": check failed: " fmt "\n", ##__VA_ARGS__); \
+			slob_quarantine(virt_to_page(h), NULL, "kmem_cache_check",   \
+					(h) + 1, "a free block's header failed the heap " \
+					"check", NULL);                              \
+			return -1;                                                   \
+		}                                                                    \
+	} while (0)
+
+/*
+ * A broken link of free block h (class c) in the check: reported, and h's
+ * page quarantined (the lists rebuilt without it); -1.
+ */
+static int link_fault(struct slob_hdr *h, unsigned int c, const char *which)
+{
+	char what[128];
+
+	printk(SLOB_NAME ": check failed: class %u: free block %p: its %s link does not lead to "
+	       "a free block of its class that links back\n", c, (void *)h, which);
+	snprintf(what, sizeof(what), "freelist corrupt at offset %u: its %s link is broken "
+		 "(class %u)", which[0] == 'n' ? 0U : (unsigned int)sizeof(void *), which, c);
+	slob_quarantine(virt_to_page(h), NULL, "kmem_cache_check", h + 1, what, NULL);
+	return -1;
+}
+
+/*
  * slob_heap_check_lists: see slob_def.h. Walks every list (each
  * node a free block of a heap page with that class, linked both ways,
  * none twice: marked SLOB_SEEN) and sets 'listed' to the nodes found;
  * slob_heap_check_block then finds each free block marked, and unmarks it.
+ * Each link is checked (cls_node_valid, and that it leads back) before it
+ * is followed: a broken one quarantines its block's page.
  */
 int slob_heap_check_lists(unsigned long *listed)
 {
@@ -118,19 +205,23 @@ int slob_heap_check_lists(unsigned long *listed)
 			struct slob_hdr *h = link_blk(l);
 			struct page *page;
 
+			/* the list's first node comes from its head; each next one passed below */
 			CHECK(virt_addr_valid(h), "class %u: node %p outside RAM", c, (void *)h);
 			page = virt_to_page(h);
 			CHECK((page->flags & PG_slab) && !page->slab_cache,
 			      "class %u: node %p not in a heap page", c, (void *)h);
-			CHECK(l->next->prev == l && l->prev->next == l,
-			      "class %u: node %p badly linked", c, (void *)h);
-			CHECK(h->tag == slob_tag(h) && slob_is_free(h) && !(h->info & SLOB_SEEN),
-			      "class %u: node %p: header info 0x%x tag %s%s", c, (void *)h, h->info,
-			      h->tag == slob_tag(h) ? "ok" : "bad",
-			      h->info & SLOB_SEEN ? " (on a list twice)" : "");
-			CHECK((h->info & SLOB_CLASS_MASK) == c && slob_class(h->units) == c,
-			      "free block %p of %u units (class %u) on list %u, its info says %u",
-			      (void *)h, h->units, slob_class(h->units), c, h->info & SLOB_CLASS_MASK);
+			NODE_CHECK(h, h->tag == slob_tag(h) && slob_is_free(h) && !(h->info & SLOB_SEEN),
+				   "class %u: node %p: header info 0x%x tag %s%s", c, (void *)h, h->info,
+				   h->tag == slob_tag(h) ? "ok" : "bad",
+				   h->info & SLOB_SEEN ? " (on a list twice)" : "");
+			NODE_CHECK(h, (h->info & SLOB_CLASS_MASK) == c && slob_class(h->units) == c,
+				   "free block %p of %u units (class %u) on list %u, its info says %u",
+				   (void *)h, h->units, slob_class(h->units), c,
+				   h->info & SLOB_CLASS_MASK);
+			if (!next_ok(l->next, l, head) || !cls_node_valid(l->next, c))
+				return link_fault(h, c, "next");
+			if (!prev_ok(l->prev, l, head) || !cls_node_valid(l->prev, c))
+				return link_fault(h, c, "prev");
 			h->info |= SLOB_SEEN;
 			n++;
 		}
@@ -170,16 +261,18 @@ long slob_heap_check_page(struct page *page, unsigned long free_units, unsigned 
 	return (long)free_blocks;
 }
 
-/* Undo the marks after a failed check (a walk that stopped early). Heap lock held. */
+/*
+ * Undo the marks after a failed check (a walk that stopped early): every
+ * free block of the heap pages, as far as they tile them (no link
+ * followed). Heap lock held.
+ */
 void slob_heap_check_unmark(void)
 {
-	for (unsigned int c = 0; c < SLOB_NR_CLASSES; c++) {
-		struct list_head *head = &slob_heap.cls[c], *l;
-		unsigned int n = 0;
-
-		for (l = head->next; l != head && n++ < SLOB_PAGE_UNITS * 1024; l = l->next)
-			link_blk(l)->info &= (uint16_t)~SLOB_SEEN;
-	}
+	for (struct page *page = slob_next_heap_page(NULL); page; page = slob_next_heap_page(page))
+		for (struct slob_hdr *h = slob_page_first(page); slob_in_page(h, page) && h->units &&
+		     slob_off(h) + h->units <= SLOB_PAGE_UNITS; h = slob_next(h))
+			if (slob_is_free(h))
+				h->info &= (uint16_t)~SLOB_SEEN;
 }
 
 /* slob_heap_show: see slob_def.h. Per class: free blocks, their bytes, the pages holding them. */
@@ -189,6 +282,7 @@ void slob_heap_show(void)
 	static unsigned long pages[SLOB_NR_CLASSES];
 	static struct page *last[SLOB_NR_CLASSES];
 	unsigned long flags = slob_lock(), nr_pages = slob_heap.nr_pages;
+	unsigned long quarantined = slob_heap.quarantined;
 	bool spare = slob_heap.spare != NULL;
 
 	for (unsigned int c = 0; c < SLOB_NR_CLASSES; c++) {
@@ -200,7 +294,7 @@ void slob_heap_show(void)
 		     h = slob_next(h)) {
 			unsigned int c = h->info & SLOB_CLASS_MASK;
 
-			if (!h->units)
+			if (!h->units || slob_off(h) + h->units > SLOB_PAGE_UNITS)
 				break;		/* corrupt: kmem_cache_check says more */
 			if (!slob_is_free(h))
 				continue;
@@ -213,6 +307,9 @@ void slob_heap_show(void)
 	slob_unlock(flags);
 	printk(SLOB_NAME ": %lu heap pages (%lu kB)%s; free blocks by size class:\n", nr_pages,
 	       nr_pages * (PAGE_SIZE / 1024), spare ? ", one kept empty" : "");
+	if (quarantined)
+		printk(SLOB_NAME ": %lu damaged pages quarantined (out of the heap, not reused)\n",
+		       quarantined);
 	printk(SLOB_NAME ": %5s %13s %8s %10s %6s\n", "class", "block bytes", "blocks",
 	       "free bytes", "pages");
 	for (unsigned int c = 0; c < SLOB_NR_CLASSES; c++) {

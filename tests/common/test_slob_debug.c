@@ -7,7 +7,10 @@
  * write after free (the poison broken, with its offset, when the block is
  * handed out again), a pointer inside a block. Each report is counted
  * (slab_bad_frees or slab_corruptions), named on the console (host), and
- * leaves the heap consistent (kmem_cache_check).
+ * leaves the heap consistent (kmem_cache_check). Damage to the heap's
+ * structure (a free list's links, a header) quarantines its page, a page
+ * leaked on purpose: those cases are host tests (tests/host/
+ * test_slob_host_corrupt.c), in debug builds and others.
  */
 #include "test_slob.h"
 
@@ -122,70 +125,3 @@ SELFTEST(slob_debug_poison_with_a_ctor_and_red_zone_only)
 	ST_EXPECT(kmem_cache_destroy(pc) == 0 && kmem_cache_destroy(rc) == 0, "destroy refused");
 	return 0;
 }
-
-#if CONFIG_SLAB_DEBUG
-/*
- * Freelist corruption (debug builds): a stray write into a free block's
- * link is reported with the block and the link's offset before the link is
- * followed, the lists are rebuilt from the pages' blocks, and the heap is
- * consistent after. slob-seg: the links are the first 16 bytes of a free
- * block's body (a write after free there escapes the poison check), found
- * when the block is taken; slob: the link is in the free block's header,
- * found when a free walks the page's list.
- */
-SELFTEST(slob_debug_freelist_corruption)
-{
-	unsigned long corrupt = slab_corruptions;
-	struct kmem_cache *c;
-	unsigned char *p, *keep;
-
-	slab_test_init();
-	fill = kmalloc_array(PAGE_SIZE / 16, sizeof(void *));
-	ST_EXPECT(fill, "no table");
-	c = kmem_cache_create("test-sfreelist", 40, 0, SLAB_DEBUG | SLAB_NO_DEBUG, NULL);
-	ST_EXPECT(c, "create failed");
-	p = slob_test_fresh(c, fill, PAGE_SIZE / 16, &nfill);
-	keep = kmem_cache_alloc(c);
-	ST_EXPECT(p && keep, "alloc failed");
-	slab_test_console_clear();
-#if SLOB_SEG
-	for (unsigned int off = 0; off <= sizeof(void *); off += sizeof(void *)) {
-		unsigned char *q;
-
-		kmem_cache_free(c, p);		/* to the head of its class list */
-		*(uintptr_t *)(p + off) = (uintptr_t)0x5a5a5a5a5a5a5a50ULL;
-		q = kmem_cache_alloc(c);
-		ST_EXPECT(q == p, "the freed block did not come back (%p, %p)", (void *)q,
-			  (void *)p);
-		ST_EXPECT(slab_corruptions == corrupt + 1 + off / sizeof(void *),
-			  "corrupt link at offset %u not caught", off);
-		ST_EXPECT(kmem_cache_check(c) == 0, "inconsistent after the repair");
-	}
-	ST_EXPECT(slab_test_console_has("test-sfreelist: alloc(") &&
-			  slab_test_console_has("freelist corrupt at offset 0: its next link") &&
-			  slab_test_console_has("freelist corrupt at offset 8: its prev link"),
-		  "no freelist report");
-	kmem_cache_free(c, p);
-	kmem_cache_free(c, keep);
-#else
-	/* p's block is the page's first, keep's the next: p freed heads the page's list. */
-	kmem_cache_free(c, p);
-	slob_test_hdr(p)->info = (uint16_t)((slob_test_hdr(p)->info & ~SLOB_LINK_MASK) | 3);
-	kmem_cache_free(c, keep);	/* walks the list: the link leads into p's body */
-	ST_EXPECT(slab_corruptions == corrupt + 1, "corrupt link not caught");
-	ST_EXPECT(slab_test_console_has("test-sfreelist: free(") &&
-			  slab_test_console_has("freelist corrupt: the free block's link at offset -4"),
-		  "no freelist report");
-	ST_EXPECT(kmem_cache_check(c) == 0, "inconsistent after the repair");
-	keep = kmem_cache_alloc(c);
-	ST_EXPECT(keep, "alloc after the repair failed");
-	kmem_cache_free(c, keep);
-#endif
-	while (nfill)
-		kmem_cache_free(c, fill[--nfill]);
-	kfree(fill);
-	ST_EXPECT(kmem_cache_check(c) == 0, "inconsistent at the end");
-	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
-	return 0;
-}
-#endif
