@@ -22,6 +22,15 @@
  * PAGE_SIZE, 1024, 256, and smaller; Linux: 6, 24, 52, 120); reuse_free
  * (not in Linux) is num / 4. Why: mm/slub_partial.c.
  *
+ * Minimum order (as Linux's): the smallest order that holds one object,
+ * layout and guards included. When it is below the cache's order the cache
+ * gets its min-order twin (min_cache_make; what it is for: mm/slub_def.h),
+ * a struct from the kmem_cache cache like the cache's own, freed with it;
+ * the kmem_cache cache makes its own once it can allocate. A twin copies
+ * the object layout, has the minimum order's num, slab_mask and waste,
+ * obj_bound 0 (every fast-path free test fails), no sheaves, no per-CPU
+ * slot, and is on no list.
+ *
  * Each cache owns one of SLUB_CPU_SLOTS slots in the per-CPU area for its
  * pair (struct kmem_cache_cpu); slots are handed out under
  * slab_caches_lock, and a new cache's pair is set to SLUB_NO_SLAB on
@@ -161,6 +170,53 @@ static void calculate_sizes(struct kmem_cache *s, size_t size, size_t align, uns
 	s->size = (unsigned int)ALIGN_UP(end, ralign);
 }
 
+/*
+ * Give s its min-order twin if a smaller slab than s's holds an object
+ * (see above). False when the twin cannot be allocated. slab_state is
+ * SLAB_PARTIAL or later.
+ */
+static bool min_cache_make(struct kmem_cache *s)
+{
+	unsigned int order = get_order(s->size);
+	struct kmem_cache *t;
+
+	if (order >= s->order)
+		return true;
+	t = kmem_cache_alloc(&kmem_cache_boot);
+	if (!t)
+		return false;
+	memset(t, 0, sizeof(*t));
+	memcpy(t->name, s->name, sizeof(t->name));
+	t->size = s->size;
+	t->object_size = s->object_size;
+	t->obj_offset = s->obj_offset;
+	t->offset = s->offset;
+	t->align = s->align;
+	t->flags = s->flags;
+	t->ctor = s->ctor;
+	t->fp_secret = s->fp_secret;
+	t->order = order;
+	t->num = (unsigned int)((PAGE_SIZE << order) / s->size);
+	t->slab_mask = (PAGE_SIZE << order) - 1;
+	t->waste = (unsigned int)((PAGE_SIZE << order) - (size_t)t->num * s->size);
+	t->obj_magic = s->obj_magic;
+	t->obj_bound = 0;
+	t->min_of = s;
+	spin_lock_init(&t->node.list_lock);
+	INIT_LIST_HEAD(&t->node.partial);
+	INIT_LIST_HEAD(&t->node.min_slabs);
+	INIT_LIST_HEAD(&t->list);
+	s->min_cache = t;
+	return true;
+}
+
+static void min_cache_free(struct kmem_cache *s)
+{
+	if (s->min_cache)
+		kmem_cache_free(&kmem_cache_boot, s->min_cache);
+	s->min_cache = NULL;
+}
+
 /* Fill in a zeroed cache; false (reported) when no slab holds such an object or no slot is left. */
 static bool cache_setup(struct kmem_cache *s, const char *name, size_t size, size_t align,
 			unsigned int flags, void (*ctor)(void *))
@@ -212,12 +268,18 @@ static bool cache_setup(struct kmem_cache *s, const char *name, size_t size, siz
 	s->reuse_free = MAX(1U, s->num / 4);
 	spin_lock_init(&s->node.list_lock);
 	INIT_LIST_HEAD(&s->node.partial);
+	INIT_LIST_HEAD(&s->node.min_slabs);
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
 		INIT_LIST_HEAD(&s->cpu[cpu].partial);
 	INIT_LIST_HEAD(&s->list);
+	if (slab_state != SLAB_DOWN && !min_cache_make(s)) {	/* kmem_cache's: at boot */
+		printk("slub: %s: no memory for the twin of its min-order slabs\n", s->name);
+		return false;
+	}
 	if (!slot_get(s)) {
 		printk("slub: %s: all %d per-CPU slots taken (too many caches)\n", s->name,
 		       SLUB_CPU_SLOTS);
+		min_cache_free(s);
 		return false;
 	}
 	slub_sheaf_setup(s);
@@ -262,12 +324,12 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 	return s;
 }
 
-/* Objects still allocated: every slab's objects less the free ones on the node's list. */
+/* Objects still allocated: every slab's objects less the free ones on the node's lists. */
 static unsigned long cache_live_objects(struct kmem_cache *s)
 {
 	unsigned long free = slub_count_free(s, NULL);
 
-	return (unsigned long)atomic_long_read(&s->node.nr_slabs) * s->num - free;
+	return slub_total_objects(s) - free;
 }
 
 /* kmem_cache_destroy: see slab.h. */
@@ -314,6 +376,7 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 	}
 	BUG_ON(atomic_long_read(&cachep->node.nr_slabs) != 0);
 	slot_put(cachep);
+	min_cache_free(cachep);
 	kmem_cache_free(&kmem_cache_boot, cachep);
 	return 0;
 }
@@ -344,6 +407,8 @@ void kmem_cache_init(void)
 		panic("slub: cannot lay out the kmem_cache cache");
 	slab_caches_add(&kmem_cache_boot);
 	slab_state = SLAB_PARTIAL;
+	if (!min_cache_make(&kmem_cache_boot))
+		panic("slub: cannot make the kmem_cache cache's min-order twin");
 	kmalloc_caches_init();
 	slub_sheaves_init();
 	/* kmalloc's fast path reads the free pointer at offset 0 (slab_kmalloc_alloc). */

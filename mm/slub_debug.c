@@ -4,9 +4,11 @@
  *
  * Every slow free first goes through slab_find_head(): the pointer must be
  * in RAM, on a PG_slab page whose head names a cache (the expected one for
- * kmem_cache_free) and on an object boundary of that slab. Anything else
- * is reported, counted in slab_bad_frees and refused. This runs in every
- * build (the fast path only frees objects on a boundary of the CPU slab).
+ * kmem_cache_free; a min-order slab's pages name the cache's twin) and on
+ * an object boundary of that slab, by the slab's own geometry (slub_geom).
+ * Anything else is reported, counted in slab_bad_frees and refused. This
+ * runs in every build (the fast path only frees objects on a boundary of
+ * the CPU slab).
  *
  * Debug caches (SLAB_RED_ZONE / SLAB_POISON, all caches with
  * CONFIG_SLAB_DEBUG) lay objects out as mm/slub_cache.c says. Red zones
@@ -82,7 +84,7 @@ static const char *page_kind(const struct page *page)
 /* slab_find_head: see slub_def.h and above. */
 struct page *slab_find_head(struct kmem_cache *s, const void *objp, const char *fn)
 {
-	struct kmem_cache *owner;
+	struct kmem_cache *owner, *g;
 	struct page *page, *head;
 	uintptr_t off;
 
@@ -96,12 +98,13 @@ struct page *slab_find_head(struct kmem_cache *s, const void *objp, const char *
 		return NULL;
 	}
 	head = (struct page *)page->private;
-	owner = page->slab_cache;
+	g = page->slab_cache;
 	if (head < mem_map || head >= mem_map + mem_map_entries() || !(head->flags & PG_slab) ||
-	    !owner || head->slab_cache != owner) {
+	    !g || head->slab_cache != g) {
 		slab_bad_free(s, fn, objp, "slab page without a cache (struct page corrupt)");
 		return NULL;
 	}
+	owner = slub_owner(g);
 	if (s && owner != s) {
 		char what[64];
 
@@ -109,19 +112,19 @@ struct page *slab_find_head(struct kmem_cache *s, const void *objp, const char *
 		slab_bad_free(s, fn, objp, what);
 		return NULL;
 	}
-	off = (uintptr_t)objp - (uintptr_t)page_address(head) - owner->obj_offset;
-	if (off >= (uintptr_t)owner->num * owner->size || off % owner->size) {
+	off = (uintptr_t)objp - (uintptr_t)page_address(head) - g->obj_offset;
+	if (off >= (uintptr_t)g->num * g->size || off % g->size) {
 		char what[96];
 
-		if (off >= (uintptr_t)owner->num * owner->size)
+		if (off >= (uintptr_t)g->num * g->size)
 			snprintf(what, sizeof(what),
 				 "not at an object boundary (outside the slab's objects)");
 		else
 			snprintf(what, sizeof(what),
 				 "not at an object boundary (%lu bytes into the %u-byte "
 				 "object at %p)",
-				 (unsigned long)(off % owner->size), owner->object_size,
-				 (const char *)objp - off % owner->size);
+				 (unsigned long)(off % g->size), g->object_size,
+				 (const char *)objp - off % g->size);
 		slab_bad_free(owner, fn, objp, what);
 		return NULL;
 	}
@@ -129,8 +132,9 @@ struct page *slab_find_head(struct kmem_cache *s, const void *objp, const char *
 }
 
 /*
- * slub_fp_valid - fp may follow an object of page's slab on a freelist:
- * the slab's tagged end, or an object boundary inside the slab.
+ * slub_fp_valid - fp may follow an object of page's slab (page: its head)
+ * on a freelist: the slab's tagged end, or an object boundary inside the
+ * slab (by its own geometry: a min-order slab holds fewer objects).
  */
 bool slub_fp_valid(const struct kmem_cache *s, const struct page *page, const void *fp)
 {
@@ -138,7 +142,7 @@ bool slub_fp_valid(const struct kmem_cache *s, const struct page *page, const vo
 
 	if (fp == (void *)(base | SLUB_END_TAG))
 		return true;
-	return off < (uintptr_t)s->num * s->size && off % s->size == 0;
+	return off < (uintptr_t)slub_geom(page)->num * s->size && off % s->size == 0;
 }
 
 static inline uint64_t *red_zone1(void *x)
@@ -278,7 +282,7 @@ static void freelist_corrupt(struct kmem_cache *s, const char *fn, const struct 
 	char what[128];
 
 	snprintf(what, sizeof(what), "freelist corrupt: free pointer %p at offset %u %s", fp,
-		 s->offset, (uintptr_t)fp - base < ((uintptr_t)PAGE_SIZE << s->order)
+		 s->offset, (uintptr_t)fp - base < ((uintptr_t)PAGE_SIZE << slub_geom(page)->order)
 				    ? "not on an object boundary" : "outside its slab");
 	corrupt(s, fn, x, what);
 }
@@ -286,15 +290,18 @@ static void freelist_corrupt(struct kmem_cache *s, const char *fn, const struct 
 /* Make a slab with a corrupt freelist full: what its chain held is lost. Node lock held. */
 static void cut_freelist(struct kmem_cache *s, struct page *page)
 {
-	WRITE_ONCE(page->slub_freelist, slub_end(s, page_address(page)));
-	WRITE_ONCE(page->counters, slub_counters(s->num, s->num, false));
+	unsigned int num = slub_geom(page)->num;
+
+	WRITE_ONCE(page->slub_freelist, (void *)((uintptr_t)page_address(page) | SLUB_END_TAG));
+	WRITE_ONCE(page->counters, slub_counters(num, num, false));
 	slub_node_unlist(s, page);
 }
 
 /*
  * slub_debug_alloc - allocation for a debug cache: the first object of
- * the first partial slab (a new slab when there is none), taken under the
- * node lock with its free pointer checked, then checked and marked.
+ * the first partial slab (a new slab when there is none: a min-order one
+ * when no block of the cache's order is free), taken under the node lock
+ * with its free pointer checked, then checked and marked.
  */
 void *slub_debug_alloc(struct kmem_cache *s)
 {
@@ -308,6 +315,8 @@ void *slub_debug_alloc(struct kmem_cache *s)
 		if (list_empty(&n->partial)) {
 			spin_unlock_irqrestore(&n->list_lock, flags);
 			page = slub_new_slab(s, 0);
+			if (!page)
+				page = slub_new_min_slab(s);
 			if (!page)
 				return NULL;
 			flags = spin_lock_irqsave(&n->list_lock);

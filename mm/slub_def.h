@@ -4,7 +4,8 @@
  * include mm/slab.h only. SLUB is built instead of SLAB with ALLOC=slub.
  *
  * A slab is a block of 2^order pages, aligned to its size, holding 'num'
- * objects 'size' bytes apart. Every page of it has PG_slab, slab_cache and
+ * objects 'size' bytes apart (a min-order slab, below: its twin's order
+ * and num). Every page of it has PG_slab, slab_cache and
  * private = the head page, whose slub_freelist and counters (inuse,
  * objects, frozen) describe it. Free objects are chained through a pointer
  * in each, 'offset' bytes from the caller's pointer (0, or past the object
@@ -84,6 +85,22 @@
  * A partial slab becomes a CPU slab once reuse_free of its objects are free
  * (or when no new slab can be made): mm/slub_partial.c says why.
  *
+ * Min-order slabs: when no block of the cache's order is free, a slab of
+ * the smallest order that holds one object (with its guards) is made
+ * instead, so that NULL means memory is out, not fragmented. Its pages
+ * name the cache's min-order twin (s->min_cache: a struct kmem_cache that
+ * only describes those slabs' geometry, min_of naming s, obj_bound 0) as
+ * their slab_cache, so the fast paths' free tests, which find the slab by
+ * address (slab_mask) and would be wrong for a block smaller than the
+ * mask, fail for every pointer into one and send it to the slow path,
+ * which checks it against the slab's own geometry (slub_geom): no cost on
+ * the fast paths. A min-order slab is never a CPU slab: in a cache without
+ * debugging it stays frozen on the node's min_slabs list, and objects are
+ * taken from it under the node lock (mm/slub_partial.c, min_alloc); frees
+ * push onto it lock-free as onto any frozen slab. In a debug cache, which
+ * has no CPU slabs, it is a slab like the others. The fallback is
+ * counted (stats.new_min).
+ *
  * Locks, outermost first: slab_caches_lock -> node.list_lock (the partial
  * list, nr_partial, unfreezing) -> node.barn.lock (the barn's lists; held
  * under the node lock only by kmem_cache_check, and nothing else is taken
@@ -135,7 +152,7 @@
 #define SLUB_MIN_SIZE		8	/* an object holds at least its free pointer */
 /* Most objects per slab (kmem_cache_check's bitmap): 8-byte objects in 128 KiB. */
 #define SLUB_MAX_OBJS		16384
-/* Slab orders for small caches; larger only when one object needs it. */
+/* Slab orders for small caches; larger only when one object needs it (min-order slabs: above). */
 #define SLUB_MAX_ORDER		(PAGE_SHIFT == 12 ? 3 : 1)
 /* Slabs of the node's partial list a CPU looks at for ready ones, under its lock. */
 #define SLUB_NODE_SCAN		16
@@ -237,6 +254,9 @@ struct kmem_cache_node {
 	struct list_head partial;	/* unfrozen slabs with a free object */
 	unsigned long nr_partial;
 	struct atomic_long nr_slabs;	/* every slab of the cache */
+	struct atomic_long nr_min;	/* of those, min-order slabs */
+	struct list_head min_slabs;	/* a cache without debugging: every min-order slab,
+					 * frozen (by page->lru) */
 	unsigned int alloc_touched;	/* a slab was taken from the list since the last reap */
 	unsigned int reap_visits;	/* reap passes since the node was last reaped */
 	unsigned int ready_front;	/* the first ready_front slabs of partial are ready
@@ -259,7 +279,8 @@ struct kmem_cache_stats {
 	unsigned long cpu_partial_free;	/* full slab frozen onto the freeing CPU's list */
 	unsigned long node_alloc;	/* CPU slab taken from the node's partial list */
 	unsigned long new_slabs;	/* slabs made with pages from the buddy allocator */
-	unsigned long new_failed;	/* slabs we could not make */
+	unsigned long new_failed;	/* slabs we could not make (at the cache's order) */
+	unsigned long new_min;		/* of new_slabs, min-order slabs: the order was not free */
 	unsigned long flushes;		/* CPU slabs given back (deactivated) */
 	unsigned long unfrozen;		/* CPU partial slabs moved to the node */
 	unsigned long discarded;	/* empty slabs given back to the buddy allocator */
@@ -310,6 +331,9 @@ struct kmem_cache {
 	unsigned long cpu_off;		/* offset of this cache's pair in struct slub_cpu_slots */
 	bool dead;			/* destroyed with live objects: kept for their frees */
 	void (*ctor)(void *);
+	struct kmem_cache *min_cache;	/* the min-order twin (see above), or NULL when no
+					 * smaller slab holds an object */
+	struct kmem_cache *min_of;	/* in a twin: the cache it serves; else NULL */
 	struct list_head list;		/* on slab_caches, under slab_caches_lock */
 	char name[SLAB_NAME_LEN];
 	struct kmem_cache_node node;
@@ -357,6 +381,49 @@ static inline bool slub_debug_on(const struct kmem_cache *s)
 	return s->flags & SLUB_DEBUG_FLAGS;
 }
 
+/* The cache a page's slab_cache stands for: c itself, or the cache whose twin c is. */
+static inline struct kmem_cache *slub_owner(struct kmem_cache *c)
+{
+	return unlikely(c->min_of) ? c->min_of : c;
+}
+
+/*
+ * The geometry of the slab headed by page (num, order, slab_mask, and
+ * the object layout, which a twin copies): its cache's, or its cache's
+ * twin's for a min-order slab.
+ */
+static inline const struct kmem_cache *slub_geom(const struct page *head)
+{
+	return head->slab_cache;
+}
+
+static inline bool slub_is_min(const struct page *head)
+{
+	return head->slab_cache->min_of != NULL;
+}
+
+/*
+ * Objects and pages in every slab of s: nr_slabs of num objects in
+ * 2^order pages, less what its min-order slabs have fewer. A snapshot.
+ */
+static inline unsigned long slub_total_objects(struct kmem_cache *s)
+{
+	unsigned long min = (unsigned long)atomic_long_read(&s->node.nr_min);
+	unsigned long slabs = (unsigned long)atomic_long_read(&s->node.nr_slabs);
+
+	min = MIN(min, slabs);
+	return (slabs - min) * s->num + (min ? min * s->min_cache->num : 0);
+}
+
+static inline unsigned long slub_total_pages(struct kmem_cache *s)
+{
+	unsigned long min = (unsigned long)atomic_long_read(&s->node.nr_min);
+	unsigned long slabs = (unsigned long)atomic_long_read(&s->node.nr_slabs);
+
+	min = MIN(min, slabs);
+	return ((slabs - min) << s->order) + (min ? min << s->min_cache->order : 0);
+}
+
 static inline bool slub_is_end(const void *v)
 {
 	return (uintptr_t)v & SLUB_END_TAG;
@@ -380,19 +447,14 @@ static inline struct page *slub_page(const struct kmem_cache *s, const void *v)
 	return virt_to_page((const void *)slub_base(s, v));
 }
 
-/* The caller's pointer of object idx of the slab headed by page. */
+/*
+ * The caller's pointer of object idx of the slab headed by page (a twin
+ * has its cache's layout: either may be given for a min-order slab).
+ */
 static inline void *slub_obj(const struct kmem_cache *s, const struct page *page,
 			     unsigned int idx)
 {
 	return (char *)page_address(page) + s->obj_offset + (size_t)idx * s->size;
-}
-
-/* The index of a caller's pointer known to be on a boundary of the slab (magic division). */
-static inline unsigned int slub_obj_index(const struct kmem_cache *s, const void *x)
-{
-	uint32_t off = (uint32_t)(((uintptr_t)x & s->slab_mask) - s->obj_offset);
-
-	return (unsigned int)(((unsigned __int128)s->obj_magic * off) >> 64);
 }
 
 /*
@@ -714,8 +776,10 @@ retry:
  * its free word, unless the sheaf is full (or none) or the word says x is
  * free already (slub_fw_free, the double-free test: see above):
  * slub_sheaf_free_slow, which restores interrupts itself. Anything not on
- * a boundary of a slab of s goes to slab_free_slow, which reports it.
- * Without sheaves: slub_free_classic.
+ * a boundary of a slab of s goes to slab_free_slow, which reports it; so
+ * does every object of a min-order slab (kfree passes the twin, whose
+ * obj_bound 0 fails the boundary test; kmem_cache_free finds the page
+ * naming the twin, not s). Without sheaves: slub_free_classic.
  */
 static __always_inline void slub_free(struct kmem_cache *s, void *x, const char *fn,
 				      bool on_slab)
@@ -775,6 +839,7 @@ void *slab_alloc_classic(struct kmem_cache *s);
 void slub_free_to_slabs(struct kmem_cache *s, void *x, const char *fn);
 void slub_free_bulk(struct kmem_cache *s, void **objs, unsigned int n, const char *fn);
 struct page *slub_new_slab(struct kmem_cache *s, unsigned int taken);
+struct page *slub_new_min_slab(struct kmem_cache *s);
 void slub_discard_slab(struct kmem_cache *s, struct page *page);
 void slub_discard_list(struct kmem_cache *s, struct list_head *list);
 void slub_cpu_set(struct kmem_cache_cpu *c, void *freelist, bool remote);
@@ -810,6 +875,17 @@ void *slub_debug_alloc(struct kmem_cache *s);
 void slub_debug_free(struct kmem_cache *s, struct page *page, void *x, const char *fn);
 int slub_debug_verify_free(struct kmem_cache *s, void *x);
 bool slub_fp_valid(const struct kmem_cache *s, const struct page *page, const void *fp);
+
+/*
+ * slab_obj_cache - for kmalloc.c's reports: the cache of an object that
+ * slab_find_head found (a min-order slab's pages name the twin).
+ */
+#define SLAB_HAVE_OBJ_CACHE
+static inline struct kmem_cache *slab_obj_cache(const struct page *page, const void *p)
+{
+	(void)p;
+	return slub_owner(page->slab_cache);
+}
 
 /* mm/slub_cache.c */
 struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t align,

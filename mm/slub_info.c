@@ -2,9 +2,12 @@
  * slub_info.c - SLUB's reports (/proc/slabinfo 2.1, "Slab:", the layout
  * and statistics) and kmem_cache_check(), the invariant walk of the tests.
  *
- * slabinfo: num_objs = nr_slabs * num; active_objs = num_objs less the
- * free objects on the node's partial slabs (objects on CPU freelists and
- * on CPU partial slabs count as active, as Linux SLUB counts them);
+ * slabinfo: num_objs = the objects of every slab (nr_slabs * num, less
+ * what min-order slabs hold fewer: slub_total_objects); active_objs =
+ * num_objs less the free objects on the node's partial and min-order
+ * slabs (objects on CPU freelists and on CPU partial slabs count as
+ * active, as Linux SLUB counts them); <objperslab> and <pagesperslab> are
+ * the cache's order's;
  * objects in sheaves count as active too, as SLAB's arrays' objects do;
  * tunables <limit> = sheaf capacity, <batchcount> = the same (what a full
  * main sheaf frees to the slabs when the barn has no room), <sharedfactor> 0 (0 0
@@ -19,13 +22,18 @@
  *    chain in one frozen slab of the cache, no slab the CPU slab of two CPUs;
  *  - each CPU's partial list: nr_partial slabs, frozen, with a free object;
  *  - the node's partial list: nr_partial slabs, unfrozen, with a free object;
+ *    min-order slabs: on it only in debug caches, else on min_slabs, all
+ *    nr_min of them, frozen;
  *  - every freelist (CPU and page) stays inside its slab on object
  *    boundaries, has no cycle, and ends in the slab's tagged end; a CPU
  *    slab's two chains are disjoint; inuse = num - page freelist length;
  *  - a scan of mem_map finds nr_slabs slabs of the cache, each with every
- *    page flagged and pointing at its head and cache; the frozen ones are
- *    exactly the CPU slabs and CPU partial slabs; the unfrozen full ones
- *    are on no list, the others as many as the node's list holds;
+ *    page flagged and pointing at its head and cache (a min-order slab:
+ *    the cache's twin), aligned to its size, of the cache's order or its
+ *    twin's, counters naming that order's number of objects; the frozen
+ *    ones are exactly the CPU slabs, CPU partial slabs and min_slabs; the
+ *    unfrozen full ones are on no list, the others as many as the node's
+ *    list holds;
  *  - with debugging, every free object has free red zones and intact poison;
  *  - sheaves (under the barn lock too): each CPU's main and spare and the
  *    barn's sheaves have the cache's capacity and at most that many
@@ -49,12 +57,13 @@ int slabinfo_line(struct kmem_cache *cachep, char *buf, size_t size)
 {
 	unsigned long empty, free = slub_count_free(cachep, &empty), in_barn;
 	unsigned long slabs = (unsigned long)atomic_long_read(&cachep->node.nr_slabs);
+	unsigned long objs = slub_total_objects(cachep);
 
 	slub_sheaved(cachep, &in_barn);
 	return snprintf(buf, size,
 			"%-17s %6lu %6lu %6u %4u %4d"
 			" : tunables %4u %4u %4u : slabdata %6lu %6lu %6lu",
-			cachep->name, slabs * cachep->num - free, slabs * cachep->num,
+			cachep->name, objs - free, objs,
 			cachep->size, cachep->num, 1 << cachep->order, cachep->sheaf_capacity,
 			cachep->sheaf_capacity, 0U, slabs - empty, slabs, in_barn);
 }
@@ -62,11 +71,10 @@ int slabinfo_line(struct kmem_cache *cachep, char *buf, size_t size)
 /* kmem_cache_usage: see slab.h. SLUB keeps no per-CPU bookkeeping in caches. */
 void kmem_cache_usage(struct kmem_cache *cachep, struct slab_usage *u)
 {
-	unsigned long empty, free = slub_count_free(cachep, &empty);
-	unsigned long slabs = (unsigned long)atomic_long_read(&cachep->node.nr_slabs);
+	unsigned long free = slub_count_free(cachep, NULL);
 
-	u->objs = slabs * cachep->num - free;
-	u->pages = slabs << cachep->order;
+	u->objs = slub_total_objects(cachep) - free;
+	u->pages = slub_total_pages(cachep);
 	u->internal = false;
 }
 
@@ -97,7 +105,7 @@ unsigned long slab_total_pages(void)
 
 	flags = spin_lock_irqsave(&slab_caches_lock);
 	list_for_each_entry(s, &slab_caches, list)
-		pages += (unsigned long)atomic_long_read(&s->node.nr_slabs) << s->order;
+		pages += slub_total_pages(s);
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 	return pages;
 }
@@ -116,12 +124,15 @@ void slab_layout_show(void)
 
 	printk("slub: freelists end in their slab's address | 1; per CPU a (freelist, tid) "
 	       "pair, %d slots; objects >= %d bytes\n", SLUB_CPU_SLOTS, SLUB_MIN_SIZE);
-	printk("slub: %-17s %6s %6s %5s %6s %8s %4s %4s %5s %s\n", "cache", "size", "num",
-	       "order", "fp-off", "waste", "minp", "cpup", "reuse", "flags");
+	printk("slub: %-17s %6s %6s %5s %7s %6s %8s %4s %4s %5s %s\n", "cache", "size", "num",
+	       "order", "min", "fp-off", "waste", "minp", "cpup", "reuse", "flags");
 	flags = spin_lock_irqsave(&slab_caches_lock);
 	list_for_each_entry(s, &slab_caches, list)
-		printk("slub: %-17s %6u %6u %5u %6u %8u %4u %4u %5u%s%s%s%s%s\n", s->name, s->size,
-		       s->num, s->order, s->offset, s->waste, s->min_partial, s->cpu_partial,
+		printk("slub: %-17s %6u %6u %5u %3u/%-3u %6u %8u %4u %4u %5u%s%s%s%s%s\n", s->name,
+		       s->size, s->num, s->order,
+		       s->min_cache ? s->min_cache->num : s->num,
+		       s->min_cache ? s->min_cache->order : s->order, s->offset, s->waste,
+		       s->min_partial, s->cpu_partial,
 		       s->reuse_free, s->flags & SLAB_RED_ZONE ? " redzone" : "",
 		       s->flags & SLAB_POISON ? " poison" : "", s->ctor ? " ctor" : "",
 		       s->flags & SLUB_CTOR_AT_ALLOC ? "-at-alloc" : "", s->dead ? " dead" : "");
@@ -135,11 +146,12 @@ static void cache_stats_show(struct kmem_cache *s)
 
 	printk("  %-17s alloc fast %lu slow %lu retry %lu; free fast %lu slow %lu retry %lu"
 	       " frozen %lu; page retries %lu; refill %lu cpu-partial %lu/%lu node %lu new %lu"
-	       " failed %lu; flush %lu unfreeze %lu discard %lu bad %lu corrupt %lu\n",
+	       " failed %lu min-order %lu; flush %lu unfreeze %lu discard %lu bad %lu corrupt"
+	       " %lu\n",
 	       s->name, t->alloc_fast, t->alloc_slow, t->alloc_retries, t->free_fast,
 	       t->free_slow, t->free_retries, t->free_frozen, t->page_retries, t->refill_remote,
 	       t->cpu_partial_alloc, t->cpu_partial_free, t->node_alloc, t->new_slabs,
-	       t->new_failed, t->flushes, t->unfrozen, t->discarded, t->bad_frees,
+	       t->new_failed, t->new_min, t->flushes, t->unfrozen, t->discarded, t->bad_frees,
 	       t->corruptions);
 #else
 	(void)s;
@@ -198,20 +210,30 @@ static bool sheaved_has(const void *x)
 	return false;
 }
 
-/* Every page of the slab headed by head belongs to s and names head. */
+/*
+ * Every page of the slab headed by head belongs to s (a min-order slab: to
+ * its twin) and names head; the slab is a buddy block of its order, aligned
+ * to it, holding that order's number of objects.
+ */
 static int check_pages(struct kmem_cache *s, struct page *head)
 {
+	const struct kmem_cache *g = head->slab_cache;
 	void *base = page_address(head);
 
-	CHECK(IS_ALIGNED((uintptr_t)base, s->slab_mask + 1), "slab %p not aligned to its size",
+	CHECK(g && (g == s || g == s->min_cache), "slab %p names cache %p, not %p or its twin %p",
+	      base, (const void *)g, (void *)s, (void *)s->min_cache);
+	CHECK(IS_ALIGNED((uintptr_t)base, g->slab_mask + 1), "slab %p not aligned to its size",
 	      base);
-	for (unsigned long i = 0; i < (1UL << s->order); i++)
-		CHECK((head[i].flags & PG_slab) && head[i].slab_cache == s &&
+	CHECK((head->flags & PG_head) && head->order == g->order,
+	      "slab %p: block of order %u (head %d), its slabs are order %u", base, head->order,
+	      !!(head->flags & PG_head), g->order);
+	for (unsigned long i = 0; i < (1UL << g->order); i++)
+		CHECK((head[i].flags & PG_slab) && head[i].slab_cache == g &&
 			      head[i].private == (unsigned long)head,
 		      "slab %p: page %lu flags 0x%lx cache %p head 0x%lx", base, i, head[i].flags,
 		      (void *)head[i].slab_cache, head[i].private);
-	CHECK(slub_objects(head->counters) == s->num, "slab %p: %u objects, the cache has %u",
-	      base, slub_objects(head->counters), s->num);
+	CHECK(slub_objects(head->counters) == g->num, "slab %p: %u objects, its order has %u",
+	      base, slub_objects(head->counters), g->num);
 	return 0;
 }
 
@@ -230,7 +252,8 @@ static long walk_chain(struct kmem_cache *s, struct page *page, void *v, const c
 		CHECK(!slub_is_end(v) && slub_fp_valid(s, page, v),
 		      "%s freelist of slab %p: %p is neither an object of it nor its end", what,
 		      page_address(page), v);
-		idx = slub_obj_index(s, v);
+		idx = (unsigned int)(((uintptr_t)v - (uintptr_t)page_address(page) - s->obj_offset) /
+				     s->size);
 		CHECK(!(check_map[idx / 8] & (1U << (idx % 8))),
 		      "%s freelist of slab %p: object %p twice (a cycle or a shared object)", what,
 		      page_address(page), v);
@@ -265,6 +288,7 @@ static int check_frozen_slab(struct kmem_cache *s, struct page *page, long cpu_o
 
 	if (check_pages(s, page))
 		return -1;
+	CHECK(!slub_is_min(page), "min-order slab %p is a CPU's", page_address(page));
 	CHECK(slub_frozen(page->counters), "CPU slab %p not frozen", page_address(page));
 	CHECK(!frozen_known(page, check_nfrozen), "slab %p held by two CPUs (or twice)",
 	      page_address(page));
@@ -273,7 +297,7 @@ static int check_frozen_slab(struct kmem_cache *s, struct page *page, long cpu_o
 	n = walk_chain(s, page, page->slub_freelist, "page");
 	if (n < 0)
 		return -1;
-	CHECK(slub_inuse(page->counters) == s->num - n &&
+	CHECK(slub_inuse(page->counters) == slub_geom(page)->num - n &&
 		  cpu_objs <= (long)slub_inuse(page->counters),
 	      "slab %p: inuse %u, %ld free on its page, %ld on the CPU's", page_address(page),
 	      slub_inuse(page->counters), n, cpu_objs);
@@ -333,8 +357,9 @@ static int check_unfrozen(struct kmem_cache *s, struct page *page)
 	n = walk_chain(s, page, page->slub_freelist, "page");
 	if (n < 0)
 		return -1;
-	CHECK(slub_inuse(page->counters) == s->num - n, "slab %p: inuse %u with %ld free",
-	      page_address(page), slub_inuse(page->counters), n);
+	CHECK(slub_inuse(page->counters) == slub_geom(page)->num - n,
+	      "slab %p: inuse %u with %ld free", page_address(page), slub_inuse(page->counters),
+	      n);
 	return 0;
 }
 
@@ -351,10 +376,12 @@ static int check_node(struct kmem_cache *s)
 		      page_address(page));
 		if (check_unfrozen(s, page))
 			return -1;
-		CHECK(slub_inuse(page->counters) < s->num, "node partial slab %p is full",
-		      page_address(page));
+		CHECK(slub_debug_on(s) || !slub_is_min(page),
+		      "min-order slab %p on the node's partial list", page_address(page));
+		CHECK(slub_inuse(page->counters) < slub_geom(page)->num,
+		      "node partial slab %p is full", page_address(page));
 		CHECK(count > n->ready_front ||
-			      s->num - slub_inuse(page->counters) >= s->reuse_free,
+			      slub_geom(page)->num - slub_inuse(page->counters) >= s->reuse_free,
 		      "node partial slab %p (number %lu) not ready, inside ready_front %u",
 		      page_address(page), count, n->ready_front);
 	}
@@ -363,18 +390,59 @@ static int check_node(struct kmem_cache *s)
 	return 0;
 }
 
-/* Every slab of s in mem_map against the lists walked before. */
-static int check_mem_map(struct kmem_cache *s)
+/* The node's min-order slabs (a cache without debugging): frozen, their chains. */
+static int check_min(struct kmem_cache *s, unsigned long *listed)
 {
-	unsigned long slabs = 0, partial = 0, frozen = 0;
+	struct page *page;
+	long n;
+
+	*listed = 0;
+	list_for_each_entry(page, &s->node.min_slabs, lru) {
+		CHECK(++*listed <= (unsigned long)atomic_long_read(&s->node.nr_min),
+		      "min-order list longer than nr_min %ld", atomic_long_read(&s->node.nr_min));
+		CHECK(!slub_debug_on(s), "debug cache with a min-order list (slab %p)",
+		      page_address(page));
+		if (check_pages(s, page))
+			return -1;
+		CHECK(slub_is_min(page) && slub_frozen(page->counters),
+		      "slab %p on the min-order list: %s", page_address(page),
+		      slub_is_min(page) ? "not frozen" : "of the cache's order");
+		map_clear(s);
+		n = walk_chain(s, page, page->slub_freelist, "min-order slab's");
+		if (n < 0)
+			return -1;
+		CHECK(slub_inuse(page->counters) == slub_geom(page)->num - n,
+		      "min-order slab %p: inuse %u with %ld free", page_address(page),
+		      slub_inuse(page->counters), n);
+	}
+	return 0;
+}
+
+/* Every slab of s in mem_map against the lists walked before (min_listed: check_min's). */
+static int check_mem_map(struct kmem_cache *s, unsigned long min_listed)
+{
+	unsigned long slabs = 0, partial = 0, frozen = 0, min = 0, min_frozen = 0;
 
 	for (unsigned long pfn = PFN_OFFSET; pfn < max_pfn; pfn++) {
 		struct page *page = pfn_to_page(pfn);
+		struct kmem_cache *g = READ_ONCE(page->slab_cache);
 
-		if (!(READ_ONCE(page->flags) & PG_slab) || READ_ONCE(page->slab_cache) != s ||
+		if (!(READ_ONCE(page->flags) & PG_slab) || !g || (g != s && g != s->min_cache) ||
 		    page->private != (unsigned long)page)
 			continue;
 		slabs++;
+		if (g != s) {
+			min++;
+			if (!slub_debug_on(s)) {
+				if (check_pages(s, page))
+					return -1;
+				CHECK(slub_frozen(page->counters),
+				      "min-order slab %p not frozen", page_address(page));
+				min_frozen++;
+				pfn += (1UL << g->order) - 1;
+				continue;
+			}
+		}
 		if (slub_frozen(page->counters)) {
 			CHECK(frozen_known(page, check_nfrozen),
 			      "frozen slab %p is no CPU's slab or partial slab",
@@ -383,16 +451,21 @@ static int check_mem_map(struct kmem_cache *s)
 		} else {
 			if (check_unfrozen(s, page))
 				return -1;
-			if (slub_inuse(page->counters) < s->num)
+			if (slub_inuse(page->counters) < g->num)
 				partial++;
 			else
 				CHECK(list_empty(&page->lru), "full slab %p is on a list",
 				      page_address(page));
 		}
-		pfn += (1UL << s->order) - 1;
+		pfn += (1UL << g->order) - 1;
 	}
 	CHECK(slabs == (unsigned long)atomic_long_read(&s->node.nr_slabs),
 	      "%lu slabs in mem_map, nr_slabs %ld", slabs, atomic_long_read(&s->node.nr_slabs));
+	CHECK(min == (unsigned long)atomic_long_read(&s->node.nr_min),
+	      "%lu min-order slabs in mem_map, nr_min %ld", min,
+	      atomic_long_read(&s->node.nr_min));
+	CHECK(min_frozen == min_listed, "%lu frozen min-order slabs in mem_map, %lu on the list",
+	      min_frozen, min_listed);
 	CHECK(frozen == check_nfrozen, "%lu frozen slabs in mem_map, %u on CPUs", frozen,
 	      check_nfrozen);
 	CHECK(partial == s->node.nr_partial, "%lu unfrozen partial slabs, %lu on the node list",
@@ -418,7 +491,8 @@ static int check_sheaf(struct kmem_cache *s, const struct slub_sheaf *sh, const 
 		CHECK(virt_addr_valid(x), "%s sheaf %p (CPU %u): %p is not in RAM", what,
 		      (const void *)sh, cpu, x);
 		page = virt_to_page(x);
-		CHECK((page->flags & PG_slab) && page->slab_cache == s &&
+		CHECK((page->flags & PG_slab) && page->slab_cache &&
+			      slub_owner(page->slab_cache) == s &&
 			      slub_fp_valid(s, (struct page *)page->private, x),
 		      "%s sheaf %p (CPU %u): %p is no object of the cache", what,
 		      (const void *)sh, cpu, x);
@@ -478,8 +552,8 @@ static int check_sheaves(struct kmem_cache *s)
 /* kmem_cache_check: see slab.h and above. */
 int kmem_cache_check(struct kmem_cache *cachep)
 {
-	struct kmem_cache *s = cachep;
-	unsigned long flags;
+	struct kmem_cache *s = cachep, *t = cachep->min_cache;
+	unsigned long flags, min_listed = 0;
 	int ret = -1;
 
 	flags = spin_lock_irqsave(&slab_caches_lock);
@@ -490,7 +564,18 @@ int kmem_cache_check(struct kmem_cache *cachep)
 	    s->obj_offset + s->offset + sizeof(void *) > s->size) {
 		printk("slub: %s: check failed: geometry (num %u size %u waste %u offset %u)\n",
 		       s->name, s->num, s->size, s->waste, s->offset);
-	} else if (!check_sheaves(s) && !check_cpus(s) && !check_node(s) && !check_mem_map(s)) {
+	} else if (t && (t->min_of != s || t->order >= s->order || t->num == 0 ||
+			 (size_t)t->num * t->size + t->waste != t->slab_mask + 1 ||
+			 (t->order && (PAGE_SIZE << (t->order - 1)) >= s->size) ||
+			 t->size != s->size || t->obj_offset != s->obj_offset ||
+			 t->offset != s->offset || t->obj_bound != 0)) {
+		printk("slub: %s: check failed: min-order twin (order %u of %u, num %u, size %u, "
+		       "waste %u)\n", s->name, t->order, s->order, t->num, t->size, t->waste);
+	} else if (!t && get_order(s->size) < s->order) {
+		printk("slub: %s: check failed: no min-order twin, an order-%u slab holds an "
+		       "object\n", s->name, get_order(s->size));
+	} else if (!check_sheaves(s) && !check_cpus(s) && !check_node(s) &&
+		   !check_min(s, &min_listed) && !check_mem_map(s, min_listed)) {
 		ret = 0;
 	}
 	spin_unlock(&s->node.list_lock);

@@ -13,7 +13,12 @@
  * onto this CPU's list, frozen: one lock for several CPU slabs, as Linux's
  * get_partial_node does), else a new one from the buddy allocator; if that
  * fails, any partial slab. Each is frozen and its whole page freelist
- * taken at once.
+ * taken at once. If there is none, no CPU slab: objects of the node's
+ * min-order slabs (min_alloc; mm/slub_def.h), a new one if none has a free
+ * object, popped one by one under the node lock (the only popper: frees
+ * only push, so a top still there at the cmpxchg has the same next). They
+ * stay frozen on min_slabs while they live; the empty ones go back with
+ * the node's other empty slabs (take_empty: shrink, destroy, the reap).
  *
  * Ready (slab_ready): at least reuse_free (num / 4) free objects. Tuning,
  * not in Linux, which reuses any partial slab: when frees are scattered
@@ -184,13 +189,86 @@ static struct page *node_take(struct kmem_cache *s, struct kmem_cache_cpu_partia
 }
 
 /*
+ * Pop one object off min-order slab page's page freelist, or NULL when it
+ * has none. Node lock held (see above).
+ */
+static void *min_pop(struct kmem_cache *s, struct page *page)
+{
+	unsigned long counters;
+	void *prior, *next;
+
+	for (;;) {
+		prior = READ_ONCE(page->slub_freelist);
+		counters = READ_ONCE(page->counters);
+		if (slub_is_end(prior))
+			return NULL;
+		next = slub_get_fp(s, prior);
+		if (arch_cmpxchg_double(&page->slub_freelist, (unsigned long)prior, counters,
+					(unsigned long)next, counters + 1))
+			return prior;
+		stat(s, page_retries, 1);
+	}
+}
+
+/*
+ * Objects from the node's min-order slabs (a new one when none has a
+ * free object): the first returned and, filling sheaf sh (NULL: none) up
+ * to 'want', more into it. Slabs found used up go to the tail of the list,
+ * so that a look passes each full slab once. NULL when not even a
+ * min-order slab can be made: memory is out. Interrupts off, s no debug
+ * cache.
+ */
+static void *min_alloc(struct kmem_cache *s, struct slub_sheaf *sh, unsigned int want)
+{
+	struct kmem_cache_node *n = &s->node;
+	unsigned int need = sh ? want - (unsigned int)sh->size : 1, got = 0;
+	struct page *page;
+	void *x = NULL, *o;
+	bool fresh = false;
+
+	if (!s->min_cache)
+		return NULL;
+	spin_lock(&n->list_lock);
+again:
+	/* The list holds every min-order slab (but one being made or freed): nr_min. */
+	for (long seen = atomic_long_read(&n->nr_min);
+	     got < need && seen > 0 && !list_empty(&n->min_slabs); seen--) {
+		page = list_first_entry(&n->min_slabs, struct page, lru);
+		while (got < need && (o = min_pop(s, page)) != NULL) {
+			if (got++)
+				sh->objects[sh->size++] = o;
+			else
+				x = o;
+		}
+		if (slub_is_end(READ_ONCE(page->slub_freelist)))
+			list_move_tail(&page->lru, &n->min_slabs);
+	}
+	if (!got && !fresh) {
+		spin_unlock(&n->list_lock);
+		page = slub_new_min_slab(s);
+		if (!page)
+			return NULL;
+		page->counters |= SLUB_FROZEN;	/* private until listed */
+		spin_lock(&n->list_lock);
+		list_add(&page->lru, &n->min_slabs);
+		fresh = true;
+		goto again;
+	}
+	n->alloc_touched = 1;
+	spin_unlock(&n->list_lock);
+	return x;
+}
+
+/*
  * A new CPU slab: the first of this CPU's partial slabs that is ready
  * (slab_ready), else the node's first ready one (and up to half of
  * cpu_partial more onto the CPU's list), else a new one; if none can be
  * made, any partial slab. Returns its first object, the rest on the CPU
  * freelist. Filling sheaf sh (NULL: none) up to 'want', a new slab's first
  * objects go into it by address instead, up to want - 1 of them, and only
- * the others are chained (slub_new_slab's 'taken'). Interrupts off.
+ * the others are chained (slub_new_slab's 'taken'). With no slab of the
+ * cache's order to be had, objects of min-order slabs (min_alloc), and no
+ * CPU slab. Interrupts off.
  */
 static void *cpu_new_slab(struct kmem_cache *s, struct kmem_cache_cpu *c, struct slub_sheaf *sh,
 			  unsigned int want)
@@ -225,7 +303,7 @@ again:
 		}
 	}
 	if (any)
-		return NULL;
+		return min_alloc(s, sh, want);
 	/* Object 0 is returned; objects 1..taken-1 go into the sheaf. */
 	taken = sh ? MIN(s->num, want - (unsigned int)sh->size) : 1;
 	page = slub_new_slab(s, taken);
@@ -533,7 +611,10 @@ void slub_flush_cpu(struct kmem_cache *s, unsigned int cpu)
 	arch_irq_restore(flags);
 }
 
-/* Move up to max empty slabs off the node's list onto 'out'. Node lock held. */
+/*
+ * Move up to max empty slabs off the node's list and its min-order list
+ * onto 'out'. Node lock held.
+ */
 static unsigned long take_empty(struct kmem_cache *s, struct list_head *out, unsigned long max)
 {
 	struct kmem_cache_node *n = &s->node;
@@ -547,6 +628,14 @@ static unsigned long take_empty(struct kmem_cache *s, struct list_head *out, uns
 		if (slub_inuse(READ_ONCE(page->counters)) == 0) {
 			slub_node_unlist(s, page);
 			list_add(&page->lru, out);
+			took++;
+		}
+	}
+	list_for_each_entry_safe(page, tmp, &n->min_slabs, lru) {
+		if (took == max)
+			break;
+		if (slub_inuse(READ_ONCE(page->counters)) == 0) {
+			list_move(&page->lru, out);
 			took++;
 		}
 	}
@@ -570,9 +659,9 @@ unsigned long slub_node_release_empty(struct kmem_cache *s)
 }
 
 /*
- * slub_count_free - free objects on the node's partial slabs (the objects
- * slabinfo calls inactive), and in *empty the empty ones among them. Takes
- * the node lock.
+ * slub_count_free - free objects on the node's partial and min-order
+ * slabs (the objects slabinfo calls inactive), and in *empty the empty
+ * slabs among them. Takes the node lock.
  */
 unsigned long slub_count_free(struct kmem_cache *s, unsigned long *empty)
 {
@@ -584,7 +673,13 @@ unsigned long slub_count_free(struct kmem_cache *s, unsigned long *empty)
 	list_for_each_entry(page, &n->partial, lru) {
 		unsigned int inuse = slub_inuse(READ_ONCE(page->counters));
 
-		free += s->num - inuse;
+		free += slub_geom(page)->num - inuse;
+		e += inuse == 0;
+	}
+	list_for_each_entry(page, &n->min_slabs, lru) {
+		unsigned int inuse = slub_inuse(READ_ONCE(page->counters));
+
+		free += slub_geom(page)->num - inuse;
 		e += inuse == 0;
 	}
 	spin_unlock_irqrestore(&n->list_lock, flags);

@@ -131,4 +131,74 @@ static inline bool slab_test_console_lacks(const char *what)
 			  "cache inconsistent after a refused free (%s)", what);         \
 	} while (0)
 
+/*
+ * Fragmented memory, for tests of allocation with most pages free but
+ * only in small blocks: slab_test_fragment takes every free page (all CPUs'
+ * lists drained first), then frees all but the first page of each aligned
+ * group of 2 << max_order pages again, so that the free blocks are of
+ * orders 0..max_order (this CPU's list drained into the zone, where they
+ * merge); the pages kept are threaded through themselves.
+ * slab_test_unfragment frees them. Either counts a failed
+ * free_pages_addr in f->bad.
+ */
+struct slab_test_frag_page {
+	struct slab_test_frag_page *next;
+};
+
+struct slab_test_frag {
+	struct slab_test_frag_page *keep;
+	unsigned long kept, freed;
+	int bad;
+};
+
+static inline void slab_test_fragment(struct slab_test_frag *f, unsigned int max_order)
+{
+	struct slab_test_frag_page *all = NULL, *p;
+	unsigned long group = 2UL << max_order;
+
+	f->keep = NULL;
+	f->kept = f->freed = 0;
+	f->bad = 0;
+	drain_all_pages();
+	while ((p = get_free_pages(0)) != NULL) {
+		p->next = all;
+		all = p;
+	}
+	while (all) {
+		p = all;
+		all = p->next;
+		if (page_to_pfn(virt_to_page(p)) % group == 0) {
+			p->next = f->keep;
+			f->keep = p;
+			f->kept++;
+		} else {
+			f->bad |= free_pages_addr(p, 0) != 0;
+			f->freed++;
+		}
+	}
+	buddy_drain_local();
+}
+
+static inline void slab_test_unfragment(struct slab_test_frag *f)
+{
+	while (f->keep) {
+		struct slab_test_frag_page *next = f->keep->next;
+
+		f->bad |= free_pages_addr(f->keep, 0) != 0;
+		f->keep = next;
+	}
+}
+
+/* The largest order with a free block on the zone's lists, or -1. */
+static inline int slab_test_largest_free_order(void)
+{
+	struct buddy_stats st;
+	int o;
+
+	buddy_read_stats(&st);
+	for (o = MAX_ORDER; o >= 0 && !st.nr_free[o]; o--)
+		;
+	return o;
+}
+
 #endif

@@ -62,7 +62,7 @@ static inline struct kmem_cache *slub_test_classic(struct kmem_cache *s)
  */
 static inline unsigned long slub_test_held(struct kmem_cache *s)
 {
-	unsigned long total = (unsigned long)atomic_long_read(&s->node.nr_slabs) * s->num;
+	unsigned long total = slub_total_objects(s);
 	unsigned long free = slub_count_free(s, NULL) + slub_sheaved(s, NULL);
 	struct page *page;
 

@@ -14,6 +14,10 @@
 # its spare in c->cpu[cpu].spare, the barn's full and empty sheaves on lists
 # linked by 'next'; a sheaf is {next, size, capacity, objects[]}. A build
 # without sheaves has no slub_sheaf symbol and no sheaf_capacity field.
+# Min-order slabs (made when no block of the cache's order is free): their
+# pages' slab_cache is the cache's twin (c->min_cache; the twin's min_of names
+# the cache), whose num, order and layout fields are that slab's geometry; a
+# cache without debugging keeps them frozen on node.min_slabs.
 
 from .mem import QuarryError, cache_flag_names, build, at, u, read_u64, lookup_type, list_entries
 
@@ -111,19 +115,33 @@ def partial_pages(head):
     return list(list_entries(head, lookup_type("struct page"), "lru", limit=1 << 16))
 
 
+def owner(c):
+    """The cache a page's slab_cache stands for (a min-order slab's names the twin)."""
+    return c["min_of"].dereference() if u(c["min_of"]) else c
+
+
+def min_twin(c):
+    return c["min_cache"].dereference() if u(c["min_cache"]) else None
+
+
 def slabinfo_row(c):
     slabs = u(c["node"]["nr_slabs"]["counter"])
+    nmin = min(u(c["node"]["nr_min"]["counter"]), slabs)
     num = int(c["num"])
+    t = min_twin(c)
+    tnum, torder = (int(t["num"]), int(t["order"])) if t is not None else (num, int(c["order"]))
+    objs = (slabs - nmin) * num + nmin * tnum
     free = empty = 0
-    for p in partial_pages(c["node"]["partial"]):
+    for p in partial_pages(c["node"]["partial"]) + partial_pages(c["node"]["min_slabs"]):
+        g = p["slab_cache"].dereference()
         n_in = inuse(u(p["counters"]))
-        free += num - n_in
+        free += int(g["num"]) - n_in
         empty += n_in == 0
     cap = int(c["sheaf_capacity"]) if has_sheaves(c) else 0
     in_barn = sum(len(objs) for _, objs in barn_sheaves(c, "full"))
-    row = (slabs * num - free, slabs * num, int(c["size"]), num, 1 << int(c["order"]),
+    row = (objs - free, objs, int(c["size"]), num, 1 << int(c["order"]),
            cap, cap, 0, slabs - empty, slabs, in_barn)
-    return row, slabs << int(c["order"])
+    return row, ((slabs - nmin) << int(c["order"])) + (nmin << torder)
 
 
 def percpu_objects(c, cpus):
@@ -174,6 +192,14 @@ def cache_lines(c):
                  % (u(node["nr_slabs"]["counter"]), len(parts), u(node["nr_partial"])))
     for p in parts[:SHOW_MAX]:
         lines.append("    " + slab_desc(c, p))
+    t = min_twin(c)
+    if t is not None:
+        mins = partial_pages(node["min_slabs"])
+        lines.append("  min-order slabs: %d objects in 2^%d pages (twin at %#x); %d of them, "
+                     "%d on the min-order list" % (int(t["num"]), int(t["order"]), u(t.address),
+                                                   u(node["nr_min"]["counter"]), len(mins)))
+        for p in mins[:SHOW_MAX]:
+            lines.append("    " + slab_desc(c, p))
     for cpu in b.online_cpus():
         base, objs, tid, addr = cpu_freelist(c, cpu)
         if base is None:
@@ -213,14 +239,16 @@ def sheaf_state(c, obj, cpus):
 def page_lines(addr, pfn, page):
     """quarry-page for a PG_slab page of SLUB."""
     b = build()
-    c = page["slab_cache"].dereference()
+    g = page["slab_cache"].dereference()	# the slab's geometry: its cache's, or the twin's
+    c = owner(g)
+    is_min = u(g.address) != u(c.address)
     name = c["name"].string()
     head_addr = u(page["private"])
     head = at(head_addr, b.page_type)
     base = b.page_address(head)
-    num, size, ooff = int(c["num"]), int(c["size"]), int(c["obj_offset"])
+    num, size, ooff = int(g["num"]), int(g["size"]), int(g["obj_offset"])
     cnt = u(head["counters"])
-    page_free, _ = chain(c, u(head["slub_freelist"]))
+    page_free, _ = chain(g, u(head["slub_freelist"]))
     state_of_slab = None
     cpu_free = []
     for cpu in b.online_cpus():
@@ -232,6 +260,11 @@ def page_lines(addr, pfn, page):
             for p in partial_pages(c["cpu"][cpu]["partial"]):
                 if u(p.address) == head_addr:
                     state_of_slab = "on CPU %d's partial list" % cpu
+    if is_min:
+        state_of_slab = ("a min-order slab (2^%d pages), " % int(g["order"]) +
+                         ("on the node's min-order list" if cnt & SLUB_FROZEN
+                          else "on the node's partial list" if inuse(cnt) < objects(cnt)
+                          else "full (on no list)"))
     if state_of_slab is None:
         if cnt & SLUB_FROZEN:
             state_of_slab = "frozen, but no online CPU's slab or partial list has it"
