@@ -23,62 +23,6 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static bool faults_on(void)
-{
-	return __atomic_load_n(&fail_page_alloc.enabled, __ATOMIC_RELAXED) ||
-	       __atomic_load_n(&failslab.enabled, __ATOMIC_RELAXED);
-}
-
-/*
- * An allocation returned NULL. Fine under fault injection, when memory is
- * really short, or when the zone has no free block of need_order or more
- * (the smallest block one slab or block of the request can live in: its
- * object, alignment and red zones rounded up to pages). A finding when a
- * small request fails with plenty free in blocks large enough; it names
- * the zone's free blocks per order and the pages on CPU lists (which the
- * failing CPU cannot reach when they are another CPU's: mm/buddy_pcp.c).
- * Threaded runs check need_order 0 only: the zone is read after the
- * failure, and with other CPUs freeing meanwhile a block of order 1 or more
- * can form by merging in between (seen in 8 of 60 threaded 10-s runs at 64K
- * on the 24 MB arena, always a single such block, against 0 in 80
- * sequential runs of 3-4 million operations, where the reading is exact).
- */
-static void got_null(struct fz_cpu *c, const char *what, size_t size, unsigned int need_order)
-{
-	struct buddy_stats st;
-	char orders[22 * NR_ORDERS + 1];	/* " %lu" per order */
-	unsigned int o, at = 0;
-	bool big_enough = false;
-
-	c->alloc_nulls++;
-	if (faults_on() || size > 256 || (fz.cfg.threads && need_order > 0))
-		return;
-	buddy_read_stats(&st);
-	for (o = 0; o < NR_ORDERS; o++) {
-		big_enough |= o >= need_order && st.nr_free[o];
-		at += (unsigned int)snprintf(orders + at, sizeof(orders) - at, " %lu", st.nr_free[o]);
-	}
-	if (nr_free_pages() > st.managed_pages / 8 && big_enough)
-		fz_finding(c, "%s(%zu) returned NULL with %lu of %lu pages free (%lu on CPU lists; "
-			   "zone's free blocks by order:%s; need order %u)", what, size,
-			   nr_free_pages(), st.managed_pages, st.pcp_pages, orders, need_order);
-}
-
-/*
- * The block order one slab of fc's objects takes: pagesperslab from the
- * cache's slabinfo row (every allocator prints one).
- */
-static unsigned int cache_slab_order(const struct fz_cache *fc)
-{
-	char row[256];
-	unsigned int pages = 1;
-
-	slabinfo_line(fc->cachep, row, sizeof(row));
-	if (sscanf(row, "%*s %*u %*u %*u %*u %u", &pages) != 1 || !pages)
-		pages = 1;
-	return get_order((size_t)pages * PAGE_SIZE);
-}
-
 /* Constructors: one per cache slot, writing that slot's pattern over its size. */
 static void ctor_fill(unsigned int slot, void *p)
 {
@@ -98,6 +42,15 @@ static const char *kind_name(const struct fz_obj *o)
 	static const char *const names[] = { "kmalloc", "cache object", "pages", "pages (addr)" };
 
 	return names[o->kind];
+}
+
+/* Count o (d = 1) or uncount it (d = -1) among c's big and all CPUs' huge allocations. */
+static void book_size(struct fz_cpu *c, const struct fz_obj *o, int d)
+{
+	if (o->len > FZ_BIG)
+		c->nbig += d;
+	if (o->len > FZ_HUGE)
+		__atomic_add_fetch(&fz.nhuge, d, __ATOMIC_RELAXED);
 }
 
 /*
@@ -124,8 +77,7 @@ static void track(struct fz_cpu *c, struct fz_obj *o, size_t align)
 	}
 	fz_fill(o->p, o->len, o->id);
 	c->live[c->nlive++] = *o;
-	if (o->len > FZ_BIG)
-		c->nbig++;
+	book_size(c, o, 1);
 }
 
 /* Check o's pattern and take it out of the shadow map; false after a finding. */
@@ -188,8 +140,7 @@ static struct fz_obj take(struct fz_cpu *c, unsigned int k)
 	struct fz_obj o = c->live[k];
 
 	c->live[k] = c->live[--c->nlive];
-	if (o.len > FZ_BIG)
-		c->nbig--;
+	book_size(c, &o, -1);
 	return o;
 }
 
@@ -219,15 +170,32 @@ static void ring_drain(struct fz_cpu *c)
 	}
 }
 
-/* A kmalloc size: mostly small, some at every class edge, a few large. */
+/*
+ * Sizes within a header (FZ_EDGE bytes) below an edge: a page, where an
+ * object and its guards or a block's header just fit or just do not, and
+ * the largest block (KMEM_CACHE_MAX_SIZE, the largest object).
+ */
+#define FZ_EDGE		80
+static size_t below_edge(struct fz_src *s, size_t edge)
+{
+	return edge - fz_below(s, FZ_EDGE);
+}
+
+/*
+ * A kmalloc size: mostly small, some at every class edge, some just under
+ * a page, a few large; 1 in 400 up to the largest block, half of those
+ * just under it.
+ */
 static size_t pick_size(struct fz_src *s)
 {
 	uint64_t r = fz_below(s, 100);
 
 	if (r < 45)
 		return 1 + fz_below(s, 256);
-	if (r < 70)
+	if (r < 65)
 		return 257 + fz_below(s, KMALLOC_MAX_CACHE_SIZE - 256);
+	if (r < 70)
+		return below_edge(s, PAGE_SIZE);
 	if (r < 85) {	/* a power of two, or one either side */
 		size_t p = 1UL << (3 + fz_below(s, KMALLOC_SHIFT_HIGH - 2));
 
@@ -235,7 +203,9 @@ static size_t pick_size(struct fz_src *s)
 	}
 	if (r < 99 || fz_below(s, 4))
 		return KMALLOC_MAX_CACHE_SIZE + 1 + fz_below(s, 4 * PAGE_SIZE);
-	return 1 + fz_below(s, PAGE_SIZE << MAX_ORDER); /* 1 in 400: up to the largest block */
+	if (fz_below(s, 2))
+		return below_edge(s, PAGE_SIZE << MAX_ORDER);
+	return 1 + fz_below(s, PAGE_SIZE << MAX_ORDER);
 }
 
 /* The alignment kmalloc promises for size bytes (mm/slab.h). */
@@ -250,9 +220,16 @@ static size_t kmalloc_align(size_t size)
 	return 8;
 }
 
+/*
+ * Room for one more allocation of size bytes on c: FZ_LIVE in all, of
+ * which FZ_BIG_LIVE above FZ_BIG, and of all CPUs' together FZ_HUGE_LIVE
+ * above FZ_HUGE (blocks near the largest take a sixth of the small arena
+ * each: the checks need the rest free).
+ */
 static bool room(struct fz_cpu *c, size_t size)
 {
-	return c->nlive < FZ_LIVE && (size <= FZ_BIG || c->nbig < FZ_BIG_LIVE);
+	return c->nlive < FZ_LIVE && (size <= FZ_BIG || c->nbig < FZ_BIG_LIVE) &&
+	       (size <= FZ_HUGE || __atomic_load_n(&fz.nhuge, __ATOMIC_RELAXED) < FZ_HUGE_LIVE);
 }
 
 /* kmalloc, kzalloc, kmalloc_array or kcalloc of a random size. */
@@ -261,6 +238,7 @@ static void op_kmalloc(struct fz_cpu *c, unsigned int how)
 	static const char *const names[] = { "kmalloc", "kzalloc", "kmalloc_array", "kcalloc" };
 	size_t size = pick_size(c->src), n = 1, esize = size;
 	struct fz_obj o = { .kind = FZ_KMALLOC };
+	struct fz_inject inj;
 	size_t got;
 
 	if (!room(c, size))
@@ -279,6 +257,7 @@ static void op_kmalloc(struct fz_cpu *c, unsigned int how)
 		esize = size / n ? size / n : 1;
 		size = n * esize;
 	}
+	fz_inject_mark(&inj);
 	switch (how) {
 	case 0: o.p = kmalloc(size); break;
 	case 1: o.p = kzalloc(size); break;
@@ -287,7 +266,7 @@ static void op_kmalloc(struct fz_cpu *c, unsigned int how)
 	}
 	if (!o.p) {
 		if (size <= (PAGE_SIZE << MAX_ORDER))
-			got_null(c, names[how], size, get_order(size));
+			fz_got_null(c, names[how], size, get_order(size), kmalloc_slab(size), &inj);
 		return;
 	}
 	if (size > (PAGE_SIZE << MAX_ORDER)) {
@@ -340,6 +319,7 @@ static void op_krealloc(struct fz_cpu *c)
 {
 	int k = pick_kmalloc(c);
 	size_t size, keep, at;
+	struct fz_inject inj;
 	struct fz_obj o;
 	bool moved;
 	uint8_t *q;
@@ -347,7 +327,8 @@ static void op_krealloc(struct fz_cpu *c)
 	if (k < 0)
 		return;
 	size = fz_below(c->src, 16) == 0 ? 0 : pick_size(c->src);
-	if (size > (PAGE_SIZE << MAX_ORDER) || (size > FZ_BIG && c->nbig >= FZ_BIG_LIVE))
+	if (size > (PAGE_SIZE << MAX_ORDER) || (size > FZ_BIG && c->nbig >= FZ_BIG_LIVE) ||
+	    (size > FZ_HUGE && __atomic_load_n(&fz.nhuge, __ATOMIC_RELAXED) >= FZ_HUGE_LIVE))
 		return;
 	o = take(c, (unsigned int)k);
 	if (size == 0) {
@@ -365,13 +346,13 @@ static void op_krealloc(struct fz_cpu *c)
 		return;
 	}
 	fz_shadow_clear(o.p, o.len);
+	fz_inject_mark(&inj);
 	q = krealloc(o.p, size);
 	if (!q) {	/* p untouched and still ours */
-		got_null(c, "krealloc", size, get_order(size));
+		fz_got_null(c, "krealloc", size, get_order(size), kmalloc_slab(size), &inj);
 		fz_shadow_mark(o.p, o.len);
 		c->live[c->nlive++] = o;
-		if (o.len > FZ_BIG)
-			c->nbig++;
+		book_size(c, &o, 1);
 		return;
 	}
 	keep = o.len < size ? o.len : size;
@@ -420,13 +401,18 @@ static void op_cache_alloc(struct fz_cpu *c)
 	unsigned int slot = (unsigned int)fz_below(c->src, FZ_CACHES);
 	struct fz_cache *fc = &fz.cache[slot];
 	struct fz_obj o = { .kind = FZ_CACHE, .slot = (uint8_t)slot };
+	struct fz_inject inj;
 	size_t at;
 
 	if (fc->state != FZ_SLOT_ACTIVE || !room(c, fc->size))
 		return;
+	fz.last_cache = fc;
+	fz.last_call = "kmem_cache_alloc";
+	fz_inject_mark(&inj);
 	o.p = kmem_cache_alloc(fc->cachep);
 	if (!o.p) {
-		got_null(c, "kmem_cache_alloc", fc->size, cache_slab_order(fc));
+		fz_got_null(c, "kmem_cache_alloc", fc->size, fz_cache_slab_order(fc->cachep),
+			    fc->size <= KMALLOC_MAX_CACHE_SIZE ? fc->cachep : NULL, &inj);
 		return;
 	}
 	__atomic_add_fetch(&fc->live, 1, __ATOMIC_RELAXED);
@@ -450,6 +436,7 @@ static void op_pages(struct fz_cpu *c, bool by_addr)
 	unsigned int order = (unsigned int)__builtin_ctzll(fz_below(c->src, 1ULL << 20) |
 							   (1ULL << (MAX_ORDER + 1)));
 	struct fz_obj o = { .kind = by_addr ? FZ_PAGES_ADDR : FZ_PAGES, .order = (uint8_t)order };
+	struct fz_inject inj;
 	struct page *page;
 
 	if (order > MAX_ORDER) {
@@ -460,6 +447,7 @@ static void op_pages(struct fz_cpu *c, bool by_addr)
 	}
 	if (!room(c, PAGE_SIZE << order))
 		return;
+	fz_inject_mark(&inj);
 	if (by_addr) {
 		o.p = get_free_pages(order);
 		page = o.p ? virt_to_page(o.p) : NULL;
@@ -468,7 +456,7 @@ static void op_pages(struct fz_cpu *c, bool by_addr)
 		o.p = page ? page_address(page) : NULL;
 	}
 	if (!page) {
-		got_null(c, "alloc_pages", order ? PAGE_SIZE << order : 1, order);
+		fz_got_null(c, "alloc_pages", order ? PAGE_SIZE << order : 1, order, NULL, &inj);
 		return;
 	}
 	if (!(page->flags & PG_head) || page->order != order ||
@@ -647,37 +635,51 @@ static void free_everything(void)
 	host_set_cpu(0);
 }
 
+/*
+ * A new cache in slot: objects mostly small, some near a page and above,
+ * some within a header (FZ_EDGE) below a page or below the largest object
+ * (KMEM_CACHE_MAX_SIZE), a few up to a quarter of that; any alignment up
+ * to a page a third of the time; any set of the four flags; a constructor
+ * a third of the time. The arguments are always valid: a refusal that
+ * fault injection did not cause is a finding.
+ */
 static void cache_make(struct fz_src *s, unsigned int slot)
 {
-	static const unsigned int flag_sets[] = {
-		0, SLAB_HWCACHE_ALIGN, SLAB_RED_ZONE, SLAB_POISON, SLAB_DEBUG, SLAB_NO_DEBUG,
-		SLAB_HWCACHE_ALIGN | SLAB_DEBUG, SLAB_HWCACHE_ALIGN | SLAB_NO_DEBUG,
-		SLAB_RED_ZONE | SLAB_NO_DEBUG, SLAB_POISON | SLAB_HWCACHE_ALIGN,
-	};
 	struct fz_cache *fc = &fz.cache[slot];
 	uint64_t r = fz_below(s, 100);
+	struct fz_inject inj;
 
 	if (r < 40)
 		fc->size = 1 + fz_below(s, 64);
-	else if (r < 75)
+	else if (r < 72)
 		fc->size = 65 + fz_below(s, 960);
-	else if (r < 92)
+	else if (r < 86)
 		fc->size = 1025 + fz_below(s, PAGE_SIZE);
-	else if (r < 99)
+	else if (r < 93)
+		fc->size = below_edge(s, PAGE_SIZE);
+	else if (r < 98)
 		fc->size = PAGE_SIZE + fz_below(s, 4 * PAGE_SIZE);
-	else
+	else if (r < 99)
 		fc->size = 1 + fz_below(s, (PAGE_SIZE << MAX_ORDER) / 4);
+	else
+		fc->size = below_edge(s, KMEM_CACHE_MAX_SIZE);
 	fc->align = fz_below(s, 3) ? 0 : 1UL << fz_below(s, PAGE_SHIFT + 1);
-	fc->flags = flag_sets[fz_below(s, ARRAY_SIZE(flag_sets))];
+	fc->flags = 0;
+	for (unsigned int bit = 0; bit < 4; bit++)	/* each flag half of the time */
+		if (fz_below(s, 2))
+			fc->flags |= (SLAB_HWCACHE_ALIGN | SLAB_DEBUG | SLAB_NO_DEBUG) & (1U << bit);
 	fc->ctor = fz_below(s, 3) == 0;
 	fc->live = 0;
 	snprintf(fc->name, sizeof(fc->name), "fuzz-%u-%zu", slot, fc->size);
+	fz.last_cache = fc;
+	fz.last_call = "kmem_cache_create";
+	fz_inject_mark(&inj);
 	fc->cachep = kmem_cache_create(fc->name, fc->size, fc->align, fc->flags,
 				       fc->ctor ? fz_ctors[slot] : NULL);
 	if (!fc->cachep) {
-		if (!faults_on())
-			fz_finding(NULL, "kmem_cache_create(%s, %zu, %zu, 0x%x, %s) failed",
-				   fc->name, fc->size, fc->align, fc->flags,
+		if (!fz_injected_since(&inj, true))
+			fz_finding(NULL, "kmem_cache_create(%s, %zu, %zu, 0x%x, %s) refused valid "
+				   "arguments", fc->name, fc->size, fc->align, fc->flags,
 				   fc->ctor ? "ctor" : "NULL");
 		return;
 	}
@@ -745,6 +747,7 @@ static void churn(struct fz_src *s)
 		drain_all_pages();
 	else if (r == 2)
 		shrink_all();
+	fz_frag_churn(s);
 }
 
 /* --- rounds --- */
@@ -767,14 +770,21 @@ static bool time_up(void)
 	       (fz.cfg.max_ops && fz.ops >= fz.cfg.max_ops) || fz.stop;
 }
 
-/* The end of a round on the leader (CPU 0), all rings drained, no CPU running. */
+/*
+ * The end of a round on the leader (CPU 0), all rings drained, no CPU
+ * running. A finding ends the run here too (done): the threads test only
+ * done at the top of a round, which changes only here, between barriers.
+ * Testing stop there let a thread leave while another, already into the
+ * next round, set stop and waited at the barrier for it forever.
+ */
 static void round_end(struct fz_src *s)
 {
-	if (fz.stop)
+	if (!fz.stop)
+		checkpoint();
+	if (fz.stop) {
+		fz.done = 1;
 		return;
-	checkpoint();
-	if (fz.stop)
-		return;
+	}
 	if (fz.cfg.data && s->done)
 		fz.done = 1;
 	if (time_up())
@@ -789,7 +799,7 @@ static void *cpu_thread(void *arg)
 	struct fz_cpu *c = t->c;
 
 	host_set_cpu(c->cpu);
-	while (!__atomic_load_n(&fz.done, __ATOMIC_ACQUIRE) && !fz.stop) {
+	while (!__atomic_load_n(&fz.done, __ATOMIC_ACQUIRE)) {
 		for (unsigned long i = 0; i < fz.cfg.ops_per_round && !fz.stop; i++) {
 			if ((i & 255) == 255 && past_deadline())
 				break;
@@ -879,7 +889,7 @@ void fuzz_init(unsigned long arena_mb)
 /* fuzz_run: see fuzz.h. */
 int fuzz_run(const struct fuzz_config *cfg, struct fuzz_result *res)
 {
-	bool faults = faults_on();
+	bool faults = fz_faults_on();
 	unsigned long before, after;
 
 	fz.cfg = *cfg;
@@ -892,6 +902,11 @@ int fuzz_run(const struct fuzz_config *cfg, struct fuzz_result *res)
 	fz.ops = fz.findings = 0;
 	fz.stop = fz.done = fz.planted = 0;
 	fz.checkpoints = fz.caches_made = 0;
+	fz.nhuge = 0;
+	fz.frag = NULL;
+	fz.frag_rounds = 0;
+	fz.last_cache = NULL;
+	fz.running = 1;
 	fz.t_end = now() + cfg->seconds;
 	/* faults stay off while the starting state is measured */
 	fault_attr_disable(&fail_page_alloc);
@@ -930,6 +945,7 @@ int fuzz_run(const struct fuzz_config *cfg, struct fuzz_result *res)
 
 	/* the end: everything back, faults still on */
 	if (!fz.stop) {
+		fz_frag_release();
 		free_everything();
 		for (unsigned int slot = 0; slot < FZ_CACHES && !fz.stop; slot++)
 			if (fz.cache[slot].state != FZ_SLOT_EMPTY)
@@ -947,6 +963,7 @@ int fuzz_run(const struct fuzz_config *cfg, struct fuzz_result *res)
 				   "(%ld missing; slabs hold %lu)", after, before,
 				   (long)(before - after), slab_total_pages());
 	}
+	fz.running = 0;
 	memset(res, 0, sizeof(*res));
 	res->ops = fz.ops;
 	res->findings = fz.findings;
@@ -957,4 +974,27 @@ int fuzz_run(const struct fuzz_config *cfg, struct fuzz_result *res)
 		res->remote_frees += fz.cpu[i].remote_frees;
 	}
 	return fz.findings ? 1 : 0;
+}
+
+/* fuzz_died: see fuzz.h. */
+void fuzz_died(void)
+{
+	const struct fz_cache *fc = fz.last_cache;
+	unsigned long ops = __atomic_load_n(&fz.ops, __ATOMIC_RELAXED);
+
+	if (!fz.running)
+		return;
+	fflush(stdout);
+	fprintf(stderr, "FINDING: seed %llu, %s, %u CPUs: the run ended in operation %lu",
+		(unsigned long long)fz.cfg.seed, fz.cfg.threads ? "threads" : "sequential",
+		fz.cfg.cpus, ops + 1);
+	if (fc)
+		fprintf(stderr, "; the last cache call begun: %s(%s: %zu bytes, align %zu, flags "
+			"0x%x, %s)", fz.last_call, fc->name, fc->size, fc->align, fc->flags,
+			fc->ctor ? "ctor" : "no ctor");
+	fprintf(stderr, "\n");
+	if (!fz.cfg.threads && !fz.cfg.data)
+		fprintf(stderr, "FINDING: reproduce with: %s --seed %llu --cpus %u%s --ops %lu\n",
+			fz_argv0 ? fz_argv0 : "quarry-fuzz", (unsigned long long)fz.cfg.seed,
+			fz.cfg.cpus, fz_repro_extra, ops + 1);
 }

@@ -7,7 +7,10 @@
  * kmalloc_array, kcalloc (overflowing products too), krealloc (grow,
  * shrink, NULL, 0), ksize, kfree, caches of every flag combination with
  * and without a constructor (kmem_cache_create/alloc/free/shrink/destroy,
- * destroy with live objects, which the API answers with -EBUSY), pages at
+ * destroy with live objects, which the API answers with -EBUSY), sizes
+ * (kmalloc's and caches') within a header below a page and below the
+ * largest object (KMEM_CACHE_MAX_SIZE; at most FZ_HUGE_LIVE such huge
+ * allocations live at once, so that the arena is not used up), pages at
  * every order (alloc_pages/free_pages, get_free_pages/free_pages_addr), and
  * the draining and reaping calls (kmem_cache_drain_local,
  * slab_drain_local_all, slab_reap, buddy_drain_local, slab_drain_all,
@@ -30,7 +33,13 @@
  *    kmem_cache_check on every cache, buddy_check, and no bad free or
  *    corruption counted by the allocators;
  *  - at the end: everything freed, every fuzz cache destroyed, every cache
- *    drained and shrunk: nr_free_pages() exactly as at the start.
+ *    drained and shrunk: nr_free_pages() exactly as at the start;
+ *  - kmem_cache_create refusing its (always valid) arguments, and a NULL
+ *    from a slab-sized allocation (kmalloc up to the largest kmalloc
+ *    cache, kmem_cache_alloc of objects no larger) with more than half
+ *    of the pages free and a block free that holds one object, or from a
+ *    small one with an eighth free (tests/fuzz/fuzz_null.c); neither when
+ *    fault injection made it.
  *
  * CPUs: a run uses 'cpus' CPUs (host_cpu_id 0..cpus-1). Sequential mode
  * (threads == 0) runs them all on one host thread, picking the CPU of each
@@ -43,8 +52,9 @@
  * checkpoint, where one CPU also creates and destroys caches and drains
  * everything now and then.
  *
- * Fault injection (mm/fault_inject.h) may be on: then NULL from any
- * allocation is expected and counted, and everything must still add up.
+ * Fault injection (mm/fault_inject.h) may be on: then a NULL that it made
+ * is expected and counted (fuzz_null.c tells them apart), and everything
+ * must still add up.
  */
 #ifndef TESTS_FUZZ_FUZZ_H
 #define TESTS_FUZZ_FUZZ_H
@@ -87,5 +97,13 @@ void fuzz_init(unsigned long arena_mb);
  * inconsistent: the caller should exit).
  */
 int fuzz_run(const struct fuzz_config *cfg, struct fuzz_result *res);
+
+/*
+ * fuzz_died - for atexit: if a run is under way (an allocator's panic or
+ * BUG ended the process), print a finding line with the operation it had
+ * reached and the last cache call begun (cache, size, alignment, flags,
+ * constructor), and the command that reproduces it (sequential runs).
+ */
+void fuzz_died(void);
 
 #endif

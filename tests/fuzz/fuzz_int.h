@@ -13,6 +13,8 @@
 #define FZ_LIVE		192	/* allocations one CPU holds at most */
 #define FZ_BIG_LIVE	4	/* of those, above FZ_BIG bytes */
 #define FZ_BIG		(256UL << 10)
+#define FZ_HUGE		(1UL << 20)	/* above: at most FZ_HUGE_LIVE live in all CPUs */
+#define FZ_HUGE_LIVE	2
 #define FZ_CACHES	12	/* cache slots */
 #define FZ_RING		256	/* cross-CPU free ring slots (power of two) */
 #define FZ_GRANULE	8	/* shadow map: bytes per bit (kmalloc's minimum alignment) */
@@ -70,6 +72,8 @@ struct fz_cpu {
 	unsigned long ops, alloc_nulls, remote_frees;
 };
 
+struct fz_frag_page;
+
 struct fz_state {
 	struct fuzz_config cfg;
 	struct fz_cpu cpu[FZ_MAX_CPUS];
@@ -84,6 +88,12 @@ struct fz_state {
 	int done;				/* no more rounds (written at checkpoints) */
 	int planted;				/* --plant done */
 	unsigned long checkpoints, caches_made;
+	long nhuge;				/* live allocations above FZ_HUGE (atomic) */
+	int running;				/* fuzz_run under way (fuzz_died) */
+	struct fz_cache *last_cache;		/* the cache of the last cache call begun */
+	const char *last_call;			/* and that call */
+	struct fz_frag_page *frag;		/* pages the fragmenter holds */
+	unsigned int frag_rounds;		/* rounds until it gives them back */
 	unsigned long bad_frees0, corruptions0, buddy_bad0;
 	double t_end;				/* deadline, CLOCK_MONOTONIC seconds */
 };
@@ -124,6 +134,37 @@ size_t fz_check_upto(const void *p, size_t len, size_t limit, uint32_t id);
 size_t fz_zero_at(const void *p, size_t len);
 /* What cache slot's constructor writes: the pattern of an id no allocation has. */
 #define FZ_CTOR_ID(slot)	(0xffff0000U + (slot))
+
+/*
+ * fuzz_null.c: whether a NULL is a finding. fz_inject_mark - the failure
+ * points' injected counts, taken before an allocation; fz_injected_since -
+ * whether fault injection may have made it fail (a count moved; in a
+ * threaded run, unless 'alone', any time a point is on: other CPUs move
+ * the counts); fz_faults_on - a failure point is on.
+ * fz_got_null - an allocation of size bytes ('what', e.g. "kmalloc")
+ * returned NULL on c: counts it, and reports a finding when it should not
+ * have failed (fuzz_null.c). need_order: the smallest order one slab or
+ * block of the request fits in; slab: the cache a slab-sized request is
+ * served from (NULL: none, or pages). fz_cache_slab_order - the block order
+ * of one slab of cachep (its slabinfo row's pagesperslab).
+ */
+struct fz_inject {
+	unsigned long page, slab;
+};
+struct kmem_cache;
+void fz_inject_mark(struct fz_inject *m);
+bool fz_injected_since(const struct fz_inject *m, bool alone);
+bool fz_faults_on(void);
+void fz_got_null(struct fz_cpu *c, const char *what, size_t size, unsigned int need_order,
+		 struct kmem_cache *slab, const struct fz_inject *m);
+unsigned int fz_cache_slab_order(struct kmem_cache *cachep);
+/*
+ * fz_frag_churn - at a checkpoint (one CPU running): end the fragmented
+ * spell after its rounds, or start one now and then (fuzz_null.c);
+ * fz_frag_release - end it now (the end of a run).
+ */
+void fz_frag_churn(struct fz_src *s);
+void fz_frag_release(void);
 
 /*
  * fz_finding - report a finding (the first of a run is printed with the

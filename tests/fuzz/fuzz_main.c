@@ -8,7 +8,8 @@
  * neither given: 100000 operations) and prints one line on stderr:
  *   fuzz-run: ALLOC PAGE_SIZE seed S, MODE, N CPUs: N operations, M findings, ...
  * Exit status 0, 1 after a finding (printed before with the command that
- * reproduces it), 2 on bad arguments. The kernel console (printk) goes to
+ * reproduces it; an allocator's panic too, with the operation it ended in:
+ * fuzz_died), 2 on bad arguments. The kernel console (printk) goes to
  * stdout. --plant N breaks the fuzzer's own books once, halfway (1: a
  * byte of a live allocation flipped, 2: one booked twice, 3: one
  * forgotten), to show that the checks find it: the run must end with a
@@ -113,6 +114,7 @@ int main(int argc, char **argv)
 			 sizeof(fz_repro_extra) - strlen(fz_repro_extra), " --round %lu",
 			 (unsigned long)cfg.ops_per_round);
 	fuzz_init(arena_mb);
+	atexit(fuzz_died);	/* a panic exits: say where */
 	fault_from_env(&fail_page_alloc, "QUARRY_FAIL_PAGE_ALLOC");
 	fault_from_env(&failslab, "QUARRY_FAILSLAB");
 	rc = fuzz_run(&cfg, &res);
