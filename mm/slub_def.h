@@ -96,7 +96,7 @@
  * which checks it against the slab's own geometry (slub_geom): no cost on
  * the fast paths. A min-order slab is never a CPU slab: in a cache without
  * debugging it stays frozen on the node's min_slabs list, and objects are
- * taken from it under the node lock (mm/slub_partial.c, min_alloc); frees
+ * taken from it under the node lock (mm/slub_min.c); frees
  * push onto it lock-free as onto any frozen slab. In a debug cache, which
  * has no CPU slabs, it is a slab like the others. The fallback is
  * counted (stats.new_min).
@@ -853,6 +853,15 @@ void slub_node_unlist(struct kmem_cache *s, struct page *page);
 void slub_flush_cpu(struct kmem_cache *s, unsigned int cpu);
 unsigned long slub_node_release_empty(struct kmem_cache *s);
 unsigned long slub_count_free(struct kmem_cache *s, unsigned long *empty);
+
+/*
+ * mm/slub_min.c: slub_min_alloc - objects from the node's min-order slabs
+ * (a new one when none has a free object): the first returned and, filling
+ * sheaf sh (NULL: none) up to 'want', more into it. NULL when not even a
+ * min-order slab can be made: memory is out. Interrupts off, s no debug
+ * cache.
+ */
+void *slub_min_alloc(struct kmem_cache *s, struct slub_sheaf *sh, unsigned int want);
 
 /* mm/slub_sheaf.c: sheaves and the barn (see there). */
 void slub_sheaf_setup(struct kmem_cache *s);

@@ -14,11 +14,8 @@
  * get_partial_node does), else a new one from the buddy allocator; if that
  * fails, any partial slab. Each is frozen and its whole page freelist
  * taken at once. If there is none, no CPU slab: objects of the node's
- * min-order slabs (min_alloc; mm/slub_def.h), a new one if none has a free
- * object, popped one by one under the node lock (the only popper: frees
- * only push, so a top still there at the cmpxchg has the same next). They
- * stay frozen on min_slabs while they live; the empty ones go back with
- * the node's other empty slabs (take_empty: shrink, destroy, the reap).
+ * min-order slabs (mm/slub_min.c). The empty ones go back with the node's
+ * other empty slabs (take_empty: shrink, destroy, the reap).
  *
  * Ready (slab_ready): at least reuse_free (num / 4) free objects. Tuning,
  * not in Linux, which reuses any partial slab: when frees are scattered
@@ -141,7 +138,11 @@ static void slab_freeze(struct kmem_cache *s, struct page *page)
 	}
 }
 
-/* Whether a partial slab has enough free objects to be taken as a CPU slab. */
+/*
+ * Whether a partial slab has enough free objects to be taken as a CPU slab
+ * (a slab of the cache's order: min-order slabs are on these lists only in
+ * debug caches, which take no CPU slab).
+ */
 static bool slab_ready(const struct kmem_cache *s, const struct page *page)
 {
 	return s->num - slub_inuse(READ_ONCE(page->counters)) >= s->reuse_free;
@@ -189,77 +190,6 @@ static struct page *node_take(struct kmem_cache *s, struct kmem_cache_cpu_partia
 }
 
 /*
- * Pop one object off min-order slab page's page freelist, or NULL when it
- * has none. Node lock held (see above).
- */
-static void *min_pop(struct kmem_cache *s, struct page *page)
-{
-	unsigned long counters;
-	void *prior, *next;
-
-	for (;;) {
-		prior = READ_ONCE(page->slub_freelist);
-		counters = READ_ONCE(page->counters);
-		if (slub_is_end(prior))
-			return NULL;
-		next = slub_get_fp(s, prior);
-		if (arch_cmpxchg_double(&page->slub_freelist, (unsigned long)prior, counters,
-					(unsigned long)next, counters + 1))
-			return prior;
-		stat(s, page_retries, 1);
-	}
-}
-
-/*
- * Objects from the node's min-order slabs (a new one when none has a
- * free object): the first returned and, filling sheaf sh (NULL: none) up
- * to 'want', more into it. Slabs found used up go to the tail of the list,
- * so that a look passes each full slab once. NULL when not even a
- * min-order slab can be made: memory is out. Interrupts off, s no debug
- * cache.
- */
-static void *min_alloc(struct kmem_cache *s, struct slub_sheaf *sh, unsigned int want)
-{
-	struct kmem_cache_node *n = &s->node;
-	unsigned int need = sh ? want - (unsigned int)sh->size : 1, got = 0;
-	struct page *page;
-	void *x = NULL, *o;
-	bool fresh = false;
-
-	if (!s->min_cache)
-		return NULL;
-	spin_lock(&n->list_lock);
-again:
-	/* The list holds every min-order slab (but one being made or freed): nr_min. */
-	for (long seen = atomic_long_read(&n->nr_min);
-	     got < need && seen > 0 && !list_empty(&n->min_slabs); seen--) {
-		page = list_first_entry(&n->min_slabs, struct page, lru);
-		while (got < need && (o = min_pop(s, page)) != NULL) {
-			if (got++)
-				sh->objects[sh->size++] = o;
-			else
-				x = o;
-		}
-		if (slub_is_end(READ_ONCE(page->slub_freelist)))
-			list_move_tail(&page->lru, &n->min_slabs);
-	}
-	if (!got && !fresh) {
-		spin_unlock(&n->list_lock);
-		page = slub_new_min_slab(s);
-		if (!page)
-			return NULL;
-		page->counters |= SLUB_FROZEN;	/* private until listed */
-		spin_lock(&n->list_lock);
-		list_add(&page->lru, &n->min_slabs);
-		fresh = true;
-		goto again;
-	}
-	n->alloc_touched = 1;
-	spin_unlock(&n->list_lock);
-	return x;
-}
-
-/*
  * A new CPU slab: the first of this CPU's partial slabs that is ready
  * (slab_ready), else the node's first ready one (and up to half of
  * cpu_partial more onto the CPU's list), else a new one; if none can be
@@ -267,8 +197,8 @@ again:
  * freelist. Filling sheaf sh (NULL: none) up to 'want', a new slab's first
  * objects go into it by address instead, up to want - 1 of them, and only
  * the others are chained (slub_new_slab's 'taken'). With no slab of the
- * cache's order to be had, objects of min-order slabs (min_alloc), and no
- * CPU slab. Interrupts off.
+ * cache's order to be had, objects of min-order slabs (slub_min_alloc),
+ * and no CPU slab. Interrupts off.
  */
 static void *cpu_new_slab(struct kmem_cache *s, struct kmem_cache_cpu *c, struct slub_sheaf *sh,
 			  unsigned int want)
@@ -303,7 +233,7 @@ again:
 		}
 	}
 	if (any)
-		return min_alloc(s, sh, want);
+		return slub_min_alloc(s, sh, want);
 	/* Object 0 is returned; objects 1..taken-1 go into the sheaf. */
 	taken = sh ? MIN(s->num, want - (unsigned int)sh->size) : 1;
 	page = slub_new_slab(s, taken);

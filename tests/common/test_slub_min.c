@@ -213,12 +213,15 @@ SELFTEST(slub_min_order_slabs_classic)
  * Two min-order slabs in one block of the cache's slab size: objects of
  * both freed together (a sheaf's flush, slub_free_bulk) go each to its own
  * slab, though the runs a flush frees as one chain are found by slab_mask.
- * Free blocks of order 0 only (every other page) make min-order slabs; at
- * 4K pages four fit in an order-3 block; at 64K the kept pages, freed once
- * every free page holds a slab, become the second of their order-1 block.
+ * Free blocks of order 0 only (every other page free), and all but
+ * BULK_FREE of those held too, make a few min-order slabs; at 4K pages two
+ * may share an order-3 block already. If none do, the kept pages in the
+ * blocks of those slabs are freed, the only free memory: the next
+ * min-order slab is made in one of them.
  */
 #define BULK_SIZE	(PAGE_SHIFT == 12 ? 1500U : 20000U)	/* 2 and 3 per min-order slab */
-#define BULK_MAX	4096
+#define BULK_FREE	16
+#define BULK_MAX	256
 
 /* Allocate until x (in a min-order slab with another object in use) and y share a block. */
 static bool bulk_pair(struct kmem_cache *c, void **objs, unsigned int *n, void **x, void **y)
@@ -244,10 +247,36 @@ static bool bulk_pair(struct kmem_cache *c, void **objs, unsigned int *n, void *
 	return false;
 }
 
+/* Free the kept pages of frag that lie in a c->order block with a min-order slab of c. */
+static void free_kept_beside_min_slabs(struct kmem_cache *c, struct slab_test_frag *frag)
+{
+	unsigned long block = 1UL << c->order;
+
+	for (struct slab_test_frag_page **pp = &frag->keep; *pp;) {
+		unsigned long first = page_to_pfn(virt_to_page(*pp)) & ~(block - 1);
+		bool beside = false;
+
+		for (unsigned long i = 0; i < block; i++) {
+			struct page *q = pfn_to_page(first + i);
+
+			beside |= (q->flags & PG_slab) && q->slab_cache == c->min_cache;
+		}
+		if (beside) {
+			struct slab_test_frag_page *p = *pp;
+
+			*pp = p->next;
+			frag->bad |= free_pages_addr(p, 0) != 0;
+		} else {
+			pp = &(*pp)->next;
+		}
+	}
+}
+
 SELFTEST(slub_min_order_slabs_sharing_a_block)
 {
 	static void *objs[BULK_MAX];
-	struct slab_test_frag frag;
+	struct slab_test_frag frag, held = { .bad = 0 };
+	struct slab_test_frag_page *p;
 	struct slab_test_mark pages;
 	struct kmem_cache *c;
 	void *x = NULL, *y = NULL, *two[2];
@@ -262,10 +291,20 @@ SELFTEST(slub_min_order_slabs_sharing_a_block)
 	ST_EXPECT(c && c->min_cache && c->min_cache->order == 0 && c->min_cache->num >= 2,
 		  "no cache with min-order slabs of order 0 holding 2 objects");
 	slab_test_fragment(&frag, 0);
+	while ((p = get_free_pages(0)) != NULL) {	/* hold the free pages too ... */
+		p->next = held.keep;
+		held.keep = p;
+	}
+	for (unsigned int i = 0; i < BULK_FREE && held.keep; i++) {	/* ... but a few */
+		p = held.keep;
+		held.keep = p->next;
+		held.bad |= free_pages_addr(p, 0) != 0;
+	}
 	found = bulk_pair(c, objs, &n, &x, &y);
-	slab_test_unfragment(&frag);
-	if (!found)
+	if (!found) {
+		free_kept_beside_min_slabs(c, &frag);
 		found = bulk_pair(c, objs, &n, &x, &y);
+	}
 	if (found) {
 		two[0] = x;
 		two[1] = y;
@@ -274,10 +313,12 @@ SELFTEST(slub_min_order_slabs_sharing_a_block)
 		arch_irq_restore(flags);
 		checked = kmem_cache_check(c);
 	}
+	slab_test_unfragment(&held);
+	slab_test_unfragment(&frag);
 	for (unsigned int i = 0; i < n; i++)
 		if (!found || (objs[i] != x && objs[i] != y))
 			kmem_cache_free(c, objs[i]);
-	ST_EXPECT(!frag.bad, "freeing the fragmenting pages failed");
+	ST_EXPECT(!frag.bad && !held.bad, "freeing the fragmenting pages failed");
 	ST_EXPECT(found || mm_test_others() != pages.others,
 		  "no two min-order slabs in one block in %u objects", n);
 	ST_EXPECT(!found || checked == 0, "objects of two min-order slabs at %p and %p, freed "

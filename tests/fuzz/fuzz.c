@@ -976,25 +976,3 @@ int fuzz_run(const struct fuzz_config *cfg, struct fuzz_result *res)
 	return fz.findings ? 1 : 0;
 }
 
-/* fuzz_died: see fuzz.h. */
-void fuzz_died(void)
-{
-	const struct fz_cache *fc = fz.last_cache;
-	unsigned long ops = __atomic_load_n(&fz.ops, __ATOMIC_RELAXED);
-
-	if (!fz.running)
-		return;
-	fflush(stdout);
-	fprintf(stderr, "FINDING: seed %llu, %s, %u CPUs: the run ended in operation %lu",
-		(unsigned long long)fz.cfg.seed, fz.cfg.threads ? "threads" : "sequential",
-		fz.cfg.cpus, ops + 1);
-	if (fc)
-		fprintf(stderr, "; the last cache call begun: %s(%s: %zu bytes, align %zu, flags "
-			"0x%x, %s)", fz.last_call, fc->name, fc->size, fc->align, fc->flags,
-			fc->ctor ? "ctor" : "no ctor");
-	fprintf(stderr, "\n");
-	if (!fz.cfg.threads && !fz.cfg.data)
-		fprintf(stderr, "FINDING: reproduce with: %s --seed %llu --cpus %u%s --ops %lu\n",
-			fz_argv0 ? fz_argv0 : "quarry-fuzz", (unsigned long long)fz.cfg.seed,
-			fz.cfg.cpus, fz_repro_extra, ops + 1);
-}
