@@ -80,8 +80,8 @@ DEFINE_PER_CPU(unsigned long, slab_cpu_index);
 struct list_head slab_caches = LIST_HEAD_INIT(slab_caches);
 struct spinlock slab_caches_lock = SPINLOCK_INIT;
 
-/* The cache of struct kmem_cache; itself static, since nothing can allocate it. */
-static struct kmem_cache kmem_cache_boot;
+/* The cache of struct kmem_cache (and of min-order twins); itself static storage. */
+struct kmem_cache kmem_cache_boot;
 
 /*
  * __kmem_cache_create - allocate and set up a cache, without per-CPU arrays
@@ -96,6 +96,11 @@ struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t ali
 		return NULL;
 	*cachep = (struct kmem_cache){ 0 };
 	if (!cache_setup(cachep, name, size, align, flags, ctor)) {
+		kmem_cache_free(&kmem_cache_boot, cachep);
+		return NULL;
+	}
+	if (!slab_min_cache_make(cachep)) {
+		printk("slab: %s: no memory for the twin of its min-order slabs\n", cachep->name);
 		kmem_cache_free(&kmem_cache_boot, cachep);
 		return NULL;
 	}
@@ -216,6 +221,8 @@ struct page *cache_grow_take(struct kmem_cache *cachep, unsigned int nid, void *
 		page->active = take;
 	}
 	stat(cachep, grown, 1);
+	if (unlikely(cachep->min_of))
+		stat(cachep->min_of, grown_min, 1);
 	if (take == num && cachep->layout == SLAB_LAYOUT_IN_OBJ) {
 		page->freelist = NULL;	/* full: the array's home was handed out */
 		*got = take;
@@ -583,12 +590,17 @@ void cache_counts_sum(struct kmem_cache *cachep, struct slab_counts *c)
 /* kmem_cache_shrink: see slab.h. */
 int kmem_cache_shrink(struct kmem_cache *cachep)
 {
+	unsigned long left;
+
 	if (slab_cache_refused(cachep, "kmem_cache_shrink", CONFIG_SLAB_DEBUG))
 		return -EINVAL;
 	kmem_cache_drain_local(cachep);
 	for (unsigned int i = 0; i < NR_CPUS; i++)
 		cache_release_shared(cachep, i);
-	return cache_release_free_slabs(cachep) ? 1 : 0;
+	left = cache_release_free_slabs(cachep);
+	if (cachep->min_cache)
+		left += cache_release_free_slabs(cachep->min_cache);
+	return left ? 1 : 0;
 }
 
 /* kmem_cache_destroy: see slab.h. */
@@ -625,6 +637,14 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 	cache_release_free_slabs(cachep);
 	cache_counts_sum(cachep, &c);
 	live = c.total_slabs * cachep->num - c.free_objects;
+	if (cachep->min_cache) {
+		struct slab_counts m;
+
+		cache_release_free_slabs(cachep->min_cache);
+		cache_counts_sum(cachep->min_cache, &m);
+		live += m.total_slabs * cachep->min_cache->num - m.free_objects;
+		c.total_slabs += m.total_slabs;
+	}
 	if (live) {
 		printk("slab: kmem_cache_destroy(%s): %lu objects still allocated; cache kept "
 		       "with its %lu slabs, so that they can still be freed\n", cachep->name, live,
@@ -635,6 +655,7 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 	}
 	cache_free_arrays(cachep);
 	cache_free_nodes(cachep);
+	slab_min_cache_free(cachep);
 	kmem_cache_free(&kmem_cache_boot, cachep);
 	return 0;
 }
@@ -665,6 +686,8 @@ void kmem_cache_init(void)
 		panic("slab: cannot lay out the kmem_cache cache");
 	slab_caches_add(&kmem_cache_boot);
 	slab_state = SLAB_PARTIAL;
+	if (!slab_min_cache_make(&kmem_cache_boot))
+		panic("slab: cannot make the kmem_cache cache's min-order twin");
 
 	kmalloc_caches_init();
 	/* kmalloc's fast path clears the free mark at offset 0 (slab_kmalloc_alloc_fi). */

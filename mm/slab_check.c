@@ -283,5 +283,7 @@ int kmem_cache_check(struct kmem_cache *cachep)
 		if (check_nodes[nid])
 			spin_unlock(&check_nodes[nid]->list_lock);
 	spin_unlock_irqrestore(&check_lock, flags);
+	if (ret == 0 && cachep->min_cache)
+		ret = kmem_cache_check(cachep->min_cache);
 	return ret;
 }

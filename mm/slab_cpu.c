@@ -277,8 +277,8 @@ static struct array_cache *cache_make_array(struct kmem_cache *cachep)
 {
 	struct array_cache *ac;
 
-	if (slab_state < SLAB_UP || this_cpu_read(slab_arrayless))
-		return NULL;
+	if (slab_state < SLAB_UP || this_cpu_read(slab_arrayless) || cachep->min_of)
+		return NULL;	/* a min-order twin never has one */
 	if (!cachep->node[smp_processor_id()])
 		cache_make_node(cachep);
 	ac = array_alloc(cachep, cachep->limit, cachep->batchcount);
@@ -414,6 +414,23 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *a
 	return ac->entry[ac->avail--];
 }
 
+/*
+ * One object from cachep's min-order twin (see slab_def.h): its node's
+ * slabs or a new min-order slab. NULL when memory is out. Interrupts off.
+ */
+static void *cache_alloc_min(struct kmem_cache *cachep)
+{
+	struct kmem_cache *t = cachep->min_cache;
+	void *objp = cache_alloc_one(t);
+
+	if (objp) {
+		if (slab_debug_on(t))
+			slab_debug_alloc(t, objp);
+		stat(cachep, alloc_min, 1);
+	}
+	return objp;
+}
+
 /* cache_alloc_slow: see slab_def.h. */
 void *cache_alloc_slow(struct kmem_cache *cachep, unsigned long irqflags)
 {
@@ -444,6 +461,8 @@ void *cache_alloc_slow(struct kmem_cache *cachep, unsigned long irqflags)
 	} else
 		objp = cache_alloc_refill(cachep, ac);
 out:
+	if (unlikely(!objp) && cachep->min_cache)
+		objp = cache_alloc_min(cachep);	/* no slab of the cache's order */
 	if (likely(objp)) {
 		if (!slab_debug_on(cachep))
 			*slab_mark(objp, cachep->mark_off) = 0;	/* handed out: not free */
@@ -599,13 +618,16 @@ void slab_failslab_switch(bool on)
 /* kmem_cache_free: see slab.h. */
 void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 {
+	struct page *head;
+
 	if (CONFIG_SLAB_DEBUG && unlikely(slab_free_cache_refused(cachep, objp)))
 		return;
 	if (unlikely(virt_to_cache(objp) != cachep || !cachep)) {	/* NULL objp too */
 		if (objp && !cachep)
 			kmem_cache_free_no_cache(objp);			/* reported, kept */
-		else if (objp && slab_find_head(cachep, objp, "kmem_cache_free")) /* reports why */
-			slab_free(cachep, objp, "kmem_cache_free");	/* past slab_cache_map */
+		else if (objp && (head = slab_find_head(cachep, objp, "kmem_cache_free")))
+			/* past slab_cache_map, or in a min-order slab: its twin's */
+			slab_free(head->slab_cache, objp, "kmem_cache_free");
 		return;
 	}
 	slab_free(cachep, objp, "kmem_cache_free");

@@ -88,8 +88,9 @@ static const char *page_kind(const struct page *page)
 
 /*
  * slab_find_head - check that objp is on an object boundary of a slab (of
- * cachep, if not NULL) and return the slab's head page; otherwise report
- * the fault for call 'fn', count it and return NULL.
+ * cachep or its min-order twin, if cachep is not NULL) and return the
+ * slab's head page; otherwise report the fault for call 'fn', count it and
+ * return NULL.
  */
 struct page *slab_find_head(struct kmem_cache *cachep, const void *objp, const char *fn)
 {
@@ -114,7 +115,7 @@ struct page *slab_find_head(struct kmem_cache *cachep, const void *objp, const c
 		return NULL;
 	}
 	owner = head->slab_cache;
-	if (cachep && owner != cachep) {
+	if (cachep && owner != cachep && owner->min_of != cachep) {	/* twin: cachep's */
 		char what[64];
 
 		snprintf(what, sizeof(what), "object of cache %s", owner->name);

@@ -46,6 +46,24 @@
  * being made (between cache_grow_begin and cache_grow_end) is on no list
  * and belongs to the CPU making it: no lock is needed to take objects from it.
  *
+ * Min-order slabs: when no block of a cache's order is free, its objects
+ * come from slabs of the smallest order that holds one object with the
+ * cache's layout, so that NULL means memory is out, not fragmented at one
+ * order. Those slabs belong to the cache's min-order twin (min_cache): a
+ * struct kmem_cache from the kmem_cache cache, made with the cache and
+ * freed with it, that copies the object geometry and has the minimum
+ * order's num, span, slab_mask, obj_bound, waste and freelist. Their pages
+ * name the twin in slab_cache and slab_cache_map, so the fast paths' tests
+ * (virt_to_cache's boundary, by the twin's slab_mask) are right for them
+ * with no instruction more. A twin has no per-CPU or shared array (every
+ * allocation and free of it is done under its node 0's lock, as a debug
+ * cache's), no free_limit (an empty min-order slab goes back at once, so
+ * no reap needs to visit it), and is on no list: cache_alloc_slow falls
+ * back to it when the cache's own refill found nothing and could grow no
+ * slab; kfree frees into it by itself; kmem_cache_free(cache, obj) takes
+ * its objects; shrink, destroy, kmem_cache_check and the reports cover
+ * it. Counted in stats.grown_min and alloc_min.
+ *
  * Departures from Linux: a node per CPU rather than per memory node, and
  * no alien caches (a free to another node goes to that node's shared array
  * or slabs under its lock, a batch at a time); no colouring; a word per
@@ -233,8 +251,10 @@ struct kmem_cache_node {
 /*
  * Free objects a node keeps on empty slabs before giving slabs back: as
  * Linux's (1 + CPUs of the node) batches plus a slab, a node having one CPU.
+ * A min-order twin keeps none: its slabs go back as soon as they are empty.
  */
-#define SLAB_NODE_FREE_LIMIT(cachep) (2UL * (cachep)->batchcount + (cachep)->num)
+#define SLAB_NODE_FREE_LIMIT(cachep) \
+	((cachep)->min_of ? 0UL : 2UL * (cachep)->batchcount + (cachep)->num)
 
 /* A slab's home node, in bits 8..15 of its head page's flags (set by cache_grow_begin). */
 #define SLAB_NODE_SHIFT		8
@@ -256,6 +276,8 @@ struct kmem_cache_stats {
 	unsigned long grown;		/* slabs made with pages from the buddy allocator */
 	unsigned long grown_batch;	/* objects taken from new slabs before publishing them */
 	unsigned long grow_failed;	/* slabs we could not make: no pages or no freelist */
+	unsigned long grown_min;	/* min-order slabs made in the twin: the order was not free */
+	unsigned long alloc_min;	/* objects handed out from the twin's min-order slabs */
 	unsigned long reaped;		/* empty slabs given back to the buddy allocator */
 	unsigned long bad_frees;	/* frees reported and refused */
 	unsigned long corruptions;	/* red zone or poison damage found */
@@ -309,6 +331,9 @@ struct kmem_cache {
 						/* that CPU uses node 0 (see slab_cpu_node) */
 	struct kmem_cache_node node0;		/* node[0], made with the cache */
 	struct list_head list;		/* on slab_caches, under slab_caches_lock */
+	struct kmem_cache *min_cache;	/* the min-order twin (see above), or NULL when no
+					   smaller slab holds an object */
+	struct kmem_cache *min_of;	/* in a twin: the cache it serves; else NULL */
 	char name[SLAB_NAME_LEN];
 	struct kmem_cache_stats stats;
 };
@@ -333,6 +358,8 @@ enum slab_state {
 extern enum slab_state slab_state;
 /* The nodes of CPUs other than 0 (aligned to a cache line, which kmalloc's red zones would break). */
 extern struct kmem_cache *slab_node_cache;
+/* The cache of struct kmem_cache (mm/slab.c): caches and their min-order twins. */
+extern struct kmem_cache kmem_cache_boot;
 extern struct list_head slab_caches;
 extern struct spinlock slab_caches_lock;
 extern struct kmem_cache *kmalloc_caches[KMALLOC_SHIFT_HIGH + 1];
@@ -608,6 +635,8 @@ bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_
  */
 void slab_set_max_order_soft(void);
 const char *slab_layout_name(const struct kmem_cache *cachep);
+bool slab_min_cache_make(struct kmem_cache *cachep);
+void slab_min_cache_free(struct kmem_cache *cachep);
 
 /* mm/slab.c */
 void slab_caches_add(struct kmem_cache *cachep);	/* mm/slab_common.c */

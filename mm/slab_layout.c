@@ -318,6 +318,75 @@ bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_
 	return true;
 }
 
+/*
+ * slab_min_cache_make - give cachep its min-order twin (see slab_def.h) if
+ * a slab of a lower order than cachep's holds an object with cachep's
+ * layout. Precondition: cachep set up by cache_setup, slab_state at least
+ * SLAB_PARTIAL (the twin comes from the kmem_cache cache), cachep has no
+ * twin yet. Returns false when the twin could not be allocated (cachep is
+ * unchanged); the caller frees it with slab_min_cache_free.
+ */
+bool slab_min_cache_make(struct kmem_cache *cachep)
+{
+	struct layout_choice c = { 0 };
+	struct kmem_cache *t;
+	unsigned int order;
+
+	ASSERT(slab_state >= SLAB_PARTIAL && !cachep->min_cache && !cachep->min_of);
+	for (order = 0; order < cachep->order; order++)
+		if (layout_try(cachep, order, cachep->layout, &c))
+			break;
+	if (order >= cachep->order)
+		return true;
+	t = kmem_cache_alloc(&kmem_cache_boot);
+	if (!t)
+		return false;
+	*t = (struct kmem_cache){ 0 };
+	snprintf(t->name, sizeof(t->name), "%s", cachep->name);
+	t->size = cachep->size;
+	t->object_size = cachep->object_size;
+	t->obj_offset = cachep->obj_offset;
+	t->mark_off = cachep->mark_off;
+	t->tail = cachep->tail;
+	t->flags = cachep->flags;
+	t->align = cachep->align;
+	t->ctor = cachep->ctor;
+	t->obj_magic = cachep->obj_magic;
+	t->obj_start = cachep->obj_start;
+	t->order = c.order;
+	t->num = c.num;
+	t->layout = c.layout;
+	t->freelist_cache = c.freelist_cache;
+	t->waste = (unsigned int)c.waste;
+	t->freelist_size = c.num * (unsigned int)sizeof(freelist_idx_t);
+	t->span = t->num * t->size;
+	t->slab_mask = (PAGE_SIZE << t->order) - 1;
+	t->obj_bound = (uint64_t)t->num * (t->size * t->obj_magic);
+	t->min_of = cachep;
+	for (unsigned int cpu = 0; cpu <= SLAB_CPU_FAILSLAB; cpu++)
+		t->cpu_array[cpu] = &slab_no_array;
+	cache_node_init(t, &t->node0);
+	t->node[0] = &t->node0;
+	INIT_LIST_HEAD(&t->list);
+	cachep->min_cache = t;
+	return true;
+}
+
+/*
+ * slab_min_cache_free - free cachep's twin, if it has one. Precondition:
+ * the twin has no slab left.
+ */
+void slab_min_cache_free(struct kmem_cache *cachep)
+{
+	struct kmem_cache *t = cachep->min_cache;
+
+	if (!t)
+		return;
+	BUG_ON(t->node0.total_slabs != 0);
+	cachep->min_cache = NULL;
+	kmem_cache_free(&kmem_cache_boot, t);
+}
+
 /* slab_layout_name - "on-slab", "off-slab" or "in-object", for reports. */
 const char *slab_layout_name(const struct kmem_cache *cachep)
 {

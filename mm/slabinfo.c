@@ -22,7 +22,7 @@
 #include "kernel/printk.h"
 
 struct cache_counts {
-	unsigned long active_objs, num_objs, active_slabs, num_slabs, shared_avail;
+	unsigned long active_objs, num_objs, active_slabs, num_slabs, shared_avail, pages;
 };
 
 static void cache_counts(struct kmem_cache *cachep, struct cache_counts *c)
@@ -35,6 +35,17 @@ static void cache_counts(struct kmem_cache *cachep, struct cache_counts *c)
 	c->num_objs = sum.total_slabs * cachep->num;
 	c->active_objs = c->num_objs - sum.free_objects;
 	c->shared_avail = sum.shared_avail;
+	c->pages = sum.total_slabs << cachep->order;
+	if (cachep->min_cache) {	/* its min-order slabs count as its own */
+		const struct kmem_cache *t = cachep->min_cache;
+
+		cache_counts_sum(cachep->min_cache, &sum);
+		c->num_slabs += sum.total_slabs;
+		c->active_slabs += sum.total_slabs - sum.free_slabs;
+		c->num_objs += sum.total_slabs * t->num;
+		c->active_objs += sum.total_slabs * t->num - sum.free_objects;
+		c->pages += sum.total_slabs << t->order;
+	}
 }
 
 /* slabinfo_line: see slab.h. */
@@ -58,7 +69,7 @@ void kmem_cache_usage(struct kmem_cache *cachep, struct slab_usage *u)
 
 	cache_counts(cachep, &c);
 	u->objs = c.active_objs;
-	u->pages = c.num_slabs << cachep->order;
+	u->pages = c.pages;
 	u->internal = cachep == slab_node_cache;
 }
 
@@ -91,7 +102,7 @@ unsigned long slab_total_pages(void)
 	flags = spin_lock_irqsave(&slab_caches_lock);
 	list_for_each_entry(cachep, &slab_caches, list) {
 		cache_counts(cachep, &c);
-		pages += c.num_slabs << cachep->order;
+		pages += c.pages;
 	}
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 	return pages;
@@ -110,11 +121,11 @@ static void cache_stats_show(struct kmem_cache *cachep)
 
 	printk("  %-17s allocs %lu (array %lu, refill %lu) frees %lu (array %lu, flush %lu)"
 	       " refilled %lu (shared %lu) flushed %lu (shared %lu) grown %lu (batch %lu)"
-	       " failed %lu reaped %lu bad %lu corrupt %lu\n",
+	       " failed %lu reaped %lu bad %lu corrupt %lu min-order grown %lu allocs %lu\n",
 	       cachep->name, s->allocs, s->alloc_hits, s->alloc_misses, s->frees, s->free_hits,
 	       s->free_misses, s->refilled, s->shared_refilled, s->flushed, s->shared_flushed,
 	       s->grown, s->grown_batch, s->grow_failed, s->reaped, s->bad_frees,
-	       s->corruptions);
+	       s->corruptions, s->grown_min, s->alloc_min);
 #else
 	(void)cachep;
 #endif

@@ -10,14 +10,12 @@
  * kmalloc(3510) returned NULL with 14084 of 16384 pages free. The sizes
  * are ones whose object (debug guards included) fits in a FRAG_ORDER block.
  *
- * Built for SLUB and both SLOBs. SLAB has the same fault on machines above
+ * Built for every allocator. SLAB had the same fault on machines above
  * SLAB_SMALL_MEMORY (its 2-8 KiB caches' slabs are order 3 there too, with
  * no smaller fallback: kmalloc(2000) NULL with 14017 of 16384 pages free on
- * the host); these tests are left out of its build until it has one.
+ * the host); it now falls back on min-order slabs (tests/common/test_slab_min.c).
  */
 #include "test_alloc.h"
-
-#ifndef CONFIG_ALLOC_SLAB
 
 /* Free blocks of orders 0..FRAG_ORDER: 7 in 8 pages free at 4K pages, half at 64K. */
 #define FRAG_ORDER	(PAGE_SHIFT == 12 ? 2U : 0U)
@@ -210,5 +208,3 @@ SELFTEST(cache_alloc_fragmented_memory)
 	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;
 }
-
-#endif /* !CONFIG_ALLOC_SLAB */

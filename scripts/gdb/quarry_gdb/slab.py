@@ -4,7 +4,11 @@
 # objects in CPU and shared arrays count as active); a cache's detail shows
 # each node's lists and shared array and each CPU's array; an object is free
 # when its index is on its slab's freelist stack (freelist[active..num-1]) or
-# its pointer sits in a CPU's array or a node's shared array.
+# its pointer sits in a CPU's array or a node's shared array. Min-order slabs
+# (made when no block of the cache's order is free) belong to the cache's
+# twin (c->min_cache, whose min_of names the cache): their pages' slab_cache
+# is the twin, whose num, order and layout are those slabs' geometry; the
+# twin has no arrays, and its counts add to the cache's in slabinfo.
 
 from .mem import QuarryError, cache_flag_names, build, at, u, read_u64, read_uint, lookup_type, offsetof, list_entries
 
@@ -61,15 +65,29 @@ def counts(c):
     return total, free_slabs, free_objects, shared
 
 
+def min_twin(c):
+    """The cache's min-order twin (its min-order slabs' cache), or None."""
+    return c["min_cache"].dereference() if u(c["min_cache"]) else None
+
+
 def slabinfo_row(c):
-    """The fields of mm/slabinfo.c's slabinfo_line, and the cache's pages."""
+    """The fields of mm/slabinfo.c's slabinfo_line, and the cache's pages (twin's included)."""
     total, free_slabs, free_objects, shared = counts(c)
     num = int(c["num"])
     order = int(c["order"])
-    row = (total * num - free_objects, total * num, int(c["size"]), num, 1 << order,
+    objs, pages = total * num, total << order
+    t = min_twin(c)
+    if t is not None:
+        ttotal, tfree_slabs, tfree_objects, _ = counts(t)
+        total += ttotal
+        free_slabs += tfree_slabs
+        free_objects += tfree_objects
+        objs += ttotal * int(t["num"])
+        pages += ttotal << int(t["order"])
+    row = (objs - free_objects, objs, int(c["size"]), num, 1 << order,
            int(c["limit"]), int(c["batchcount"]), int(c["shared"]),
            total - free_slabs, total, shared)
-    return row, total << order
+    return row, pages
 
 
 def percpu_objects(c, cpus):
@@ -105,6 +123,12 @@ def cache_lines(c):
     lines.append("  slab: %d objects in 2^%d pages (%d bytes), freelist %s, waste %d bytes"
                  % (int(c["num"]), int(c["order"]), b.page_size << int(c["order"]), layout,
                     int(c["waste"])))
+    t = min_twin(c)
+    if t is not None:
+        tt, tf, tfo, _ = counts(t)
+        lines.append("  min-order slabs: %d objects in 2^%d pages (twin at %#x); %d of them, "
+                     "%d empty, %d free objects" % (int(t["num"]), int(t["order"]),
+                                                    u(t.address), tt, tf, tfo))
     lines.append("  tunables: limit %d, batchcount %d, shared %d; CPUs with an array: %d"
                  % (int(c["limit"]), int(c["batchcount"]), int(c["shared"]),
                     int(c["nr_arrays"]["counter"])))
