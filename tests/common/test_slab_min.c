@@ -11,8 +11,8 @@
 #include "test_slab.h"
 
 #define MIN_FRAG_ORDER	(PAGE_SHIFT == 12 ? 2U : 0U)	/* as test_cache_frag.c */
-/* A size whose slabs are above the order holding one (4K: order 3 of 0; 64K: 1 of 0). */
-#define MIN_SIZE	(PAGE_SHIFT == 12 ? 3000U : 20000U)
+/* A size whose slabs are above the order holding one, at 4K, 16K and 64K pages. */
+#define MIN_SIZE	(PAGE_SHIFT == 12 ? 3000U : PAGE_SHIFT == 14 ? 12000U : 20000U)
 #define MIN_OBJS	32
 
 /* Every cache: a twin only below its order, describing that order's slabs. */
@@ -44,7 +44,8 @@ SELFTEST(slab_min_order_twins)
 	ST_EXPECT(kmalloc_slab(64)->order > 0 || !kmalloc_slab(64)->min_cache,
 		  "kmalloc-64 (order 0) has a twin");
 	/* Without red zones one object fits order 0 (with them it may not: 64K kmalloc-32768). */
-	if (!CONFIG_SLAB_DEBUG && slab_max_order_soft > 0 && kmalloc_slab(MIN_SIZE)->order > 0)
+	if (!CONFIG_SLAB_DEBUG && slab_max_order_soft > 0 && kmalloc_slab(MIN_SIZE) &&
+	    kmalloc_slab(MIN_SIZE)->order > 0)
 		ST_EXPECT(kmalloc_slab(MIN_SIZE)->min_cache &&
 				  kmalloc_slab(MIN_SIZE)->min_cache->order <
 					  kmalloc_slab(MIN_SIZE)->order,

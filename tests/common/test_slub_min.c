@@ -15,8 +15,8 @@
 #include <asm/irqflags.h>
 
 #define MIN_FRAG_ORDER	(PAGE_SHIFT == 12 ? 2U : 0U)	/* as test_cache_frag.c */
-/* A size whose slabs are above the order holding one (4K: order 3 of 10; 64K: 1 of 6). */
-#define MIN_SIZE	(PAGE_SHIFT == 12 ? 3000U : 20000U)
+/* A size whose slabs are above the order holding one, at 4K, 16K and 64K pages. */
+#define MIN_SIZE	(PAGE_SHIFT == 12 ? 3000U : PAGE_SHIFT == 14 ? 6000U : 20000U)
 #define MIN_OBJS	64
 
 /* Every cache: a twin exactly when a smaller order holds an object, and what it says. */
@@ -219,7 +219,8 @@ SELFTEST(slub_min_order_slabs_classic)
  * blocks of those slabs are freed, the only free memory: the next
  * min-order slab is made in one of them.
  */
-#define BULK_SIZE	(PAGE_SHIFT == 12 ? 1500U : 20000U)	/* 2 and 3 per min-order slab */
+/* 2 per min-order slab at 4K and 16K pages, 3 at 64K */
+#define BULK_SIZE	(PAGE_SHIFT == 12 ? 1500U : PAGE_SHIFT == 14 ? 6000U : 20000U)
 #define BULK_FREE	16
 #define BULK_MAX	256
 
