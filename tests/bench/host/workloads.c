@@ -9,7 +9,11 @@
  *                         wall_ns,cpu_ns,ops (ops: allocations, each freed once)
  *     --meta FILE         write key=value facts (how each allocator was reached, load)
  *     --variant NAME      Quarry's allocator name in the rows ("slab" or "slub")
- *     --allocators LIST   subset of quarry,glibc,jemalloc,tcmalloc,mimalloc
+ *     --allocators LIST   subset of quarry,glibc,jemalloc,tcmalloc,mimalloc,locked
+ *                         (locked: glibc's malloc behind one kernel/spinlock.h ticket
+ *                         lock, the plain spinlock-protected heap that SLOB and
+ *                         SLOB-seg, one heap lock by design, are measured against;
+ *                         not in the default list)
  *     --workloads LIST    subset of larson,mixed,prodcons
  *     --threads LIST      thread counts (default 1,2; prodcons needs 1 or an even count)
  *     --runs N            timed runs per (workload, threads, allocator), after one
@@ -67,6 +71,7 @@
 #include "host_shim.h"
 #include "mm/slab.h"
 #include "mm/page.h"
+#include "kernel/spinlock.h"
 #include <asm/processor.h>
 #include "peers.h"
 
@@ -651,6 +656,23 @@ static inline void mimalloc_free(void *p)
 {
 	peer_mi_free(p);
 }
+/* The yardstick of a one-lock heap: every call under one ticket lock, as SLOB's heap is. */
+static struct spinlock locked_heap_lock __aligned(64) = SPINLOCK_INIT;
+static inline void *locked_alloc(size_t n)
+{
+	void *p;
+
+	spin_lock(&locked_heap_lock);
+	p = malloc(n);
+	spin_unlock(&locked_heap_lock);
+	return p;
+}
+static inline void locked_free(void *p)
+{
+	spin_lock(&locked_heap_lock);
+	free(p);
+	spin_unlock(&locked_heap_lock);
+}
 
 #define DEFINE_WORKLOADS(NAME)                                                                     \
 	static void NAME##_larson(struct wthread *t)                                               \
@@ -671,6 +693,7 @@ DEFINE_WORKLOADS(glibc)
 DEFINE_WORKLOADS(jemalloc)
 DEFINE_WORKLOADS(tcmalloc)
 DEFINE_WORKLOADS(mimalloc)
+DEFINE_WORKLOADS(locked)
 
 struct allocator {
 	const char *key;
@@ -686,7 +709,7 @@ struct allocator {
 
 static struct allocator allocs[] = {
     ALLOCATOR(quarry),	 ALLOCATOR(glibc),    ALLOCATOR(jemalloc),
-    ALLOCATOR(tcmalloc), ALLOCATOR(mimalloc),
+    ALLOCATOR(tcmalloc), ALLOCATOR(mimalloc), ALLOCATOR(locked),
 };
 
 static const char *const workload_names[3] = {"larson", "mixed", "prodcons"};
@@ -792,7 +815,10 @@ static void setup_allocators(void)
 		 opt_variant);
 	snprintf(allocs[1].how, sizeof(allocs[1].how),
 		 "glibc %s malloc()/free(), the process's own allocator", gnu_get_libc_version());
-	for (unsigned int i = 2; i < ARRAY_SIZE(allocs); i++)
+	snprintf(allocs[5].how, sizeof(allocs[5].how),
+		 "glibc %s malloc()/free() behind one ticket spinlock (kernel/spinlock.h, the "
+		 "host's cpu_relax): a plain spinlock-protected heap", gnu_get_libc_version());
+	for (unsigned int i = 2; i < 5; i++)
 		if (allocs[i].on && !peer_open(allocs[i].key, allocs[i].how, sizeof(allocs[i].how)))
 			allocs[i].on = false;
 }
