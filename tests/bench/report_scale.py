@@ -52,6 +52,51 @@ def read_host(d):
     return {k: statistics.median(v) for k, v in runs.items()}
 
 
+def read_diag(d):
+    """Per (workload, allocator, threads): spin turns, minor faults and involuntary
+    context switches per 1000 operations, summed over the runs."""
+    tot = defaultdict(lambda: [0, 0, 0, 0])
+    try:
+        with open(os.path.join(d, "diag.csv")) as f:
+            for row in csv.reader(f):
+                if len(row) != 9:
+                    continue
+                alloc, thr, wl, _run, ops, spins, minflt, _nvcsw, nivcsw = row
+                t = tot[(wl, alloc, int(thr))]
+                t[0] += int(ops)
+                t[1] += int(spins)
+                t[2] += int(minflt)
+                t[3] += int(nivcsw)
+    except OSError:
+        pass
+    return {k: (1e3 * v[1] / v[0], 1e3 * v[2] / v[0], 1e3 * v[3] / v[0])
+            for k, v in tot.items() if v[0]}
+
+
+def diag_table(diag, threads):
+    out = ["\n### Spin-waiting and the operating system, per 1000 operations\n",
+           "Turns of spin-waiting in Quarry's spinlocks (cpu_relax: Quarry's allocators and "
+           "glibc+lock; a peer's own spinning is not counted), minor page faults and involuntary "
+           "context switches in the measured part, all threads: spin turns are lock contention; "
+           "faults and switches the operating system's share. A slowdown with none of them is "
+           "cache-line traffic (or the machine).\n",
+           "| workload | allocator | " + " | ".join("%d thr" % t for t in threads) + " |",
+           "|---|---|" + "---|" * len(threads)]
+    allocs = sorted({k[1] for k in diag}, key=lambda a: (ORDER.index(a) if a in ORDER else 99, a))
+    for wl in WORKLOADS:
+        for a in allocs:
+            if a not in ("slab", "slub", "slob", "slob-seg", "locked"):
+                continue
+            cells = []
+            for t in threads:
+                v = diag.get((wl, a, t))
+                cells.append("-" if v is None else "%.1f / %.2f / %.2f" % v)
+            if any(c != "-" for c in cells):
+                out.append("| %s | %s | %s |" % (wl, name(a), " | ".join(cells)))
+    out.append("\n(each cell: spin turns / page faults / involuntary switches)")
+    return out
+
+
 def read_kernel(d):
     res = defaultdict(list)
     try:
@@ -199,6 +244,9 @@ def main():
              "the yardstick for SLOB and SLOB-seg, whose heap has one lock by design."
              % (meta.get("runs", "?"), meta.get("scale", "?"))]
     lines += host_tables(host, threads) if host else ["", "(no host figures)"]
+    diag = read_diag(args.dir)
+    if diag:
+        lines += diag_table(diag, threads)
     lines += ["", "## The kernel under QEMU MTTCG (x86_64, 4K pages, `%s`)" % meta.get("kcmd", "?"),
               "",
               "Test 3 (concurrent_alloc_free): every CPU allocates then frees BENCH_OBJECTS "

@@ -17,7 +17,11 @@
 #     objects per CPU at once) in ns of guest time per operation per CPU: real
 #     time of a TCG guest, the emulator's own cost included.
 #  3. report_scale.py writes OUT/report.md (the tables) and OUT/scale.png (the
-#     plot, where python3-matplotlib is installed).
+#     plot, where python3-matplotlib is installed). Beside the figures, per host
+#     run (workloads --diag, OUT/diag.csv): turns of spin-waiting in Quarry's
+#     spinlocks, page faults and context switches per operation, to tell lock
+#     contention and the operating system from cache-line traffic, which shows
+#     only as time.
 #
 # Environment (the Makefile passes its variables of the same names):
 #   SCALE_THREADS  thread/CPU counts, commas (default: 1,2,4,... up to nproc, and nproc)
@@ -71,7 +75,7 @@ if [ -n "$B" ]; then	# the bundle's binaries were built for its own NR_CPUS
 fi
 suffix=$([ "$ncpus" != 8 ] && echo "-cpus$ncpus")
 mkdir -p "$OUT/logs"
-rm -f "$OUT/host.csv" "$OUT/kernel.csv"
+rm -f "$OUT/host.csv" "$OUT/diag.csv" "$OUT/kernel.csv"
 start=$(date +%s)
 elapsed() { echo "$(($(date +%s) - start))s"; }
 status=0
@@ -120,7 +124,8 @@ if [ "${SCALE_HOST:-1}" != 0 ]; then
 		echo "bench-scale: [$(elapsed)] host: $a${allocs#quarry} at threads $threads," \
 			"$RUNS runs at $PCT%"
 		run_prog "$bin" --variant $a --allocators $allocs --threads "$threads" --runs "$RUNS" \
-			--scale "$PCT" --csv "$OUT/host.csv" --meta "$OUT/logs/host-$a.meta" \
+			--scale "$PCT" --csv "$OUT/host.csv" --diag "$OUT/diag.csv" \
+			--meta "$OUT/logs/host-$a.meta" \
 			> "$OUT/logs/host-$a.log" 2>&1 ||
 			{ echo "bench-scale: workloads-4k$tag failed (see $OUT/logs/host-$a.log)" >&2; status=1; }
 	done

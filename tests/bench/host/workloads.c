@@ -8,6 +8,11 @@
  *     --csv FILE          append one row per timed run: allocator,threads,workload,run,
  *                         wall_ns,cpu_ns,ops (ops: allocations, each freed once)
  *     --meta FILE         write key=value facts (how each allocator was reached, load)
+ *     --diag FILE         append one row per timed run: allocator,threads,workload,run,ops,
+ *                         spins,minflt,nvcsw,nivcsw: all threads' turns of a spin-wait in
+ *                         Quarry's spinlocks (cpu_relax; Quarry and "locked" only, a peer's
+ *                         own spinning is not seen), minor page faults, voluntary and
+ *                         involuntary context switches in the measured part
  *     --variant NAME      Quarry's allocator name in the rows ("slab" or "slub")
  *     --allocators LIST   subset of quarry,glibc,jemalloc,tcmalloc,mimalloc,locked
  *                         (locked: glibc's malloc behind one kernel/spinlock.h ticket
@@ -94,6 +99,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -116,7 +122,7 @@
 static unsigned int opt_runs = 5;
 static unsigned int opt_scale = 100;
 static size_t opt_arena_mb = 512;
-static const char *opt_csv, *opt_meta, *opt_variant = "slab";
+static const char *opt_csv, *opt_meta, *opt_diag, *opt_variant = "slab";
 static const char *opt_allocators = "quarry,glibc,jemalloc,tcmalloc,mimalloc";
 static const char *opt_workloads = "larson,mixed,prodcons";
 static const char *opt_threads = "1,2";
@@ -335,7 +341,32 @@ struct wthread {
 	uint64_t ops;	   /* allocations made in the measured part */
 	unsigned long bad; /* objects whose tag did not check */
 	void (*fn)(struct wthread *t);
+	/* --diag: the measured part's spin turns (cpu_relax), page faults, context switches */
+	uint64_t spins, minflt, nvcsw, nivcsw;
 } __aligned(64);
+
+/* The measured part's counts start: this thread's own (getrusage RUSAGE_THREAD). */
+static void diag_begin(struct wthread *t)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	t->spins = host_spins;
+	t->minflt = (uint64_t)ru.ru_minflt;
+	t->nvcsw = (uint64_t)ru.ru_nvcsw;
+	t->nivcsw = (uint64_t)ru.ru_nivcsw;
+}
+
+static void diag_end(struct wthread *t)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	t->spins = host_spins - t->spins;
+	t->minflt = (uint64_t)ru.ru_minflt - t->minflt;
+	t->nvcsw = (uint64_t)ru.ru_nvcsw - t->nvcsw;
+	t->nivcsw = (uint64_t)ru.ru_nivcsw - t->nivcsw;
+}
 
 static struct wthread threads[MAX_THREADS];
 static struct barrier start_barrier;
@@ -419,6 +450,7 @@ static __always_inline void larson_body(struct wthread *t, void *(*alloc)(size_t
 	barrier_wait(&start_barrier);
 	t->t0 = clock_ns(CLOCK_MONOTONIC);
 	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	diag_begin(t);
 	cg_begin();
 	while (done < total) {
 		struct larson_set *set = larson_take(nsets);
@@ -438,6 +470,7 @@ static __always_inline void larson_body(struct wthread *t, void *(*alloc)(size_t
 	cg_end();
 	t->t1 = clock_ns(CLOCK_MONOTONIC);
 	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t->cpu_ns;
+	diag_end(t);
 	t->ops = done;
 	/* Clean-up (untimed): every set freed by the thread that filled it. */
 	barrier_wait(&start_barrier);
@@ -463,6 +496,7 @@ static __always_inline void mixed_body(struct wthread *t, void *(*alloc)(size_t)
 	barrier_wait(&start_barrier);
 	t->t0 = clock_ns(CLOCK_MONOTONIC);
 	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	diag_begin(t);
 	cg_begin();
 	for (unsigned int k = 0; k < total; k++) {
 		unsigned int j = (unsigned int)((rnd(&s) >> 32) * MIXED_SLOTS >> 32);
@@ -477,6 +511,7 @@ static __always_inline void mixed_body(struct wthread *t, void *(*alloc)(size_t)
 	cg_end();
 	t->t1 = clock_ns(CLOCK_MONOTONIC);
 	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t->cpu_ns;
+	diag_end(t);
 	t->ops = total;
 	for (unsigned int j = 0; j < MIXED_SLOTS; j++) {
 		if (slot[j]) {
@@ -548,6 +583,7 @@ static __always_inline void prodcons_body(struct wthread *t, void *(*alloc)(size
 	barrier_wait(&start_barrier);
 	t->t0 = clock_ns(CLOCK_MONOTONIC);
 	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	diag_begin(t);
 	cg_begin();
 	if (t->nthreads == 1) {
 		void **batch = t->slots;
@@ -611,6 +647,7 @@ static __always_inline void prodcons_body(struct wthread *t, void *(*alloc)(size
 	cg_end();
 	t->t1 = clock_ns(CLOCK_MONOTONIC);
 	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t->cpu_ns;
+	diag_end(t);
 	t->seed = s;
 }
 
@@ -746,10 +783,13 @@ static void *thread_main(void *arg)
  * from the common start to the last thread's end. Returns false when an
  * object's tag did not check.
  */
+static FILE *diag_file; /* --diag */
+
 static bool run_once(struct allocator *a, unsigned int w, unsigned int n, unsigned int run,
 		     FILE *csv)
 {
-	uint64_t t0 = UINT64_MAX, t1 = 0, cpu = 0, ops = 0;
+	uint64_t t0 = UINT64_MAX, t1 = 0, cpu = 0, ops = 0, spins = 0, minflt = 0, nvcsw = 0;
+	uint64_t nivcsw = 0;
 	unsigned long bad = 0;
 
 	cg_collect = opt_callgrind && run > 0 && n == 1;
@@ -785,6 +825,10 @@ static bool run_once(struct allocator *a, unsigned int w, unsigned int n, unsign
 		cpu += t->cpu_ns;
 		ops += t->ops;
 		bad += t->bad;
+		spins += t->spins;
+		minflt += t->minflt;
+		nvcsw += t->nvcsw;
+		nivcsw += t->nivcsw;
 	}
 	if (run > 0)
 		perf_ctl("disable\n");
@@ -799,6 +843,11 @@ static bool run_once(struct allocator *a, unsigned int w, unsigned int n, unsign
 		fprintf(csv, "%s,%u,%s,%u,%llu,%llu,%llu\n", alloc_name(a), n, workload_names[w],
 			run, (unsigned long long)(t1 - t0), (unsigned long long)cpu,
 			(unsigned long long)ops);
+	if (diag_file && csv && run > 0)
+		fprintf(diag_file, "%s,%u,%s,%u,%llu,%llu,%llu,%llu,%llu\n", alloc_name(a), n,
+			workload_names[w], run, (unsigned long long)ops, (unsigned long long)spins,
+			(unsigned long long)minflt, (unsigned long long)nvcsw,
+			(unsigned long long)nivcsw);
 	if (bad)
 		fprintf(stderr, "workloads: %s, %s, %u threads: %lu objects with bad tags\n",
 			alloc_name(a), workload_names[w], n, bad);
@@ -855,7 +904,7 @@ static void meta_loadavg(FILE *meta, const char *key)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: workloads [--csv F] [--meta F] [--variant NAME] [--allocators L] "
+	fprintf(stderr, "usage: workloads [--csv F] [--meta F] [--diag F] [--variant NAME] [--allocators L] "
 			"[--workloads L] [--threads L] [--runs N] [--scale PCT] [--arena-mb N] "
 			"[--plant N] [--stats] [--callgrind]\n");
 	exit(2);
@@ -907,6 +956,8 @@ int main(int argc, char **argv)
 			opt_csv = v;
 		else if (!strcmp(a, "--meta"))
 			opt_meta = v;
+		else if (!strcmp(a, "--diag"))
+			opt_diag = v;
 		else if (!strcmp(a, "--variant"))
 			opt_variant = v;
 		else if (!strcmp(a, "--allocators"))
@@ -968,6 +1019,10 @@ int main(int argc, char **argv)
 		perror(opt_csv);
 		return 2;
 	}
+	if (opt_diag && !(diag_file = fopen(opt_diag, "a"))) {
+		perror(opt_diag);
+		return 2;
+	}
 	if (opt_meta) {
 		meta = fopen(opt_meta, "w");
 		if (!meta) {
@@ -1027,6 +1082,8 @@ int main(int argc, char **argv)
 	}
 	if (csv)
 		fclose(csv);
+	if (diag_file)
+		fclose(diag_file);
 	if (meta) {
 		meta_loadavg(meta, "loadavg_end");
 		fclose(meta);
