@@ -232,7 +232,9 @@ def main():
                  meta.get("threads", "?"), meta.get("nr_cpus", "?"),
                  ", from a bundle" if meta.get("bundle") else ""),
              "Load average at the start and end: %s / %s (other work on the machine moves "
-             "every figure)." % (meta.get("loadavg_start", "?"), meta.get("loadavg_end", "?")),
+             "every figure). Host spinlocks yield every %s turns of a wait." % (
+                 meta.get("loadavg_start", "?"), meta.get("loadavg_end", "?"),
+                 meta.get("spins_per_yield", "?")),
              "",
              "## Host workloads (tests/bench/host/workloads.c)",
              "",

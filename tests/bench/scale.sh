@@ -29,6 +29,8 @@
 #   SCALE_PCT      workloads' operations in percent of their defaults (20)
 #   SCALE_HOST=0 / SCALE_KERNEL=0   leave out that half
 #   SCALE_KCMD     the kernel's command line ("bench quick"; "bench" for 5 rounds)
+#   WL_SPINS_PER_YIELD  the host spinlocks' yield interval in turns (64; 1: a yield on
+#                  every turn, the host shim before, to measure what that cost)
 #   OUT            where everything goes (build/bench-scale)
 #   SCALE_BUNDLE   set by a bundle's run.sh (tests/bench/scale_bundle.sh): run the
 #                  bundle's binaries, ISOs and QEMU through its own dynamic loader,
@@ -98,6 +100,7 @@ export GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.rtld.optional_st
 	echo "runs=$RUNS"
 	echo "scale=$PCT"
 	echo "kcmd=$KCMD"
+	echo "spins_per_yield=${WL_SPINS_PER_YIELD:-64}"
 	echo "cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
 	echo "date=$(date -u +%Y-%m-%dT%H:%MZ)"
 	echo "bundle=${B:+yes}"

@@ -15,7 +15,8 @@
  *  - SLUB: every cache's per-CPU slow-path state (cpu[cpu]), the (freelist,
  *    tid) pair and main sheaf pointer in the per-CPU slots, the main and
  *    spare sheaves themselves, and the per-CPU event counter;
- *  - SLOB and SLOB-seg: the per-CPU event counter (the heap is one lock's).
+ *  - SLOB and SLOB-seg: the per-CPU event counter (the heap is one lock's), and
+ *    the heap lock alone on its line (slob_heap_lock_line).
  * Data that every CPU writes by design (a node's shared array, SLUB's node
  * and barn, the zone) and words written once at set-up and only read on the
  * fast paths (a cache's cpu_array[] and node[] pointers) are not per-CPU
@@ -211,6 +212,26 @@ SELFTEST(percpu_lines_apart)
 		  "(first ones above)", bad, PCL_LINE);
 	return 0;
 }
+
+#if defined(CONFIG_ALLOC_SLOB) || defined(CONFIG_ALLOC_SLOB_SEG)
+/*
+ * Issue 21 item 1: SLOB's heap lock alone on its cache line. CPUs waiting for
+ * the lock read it over and over; the heap data the holder writes (lists,
+ * map, counters) and every other variable stay off that line.
+ */
+SELFTEST(slob_heap_lock_line)
+{
+	uintptr_t lock = (uintptr_t)&slob_heap.locked, line = lock / PCL_LINE;
+
+	ST_EXPECT(lock % PCL_LINE == 0, "the heap lock at 0x%lx, not at a line's start",
+		  (unsigned long)lock);
+	ST_EXPECT((uintptr_t)&slob_heap.nr_pages / PCL_LINE != line &&
+		  (uintptr_t)&slob_heap.spare / PCL_LINE != line,
+		  "the heap's data shares the lock's line at 0x%lx (nr_pages at 0x%lx)",
+		  (unsigned long)(line * PCL_LINE), (unsigned long)(uintptr_t)&slob_heap.nr_pages);
+	return 0;
+}
+#endif
 
 /* The check itself: two CPUs' objects planted in one line are found, apart ones are not. */
 SELFTEST(percpu_lines_check_finds_sharing)

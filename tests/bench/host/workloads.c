@@ -34,6 +34,8 @@
  *                         its N-th object; the run must then fail (tests/bench/host/smoke.sh)
  *     --stats             at the end, print Quarry's slab event counters (slab_stats_show;
  *                         counts only in a SLAB_STATS=1 build) and slabinfo
+ *     (environment) WL_SPINS_PER_YIELD=N   Quarry's spinlocks yield every N turns of a
+ *                         wait (the host shim's cpu_relax; default 64; 1: on every turn)
  *     --callgrind         under valgrind's callgrind: one thread, one warm-up and one
  *                         measured run; the measured part of each (workload, allocator)
  *                         is collected and dumped as "workload|allocator|1|ops"
@@ -934,6 +936,9 @@ int main(int argc, char **argv)
 
 	peer_static_tls(argv);
 	perf_ctl_init();
+	if (getenv("WL_SPINS_PER_YIELD"))
+		host_spins_per_yield = parse_uint("WL_SPINS_PER_YIELD", getenv("WL_SPINS_PER_YIELD"), 1,
+						  1000000);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
@@ -1029,8 +1034,9 @@ int main(int argc, char **argv)
 			perror(opt_meta);
 			return 2;
 		}
-		fprintf(meta, "page_size=%s\nvariant=%s\ncores=%u\nruns=%u\nscale=%u\n",
-			PAGE_SIZE_NAME, opt_variant, ncores, opt_runs, opt_scale);
+		fprintf(meta, "page_size=%s\nvariant=%s\ncores=%u\nruns=%u\nscale=%u\n"
+			"spins_per_yield=%u\n", PAGE_SIZE_NAME, opt_variant, ncores, opt_runs, opt_scale,
+			host_spins_per_yield);
 		meta_loadavg(meta, "loadavg_start");
 		for (unsigned int i = 0; i < ARRAY_SIZE(allocs); i++)
 			if (listed(opt_allocators, allocs[i].key))

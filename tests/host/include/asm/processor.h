@@ -29,22 +29,27 @@ static inline void host_set_cpu(unsigned int cpu)
 	host_cpu_off = cpu * HOST_PER_CPU_STRIDE;
 }
 /*
- * cpu_relax - one turn of a spin-wait: a pause, and every HOST_SPINS_PER_YIELD
- * turns of this thread a sched_yield. A yield on every turn made each
- * contended hand-over of a ticket lock wait for the waiter's system call to
- * return, a convoy that no CPU spinning on the kernel's lock sees: the
- * one-lock heaps (SLOB, SLOB-seg) then ran several times slower on two
- * threads than on one. A run of pauses notices a release within a cache-line
- * transfer; the yields that remain still let a preempted lock holder or next
- * owner run when threads outnumber cores. The count is the thread's over all
- * its waits, so a long wait yields at least every HOST_SPINS_PER_YIELD turns.
+ * cpu_relax - one turn of a spin-wait: a pause, and every host_spins_per_yield
+ * turns of this thread a sched_yield. A CPU waiting for a lock in the kernel
+ * only pauses, so the host's spinning should too, or the workloads measure
+ * the shim: a yield on every turn put a system call into each wait, so a
+ * ticket lock's next owner noticed its turn only when the call returned, and
+ * a waiter rarely looked at the lock, which hid what looking costs (SLOB's
+ * heap lock shared its cache line with the heap's lists, see mm/slob_def.h).
+ * The yields that remain still let a preempted lock holder or next owner run
+ * when threads outnumber cores. The count is the thread's over all its waits,
+ * so a long wait yields at least every host_spins_per_yield turns
+ * (HOST_SPINS_PER_YIELD; a program may set another, 1 being a yield on every
+ * turn, as the host workloads do for WL_SPINS_PER_YIELD). host_spins counts
+ * the thread's turns (the workloads report them as lock contention).
  */
 #define HOST_SPINS_PER_YIELD	64
 extern __thread unsigned int host_spins;
+extern unsigned int host_spins_per_yield;
 static inline void cpu_relax(void)
 {
 	__asm__ __volatile__("pause" ::: "memory");
-	if (++host_spins % HOST_SPINS_PER_YIELD == 0)
+	if (++host_spins % host_spins_per_yield == 0)
 		sched_yield();
 }
 static inline uint64_t arch_cycles(void)
