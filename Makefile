@@ -250,6 +250,14 @@ help:
 	@echo "  make bench-host  mm/ as a Linux program against glibc, jemalloc, tcmalloc, mimalloc:"
 	@echo "                loops and multi-threaded workloads -> build/bench-host/report.md;"
 	@echo "                make bench-host-profile: perf + fast-path counts on the workloads"
+	@echo "  make bench-scale  throughput against threads (1, 2, 4, ... nproc): the host workloads"
+	@echo "                for SLAB, SLUB, SLOB, SLOB-seg and the peers, and the SLAB and SLUB"
+	@echo "                kernels under QEMU MTTCG at as many vCPUs -> build/bench-scale/report.md"
+	@echo "                and scale.png; about 2 min on 2 cores (SCALE_THREADS=1,2,4 SCALE_RUNS=3"
+	@echo "                SCALE_PCT=20 SCALE_KERNEL=0 SCALE_HOST=0)"
+	@echo "  make bench-scale-bundle  the same as one self-contained tarball for a machine where"
+	@echo "                nothing can be installed (SCALE_CORES=16: its NR_CPUS and counts)"
+	@echo "                -> build/bench-scale-bundle-cpusN.tar.xz; there: tar xf, ./run.sh"
 	@echo "  make debug    boot QEMU paused with a gdbstub on a free port from 1234, printed"
 	@echo "                (ARCH=arm64 too; CMDLINE=gdbtest: a cache sequence to stop in)"
 	@echo "  make gdb      attach gdb-multiarch to 'make debug' (same options), with the"
@@ -300,3 +308,13 @@ bench-host:
 
 bench-host-profile:
 	@$(MAKE) --no-print-directory -f tests/bench/host/bench-host.mk bench-host-profile
+
+# Throughput against threads on this machine (tests/bench/scale.sh), and the
+# bundle that runs the same on a machine without packages (scale_bundle.sh).
+.PHONY: bench-scale bench-scale-bundle
+bench-scale: deps
+	@SCALE_THREADS="$(SCALE_THREADS)" SCALE_RUNS="$(SCALE_RUNS)" SCALE_PCT="$(SCALE_PCT)" \
+		SCALE_HOST="$(SCALE_HOST)" SCALE_KERNEL="$(SCALE_KERNEL)" tests/bench/scale.sh
+
+bench-scale-bundle: deps
+	@tests/bench/scale_bundle.sh $(SCALE_CORES)

@@ -247,6 +247,9 @@ struct kmem_cache_node {
 	unsigned int free_touched;	/* a free slab was allocated from since the last node reap */
 	unsigned int reap_visits;	/* slab_reap passes since the last node reap */
 } __aligned(64);			/* nodes of different CPUs share no cache line */
+_Static_assert(_Alignof(struct kmem_cache_node) >= SLAB_CACHE_LINE &&
+	       sizeof(struct kmem_cache_node) % SLAB_CACHE_LINE == 0,
+	       "a node is whole cache lines: another CPU's node never shares one");
 
 /*
  * Free objects a node keeps on empty slabs before giving slabs back: as

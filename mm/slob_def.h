@@ -29,7 +29,8 @@
  * or more go to kmalloc_large (KMALLOC_MAX_SLAB).
  *
  * Locking: slab_caches_lock (the list of caches, the id table) -> the heap
- * lock (slob_lock: a test-and-set byte) -> the zone lock -> the console.
+ * lock (slob_lock: a test-and-set byte on a cache line of its own, waited
+ * for with backoff) -> the zone lock -> the console.
  * The heap lock protects every page of the heap, its headers and lists,
  * the spare page and every cache's 'inuse'; it is only taken with
  * interrupts off, so any context but NMI may allocate. Nothing is per CPU.
@@ -237,7 +238,15 @@ struct kmem_cache {
 struct slob_heap {
 	uint8_t locked;			/* the heap lock (slob_lock): everything below, */
 					/* every heap page and header */
-	unsigned long nr_pages;		/* pages of the heap (the spare included) */
+	/*
+	 * From here on a cache line of its own: CPUs waiting for the lock
+	 * read 'locked' over and over, and the holder writes the lists and
+	 * map below; on one line, every read of a waiter took the line from
+	 * the holder in the middle of its critical section, which then grew
+	 * with the waiters (on the host workloads, two threads ran slower
+	 * the more often the waiter read the lock).
+	 */
+	unsigned long nr_pages __aligned(SLAB_CACHE_LINE); /* pages of the heap (the spare included) */
 	unsigned long quarantined;	/* damaged pages taken out of it, kept (mm/slob_quarantine.c) */
 	struct page *spare;		/* the empty page kept, or NULL (or no longer empty) */
 	unsigned int spare_age;		/* reap passes that found the spare empty */
@@ -252,6 +261,9 @@ struct slob_heap {
 	bool last_poisoned;		/* the block came from poisoned free memory */
 	unsigned int last_skip;		/* its first bytes that held links, not poison */
 };
+_Static_assert(offsetof(struct slob_heap, nr_pages) == SLAB_CACHE_LINE &&
+	       _Alignof(struct slob_heap) >= SLAB_CACHE_LINE,
+	       "the heap lock alone on its cache line");
 
 extern struct slob_heap slob_heap;
 
@@ -261,20 +273,35 @@ extern struct slob_heap slob_heap;
  * Half the instructions of the kernel's ticket lock, which matters on
  * paths that are mostly this lock; it is not fair, which the short
  * critical sections make harmless. slob_trylock (interrupts already off)
- * never waits. Acquire on taking, release on dropping.
+ * never waits. Acquire on taking, release on dropping. A CPU that finds
+ * the lock taken waits with backoff (below).
  */
 static __always_inline bool slob_trylock(void)
 {
 	return !__atomic_exchange_n(&slob_heap.locked, 1, __ATOMIC_ACQUIRE);
 }
 
+/* The most pauses a waiter for the heap lock lets pass between two looks at it. */
+#define SLOB_LOCK_BACKOFF_MAX	32
+
+/*
+ * A waiter looks at the lock after 1, 2, 4, ... up to SLOB_LOCK_BACKOFF_MAX
+ * pauses rather than after each: a waiter that takes the lock at every
+ * release moves the heap's lines to its CPU at every operation, and one
+ * that reads the lock line without pause slows the holder's release; the
+ * holder meanwhile goes on with its next operations while the heap's lines
+ * are in its cache. Inline and with no call, as the path that finds the
+ * lock free must not pay for the wait (a call there cost it registers).
+ */
 static __always_inline unsigned long slob_lock(void)
 {
 	unsigned long flags = arch_irq_save();
 
 	while (unlikely(!slob_trylock()))
-		while (__atomic_load_n(&slob_heap.locked, __ATOMIC_RELAXED))
-			cpu_relax();
+		for (unsigned int b = 1; __atomic_load_n(&slob_heap.locked, __ATOMIC_RELAXED);
+		     b = b < SLOB_LOCK_BACKOFF_MAX ? 2 * b : b)
+			for (unsigned int i = 0; i < b; i++)
+				cpu_relax();
 	return flags;
 }
 

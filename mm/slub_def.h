@@ -235,6 +235,8 @@ struct kmem_cache_cpu_partial {
 	unsigned long reap_tid;		/* the pair at the last reap: both equal means idle */
 	void *reap_freelist;		/* (frees move only the freelist) */
 } __aligned(64);
+_Static_assert(_Alignof(struct kmem_cache_cpu_partial) >= SLAB_CACHE_LINE,
+	       "each CPU's slow-path state (kmem_cache.cpu[]) on cache lines of its own");
 
 /* The barn: the node's spare sheaves, full and empty, under its own lock. */
 struct slub_barn {

@@ -22,7 +22,8 @@
 # SLUB without its sheaves (SLUB_SHEAVES=0: host tests, x86_64 4K self-tests),
 # the allocator fuzzer's fixed-seed slice (tests/fuzz/run.sh slice: every
 # allocator at 4K and 64K, with and without faults), the host workloads smoke
-# test (tests/bench/host/smoke.sh: SLAB and SLUB), the dependency step as a
+# test (tests/bench/host/smoke.sh: SLAB and SLUB), bench-scale's host half at 1
+# and 2 threads (tests/bench/scale_smoke.sh), the dependency step as a
 # user who is not root, bad build
 # options refused by make (tests/make-options.sh), make bench's real-time host
 # accounting (tests/bench/test_rt64k.py: synthetic logs and one x86_64 4K
@@ -302,6 +303,7 @@ fi
 # with memory running out, 1.6 million operations each; then its checks shown to catch planted faults.
 suite "allocator fuzzer slice (host, ASan+UBSan)" tests/fuzz/run.sh slice
 suite "host workloads smoke test (SLAB, SLUB; tests/bench/host/smoke.sh)" tests/bench/host/smoke.sh
+suite "bench-scale smoke test (host half, 1 and 2 threads; tests/bench/scale_smoke.sh)" tests/bench/scale_smoke.sh
 suite "dependency step (scripts/deps.sh)" tests/deps-test.sh
 suite "bad build options refused by make" tests/make-options.sh
 # make bench's real-time host accounting (hoststat.py, report_rt64k.py): synthetic

@@ -15,6 +15,8 @@
 extern char __percpu_start[], __percpu_end[];
 
 static uint8_t percpu_areas[NR_CPUS][PERCPU_AREA_SIZE] __aligned(PERCPU_AREA_SIZE);
+/* CPUs' areas share no cache line (SLAB_CACHE_LINE, 64 bytes): each is whole lines. */
+_Static_assert(PERCPU_AREA_SIZE % 64 == 0, "per-CPU areas must be whole cache lines");
 
 unsigned long __per_cpu_offset[NR_CPUS];
 DEFINE_PER_CPU(unsigned int, cpu_number);

@@ -22,6 +22,8 @@ uintptr_t host_phys_offset;
 __thread unsigned int host_cpu_id;
 __thread unsigned long host_cpu_off;
 __thread int host_irqs_off;
+__thread unsigned int host_spins;
+unsigned int host_spins_per_yield = HOST_SPINS_PER_YIELD;
 const char arch_name[] = "host";
 struct host_arena host_arena;
 

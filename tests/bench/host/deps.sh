@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # deps.sh - what `make bench-host` needs: the user-space allocators it compares
 # against (Debian: libjemalloc-dev, libgoogle-perftools-dev, libmimalloc-dev),
-# valgrind for the instruction and cache-miss counts, python3 for the report.
+# valgrind for the instruction and cache-miss counts, python3 for the report
+# (python3-matplotlib for bench-scale's plot).
 # As root, missing packages are installed (after apt-get update); otherwise the
 # command is printed and the benchmark goes on with what there is (an allocator
 # that cannot be loaded is reported as not available; no valgrind, no counts).
 set -uo pipefail
 
-PKGS="libjemalloc-dev libgoogle-perftools-dev libmimalloc-dev valgrind python3"
+PKGS="libjemalloc-dev libgoogle-perftools-dev libmimalloc-dev valgrind python3 python3-matplotlib"
 missing=()
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -8,8 +8,17 @@
  *     --csv FILE          append one row per timed run: allocator,threads,workload,run,
  *                         wall_ns,cpu_ns,ops (ops: allocations, each freed once)
  *     --meta FILE         write key=value facts (how each allocator was reached, load)
+ *     --diag FILE         append one row per timed run: allocator,threads,workload,run,ops,
+ *                         spins,minflt,nvcsw,nivcsw: all threads' turns of a spin-wait in
+ *                         Quarry's spinlocks (cpu_relax; Quarry and "locked" only, a peer's
+ *                         own spinning is not seen), minor page faults, voluntary and
+ *                         involuntary context switches in the measured part
  *     --variant NAME      Quarry's allocator name in the rows ("slab" or "slub")
- *     --allocators LIST   subset of quarry,glibc,jemalloc,tcmalloc,mimalloc
+ *     --allocators LIST   subset of quarry,glibc,jemalloc,tcmalloc,mimalloc,locked
+ *                         (locked: glibc's malloc behind one kernel/spinlock.h ticket
+ *                         lock, the plain spinlock-protected heap that SLOB and
+ *                         SLOB-seg, one heap lock by design, are measured against;
+ *                         not in the default list)
  *     --workloads LIST    subset of larson,mixed,prodcons
  *     --threads LIST      thread counts (default 1,2; prodcons needs 1 or an even count)
  *     --runs N            timed runs per (workload, threads, allocator), after one
@@ -25,6 +34,8 @@
  *                         its N-th object; the run must then fail (tests/bench/host/smoke.sh)
  *     --stats             at the end, print Quarry's slab event counters (slab_stats_show;
  *                         counts only in a SLAB_STATS=1 build) and slabinfo
+ *     (environment) WL_SPINS_PER_YIELD=N   Quarry's spinlocks yield every N turns of a
+ *                         wait (the host shim's cpu_relax; default 64; 1: on every turn)
  *     --callgrind         under valgrind's callgrind: one thread, one warm-up and one
  *                         measured run; the measured part of each (workload, allocator)
  *                         is collected and dumped as "workload|allocator|1|ops"
@@ -67,6 +78,7 @@
 #include "host_shim.h"
 #include "mm/slab.h"
 #include "mm/page.h"
+#include "kernel/spinlock.h"
 #include <asm/processor.h>
 #include "peers.h"
 
@@ -89,6 +101,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -111,7 +124,7 @@
 static unsigned int opt_runs = 5;
 static unsigned int opt_scale = 100;
 static size_t opt_arena_mb = 512;
-static const char *opt_csv, *opt_meta, *opt_variant = "slab";
+static const char *opt_csv, *opt_meta, *opt_diag, *opt_variant = "slab";
 static const char *opt_allocators = "quarry,glibc,jemalloc,tcmalloc,mimalloc";
 static const char *opt_workloads = "larson,mixed,prodcons";
 static const char *opt_threads = "1,2";
@@ -330,7 +343,32 @@ struct wthread {
 	uint64_t ops;	   /* allocations made in the measured part */
 	unsigned long bad; /* objects whose tag did not check */
 	void (*fn)(struct wthread *t);
+	/* --diag: the measured part's spin turns (cpu_relax), page faults, context switches */
+	uint64_t spins, minflt, nvcsw, nivcsw;
 } __aligned(64);
+
+/* The measured part's counts start: this thread's own (getrusage RUSAGE_THREAD). */
+static void diag_begin(struct wthread *t)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	t->spins = host_spins;
+	t->minflt = (uint64_t)ru.ru_minflt;
+	t->nvcsw = (uint64_t)ru.ru_nvcsw;
+	t->nivcsw = (uint64_t)ru.ru_nivcsw;
+}
+
+static void diag_end(struct wthread *t)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	t->spins = host_spins - t->spins;
+	t->minflt = (uint64_t)ru.ru_minflt - t->minflt;
+	t->nvcsw = (uint64_t)ru.ru_nvcsw - t->nvcsw;
+	t->nivcsw = (uint64_t)ru.ru_nivcsw - t->nivcsw;
+}
 
 static struct wthread threads[MAX_THREADS];
 static struct barrier start_barrier;
@@ -414,6 +452,7 @@ static __always_inline void larson_body(struct wthread *t, void *(*alloc)(size_t
 	barrier_wait(&start_barrier);
 	t->t0 = clock_ns(CLOCK_MONOTONIC);
 	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	diag_begin(t);
 	cg_begin();
 	while (done < total) {
 		struct larson_set *set = larson_take(nsets);
@@ -433,6 +472,7 @@ static __always_inline void larson_body(struct wthread *t, void *(*alloc)(size_t
 	cg_end();
 	t->t1 = clock_ns(CLOCK_MONOTONIC);
 	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t->cpu_ns;
+	diag_end(t);
 	t->ops = done;
 	/* Clean-up (untimed): every set freed by the thread that filled it. */
 	barrier_wait(&start_barrier);
@@ -458,6 +498,7 @@ static __always_inline void mixed_body(struct wthread *t, void *(*alloc)(size_t)
 	barrier_wait(&start_barrier);
 	t->t0 = clock_ns(CLOCK_MONOTONIC);
 	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	diag_begin(t);
 	cg_begin();
 	for (unsigned int k = 0; k < total; k++) {
 		unsigned int j = (unsigned int)((rnd(&s) >> 32) * MIXED_SLOTS >> 32);
@@ -472,6 +513,7 @@ static __always_inline void mixed_body(struct wthread *t, void *(*alloc)(size_t)
 	cg_end();
 	t->t1 = clock_ns(CLOCK_MONOTONIC);
 	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t->cpu_ns;
+	diag_end(t);
 	t->ops = total;
 	for (unsigned int j = 0; j < MIXED_SLOTS; j++) {
 		if (slot[j]) {
@@ -543,6 +585,7 @@ static __always_inline void prodcons_body(struct wthread *t, void *(*alloc)(size
 	barrier_wait(&start_barrier);
 	t->t0 = clock_ns(CLOCK_MONOTONIC);
 	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	diag_begin(t);
 	cg_begin();
 	if (t->nthreads == 1) {
 		void **batch = t->slots;
@@ -606,6 +649,7 @@ static __always_inline void prodcons_body(struct wthread *t, void *(*alloc)(size
 	cg_end();
 	t->t1 = clock_ns(CLOCK_MONOTONIC);
 	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t->cpu_ns;
+	diag_end(t);
 	t->seed = s;
 }
 
@@ -651,6 +695,23 @@ static inline void mimalloc_free(void *p)
 {
 	peer_mi_free(p);
 }
+/* The yardstick of a one-lock heap: every call under one ticket lock, as SLOB's heap is. */
+static struct spinlock locked_heap_lock __aligned(64) = SPINLOCK_INIT;
+static inline void *locked_alloc(size_t n)
+{
+	void *p;
+
+	spin_lock(&locked_heap_lock);
+	p = malloc(n);
+	spin_unlock(&locked_heap_lock);
+	return p;
+}
+static inline void locked_free(void *p)
+{
+	spin_lock(&locked_heap_lock);
+	free(p);
+	spin_unlock(&locked_heap_lock);
+}
 
 #define DEFINE_WORKLOADS(NAME)                                                                     \
 	static void NAME##_larson(struct wthread *t)                                               \
@@ -671,6 +732,7 @@ DEFINE_WORKLOADS(glibc)
 DEFINE_WORKLOADS(jemalloc)
 DEFINE_WORKLOADS(tcmalloc)
 DEFINE_WORKLOADS(mimalloc)
+DEFINE_WORKLOADS(locked)
 
 struct allocator {
 	const char *key;
@@ -686,7 +748,7 @@ struct allocator {
 
 static struct allocator allocs[] = {
     ALLOCATOR(quarry),	 ALLOCATOR(glibc),    ALLOCATOR(jemalloc),
-    ALLOCATOR(tcmalloc), ALLOCATOR(mimalloc),
+    ALLOCATOR(tcmalloc), ALLOCATOR(mimalloc), ALLOCATOR(locked),
 };
 
 static const char *const workload_names[3] = {"larson", "mixed", "prodcons"};
@@ -723,10 +785,13 @@ static void *thread_main(void *arg)
  * from the common start to the last thread's end. Returns false when an
  * object's tag did not check.
  */
+static FILE *diag_file; /* --diag */
+
 static bool run_once(struct allocator *a, unsigned int w, unsigned int n, unsigned int run,
 		     FILE *csv)
 {
-	uint64_t t0 = UINT64_MAX, t1 = 0, cpu = 0, ops = 0;
+	uint64_t t0 = UINT64_MAX, t1 = 0, cpu = 0, ops = 0, spins = 0, minflt = 0, nvcsw = 0;
+	uint64_t nivcsw = 0;
 	unsigned long bad = 0;
 
 	cg_collect = opt_callgrind && run > 0 && n == 1;
@@ -762,6 +827,10 @@ static bool run_once(struct allocator *a, unsigned int w, unsigned int n, unsign
 		cpu += t->cpu_ns;
 		ops += t->ops;
 		bad += t->bad;
+		spins += t->spins;
+		minflt += t->minflt;
+		nvcsw += t->nvcsw;
+		nivcsw += t->nivcsw;
 	}
 	if (run > 0)
 		perf_ctl("disable\n");
@@ -776,6 +845,11 @@ static bool run_once(struct allocator *a, unsigned int w, unsigned int n, unsign
 		fprintf(csv, "%s,%u,%s,%u,%llu,%llu,%llu\n", alloc_name(a), n, workload_names[w],
 			run, (unsigned long long)(t1 - t0), (unsigned long long)cpu,
 			(unsigned long long)ops);
+	if (diag_file && csv && run > 0)
+		fprintf(diag_file, "%s,%u,%s,%u,%llu,%llu,%llu,%llu,%llu\n", alloc_name(a), n,
+			workload_names[w], run, (unsigned long long)ops, (unsigned long long)spins,
+			(unsigned long long)minflt, (unsigned long long)nvcsw,
+			(unsigned long long)nivcsw);
 	if (bad)
 		fprintf(stderr, "workloads: %s, %s, %u threads: %lu objects with bad tags\n",
 			alloc_name(a), workload_names[w], n, bad);
@@ -792,7 +866,10 @@ static void setup_allocators(void)
 		 opt_variant);
 	snprintf(allocs[1].how, sizeof(allocs[1].how),
 		 "glibc %s malloc()/free(), the process's own allocator", gnu_get_libc_version());
-	for (unsigned int i = 2; i < ARRAY_SIZE(allocs); i++)
+	snprintf(allocs[5].how, sizeof(allocs[5].how),
+		 "glibc %s malloc()/free() behind one ticket spinlock (kernel/spinlock.h, the "
+		 "host's cpu_relax): a plain spinlock-protected heap", gnu_get_libc_version());
+	for (unsigned int i = 2; i < 5; i++)
 		if (allocs[i].on && !peer_open(allocs[i].key, allocs[i].how, sizeof(allocs[i].how)))
 			allocs[i].on = false;
 }
@@ -829,7 +906,7 @@ static void meta_loadavg(FILE *meta, const char *key)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: workloads [--csv F] [--meta F] [--variant NAME] [--allocators L] "
+	fprintf(stderr, "usage: workloads [--csv F] [--meta F] [--diag F] [--variant NAME] [--allocators L] "
 			"[--workloads L] [--threads L] [--runs N] [--scale PCT] [--arena-mb N] "
 			"[--plant N] [--stats] [--callgrind]\n");
 	exit(2);
@@ -859,6 +936,9 @@ int main(int argc, char **argv)
 
 	peer_static_tls(argv);
 	perf_ctl_init();
+	if (getenv("WL_SPINS_PER_YIELD"))
+		host_spins_per_yield = parse_uint("WL_SPINS_PER_YIELD", getenv("WL_SPINS_PER_YIELD"), 1,
+						  1000000);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
@@ -881,6 +961,8 @@ int main(int argc, char **argv)
 			opt_csv = v;
 		else if (!strcmp(a, "--meta"))
 			opt_meta = v;
+		else if (!strcmp(a, "--diag"))
+			opt_diag = v;
 		else if (!strcmp(a, "--variant"))
 			opt_variant = v;
 		else if (!strcmp(a, "--allocators"))
@@ -942,14 +1024,19 @@ int main(int argc, char **argv)
 		perror(opt_csv);
 		return 2;
 	}
+	if (opt_diag && !(diag_file = fopen(opt_diag, "a"))) {
+		perror(opt_diag);
+		return 2;
+	}
 	if (opt_meta) {
 		meta = fopen(opt_meta, "w");
 		if (!meta) {
 			perror(opt_meta);
 			return 2;
 		}
-		fprintf(meta, "page_size=%s\nvariant=%s\ncores=%u\nruns=%u\nscale=%u\n",
-			PAGE_SIZE_NAME, opt_variant, ncores, opt_runs, opt_scale);
+		fprintf(meta, "page_size=%s\nvariant=%s\ncores=%u\nruns=%u\nscale=%u\n"
+			"spins_per_yield=%u\n", PAGE_SIZE_NAME, opt_variant, ncores, opt_runs, opt_scale,
+			host_spins_per_yield);
 		meta_loadavg(meta, "loadavg_start");
 		for (unsigned int i = 0; i < ARRAY_SIZE(allocs); i++)
 			if (listed(opt_allocators, allocs[i].key))
@@ -1001,6 +1088,8 @@ int main(int argc, char **argv)
 	}
 	if (csv)
 		fclose(csv);
+	if (diag_file)
+		fclose(diag_file);
 	if (meta) {
 		meta_loadavg(meta, "loadavg_end");
 		fclose(meta);

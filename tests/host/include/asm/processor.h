@@ -1,8 +1,8 @@
 /*
  * Host shim: threads stand in for CPUs; each calls host_set_cpu() before using mm/.
- * Unlike CPUs, threads get descheduled: a spinner yields, so that a ticket
- * lock's next owner, preempted, does not hold up every waiter behind it
- * when there are more threads than host cores.
+ * Unlike CPUs, threads get descheduled: a spinner yields now and then (see
+ * cpu_relax), so that a ticket lock's next owner, preempted, does not hold
+ * up every waiter behind it when there are more threads than host cores.
  */
 #ifndef ASM_PROCESSOR_H
 #define ASM_PROCESSOR_H
@@ -20,6 +20,7 @@ extern __thread unsigned int host_cpu_id;
 /* host_cpu_id * HOST_PER_CPU_STRIDE: where this CPU's copy of a per-CPU variable starts. */
 extern __thread unsigned long host_cpu_off;
 #define HOST_PER_CPU_STRIDE	128UL
+_Static_assert(HOST_PER_CPU_STRIDE % 64 == 0, "a CPU's row of a per-CPU variable is whole lines");
 
 /* host_set_cpu - the calling thread acts as CPU cpu from now on (both thread-locals). */
 static inline void host_set_cpu(unsigned int cpu)
@@ -27,10 +28,29 @@ static inline void host_set_cpu(unsigned int cpu)
 	host_cpu_id = cpu;
 	host_cpu_off = cpu * HOST_PER_CPU_STRIDE;
 }
+/*
+ * cpu_relax - one turn of a spin-wait: a pause, and every host_spins_per_yield
+ * turns of this thread a sched_yield. A CPU waiting for a lock in the kernel
+ * only pauses, so the host's spinning should too, or the workloads measure
+ * the shim: a yield on every turn put a system call into each wait, so a
+ * ticket lock's next owner noticed its turn only when the call returned, and
+ * a waiter rarely looked at the lock, which hid what looking costs (SLOB's
+ * heap lock shared its cache line with the heap's lists, see mm/slob_def.h).
+ * The yields that remain still let a preempted lock holder or next owner run
+ * when threads outnumber cores. The count is the thread's over all its waits,
+ * so a long wait yields at least every host_spins_per_yield turns
+ * (HOST_SPINS_PER_YIELD; a program may set another, 1 being a yield on every
+ * turn, as the host workloads do for WL_SPINS_PER_YIELD). host_spins counts
+ * the thread's turns (the workloads report them as lock contention).
+ */
+#define HOST_SPINS_PER_YIELD	64
+extern __thread unsigned int host_spins;
+extern unsigned int host_spins_per_yield;
 static inline void cpu_relax(void)
 {
 	__asm__ __volatile__("pause" ::: "memory");
-	sched_yield();
+	if (++host_spins % host_spins_per_yield == 0)
+		sched_yield();
 }
 static inline uint64_t arch_cycles(void)
 {

@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""report_scale.py --dir DIR - the tables and plot of `make bench-scale`
+(tests/bench/scale.sh) from DIR/host.csv, DIR/kernel.csv and DIR/meta.txt.
+
+host.csv: the workloads' rows, allocator,threads,workload,run,wall_ns,cpu_ns,ops;
+a figure is the median over runs of wall_ns / ops (host wall-clock ns per
+operation, all threads together: lower is better) and beside it the speed-up
+over the same allocator's one-thread figure (throughput ratio).
+kernel.csv: alloc,cpus,size,alloc_cycles,free_cycles,counter_khz from the
+kernels' concurrent_alloc_free lines under MTTCG; a figure is ns of guest time
+per kmalloc + kfree pair on each CPU (real time of a TCG guest, the emulator
+included), and the aggregate throughput (CPUs / ns per pair) against one CPU.
+Writes DIR/report.md and, where matplotlib imports, DIR/scale.png.
+"""
+import argparse
+import csv
+import os
+import statistics
+import sys
+from collections import defaultdict
+
+ORDER = ["slab", "slub", "slob", "slob-seg", "glibc", "jemalloc", "tcmalloc", "mimalloc", "locked"]
+NAMES = {"slab": "SLAB", "slub": "SLUB", "slob": "SLOB", "slob-seg": "SLOB-seg",
+         "locked": "glibc+lock"}
+WORKLOADS = ["larson", "mixed", "prodcons"]
+
+
+def read_meta(d):
+    meta = {}
+    try:
+        with open(os.path.join(d, "meta.txt")) as f:
+            for line in f:
+                k, _, v = line.rstrip("\n").partition("=")
+                meta[k] = v
+    except OSError:
+        pass
+    return meta
+
+
+def read_host(d):
+    runs = defaultdict(list)
+    try:
+        with open(os.path.join(d, "host.csv")) as f:
+            for row in csv.reader(f):
+                if len(row) != 7:
+                    continue
+                alloc, thr, wl, _run, wall, _cpu, ops = row
+                if int(ops) > 0:
+                    runs[(wl, alloc, int(thr))].append(int(wall) / int(ops))
+    except OSError:
+        pass
+    return {k: statistics.median(v) for k, v in runs.items()}
+
+
+def read_diag(d):
+    """Per (workload, allocator, threads): spin turns, minor faults and involuntary
+    context switches per 1000 operations, summed over the runs."""
+    tot = defaultdict(lambda: [0, 0, 0, 0])
+    try:
+        with open(os.path.join(d, "diag.csv")) as f:
+            for row in csv.reader(f):
+                if len(row) != 9:
+                    continue
+                alloc, thr, wl, _run, ops, spins, minflt, _nvcsw, nivcsw = row
+                t = tot[(wl, alloc, int(thr))]
+                t[0] += int(ops)
+                t[1] += int(spins)
+                t[2] += int(minflt)
+                t[3] += int(nivcsw)
+    except OSError:
+        pass
+    return {k: (1e3 * v[1] / v[0], 1e3 * v[2] / v[0], 1e3 * v[3] / v[0])
+            for k, v in tot.items() if v[0]}
+
+
+def diag_table(diag, threads):
+    out = ["\n### Spin-waiting and the operating system, per 1000 operations\n",
+           "Turns of spin-waiting in Quarry's spinlocks (cpu_relax: Quarry's allocators and "
+           "glibc+lock; a peer's own spinning is not counted), minor page faults and involuntary "
+           "context switches in the measured part, all threads: spin turns are lock contention; "
+           "faults and switches the operating system's share. A slowdown with none of them is "
+           "cache-line traffic (or the machine).\n",
+           "| workload | allocator | " + " | ".join("%d thr" % t for t in threads) + " |",
+           "|---|---|" + "---|" * len(threads)]
+    allocs = sorted({k[1] for k in diag}, key=lambda a: (ORDER.index(a) if a in ORDER else 99, a))
+    for wl in WORKLOADS:
+        for a in allocs:
+            if a not in ("slab", "slub", "slob", "slob-seg", "locked"):
+                continue
+            cells = []
+            for t in threads:
+                v = diag.get((wl, a, t))
+                cells.append("-" if v is None else "%.1f / %.2f / %.2f" % v)
+            if any(c != "-" for c in cells):
+                out.append("| %s | %s | %s |" % (wl, name(a), " | ".join(cells)))
+    out.append("\n(each cell: spin turns / page faults / involuntary switches)")
+    return out
+
+
+def read_kernel(d):
+    res = defaultdict(list)
+    try:
+        with open(os.path.join(d, "kernel.csv")) as f:
+            for row in csv.reader(f):
+                if len(row) != 6:
+                    continue
+                alloc, cpus, size, a, fr, khz = row
+                khz = int(khz)
+                if khz <= 0:
+                    continue
+                ns = (int(a) + int(fr)) * 1e6 / khz
+                res[(alloc, int(size), int(cpus))].append(ns)
+    except OSError:
+        pass
+    return {k: statistics.median(v) for k, v in res.items()}
+
+
+def name(a):
+    return NAMES.get(a, a)
+
+
+def host_tables(host, threads):
+    out = []
+    allocs = sorted({k[1] for k in host}, key=lambda a: (ORDER.index(a) if a in ORDER else 99, a))
+    for wl in WORKLOADS:
+        if not any(k[0] == wl for k in host):
+            continue
+        thr = [t for t in threads if any(k[0] == wl and k[2] == t for k in host)]
+        out.append("\n### %s: host ns per operation (wall, all threads), speed-up over 1 thread\n"
+                   % wl)
+        out.append("| allocator | " + " | ".join("%d thr" % t for t in thr) + " |")
+        out.append("|---|" + "---|" * len(thr))
+        for a in allocs:
+            base = host.get((wl, a, 1))
+            cells = []
+            for t in thr:
+                v = host.get((wl, a, t))
+                if v is None:
+                    cells.append("-")
+                elif base and t != 1:
+                    cells.append("%.2f (%.2fx)" % (v, base / v))
+                else:
+                    cells.append("%.2f" % v)
+            out.append("| %s | %s |" % (name(a), " | ".join(cells)))
+    return out
+
+
+def kernel_tables(kern):
+    out = []
+    for alloc in sorted({k[0] for k in kern}):
+        cpus = sorted({k[2] for k in kern if k[0] == alloc})
+        sizes = sorted({k[1] for k in kern if k[0] == alloc})
+        out.append("\n### Kernel %s under MTTCG: ns of guest time per kmalloc + kfree pair per CPU,"
+                   " aggregate throughput over 1 vCPU\n" % name(alloc))
+        out.append("| size | " + " | ".join("%d vCPU" % c for c in cpus) + " |")
+        out.append("|---|" + "---|" * len(cpus))
+        for s in sizes:
+            base = kern.get((alloc, s, 1))
+            cells = []
+            for c in cpus:
+                v = kern.get((alloc, s, c))
+                if v is None:
+                    cells.append("-")
+                elif base and c != 1:
+                    cells.append("%.1f (%.2fx)" % (v, c * base / v))
+                else:
+                    cells.append("%.1f" % v)
+            out.append("| %d | %s |" % (s, " | ".join(cells)))
+    return out
+
+
+def plot(d, host, kern, threads, meta):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return "no plot: python3-matplotlib is not installed (Debian: apt-get install python3-matplotlib)"
+    kallocs = sorted({k[0] for k in kern})
+    panels = [wl for wl in WORKLOADS if any(k[0] == wl for k in host)] + kallocs
+    if not panels:
+        return "no plot: no figures"
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 4.2), squeeze=False)
+    venue = "%s cores, %s" % (meta.get("cores", "?"), meta.get("cpu", "?"))
+    for ax, p in zip(axes[0], panels):
+        if p in WORKLOADS:
+            allocs = sorted({k[1] for k in host if k[0] == p},
+                            key=lambda a: (ORDER.index(a) if a in ORDER else 99, a))
+            for a in allocs:
+                xs = [t for t in threads if (p, a, t) in host]
+                ys = [1e3 / host[(p, a, t)] for t in xs]
+                style = "-o" if a in ("slab", "slub", "slob", "slob-seg") else "--."
+                ax.plot(xs, ys, style, label=name(a))
+            ax.set_title("host %s" % p)
+            ax.set_ylabel("M operations/s (host wall clock, all threads)")
+            ax.set_xlabel("threads (host, pinned)")
+        else:
+            sizes = sorted({k[1] for k in kern if k[0] == p})
+            for s in sizes:
+                xs = sorted(c for (a, sz, c) in kern if a == p and sz == s)
+                ys = [c * 1e3 / kern[(p, s, c)] for c in xs]
+                ax.plot(xs, ys, "-o", label="%d B" % s)
+            ax.set_title("kernel %s, QEMU MTTCG" % name(p))
+            ax.set_ylabel("M kmalloc+kfree pairs/s (guest real time, emulator incl.)")
+            ax.set_xlabel("vCPUs")
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(threads)
+        ax.set_xticklabels([str(t) for t in threads])
+        ax.minorticks_off()
+        ax.set_yscale("log")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle("Quarry bench-scale: throughput against threads (higher is better); " + venue,
+                 fontsize=9)
+    fig.tight_layout()
+    path = os.path.join(d, "scale.png")
+    fig.savefig(path, dpi=90)
+    return "plot: %s" % path
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--dir", default="build/bench-scale")
+    args = ap.parse_args()
+    meta = read_meta(args.dir)
+    host = read_host(args.dir)
+    kern = read_kernel(args.dir)
+    threads = sorted({k[2] for k in host} | {k[2] for k in kern})
+    lines = ["# Quarry bench-scale", "",
+             "Machine: %s cores (%s); %s; thread counts %s; NR_CPUS=%s build%s." % (
+                 meta.get("cores", "?"), meta.get("cpu", "?"), meta.get("date", "?"),
+                 meta.get("threads", "?"), meta.get("nr_cpus", "?"),
+                 ", from a bundle" if meta.get("bundle") else ""),
+             "Load average at the start and end: %s / %s (other work on the machine moves "
+             "every figure). Host spinlocks yield every %s turns of a wait." % (
+                 meta.get("loadavg_start", "?"), meta.get("loadavg_end", "?"),
+                 meta.get("spins_per_yield", "?")),
+             "",
+             "## Host workloads (tests/bench/host/workloads.c)",
+             "",
+             "Host wall-clock ns per operation, aggregate: a run's wall time over all threads' "
+             "operations (an operation is an allocation and, later, its free), median of %s runs "
+             "at %s%% of the default operations; lower is better. In parentheses: throughput "
+             "against the same allocator on 1 thread. Threads are pinned one per core and act "
+             "as CPUs 0..n-1. glibc+lock is glibc's malloc behind one ticket spinlock: "
+             "the yardstick for SLOB and SLOB-seg, whose heap has one lock by design."
+             % (meta.get("runs", "?"), meta.get("scale", "?"))]
+    lines += host_tables(host, threads) if host else ["", "(no host figures)"]
+    diag = read_diag(args.dir)
+    if diag:
+        lines += diag_table(diag, threads)
+    lines += ["", "## The kernel under QEMU MTTCG (x86_64, 4K pages, `%s`)" % meta.get("kcmd", "?"),
+              "",
+              "Test 3 (concurrent_alloc_free): every CPU allocates then frees BENCH_OBJECTS "
+              "objects of one size at once. ns of guest time per kmalloc + kfree pair on each "
+              "CPU (the guest's TSC at the rate it measured at boot): real time of a TCG guest, "
+              "each vCPU one host thread, the emulator's own cost and its contention included, "
+              "so not the allocator's cost alone. In parentheses: the whole machine's "
+              "throughput against 1 vCPU."]
+    lines += kernel_tables(kern) if kern else ["", "(no kernel figures)"]
+    note = plot(args.dir, host, kern, threads, meta)
+    lines += ["", note.replace("plot: %s" % args.dir.rstrip("/") + "/", "Plot: ")
+              if note.startswith("plot:") else note, ""]
+    with open(os.path.join(args.dir, "report.md"), "w") as f:
+        f.write("\n".join(lines))
+    print(note, file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# scale.sh - `make bench-scale`: throughput against threads, on whatever machine
+# this is, for every allocator.
+#
+#  1. Host: the multi-threaded workloads of `make bench-host` (larson, mixed,
+#     prodcons: tests/bench/host/workloads.c) at 1, 2, 4, ... threads up to the
+#     machine's cores (nproc, and nproc itself), for SLAB, SLUB, SLOB and
+#     SLOB-seg (mm/ built for Linux user space, threads pinned to cores acting
+#     as CPUs), the peers the workloads binary can load (glibc, jemalloc,
+#     tcmalloc, mimalloc: tests/bench/host/deps.sh installs them) and
+#     "locked" (glibc's malloc behind one ticket spinlock, the yardstick of a
+#     one-lock heap). Figures: host wall-clock ns per operation, aggregate
+#     (wall time of a run / all threads' operations), median of the runs.
+#  2. Kernel: SLAB's and SLUB's x86_64 kernels booted with "bench quick" under
+#     QEMU MTTCG (one host thread per vCPU) at the same CPU counts; test 3's
+#     concurrent_alloc_free figures (kmalloc then kfree of BENCH_OBJECTS
+#     objects per CPU at once) in ns of guest time per operation per CPU: real
+#     time of a TCG guest, the emulator's own cost included.
+#  3. report_scale.py writes OUT/report.md (the tables) and OUT/scale.png (the
+#     plot, where python3-matplotlib is installed). Beside the figures, per host
+#     run (workloads --diag, OUT/diag.csv): turns of spin-waiting in Quarry's
+#     spinlocks, page faults and context switches per operation, to tell lock
+#     contention and the operating system from cache-line traffic, which shows
+#     only as time.
+#
+# Environment (the Makefile passes its variables of the same names):
+#   SCALE_THREADS  thread/CPU counts, commas (default: 1,2,4,... up to nproc, and nproc)
+#   SCALE_RUNS     timed runs per (workload, threads, allocator) (3)
+#   SCALE_PCT      workloads' operations in percent of their defaults (20)
+#   SCALE_HOST=0 / SCALE_KERNEL=0   leave out that half
+#   SCALE_KCMD     the kernel's command line ("bench quick"; "bench" for 5 rounds)
+#   WL_SPINS_PER_YIELD  the host spinlocks' yield interval in turns (64; 1: a yield on
+#                  every turn, the host shim before, to measure what that cost)
+#   OUT            where everything goes (build/bench-scale)
+#   SCALE_BUNDLE   set by a bundle's run.sh (tests/bench/scale_bundle.sh): run the
+#                  bundle's binaries, ISOs and QEMU through its own dynamic loader,
+#                  build nothing
+# Binaries are built with NR_CPUS = the largest count asked for (at least 8, the
+# default). The run takes about two minutes on a 2-core machine (a minute of it
+# the kernels' builds the first time); the host half grows with the cores, SLOB's
+# runs the longest (its one lock).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+B=${SCALE_BUNDLE:-}
+if [ -z "$B" ]; then
+	cd "$here/../.." || exit 1
+fi
+OUT=${OUT:-build/bench-scale}
+RUNS=${SCALE_RUNS:-3}
+PCT=${SCALE_PCT:-20}
+KCMD=${SCALE_KCMD:-bench quick}
+cores=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)
+if [ -n "${SCALE_THREADS:-}" ]; then
+	threads=$SCALE_THREADS
+else
+	threads=
+	for ((n = 1; n < cores; n *= 2)); do threads+="$n,"; done
+	threads+=$cores
+fi
+maxn=1
+IFS=, read -r -a tlist <<< "$threads"
+for n in "${tlist[@]}"; do
+	case $n in
+	'' | *[!0-9]*) echo "bench-scale: SCALE_THREADS '$threads': '$n' is no count" >&2; exit 2 ;;
+	esac
+	[ "$n" -gt "$maxn" ] && maxn=$n
+done
+if [ "$maxn" -gt 64 ]; then
+	echo "bench-scale: at most 64 threads (Quarry's NR_CPUS); asked for $maxn" >&2
+	exit 2
+fi
+ncpus=$((maxn > 8 ? maxn : 8))
+if [ -n "$B" ]; then	# the bundle's binaries were built for its own NR_CPUS
+	ncpus=$(cat "$B/nr_cpus")
+	[ "$maxn" -le "$ncpus" ] ||
+		{ echo "bench-scale: this bundle was built for $ncpus CPUs; asked for $maxn" >&2; exit 2; }
+fi
+suffix=$([ "$ncpus" != 8 ] && echo "-cpus$ncpus")
+mkdir -p "$OUT/logs"
+rm -f "$OUT/host.csv" "$OUT/diag.csv" "$OUT/kernel.csv"
+start=$(date +%s)
+elapsed() { echo "$(($(date +%s) - start))s"; }
+status=0
+
+# How to start a program: directly, or through the bundle's loader.
+if [ -n "$B" ]; then
+	run_prog() { "$B/lib/ld-linux-x86-64.so.2" --library-path "$B/lib" "$@"; }
+	BIN=$B/bin
+else
+	run_prog() { "$@"; }
+	BIN=build/bench-host
+fi
+# jemalloc's initial-exec TLS needs room in glibc's static TLS surplus when dlopen'ed.
+export GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.rtld.optional_static_tls=65536"
+
+{
+	echo "cores=$cores"
+	echo "threads=$threads"
+	echo "nr_cpus=$ncpus"
+	echo "runs=$RUNS"
+	echo "scale=$PCT"
+	echo "kcmd=$KCMD"
+	echo "spins_per_yield=${WL_SPINS_PER_YIELD:-64}"
+	echo "cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
+	echo "date=$(date -u +%Y-%m-%dT%H:%MZ)"
+	echo "bundle=${B:+yes}"
+	echo "loadavg_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+} > "$OUT/meta.txt"
+
+# ---- host workloads ----
+if [ "${SCALE_HOST:-1}" != 0 ]; then
+	if [ -z "$B" ]; then
+		echo "bench-scale: [$(elapsed)] building the workloads (NR_CPUS=$ncpus)"
+		"$here/host/deps.sh"
+		for a in slab slub slob slob-seg; do
+			make --no-print-directory -f "$here/host/bench-host.mk" BH_VARIANT_BUILD=1 \
+				PAGE_SHIFT=12 SLAB_IDX= SLAB_DEBUG= SLAB_GROW_LOCKED= SLAB_FREELIST_HARDENED= \
+				SLAB_STATS= SLUB_SHEAVES= BH_ALLOC=$a NR_CPUS=$ncpus > "$OUT/logs/build-host-$a.log" 2>&1 ||
+				{ echo "bench-scale: build failed (see $OUT/logs/build-host-$a.log)" >&2; exit 1; }
+		done
+	fi
+	for a in slab slub slob slob-seg; do
+		tag=$([ $a = slab ] || echo "-$a")
+		bin=$BIN/workloads-4k$tag$suffix
+		allocs=quarry
+		[ $a = slab ] && allocs=quarry,glibc,jemalloc,tcmalloc,mimalloc,locked
+		echo "bench-scale: [$(elapsed)] host: $a${allocs#quarry} at threads $threads," \
+			"$RUNS runs at $PCT%"
+		run_prog "$bin" --variant $a --allocators $allocs --threads "$threads" --runs "$RUNS" \
+			--scale "$PCT" --csv "$OUT/host.csv" --diag "$OUT/diag.csv" \
+			--meta "$OUT/logs/host-$a.meta" \
+			> "$OUT/logs/host-$a.log" 2>&1 ||
+			{ echo "bench-scale: workloads-4k$tag failed (see $OUT/logs/host-$a.log)" >&2; status=1; }
+	done
+fi
+
+# ---- the kernel under MTTCG ----
+if [ "${SCALE_KERNEL:-1}" != 0 ]; then
+	if [ -n "$B" ]; then
+		qemu_run() {	# qemu_run ISO SMP
+			QEMU_MODULE_DIR=$B/qemu timeout --foreground -k 5 600 \
+				"$B/lib/ld-linux-x86-64.so.2" --library-path "$B/qemu:$B/lib" \
+				"$B/qemu/qemu-system-x86_64" -L "$B/fw" -M pc -accel tcg,thread=multi \
+				-smp "$2" -m 1G -cdrom "$1" -boot d -serial stdio -display none \
+				-monitor none -no-reboot -nic none -vga none \
+				-device isa-debug-exit,iobase=0xf4,iosize=0x04
+			[ $? = 33 ]
+		}
+		iso_of() { echo "$B/iso/quarry-$1.iso"; }
+	else
+		qemu_run() {	# qemu_run ISO SMP
+			TCG_THREAD=multi tests/qemu/run.sh "$1" 600 -m 1G -smp "$2"
+		}
+		iso_of() { echo "$OUT/quarry-$1.iso"; }
+		for a in slab slub; do
+			echo "bench-scale: [$(elapsed)] building the $a kernel (x86_64, 4K, NR_CPUS=$ncpus)"
+			make --no-print-directory -j"$cores" ARCH=x86_64 PAGE_SIZE=4K ALLOC=$a NR_CPUS=$ncpus \
+				SLAB_DEBUG= SLAB_STATS= kernel > "$OUT/logs/build-kernel-$a.log" 2>&1 &&
+				tests/qemu/mkiso.sh "build/x86_64-4k$([ $a = slab ] || echo "-$a")$suffix/quarry.elf" \
+					"$(iso_of $a)" "$KCMD" >> "$OUT/logs/build-kernel-$a.log" 2>&1 ||
+				{ echo "bench-scale: kernel build failed (see $OUT/logs/build-kernel-$a.log)" >&2; exit 1; }
+		done
+	fi
+	for a in slab slub; do
+		for n in "${tlist[@]}"; do
+			echo "bench-scale: [$(elapsed)] kernel: $a, MTTCG -smp $n"
+			log=$OUT/logs/kernel-$a-smp$n.log
+			qemu_run "$(iso_of $a)" "$n" > "$log" 2>&1 ||
+				{ echo "bench-scale: the $a kernel at -smp $n failed (see $log)" >&2; status=1; }
+			khz=$(sed -n 's/.*test=header .*counter_khz=\([0-9]*\).*/\1/p' "$log" | head -1)
+			sed -n 's/^BENCH .* alloc=\([a-z-]*\) cpus=\([0-9]*\) mode=realtime test=concurrent_alloc_free size=\([0-9]*\) alloc_cost=\([0-9]*\) free_cost=\([0-9]*\) .*/\1,\2,\3,\4,\5/p' \
+				"$log" | tr -d '\r' | sed "s/\$/,${khz:-0}/" >> "$OUT/kernel.csv"
+		done
+	done
+fi
+
+echo "loadavg_end=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)" >> "$OUT/meta.txt"
+# The first python3 that has matplotlib (a python3 of one's own may come first in
+# PATH and lack the distribution's packages), else the first one.
+py=
+for p in python3 /usr/bin/python3; do
+	command -v "$p" > /dev/null 2>&1 || continue
+	[ -z "$py" ] && py=$p
+	"$p" -c 'import matplotlib' > /dev/null 2>&1 && { py=$p; break; }
+done
+if [ -n "$py" ]; then
+	"$py" "$here/report_scale.py" --dir "$OUT" || status=1
+else
+	echo "bench-scale: no python3 here: copy $OUT back and run" \
+		"python3 tests/bench/report_scale.py --dir DIR there" >&2
+fi
+echo "bench-scale: [$(elapsed)] $OUT/report.md"
+exit $status

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# scale_smoke.sh - make test's check of `make bench-scale` (tests/bench/scale.sh):
+# its host half at 1 and 2 threads on a tiny scale, into a scratch directory,
+# then that the report has every allocator's row at both counts for each
+# workload, the contention table, and that bad settings are refused with a
+# message. The kernel half is left out (make test boots the benchmark mode
+# elsewhere). Prints PASS/FAIL lines; exits 1 on any FAIL. About 15 s once the
+# workloads are built (tests/bench/host/smoke.sh builds them).
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+out=build/test/bench-scale-smoke
+rm -rf "$out"
+mkdir -p build/test
+fails=0
+pass() { echo "PASS bench-scale: $*"; }
+fail() {
+	echo "FAIL bench-scale: $*"
+	fails=$((fails + 1))
+}
+
+if OUT=$out SCALE_THREADS=1,2 SCALE_RUNS=1 SCALE_PCT=2 SCALE_KERNEL=0 tests/bench/scale.sh \
+	> "$out.log" 2>&1; then
+	pass "host half at 1 and 2 threads ran (report in $out)"
+else
+	fail "tests/bench/scale.sh failed (see $out.log)"
+fi
+rep=$out/report.md
+for wl in larson mixed prodcons; do
+	missing=
+	for a in SLAB SLUB SLOB SLOB-seg glibc+lock; do
+		re=$(sed 's/[+.]/\\&/g' <<< "$a")
+		sed -n "/^### $wl:/,/^###/p" "$rep" 2>/dev/null |
+			grep -Eq "^\| $re \| [0-9.]+ \| [0-9.]+ \([0-9.]+x\) \|$" || missing+=" $a"
+	done
+	if [ -z "$missing" ]; then
+		pass "$wl: a row of ns per operation at 1 and 2 threads for every allocator"
+	else
+		fail "$wl: no row at 1 and 2 threads for:$missing (see $rep)"
+	fi
+done
+if grep -Eq '^\| mixed \| SLOB-seg \| [0-9.]+ / [0-9.]+ / [0-9.]+ \| [0-9.]+ / [0-9.]+ / [0-9.]+ \|$' "$rep" 2>/dev/null; then
+	pass "the contention table has spin turns, faults and switches per 1000 operations"
+else
+	fail "no contention row for SLOB-seg on mixed in $rep"
+fi
+
+check_refused() {	# check_refused WHAT EXPECTED ENV...
+	local what=$1 expect=$2 msg
+	shift 2
+	msg=$(env "$@" OUT=$out-bad SCALE_KERNEL=0 tests/bench/scale.sh 2>&1 >/dev/null)
+	if [ $? -ne 0 ] && grep -qF "$expect" <<< "$msg"; then
+		pass "$what refused: $(grep -F "$expect" <<< "$msg" | head -1)"
+	else
+		fail "$what not refused with '$expect' (said: $msg)"
+	fi
+}
+check_refused "SCALE_THREADS=1,x" "'x' is no count" SCALE_THREADS=1,x
+check_refused "SCALE_THREADS=65" "at most 64 threads" SCALE_THREADS=65
+msg=$(WL_SPINS_PER_YIELD=0 build/bench-host/workloads-4k --allocators quarry --workloads mixed \
+	--threads 1 --runs 1 --scale 1 2>&1 >/dev/null)
+if [ $? -ne 0 ] && grep -q "WL_SPINS_PER_YIELD wants a number from 1" <<< "$msg"; then
+	pass "WL_SPINS_PER_YIELD=0 refused: $msg"
+else
+	fail "WL_SPINS_PER_YIELD=0 not refused (said: $msg)"
+fi
+rm -rf "$out-bad"
+exit $((fails > 0))
