@@ -20,6 +20,13 @@
 /* Free blocks of orders 0..FRAG_ORDER: 7 in 8 pages free at 4K pages, half at 64K. */
 #define FRAG_ORDER	(PAGE_SHIFT == 12 ? 2U : 0U)
 #define FRAG_OBJS	24	/* per size: more than the slabs there were could have free */
+/*
+ * Kept pages may outnumber freed ones by a few: a free range that starts
+ * on a group boundary and ends before the group does (the end of RAM, a
+ * page another CPU holds) keeps its first page and frees fewer than the
+ * group's others.
+ */
+#define FRAG_SLACK	16
 
 /* kmalloc sizes: SLUB's classes of 2, 4 and 8 KiB at 4K pages, 8 and 16 KiB at 64K. */
 static const size_t frag_kmalloc_sizes[] = {
@@ -81,8 +88,9 @@ SELFTEST(kmalloc_fragmented_memory)
 		frag_kmalloc_all(what, sizeof(what));
 	slab_test_unfragment(&frag);
 	ST_EXPECT(!frag.bad, "freeing the fragmenting pages failed");
-	ST_EXPECT(frag.kept && frag.freed >= frag.kept, "fragmenting kept %lu pages, freed %lu",
-		  frag.kept, frag.freed);
+	/* At least as many freed as kept, give or take the pages of blocks cut short. */
+	ST_EXPECT(frag.kept && frag.freed + FRAG_SLACK >= frag.kept,
+		  "fragmenting kept %lu pages, freed %lu", frag.kept, frag.freed);
 	ST_EXPECT(top <= (int)FRAG_ORDER || mm_test_others() != pages.others,
 		  "a free block of order %d remained after fragmenting", top);
 	ST_EXPECT(!what[0], "%s", what);
@@ -201,8 +209,9 @@ SELFTEST(cache_alloc_fragmented_memory)
 			bad |= kmem_cache_destroy(caches[i]);
 	ST_EXPECT(made == (int)FRAG_CACHES, "only %d of %zu caches made", made, FRAG_CACHES);
 	ST_EXPECT(!frag.bad && !bad, "freeing the fragmenting pages or destroying a cache failed");
-	ST_EXPECT(frag.kept && frag.freed >= frag.kept, "fragmenting kept %lu pages, freed %lu",
-		  frag.kept, frag.freed);
+	/* At least as many freed as kept, give or take the pages of blocks cut short. */
+	ST_EXPECT(frag.kept && frag.freed + FRAG_SLACK >= frag.kept,
+		  "fragmenting kept %lu pages, freed %lu", frag.kept, frag.freed);
 	ST_EXPECT(top <= (int)FRAG_ORDER || mm_test_others() != pages.others,
 		  "a free block of order %d remained after fragmenting", top);
 	ST_EXPECT(!what[0], "%s", what);
