@@ -90,10 +90,19 @@ unsigned int fz_cache_slab_order(struct kmem_cache *cachep)
 	return get_order((pages ? pages : 1) * PAGE_SIZE);
 }
 
-/* The order of the smallest block one object of cachep fits in (slabinfo's objsize). */
+/*
+ * The order of the smallest block one object of cachep fits in: slabinfo's
+ * objsize, and under SLAB the red zone a debug cache with a large alignment
+ * keeps past its last slot (its 'tail', which objsize leaves out).
+ */
 static unsigned int object_order(struct kmem_cache *cachep)
 {
-	return get_order(slabinfo_field(cachep, 4));
+	unsigned long need = slabinfo_field(cachep, 4);
+
+#ifdef CONFIG_ALLOC_SLAB
+	need += cachep->tail;
+#endif
+	return get_order(need);
 }
 
 /* fz_got_null: see fuzz_int.h and above. */
