@@ -292,7 +292,7 @@ help:
 	@echo "  CMDLINE='...'      appended to the kernel command line (make run, test-kernel;"
 	@echo "                     e.g. 'fail_page_alloc=1,5,-1,42 failslab=2,10,-1,7'); make debug"
 	@echo "                     boots with CMDLINE alone (default bench), both arches"
-	@echo "Fuzzing (host, ASan+UBSan; see README.md):"
+	@echo "Fuzzing (host, ASan+UBSan; see Documentation/testing.md):"
 	@echo "  make fuzz          every allocator and page size for FUZZ_SECONDS (60); ends with"
 	@echo "                     'fuzz: N operations, M findings'"
 	@echo "  make fuzz-cov      libFuzzer on the same interpreter for FUZZ_SECONDS, then mm/'s"

@@ -99,48 +99,11 @@ void pcp_init(void)
  * of order o where that is at most half of high (fewer on small machines),
  * never less than one block. Drains: pcp_free_drain.
  *
- * Chosen by measurement (x86_64, 1 GiB, `bench icount quick`: 1000
- * alloc_pages then 1000 free_pages at one order; instructions per call,
- * alloc / free at order 0 | order 3):
- *   4K  Linux's batch 32, high 6 batches (192):     55 / 109 |  89 / 135
- *   4K  same batch, high managed / 128 (2044):      41 /  52 |  89 / 166
- *   4K  refills of at least 8 blocks:               41 /  52 |  70 / 145
- *   4K  drains of 16+ blocks, doubling (below):     41 /  52 |  70 /  92
- *   4K  refills of at least 32 blocks:              41 /  52 |  58 /  79
- *   64K Linux's batch 4, high 128:                 115 / 161 | 196 / 243
- *   64K batch at least 16:                          60 / 119 | 124 / 202
- *   64K refills 8+ blocks, drains 16+, doubling:    60 /  80 |  86 / 116
- * Issue 14, session 2 (`bench icount quick`, SLAB kernel, x86_64 | arm64
- * 64K, order 0 | order 3; before: 54 / 79 | 84 / 117 and 58 / 79 |
- * 86 / 113):
- *   drain loop on list pointers (drain_list):        54 / 71 | 84 / 108 (x86_64)
- *   drains keep a batch, not high / 2 (as Linux):    54 / 68 | 84 /  90 (x86_64)
- *   free_pages' range check one compare (rotate):    54 / 65 | 84 /  87 (x86_64)
- *                                                    59 / 69 | 86 /  91 (arm64)
- *   PG_pcp cleared by a plain and:                   54 / 63 | 84 /  85 (x86_64)
- *   high read from the CPU's lists, add for xor:     58 / 66 | 85 /  88 (arm64)
- *   no register copy in the drain loop:              54 / 62 | 84 /  84 (x86_64)
- *                                                    58 / 66 | 85 /  87 (arm64)
- *   free_pages reads the flags once:                 58 / 65 | 85 /  86 (arm64)
- * (arm64 16K order 0: 56 / 73 before, 58 / 60 after.)
- * Issue 14, session 3 (same command, x86_64 | arm64 64K, order 0 | order 3;
- * before: 54 / 62 | 84 / 84 and 58 / 65 | 85 / 86):
- *   free pages' flags words stored whole (no mask,   51 / 59 | 77 / 81 (x86_64)
- *     no load; the drain stores 0), flags and order  54 / 61 | 80 / 81 (arm64)
- *     tested in one compare chain:
- *   room (high - count) kept instead of a count:     51 / 56 | 77 / 78 (x86_64)
- *                                                    54 / 58 | 80 / 79 (arm64)
- * (arm64 16K order 0: 58 / 60 -> 54 / 54; x86_64 4K 54 / 49 -> 51 / 43.)
- * At 4K keeping a batch makes the benchmark's order-0 allocations refill
- * (50 -> 54 on x86_64: earlier benchmarks' drains now leave a batch, not
- * 1000 pages, on the lists) and its order 1-3 frees cheaper (99 -> 64 at
- * order 1). The benchmark frees 1000 blocks, more than high at 64K and 16K
- * (125 and 512 pages on 1 GiB), so there nearly every page it frees is also
- * drained: at 7 instructions per block in drain_list's loop (both arches
- * since session 3), plus each drain's lock, setup and zone merges (at 64K
- * order 0 14-15 instructions per free in all before session 3: 10
- * drains of about 100 pages, 32 runs of 1.6 zone blocks each). Session 3
- * brought 64K order-0 frees to 56 (x86_64) and 58 (arm64).
+ * The marks were chosen by measuring 1000 alloc_pages then 1000 free_pages
+ * at one order under -icount, order 0 and order 3, at 4K, 16K and 64K, on
+ * both arches: refills of at least a batch of blocks and drains that keep
+ * a batch (as Linux's) made order 1-3 frees cheap without costing order 0;
+ * Documentation/page-allocator-tuning.md has the figures of each step.
  */
 #define PCP_BATCH_MIN_SHIFT	4	/* 16 pages */
 #define PCP_MIN_BLOCKS_SHIFT	5	/* 32 blocks, at most half of high */

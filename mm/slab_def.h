@@ -188,9 +188,9 @@ struct array_cache {
  * slab's free stack) and refuses it as a double free if it is there, else
  * (the caller stored that address itself) frees it. The cache's address is
  * in a register on every free path (it chose the array), so the mark costs
- * no instruction to make: a fixed odd constant (0xffff...6b6b, used until
- * issue 14) took one more per free on arm64 (a mov to a register, for the
- * compare and the store), and one derived from the word's address two.
+ * no instruction to make: a fixed odd constant would take one more per
+ * free on arm64 (a mov to a register, for the compare and the store), and
+ * one derived from the word's address two.
  * A caller's data equals it only where an object's word at mark_off holds
  * a pointer to that object's own cache: such a free is correct, only slow.
  * mark_off is 0, or past the object for caches with a ctor (whose free
@@ -537,9 +537,9 @@ static __always_inline void *slab_kmalloc_alloc_fi(struct kmem_cache *cachep)
  * one of cachep's slabs: mark it free and push it on this CPU's array with
  * interrupts off. A full array (or none), or an object already marked free
  * (a double free, most likely), goes to cache_free_slow. 'fn' names the
- * caller for reports. (Until issue 14's host workloads a per-CPU hint kept
- * the cache freed to last and its array; with objects of many sizes it
- * missed two frees in three, and a miss cost more than the lookup.)
+ * caller for reports. (No per-CPU hint of the cache freed to last: with
+ * objects of many sizes it misses two frees in three, and a miss costs
+ * more than the lookup.)
  */
 static __always_inline void slab_free(struct kmem_cache *cachep, void *objp, const char *fn)
 {

@@ -25,9 +25,8 @@
  * first order that holds one object. Then, while a slab holds fewer than
  * SLAB_MIN_OBJS objects, the next soft order is taken if its bytes per
  * object are within 1/32 of the current choice's (a slab made and freed
- * every few objects costs more than the objects' own work: measured in
- * issue 14, x86_64 4K, 4096-byte objects 494/366 -> 92/127 instructions
- * per kmalloc/kfree of test 1 with the batch refill). Every choice keeps
+ * every few objects costs more than the objects' own work: test 1 of
+ * 4096-byte objects, Documentation/benchmarks.md). Every choice keeps
  * num <= SLAB_OBJ_MAX_NUM, the freelist index's range, and cache setup
  * asserts it.
  *

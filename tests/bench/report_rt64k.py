@@ -112,7 +112,7 @@ def rt64k_section(outdir, t, md_table):
           "share (flagged host-starved: a fifth or more of their cycles were the host's waiting). "
           "The last column is the figure at full share per guest instruction of the same "
           "figure under -icount (1 CPU): QEMU's cost per instruction, which should not depend "
-          "on the page size. README.md, \"64K real-time figures\", says why.\n\n"
+          "on the page size. Documentation/benchmarks.md, \"64K real-time figures\", says why.\n\n"
           % LOW_SHARE]
     rows = []
     for key in sorted(boots, key=lambda k: (k[0], k[2], k[3], int(k[1][:-1]))):

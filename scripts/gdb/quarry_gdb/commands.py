@@ -32,7 +32,7 @@ ADDR is any gdb expression: 0xffff800001234000, objp, $, $rax.
 Pretty printers show struct page, struct kmem_cache, struct array_cache,
 struct kmem_cache_cpu (SLUB) and struct slob_hdr (SLOB) decoded; print/r
 shows the raw fields. Try: break gdbtest_stop, with the kernel command line
-'gdbtest' (see README, "Stepping through the allocator")."""
+'gdbtest' (see Documentation/debugging.md, "Stepping through the allocator")."""
 
 
 class QuarryCommand(gdb.Command):
