@@ -9,7 +9,7 @@
  */
 #include "test_alloc.h"
 
-/* Issue 25 item 7: a NULL cache to shrink or drain is reported, not dereferenced. */
+/* A NULL cache to shrink or drain is reported, not dereferenced. */
 SELFTEST(misuse_null_cache_shrink_and_drain_refused)
 {
 	struct slab_test_mark pages;
@@ -44,7 +44,7 @@ SELFTEST(misuse_null_cache_shrink_and_drain_refused)
 
 #if CONFIG_SLAB_DEBUG
 /*
- * Issue 25 item 6: in a debug build a destroyed cache is refused by
+ * In a debug build a destroyed cache is refused by
  * kmem_cache_alloc, _free, _shrink and _drain_local, each reported; an
  * object of a live cache freed through the dead one stays allocated.
  */

@@ -1,6 +1,6 @@
 /*
  * test_cache_frag.c - allocation in fragmented memory, in the kernel and on
- * the host (issue 25 item 2): with most pages free but no free block above
+ * the host: with most pages free but no free block above
  * FRAG_ORDER, kmalloc of a few KiB and kmem_cache_alloc of such objects
  * (every layout: plain, aligned, red zones, poison, constructor) must
  * succeed, as one object fits in a free block: NULL means memory is out,
@@ -70,7 +70,7 @@ static void frag_kmalloc_all(char *what, size_t len)
 			kfree(objs[i][k]);
 }
 
-/* Issue 25 item 2: kmalloc of 2-8 KiB (64K pages: 5-16 KiB) works in fragmented memory. */
+/* Kmalloc of 2-8 KiB (64K pages: 5-16 KiB) works in fragmented memory. */
 SELFTEST(kmalloc_fragmented_memory)
 {
 	struct slab_test_mark pages;
@@ -168,7 +168,7 @@ static void frag_caches_fill(struct kmem_cache **caches, void *(*objs)[FRAG_OBJS
 	}
 }
 
-/* Issue 25 item 2: caches of 1.5-7 KiB (64K pages: 5-20 KiB) objects, every flag. */
+/* Caches of 1.5-7 KiB (64K pages: 5-20 KiB) objects, every flag. */
 SELFTEST(cache_alloc_fragmented_memory)
 {
 	static struct kmem_cache *caches[FRAG_CACHES];

@@ -47,7 +47,7 @@ static int max_use(struct kmem_cache *c, bool ctor, const char *what)
 	return 0;
 }
 
-/* Issue 25 item 3: a 4 MiB cache with every flag and a ctor is made and works. */
+/* A 4 MiB cache with every flag and a ctor is made and works. */
 SELFTEST(misuse_largest_object_with_every_flag)
 {
 	static const unsigned int flag_sets[] = {

@@ -5,8 +5,8 @@
  * memory its objects come from the twin's slabs, which kfree and
  * kmem_cache_free take back (a pointer into an object is refused with its
  * report), kmem_cache_check, slabinfo and the usage count them, the
- * statistics count the fallback, and empty ones go back at once. Issue 25
- * item 2 is tests/common/test_cache_frag.c; this is how SLAB does it.
+ * statistics count the fallback, and empty ones go back at once. The
+ * allocator-neutral test is tests/common/test_cache_frag.c; this is how SLAB does it.
  */
 #include "test_slab.h"
 

@@ -215,7 +215,7 @@ SELFTEST(slob_big_objects_are_pages)
 }
 
 /*
- * The largest objects a heap page takes (Issue 25 item 1: SLOB-seg's fresh
+ * The largest objects a heap page takes (SLOB-seg's fresh
  * page loses its page header block's units, which the "fits in a page" test
  * did not count, and the first allocation of a 4073-4088-byte cache hit the
  * BUG in slob_heap_alloc). Every size around the limit, plain and with a red

@@ -8,7 +8,7 @@
  * the last object are refused with their reports, a double free too),
  * sheaves holding objects of several min-order slabs in one slab-sized
  * block go back to the right slabs, the accounting (slabinfo, live
- * objects) counts them, and shrink gives them back. Issue 25 item 2 is
+ * objects) counts them, and shrink gives them back. The allocator-neutral test is
  * tests/common/test_cache_frag.c; this is how SLUB does it.
  */
 #include "test_slub.h"

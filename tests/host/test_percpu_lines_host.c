@@ -189,7 +189,7 @@ static void pcl_collect(void)
 }
 
 /*
- * Issue 21 item 2: every CPU's per-CPU objects, of every cache, on lines of
+ * Every CPU's per-CPU objects, of every cache, on lines of
  * their own.
  */
 SELFTEST(percpu_lines_apart)
@@ -215,7 +215,7 @@ SELFTEST(percpu_lines_apart)
 
 #if defined(CONFIG_ALLOC_SLOB) || defined(CONFIG_ALLOC_SLOB_SEG)
 /*
- * Issue 21 item 1: SLOB's heap lock alone on its cache line. CPUs waiting for
+ * SLOB's heap lock alone on its cache line. CPUs waiting for
  * the lock read it over and over; the heap data the holder writes (lists,
  * map, counters) and every other variable stay off that line.
  */

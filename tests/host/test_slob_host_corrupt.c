@@ -1,5 +1,5 @@
 /*
- * test_slob_host_corrupt.c - SLOB after heap damage (Issue 25 item 5), both
+ * test_slob_host_corrupt.c - SLOB after heap damage, both
  * forms, on the host only: a damaged page is quarantined and leaked on
  * purpose (mm/slob_quarantine.c), which the per-test page accounting of
  * the shared self-tests would count as a leak.
