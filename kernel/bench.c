@@ -136,6 +136,7 @@ void bench_run_all(bool icount)
 	leak_mark_take(&bench_start);
 	bench_kmalloc_single();
 	bench_kmalloc_concurrent();
+	bench_atomics();
 	bench_remote_free();
 	bench_messaging();
 	bench_pages();

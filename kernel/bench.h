@@ -58,6 +58,8 @@ void bench_kmalloc_single(void);
 /* Concurrent kmalloc on every CPU (test 3) and remote free (test 4). */
 void bench_kmalloc_concurrent(void);
 void bench_remote_free(void);
+/* Compare-and-exchange on each CPU's own line, alone and all at once (test 3a). */
+void bench_atomics(void);
 /* The hackbench-like messaging workload (test 5). */
 void bench_messaging(void);
 /* alloc_pages/free_pages, single CPU and concurrent (test 6). */

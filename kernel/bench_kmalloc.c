@@ -309,6 +309,45 @@ static bool concurrent_once(struct concurrent_run *run, unsigned int ncpus, bool
 	return full;
 }
 
+/*
+ * SLAB_STATS=1 builds: the kmalloc cache's event counters over the last
+ * all-CPU run of a size (slow paths, locks, page cmpxchgs), to divide by
+ * its operations. The counters are shared atomics, so such a build's
+ * timings are not the allocator's: read its counts, time a plain build.
+ */
+static void events_begin(size_t size)
+{
+#if defined(CONFIG_SLAB_STATS) && CONFIG_SLAB_STATS
+	struct kmem_cache *c = kmalloc_slab(size);
+
+	if (c)
+		kmem_cache_stats_reset(c);
+#else
+	(void)size;
+#endif
+}
+
+static void events_end(const struct concurrent_run *run, unsigned int ncpus)
+{
+#if defined(CONFIG_SLAB_STATS) && CONFIG_SLAB_STATS
+	struct kmem_cache *c = kmalloc_slab(run->size);
+	unsigned long ops = 0;
+	unsigned int cpu;
+
+	if (!c)
+		return;
+	for_each_online_cpu(cpu)
+		ops += run->got[cpu];
+	printk("  events over the last run on %u CPUs, %lu kmallocs and as many kfrees:\n",
+	       ncpus, ops);
+	kmem_cache_stats_show(c);
+	bench_line("concurrent_events", run->size, 2, "cpus", (unsigned long)ncpus, "ops", ops);
+#else
+	(void)run;
+	(void)ncpus;
+#endif
+}
+
 /* bench_kmalloc_concurrent: see bench.h. */
 void bench_kmalloc_concurrent(void)
 {
@@ -349,7 +388,11 @@ void bench_kmalloc_concurrent(void)
 				one_a[r] = run.alloc_cost[0];
 				one_f[r] = run.free_cost[0];
 			}
+			if (r == rounds - 1)
+				events_begin(run.size);
 			full &= concurrent_once(&run, ncpus, false, false);
+			if (r == rounds - 1)
+				events_end(&run, ncpus);
 			span_a[r] = run.span_alloc;
 			span_f[r] = run.span_free;
 			for_each_online_cpu(cpu) {

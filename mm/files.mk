@@ -80,4 +80,4 @@ $(error NR_CPUS=$(NR_CPUS) is out of range: Quarry starts at most 64 CPUs (one b
 endif
 MM_CONFIG_CFLAGS += -DNR_CPUS=$(NR_CPUS)
 # Variant builds get their own output directory suffix.
-MM_VARIANT := $(if $(SLAB_DEBUG),-debug)$(if $(SLAB_FREELIST_RANDOM),-random)$(if $(SLAB_FREELIST_HARDENED),-hardened)$(if $(SLAB_IDX),-idx$(SLAB_IDX))$(if $(SLAB_GROW_LOCKED),-growlocked)$(if $(filter 0,$(SLUB_SHEAVES)),-nosheaves)$(if $(filter-out 8,$(NR_CPUS)),-cpus$(NR_CPUS))
+MM_VARIANT := $(if $(SLAB_DEBUG),-debug)$(if $(SLAB_FREELIST_RANDOM),-random)$(if $(SLAB_FREELIST_HARDENED),-hardened)$(if $(SLAB_IDX),-idx$(SLAB_IDX))$(if $(SLAB_GROW_LOCKED),-growlocked)$(if $(filter 0,$(SLUB_SHEAVES)),-nosheaves)$(if $(SLAB_STATS),-stats)$(if $(filter-out 8,$(NR_CPUS)),-cpus$(NR_CPUS))

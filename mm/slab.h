@@ -208,6 +208,13 @@ size_t ksize(const void *p);
  */
 void kfree(const void *p);
 
+/*
+ * kmalloc_slab - the cache kmalloc(size) takes its objects from, or NULL
+ * for size 0, a size above the largest class (a whole-page allocation), or
+ * a class not made yet (early boot). Nothing to free.
+ */
+struct kmem_cache *kmalloc_slab(size_t size);
+
 /* Bad frees reported and refused since boot (all caches). Tests read it. */
 extern unsigned long slab_bad_frees;
 /* Corruption found by the debug checks (red zone, poison) since boot. */
@@ -229,6 +236,16 @@ int slabinfo_line(struct kmem_cache *cachep, char *buf, size_t size);
 void slab_meminfo_show(void);
 void slab_layout_show(void);
 void slab_stats_show(void);
+
+/*
+ * kmem_cache_stats_show - print one cache's event counters, in
+ * slab_stats_show's format (nothing counted unless CONFIG_SLAB_STATS).
+ * kmem_cache_stats_reset - zero them. Both for a benchmark that measures
+ * one cache's events over a phase: the counters are added to without a
+ * lock, so a reset while another CPU uses the cache may lose its events.
+ */
+void kmem_cache_stats_show(struct kmem_cache *cachep);
+void kmem_cache_stats_reset(struct kmem_cache *cachep);
 unsigned long slab_total_pages(void);
 
 /*

@@ -626,7 +626,6 @@ void slab_bad_free(struct kmem_cache *cachep, const char *fn, const void *objp, 
 
 /* mm/kmalloc.c */
 void kmalloc_caches_init(void);
-struct kmem_cache *kmalloc_slab(size_t size);
 
 /* mm/slab_layout.c */
 bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_t align,

@@ -158,6 +158,18 @@ void slab_layout_show(void)
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
+/* kmem_cache_stats_show: see slab.h. */
+void kmem_cache_stats_show(struct kmem_cache *cachep)
+{
+	cache_stats_show(cachep);
+}
+
+/* kmem_cache_stats_reset: see slab.h. */
+void kmem_cache_stats_reset(struct kmem_cache *cachep)
+{
+	cachep->stats = (struct kmem_cache_stats){ 0 };
+}
+
 /* slab_stats_show: see slab.h. */
 void slab_stats_show(void)
 {

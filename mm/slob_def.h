@@ -480,6 +480,5 @@ void slob_quarantined_free(struct kmem_cache *owner, const void *p);
 
 /* mm/kmalloc.c */
 void kmalloc_caches_init(void);
-struct kmem_cache *kmalloc_slab(size_t size);
 
 #endif

@@ -141,6 +141,18 @@ static void cache_stats_show(struct kmem_cache *c)
 #endif
 }
 
+/* kmem_cache_stats_show: see slab.h. */
+void kmem_cache_stats_show(struct kmem_cache *c)
+{
+	cache_stats_show(c);
+}
+
+/* kmem_cache_stats_reset: see slab.h. */
+void kmem_cache_stats_reset(struct kmem_cache *c)
+{
+	c->stats = (struct kmem_cache_stats){ 0 };
+}
+
 /* slab_stats_show: see slab.h. */
 void slab_stats_show(void)
 {

@@ -223,7 +223,7 @@ void *slub_freeze_take(struct kmem_cache *s, struct page *page)
 	for (;;) {
 		prior = READ_ONCE(page->slub_freelist);
 		counters = READ_ONCE(page->counters);
-		if (arch_cmpxchg_double(&page->slub_freelist, (unsigned long)prior, counters,
+		if (slub_page_cmpxchg(s, page, (unsigned long)prior, counters,
 					(unsigned long)slub_end(s, prior),
 					slub_counters(s->num, s->num, true)))
 			break;
@@ -255,6 +255,7 @@ static __noinline void free_to_empty(struct kmem_cache *s, struct page *page, vo
 	void *prior;
 
 	flags = spin_lock_irqsave(&n->list_lock);
+	stat(s, node_locks, 1);
 	this_cpu_inc(slub_events);
 	for (;;) {
 		prior = READ_ONCE(page->slub_freelist);
@@ -268,7 +269,7 @@ static __noinline void free_to_empty(struct kmem_cache *s, struct page *page, vo
 		if (!slub_frozen(counters) && slub_is_end(prior))
 			new |= SLUB_FROZEN;	/* it became full meanwhile */
 		slub_set_fp(s, x, prior);
-		if (arch_cmpxchg_double(&page->slub_freelist, (unsigned long)prior, counters,
+		if (slub_page_cmpxchg(s, page, (unsigned long)prior, counters,
 					(unsigned long)x, new))
 			break;
 		stat(s, page_retries, 1);
@@ -333,7 +334,7 @@ static __always_inline enum page_push_result page_push(struct kmem_cache *s, str
 				return PAGE_PUSH_EMPTIES;
 		}
 		slub_set_fp(s, tail, prior);
-		if (arch_cmpxchg_double(&page->slub_freelist, (unsigned long)prior, counters,
+		if (slub_page_cmpxchg(s, page, (unsigned long)prior, counters,
 					(unsigned long)head, new))
 			break;
 		stat(s, page_retries, 1);

@@ -296,6 +296,10 @@ struct kmem_cache_stats {
 	unsigned long barn_put;		/* full sheaves given to the barn (an empty taken) */
 	unsigned long sheaf_flushes;	/* sheaves freed back to the slabs, whole */
 	unsigned long sheaf_made;	/* sheaves allocated from slub_sheaf */
+	unsigned long page_cmpxchgs;	/* page (freelist, counters) cmpxchg_doubles tried: the
+					   locked, all-CPU kind (slub_page_cmpxchg) */
+	unsigned long node_locks;	/* node list_lock acquisitions by the slow paths */
+	unsigned long barn_locks;	/* barn lock acquisitions by the sheaves' slow paths */
 };
 
 #if CONFIG_SLAB_STATS
@@ -438,6 +442,19 @@ static inline uintptr_t slub_base(const struct kmem_cache *s, const void *v)
 }
 
 /* The tagged end of the slab v points into. */
+/*
+ * slub_page_cmpxchg - replace a slab's (freelist, counters) pair (o1, o2)
+ * with (n1, n2) if it still holds them: arch_cmpxchg_double, atomic against
+ * every CPU and a full barrier; counted in stats.page_cmpxchgs. True if done.
+ */
+static __always_inline bool slub_page_cmpxchg(struct kmem_cache *s, struct page *page,
+					      unsigned long o1, unsigned long o2,
+					      unsigned long n1, unsigned long n2)
+{
+	stat(s, page_cmpxchgs, 1);
+	return arch_cmpxchg_double(&page->slub_freelist, o1, o2, n1, n2);
+}
+
 static inline void *slub_end(const struct kmem_cache *s, const void *v)
 {
 	return (void *)(slub_base(s, v) | SLUB_END_TAG);
@@ -905,6 +922,5 @@ void slab_caches_add(struct kmem_cache *s);	/* mm/slab_common.c */
 
 /* mm/kmalloc.c */
 void kmalloc_caches_init(void);
-struct kmem_cache *kmalloc_slab(size_t size);
 
 #endif

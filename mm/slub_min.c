@@ -38,7 +38,7 @@ static void *min_pop(struct kmem_cache *s, struct page *page)
 		if (slub_is_end(prior))
 			return NULL;
 		next = slub_get_fp(s, prior);
-		if (arch_cmpxchg_double(&page->slub_freelist, (unsigned long)prior, counters,
+		if (slub_page_cmpxchg(s, page, (unsigned long)prior, counters,
 					(unsigned long)next, counters + 1))
 			return prior;
 		stat(s, page_retries, 1);
@@ -59,6 +59,7 @@ void *slub_min_alloc(struct kmem_cache *s, struct slub_sheaf *sh, unsigned int w
 	if (!s->min_cache)
 		return NULL;
 	spin_lock(&n->list_lock);
+	stat(s, node_locks, 1);
 again:
 	/* The list holds every min-order slab (but one being made or freed): nr_min. */
 	for (long seen = atomic_long_read(&n->nr_min);
@@ -80,6 +81,7 @@ again:
 			return NULL;
 		page->counters |= SLUB_FROZEN;	/* private until listed */
 		spin_lock(&n->list_lock);
+		stat(s, node_locks, 1);
 		list_add(&page->lru, &n->min_slabs);
 		fresh = true;
 		goto again;

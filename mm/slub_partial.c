@@ -107,7 +107,7 @@ static void *cpu_refill(struct kmem_cache *s, struct kmem_cache_cpu *c, void *en
 		BUG_ON(!slub_frozen(counters));
 		new = slub_is_end(prior) ? counters & ~SLUB_FROZEN
 					 : slub_counters(s->num, s->num, true);
-		if (arch_cmpxchg_double(&page->slub_freelist, (unsigned long)prior, counters,
+		if (slub_page_cmpxchg(s, page, (unsigned long)prior, counters,
 					(unsigned long)end, new))
 			break;
 		stat(s, page_retries, 1);
@@ -131,7 +131,7 @@ static void slab_freeze(struct kmem_cache *s, struct page *page)
 		prior = READ_ONCE(page->slub_freelist);
 		counters = READ_ONCE(page->counters);
 		BUG_ON(slub_frozen(counters) || slub_is_end(prior));
-		if (arch_cmpxchg_double(&page->slub_freelist, (unsigned long)prior, counters,
+		if (slub_page_cmpxchg(s, page, (unsigned long)prior, counters,
 					(unsigned long)prior, counters | SLUB_FROZEN))
 			return;
 		stat(s, page_retries, 1);
@@ -223,6 +223,7 @@ again:
 		unsigned int room = s->cpu_partial - MIN(s->cpu_partial, p->nr_partial);
 
 		spin_lock(&n->list_lock);
+		stat(s, node_locks, 1);
 		page = node_take(s, p, true, any ? 0 : MIN(room, s->cpu_partial / 2), any);
 		if (page)
 			x = slub_freeze_take(s, page);
@@ -441,7 +442,7 @@ static void unfreeze_partials(struct kmem_cache *s, struct kmem_cache_cpu_partia
 			prior = READ_ONCE(page->slub_freelist);
 			counters = READ_ONCE(page->counters);
 			BUG_ON(!slub_frozen(counters) || slub_is_end(prior));
-		} while (!arch_cmpxchg_double(&page->slub_freelist, (unsigned long)prior, counters,
+		} while (!slub_page_cmpxchg(s, page, (unsigned long)prior, counters,
 					      (unsigned long)prior, counters & ~SLUB_FROZEN));
 		place_unfrozen(s, page, counters & ~SLUB_FROZEN, discard);
 		stat(s, unfrozen, 1);
@@ -479,7 +480,7 @@ static void cpu_deactivate(struct kmem_cache *s, struct kmem_cache_cpu *c, bool 
 		if (tail)
 			slub_set_fp(s, tail, prior);
 		new = (counters - cnt) & ~SLUB_FROZEN;
-		if (arch_cmpxchg_double(&page->slub_freelist, (unsigned long)prior, counters,
+		if (slub_page_cmpxchg(s, page, (unsigned long)prior, counters,
 					(unsigned long)(tail ? v : prior), new))
 			break;
 		stat(s, page_retries, 1);
@@ -504,6 +505,7 @@ void slub_put_cpu_partial(struct kmem_cache *s, struct page *page)
 		struct list_head discard = LIST_HEAD_INIT(discard);
 
 		spin_lock(&s->node.list_lock);
+		stat(s, node_locks, 1);
 		unfreeze_partials(s, p, &discard, s->cpu_partial / 2);
 		node_take(s, p, false, s->cpu_partial / 2 - p->nr_partial, false);
 		spin_unlock(&s->node.list_lock);
@@ -533,6 +535,7 @@ void slub_flush_cpu(struct kmem_cache *s, unsigned int cpu)
 	if (READ_ONCE(c->freelist) != SLUB_NO_SLAB || p->nr_partial) {
 		this_cpu_inc(slub_events);
 		spin_lock(&s->node.list_lock);
+		stat(s, node_locks, 1);
 		cpu_deactivate(s, c, remote, &discard);
 		unfreeze_partials(s, p, &discard, 0);
 		spin_unlock(&s->node.list_lock);
@@ -582,6 +585,7 @@ unsigned long slub_node_release_empty(struct kmem_cache *s)
 	unsigned long flags, took;
 
 	flags = spin_lock_irqsave(&s->node.list_lock);
+	stat(s, node_locks, 1);
 	took = take_empty(s, &discard, ~0UL);
 	spin_unlock_irqrestore(&s->node.list_lock, flags);
 	slub_discard_list(s, &discard);
@@ -600,6 +604,7 @@ unsigned long slub_count_free(struct kmem_cache *s, unsigned long *empty)
 	struct page *page;
 
 	flags = spin_lock_irqsave(&n->list_lock);
+	stat(s, node_locks, 1);
 	list_for_each_entry(page, &n->partial, lru) {
 		unsigned int inuse = slub_inuse(READ_ONCE(page->counters));
 

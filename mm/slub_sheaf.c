@@ -186,6 +186,7 @@ static struct slub_sheaf *barn_get_full(struct kmem_cache *s, struct slub_sheaf 
 	if (!READ_ONCE(b->nr_full))
 		return NULL;
 	spin_lock(&b->lock);
+	stat(s, barn_locks, 1);
 	if (b->nr_full) {
 		full = b->full;
 		b->full = full->next;
@@ -220,6 +221,7 @@ static struct slub_sheaf *barn_put_full(struct kmem_cache *s, struct slub_sheaf 
 			return NULL;
 	}
 	spin_lock(&b->lock);
+	stat(s, barn_locks, 1);
 	if (b->nr_full < b->max_full) {
 		if (b->nr_empty) {
 			empty = b->empty;
@@ -426,6 +428,7 @@ void slub_barn_flush(struct kmem_cache *s)
 		return;
 	flags = arch_irq_save();
 	spin_lock(&s->node.barn.lock);
+	stat(s, barn_locks, 1);
 	barn_detach(&s->node.barn, &full, &empty);
 	spin_unlock(&s->node.barn.lock);
 	barn_release(s, full, empty);
@@ -496,6 +499,7 @@ unsigned long slub_sheaved(struct kmem_cache *s, unsigned long *in_barn)
 			n += READ_ONCE(spare->size);
 	}
 	flags = spin_lock_irqsave(&s->node.barn.lock);
+	stat(s, barn_locks, 1);
 	for (struct slub_sheaf *sh = s->node.barn.full; sh; sh = sh->next)
 		barn += sh->size;
 	spin_unlock_irqrestore(&s->node.barn.lock, flags);

@@ -44,9 +44,11 @@ for a in slab slub slob slob-seg; do
 	tag=$([ $a = slab ] || echo "-$a")
 	cp "build/bench-host/workloads-4k$tag$suffix" "$stage/bin/"
 done
-for a in slab slub; do
-	make --no-print-directory -j"$(nproc)" ARCH=x86_64 PAGE_SIZE=4K ALLOC=$a NR_CPUS=$ncpus \
-		SLAB_DEBUG= SLAB_STATS= kernel > build/bench-scale/logs/bundle-kernel-$a.log 2>&1 ||
+# slub-stats: SLUB counting its events (SLAB_STATS=1), for the events per operation only.
+for a in slab slub slub-stats; do
+	make --no-print-directory -j"$(nproc)" ARCH=x86_64 PAGE_SIZE=4K ALLOC=${a%-stats} NR_CPUS=$ncpus \
+		SLAB_DEBUG= SLAB_STATS=$([ $a = slub-stats ] && echo 1) kernel \
+		> build/bench-scale/logs/bundle-kernel-$a.log 2>&1 ||
 		{ echo "bench-scale-bundle: build failed: build/bench-scale/logs/bundle-kernel-$a.log" >&2; exit 1; }
 	tests/qemu/mkiso.sh "build/x86_64-4k$([ $a = slab ] || echo "-$a")$suffix/quarry.elf" \
 		"$stage/iso/quarry-$a.iso" "bench quick"

@@ -60,7 +60,7 @@ for tag in 4k 4k-slub; do
 				perf annotate -i "$P/perf-$name.data" --stdio --no-source -s "$fn" \
 					2> /dev/null > "$P/annotate-$name-$fn.txt" || true
 			done
-			"$STATS/workloads-$tag" "${args[@]}" --stats > "$P/stats-$name.txt" 2>&1
+			"$STATS/workloads-$tag-stats" "${args[@]}" --stats > "$P/stats-$name.txt" 2>&1
 		done
 	done
 done
