@@ -89,8 +89,11 @@ KCFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pie \
 
 # boot/: the arch-free parts of platform discovery (ACPI tables, boot_info)
 # plus the arch's boot protocol (ARCH_SRCS). tests/kernel/: self-tests that
-# only make sense in the kernel (SMP, interrupts).
-KSRCS := $(filter-out $(if $(filter none,$(ALLOC)),kernel/bench% kernel/gdbtest%),$(wildcard kernel/*.c)) \
+# only make sense in the kernel (SMP, interrupts). lab/: the lab's tools the
+# kernel carries (benchmark runners, the GDB walkthrough, the leak check);
+# a page-allocator-only build (ALLOC=none) keeps the leak check alone.
+KSRCS := $(wildcard kernel/*.c) \
+	$(if $(filter none,$(ALLOC)),lab/leakcheck.c,$(wildcard lab/*.c)) \
 	$(wildcard arch/$(ARCH)/*.c) boot/acpi.c boot/bootinfo.c $(ARCH_SRCS) \
 	$(MM_SRCS) $(TEST_SRCS) $(wildcard tests/kernel/*.c)
 KOBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(KSRCS)) $(ARCH_AOBJS)

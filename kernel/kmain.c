@@ -14,7 +14,7 @@
  *   instructions, "quick" for a shorter run and "turn=K" for the operations
  *   a CPU runs before yielding under -icount with several CPUs (bench.h);
  *   "gdbtest": a short cache sequence with named stops for GDB,
- *   kernel/gdbtest.h; "stresstest": the
+ *   lab/gdbtest.h; "stresstest": the
  *   stress self-tests alone; fail_page_alloc=... and failslab=... arm fault
  *   injection first, see mm/fault_inject.h) -> exit with a status.
  */
@@ -25,8 +25,8 @@
 #include "kernel/selftest.h"
 #include "kernel/acpi.h"
 #include "kernel/smp.h"
-#include "kernel/bench.h"
-#include "kernel/gdbtest.h"
+#include "lab/bench.h"
+#include "lab/gdbtest.h"
 #include <asm/irqflags.h>
 #include <asm/processor.h>
 #include "mm/fault_inject.h"

@@ -1,14 +1,14 @@
 /*
  * selftest.c - runs the tests registered with SELFTEST() (see selftest.h).
  * Used by the kernel (cmdline "selftest") and by the host test binary.
- * Around every test, leak accounting (kernel/leakcheck.h): free pages and
+ * Around every test, leak accounting (lab/leakcheck.h): free pages and
  * each cache's objects in use after the test, with all caching drained,
  * must equal what they were before it; a difference is printed by cache
  * and fails the test. A host-only test may bring mm/ up again on its own
  * arena, so after one the next test is compared with a fresh mark.
  */
 #include "kernel/selftest.h"
-#include "kernel/leakcheck.h"
+#include "lab/leakcheck.h"
 #include "kernel/printk.h"
 #include <stdarg.h>
 

@@ -5,7 +5,7 @@
  * All functions may be called with interrupts on or off, also from interrupt
  * handlers, unless their comment says otherwise; they take the zone lock
  * with interrupts saved. Blocks of orders 0-3 come from and go to per-CPU lists
- * (mm/buddy_pcp.c) that the zone only sees in batches.
+ * (mm/page_alloc/buddy_pcp.c) that the zone only sees in batches.
  */
 #ifndef MM_BUDDY_H
 #define MM_BUDDY_H

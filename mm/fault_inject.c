@@ -10,11 +10,15 @@
  * depends on n and the seed only: a single CPU repeating the same calls
  * sees the same failures; with several CPUs, which CPU draws which n
  * varies. An allocator may fold failslab's test into its fast path
- * (SLAB: SLAB_CPU_FAILSLAB in mm/slab_def.h); SLAB_FAILSLAB_SWITCH tells it
+ * (SLAB: SLAB_CPU_FAILSLAB in mm/slab/slab_def.h); SLAB_FAILSLAB_SWITCH tells it
  * when failslab goes on or off.
  */
 #include "mm/fault_inject.h"
+#ifdef CONFIG_ALLOC_NONE
+#define SLAB_FAILSLAB_SWITCH(on)	((void)(on))	/* the page allocator alone: no slabs */
+#else
 #include "mm/slab_impl.h"
+#endif
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 

@@ -22,7 +22,7 @@
  * (SLUB, SLOB: kmalloc's size table is emptied while failslab is on,
  * mm/slab_impl.h) and nothing for SLAB, which folds the test into its
  * per-CPU array lookup (every CPU's slab_cpu_index names an always-empty
- * array while failslab is on: SLAB_CPU_FAILSLAB, mm/slab_def.h). When on:
+ * array while failslab is on: SLAB_CPU_FAILSLAB, mm/slab/slab_def.h). When on:
  * an atomic add and a hash per call (SLAB: and its slow path).
  */
 #ifndef MM_FAULT_INJECT_H

@@ -10,32 +10,28 @@
 #              SLOBs: test_slob.c and test_slob_debug.c, then slob: test_slob_fit.c,
 #              slob-seg: test_slob_seg.c)
 ALLOC ?= slab
-ifeq ($(filter slab slub slob slob-seg none,$(ALLOC)),)
-$(error ALLOC must be slab, slub, slob or slob-seg, not '$(ALLOC)')
+# Each object allocator's folder registers itself in its files.mk: its names in
+# MM_ALLOCS, its sources in MM_SRCS_<name>, its internal header (the fast paths
+# and struct kmem_cache, mm/slab_impl.h includes it) in MM_DEF_H_<name>. A new
+# allocator is a new folder with a files.mk; nothing here changes.
+MM_ALLOCS :=
+include $(sort $(wildcard mm/*/files.mk))
+ifeq ($(filter $(MM_ALLOCS) none,$(ALLOC)),)
+$(error ALLOC must be one of $(MM_ALLOCS), not '$(ALLOC)')
 endif
-MM_SRCS_COMMON := mm/memmap.c mm/debug_info.c mm/fault_inject.c $(sort $(wildcard mm/buddy*.c))
-MM_SRCS_slab := $(sort $(wildcard mm/slab*.c mm/kmalloc*.c))
-# mm/slab_common.c: what every allocator shares (SLAB's wildcard has it already).
-MM_SRCS_slub := $(sort $(wildcard mm/slub*.c mm/kmalloc*.c mm/slab_common.c))
-# The two SLOBs share everything but the heap: mm/slob_fit.c (sequential fit)
-# or mm/slob_seg*.c (segregated free lists).
-MM_SRCS_slob := $(sort $(filter-out mm/slob_seg%.c,$(wildcard mm/slob*.c)) $(wildcard mm/kmalloc*.c) \
-	mm/slab_common.c)
-MM_SRCS_slob-seg := $(sort $(filter-out mm/slob_fit%.c,$(wildcard mm/slob*.c)) $(wildcard mm/kmalloc*.c) \
-	mm/slab_common.c)
-MM_SRCS := $(MM_SRCS_COMMON) $(MM_SRCS_$(ALLOC))
+# The page allocator (mm/page_alloc/), and what every object allocator shares:
+# kmalloc and its size classes, the cache registry and API checks, fault
+# injection, the debug-info section.
+MM_SRCS_COMMON := mm/debug_info.c mm/fault_inject.c $(MM_SRCS_page_alloc)
+MM_SRCS_SHARED := mm/kmalloc.c mm/slab_common.c
+MM_SRCS := $(MM_SRCS_COMMON) $(if $(filter none,$(ALLOC)),,$(MM_SRCS_SHARED) $(MM_SRCS_$(ALLOC)))
 TEST_SRCS_ALLOC := tests/common/test_kmalloc.c $(wildcard tests/common/test_cache*.c)
-TEST_SRCS_OWN_slab := $(wildcard tests/common/test_slab*.c)
-TEST_SRCS_OWN_slub := $(wildcard tests/common/test_slub*.c)
-TEST_SRCS_OWN_slob := $(wildcard tests/common/test_slob.c tests/common/test_slob_debug.c \
-	tests/common/test_slob_fit*.c)
-TEST_SRCS_OWN_slob-seg := $(wildcard tests/common/test_slob.c tests/common/test_slob_debug.c \
-	tests/common/test_slob_seg*.c)
 TEST_SRCS := tests/common/test_buddy.c $(if $(filter none,$(ALLOC)),,$(sort $(TEST_SRCS_ALLOC) \
 	$(TEST_SRCS_OWN_$(ALLOC))))
 # The allocator as a macro name: CONFIG_ALLOC_SLAB, _SLUB, _SLOB, _SLOB_SEG ('-' is no
 # identifier character), _NONE.
-ALLOC_CFLAGS := -DCONFIG_ALLOC_$(shell echo $(ALLOC) | tr a-z- A-Z_)
+ALLOC_CFLAGS := -DCONFIG_ALLOC_$(shell echo $(ALLOC) | tr a-z- A-Z_) \
+	$(if $(MM_DEF_H_$(ALLOC)),-DMM_ALLOC_DEF_H='"$(MM_DEF_H_$(ALLOC))"')
 
 # Build options of mm/ (the same for the kernel and the host build):
 #   SLAB_DEBUG=1        red zones, poison, double-free and bad-pointer checks in
@@ -48,13 +44,13 @@ ALLOC_CFLAGS := -DCONFIG_ALLOC_$(shell echo $(ALLOC) | tr a-z- A-Z_)
 #   SLAB_FREELIST_HARDENED=1  SLUB hardening: every free pointer stored in an
 #                       object is XORed with its own address too (every build
 #                       XORs it with a per-cache key, for the double-free
-#                       check: mm/slub_def.h); costs an XOR more per
+#                       check: mm/slub/slub_def.h); costs an XOR more per
 #                       fast-path alloc and free
 #   SLAB_IDX=4          SLAB benchmark variant: force 4-byte freelist indexes (seed 000's "before")
 #   SLAB_GROW_LOCKED=1  SLAB benchmark variant: refill from a new slab under the node
 #                       lock, after publishing it (seed 001's "before")
 #   SLUB_SHEAVES=0      SLUB without per-CPU sheaves (seed 002's classic lockless
-#                       paths; default 1: sheaves, mm/slub_sheaf.c). Sheaves cost
+#                       paths; default 1: sheaves, mm/slub/slub_sheaf.c). Sheaves cost
 #                       interrupts off around each fast-path pop/push, up to two
 #                       512-byte sheaves per CPU per cache in use and up to 20 per
 #                       cache in its barn, and the objects they hold (a barn's

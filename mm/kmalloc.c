@@ -17,8 +17,8 @@
  * The caches are made at boot in increasing size (SLAB: before any per-CPU
  * array exists, the arrays themselves coming from kmalloc) and are never
  * destroyed. After boot kmalloc_caches[] is read-only, so the lookups need
- * no lock; the allocations lock as the allocator describes (mm/slab_cpu.c,
- * mm/slub_def.h).
+ * no lock; the allocations lock as the allocator describes (mm/slab/slab_cpu.c,
+ * mm/slub/slub_def.h).
  *
  * kfree's fast path (slab_kfree_fast) checks that the pointer is in RAM
  * and in a slab (SLAB: its page's word in slab_cache_map, and the object

@@ -20,7 +20,7 @@
  *   s_mem        SLAB: address of object 0.
  *   freelist     SLAB: array of freelist_idx_t (on slab, off slab, or in an object).
  *   slub_freelist SLUB: the slab's first free object, or its tagged end
- *                (mm/slub_def.h); in s_mem's place.
+ *                (mm/slub/slub_def.h); in s_mem's place.
  *   counters     SLUB: objects in use, objects, frozen (one word, in freelist's place).
  *   active       SLAB: objects handed out; freelist[active..num-1] are free.
  *   order        buddy: order of the block this page heads (free or allocated).

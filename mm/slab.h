@@ -3,18 +3,22 @@
  * (kmem_cache_*) and general-purpose allocation (kmalloc and friends).
  *
  * A cache hands out objects of one size from slabs (blocks of 2^order pages
- * from the buddy allocator). Quarry builds one of two allocators behind
- * this interface, chosen with ALLOC= (mm/files.mk); both give every
- * function here the same semantics, reports and slabinfo format:
+ * from the buddy allocator). Quarry builds one of four allocators behind
+ * this interface, chosen with ALLOC= (each folder's files.mk); all give
+ * every function here the same semantics, reports and slabinfo format:
  *  - SLAB (ALLOC=slab, the default): per-CPU arrays of recently freed
- *    objects in front of the slabs, a node per CPU (mm/slab_def.h);
+ *    objects in front of the slabs, a node per CPU (mm/slab/slab_def.h);
  *  - SLUB (ALLOC=slub), as seed 002 proposed it: free objects chained
  *    through themselves, every chain ending in its slab's tagged address;
  *    each CPU allocates from and frees to its current slab with one
  *    double-word compare-and-exchange on (freelist, transaction id),
- *    without disabling interrupts (mm/slub_def.h). It needs that
- *    instruction: on x86_64 cmpxchg16b (CPUID CX16), which QEMU's default
- *    qemu64 has; kmem_cache_init refuses to run without it, naming it.
+ *    without disabling interrupts, and per-CPU sheaves in front by default
+ *    (mm/slub/slub_def.h). It needs that instruction: on x86_64
+ *    cmpxchg16b (CPUID CX16), which QEMU's default qemu64 has;
+ *    kmem_cache_init refuses to run without it, naming it;
+ *  - SLOB (ALLOC=slob: one heap, sequential fit; ALLOC=slob-seg: the heap
+ *    in segregated size-class lists), seed 004's allocator for small
+ *    machines: one heap lock, no per-CPU caching (mm/slob/slob_def.h).
  * This header is all a user needs; "per-CPU caching" below means SLAB's
  * arrays or SLUB's CPU slab and CPU partial slabs.
  *
@@ -33,11 +37,11 @@
  *	also checks every free pointer it follows. Without it the same checks
  *	are available per cache with the flags.
  *   CONFIG_SLAB_STATS=1: count events per cache (struct kmem_cache_stats in
- *	mm/slab_def.h or mm/slub_def.h). Costs one atomic add per counted
+ *	mm/slab/slab_def.h or mm/slub/slub_def.h). Costs one atomic add per counted
  *	event, fast paths included; on by default in debug and host builds only.
  *   CONFIG_SLAB_IDX_BYTES=4 (SLAB_IDX=4), CONFIG_SLAB_GROW_LOCKED=1: SLAB
- *	only, the benchmark variants of seeds 000 and 001 (mm/slab_def.h,
- *	mm/slab_cpu.c).
+ *	only, the benchmark variants of seeds 000 and 001 (mm/slab/slab_def.h,
+ *	mm/slab/slab_cpu.c).
  */
 #ifndef MM_SLAB_H
 #define MM_SLAB_H
@@ -261,10 +265,10 @@ void slab_drain_local_all(void);
 
 /*
  * slab_reap - give back what this CPU's idle caching and idle caches hold.
- * SLAB (mm/slab_reap.c): an array unused since the last call loses about a
+ * SLAB (mm/slab/slab_reap.c): an array unused since the last call loses about a
  * fifth of its limit to the slabs; about every other call the CPU's own
  * node's shared array does the same and idle caches return surplus empty
- * slabs to the buddy allocator. SLUB (mm/slub_partial.c): a cache this CPU
+ * slabs to the buddy allocator. SLUB (mm/slub/slub_partial.c): a cache this CPU
  * has not touched since the last call gets its CPU slab and CPU partial
  * slabs back on the node; about every other pass a node no CPU took a slab
  * from returns its empty slabs. Call it on every CPU about every 2 s, from
@@ -297,7 +301,7 @@ void slab_drain_all(void);
 unsigned long slab_cpu_events(unsigned int cpu);
 unsigned long slab_reap_events(void);
 
-/* One cache in a snapshot of slab usage (kernel/leakcheck.c). */
+/* One cache in a snapshot of slab usage (lab/leakcheck.c). */
 struct slab_usage {
 	const struct kmem_cache *cache;	/* identity while the cache lives */
 	char name[24];			/* its name, cut to fit */

@@ -3,7 +3,7 @@
  * SLOBs), written once against what each one's def header gives under the
  * same names (mm/slab_impl.h: slab_caches, slab_caches_lock, name, list).
  * The snapshot of every cache's objects in use that leak accounting
- * compares (kernel/leakcheck.c), through each allocator's
+ * compares (lab/leakcheck.c), through each allocator's
  * kmem_cache_usage(); the pseudo-random numbers the hardening options use;
  * the checks of kmem_cache_create's arguments and of a cache pointer given
  * to kmem_cache_destroy; putting a new cache on slab_caches.

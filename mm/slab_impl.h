@@ -1,8 +1,8 @@
 /*
  * slab_impl.h - the internal header of the object allocator this build
- * uses: mm/slub_def.h with ALLOC=slub (CONFIG_ALLOC_SLUB), mm/slob_def.h
- * with ALLOC=slob or slob-seg (CONFIG_ALLOC_SLOB, CONFIG_ALLOC_SLOB_SEG),
- * else SLAB's mm/slab_def.h. For the code every allocator builds
+ * uses (MM_ALLOC_DEF_H, set by the allocator folder's files.mk:
+ * mm/slab/slab_def.h, mm/slub/slub_def.h, mm/slob/slob_def.h), and the
+ * hooks kmalloc takes from it. For the code every allocator builds
  * (mm/kmalloc.c) and the allocator-neutral tests. Each def header
  * provides, under the same names:
  * struct kmem_cache with 'name', 'object_size' and 'list'; slab_state and
@@ -16,13 +16,11 @@
 #ifndef MM_SLAB_IMPL_H
 #define MM_SLAB_IMPL_H
 
-#if defined(CONFIG_ALLOC_SLUB)
-#include "mm/slub_def.h"
-#elif defined(CONFIG_ALLOC_SLOB) || defined(CONFIG_ALLOC_SLOB_SEG)
-#include "mm/slob_def.h"
-#else
-#include "mm/slab_def.h"
+/* The chosen allocator's header, named by its folder's files.mk (MM_DEF_H_<alloc>). */
+#ifndef MM_ALLOC_DEF_H
+#error "MM_ALLOC_DEF_H names the allocator's internal header: build through mm/files.mk"
 #endif
+#include MM_ALLOC_DEF_H
 
 #include "mm/fault_inject.h"
 
@@ -69,7 +67,7 @@ void kmalloc_failslab_switch(bool on);
 #define slab_kmalloc_alloc(cachep)	slab_alloc(cachep)
 #endif
 
-/* The alignment kmalloc asks for a class of 'size' bytes (SLUB: mm/slub_def.h). */
+/* The alignment kmalloc asks for a class of 'size' bytes (SLUB: mm/slub/slub_def.h). */
 #ifndef KMALLOC_ALIGN
 #define KMALLOC_ALIGN(size) 0
 #endif

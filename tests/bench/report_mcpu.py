@@ -109,7 +109,7 @@ def mcpu_section(t, sizes):
           "and SLUB at 4K pages on 2, 4 and 8 CPUs under `-icount shift=0,sleep=off`, twice "
           "each; the figures here (from the first boot) must be identical in both boots or at "
           "most one instruction and 1% apart (run.sh says which, and fails beyond that). QEMU runs the vCPUs in one thread, round-robin; the kernel makes test 3's "
-          "CPUs take turns of 16 operations (kernel/bench.h, bench_turn), because QEMU 7.2 gives "
+          "CPUs take turns of 16 operations (lab/bench.h, bench_turn), because QEMU 7.2 gives "
           "a busy vCPU all the time to the next timer deadline (10^7 instructions) and the CPUs "
           "would otherwise run their loops one after another. A figure is the whole machine's "
           "instructions from the first CPU's start to the last CPU's end of the phase over all "

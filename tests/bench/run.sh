@@ -47,7 +47,7 @@
 #     SLUB at each arch's 4K pages, booted with "bench icount quick" at -smp
 #     2, 4 and 8 under -icount shift=0,sleep=off (QEMU runs the vCPUs
 #     round-robin in one thread; the kernel makes test 3's CPUs take turns,
-#     kernel/bench.h bench_turn), twice each: test 3's whole-machine figures
+#     lab/bench.h bench_turn), twice each: test 3's whole-machine figures
 #     (test=concurrent_span) must be identical in both boots, or differ by at
 #     most one instruction and 1% (said so: QEMU 7.2 also switches vCPUs at
 #     host-timed points, which can move a rounding), and the run fails if not;

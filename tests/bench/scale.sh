@@ -16,7 +16,7 @@
 #     concurrent_alloc_free figures (kmalloc then kfree of BENCH_OBJECTS
 #     objects per CPU at once) in ns of guest time per operation per CPU: real
 #     time of a TCG guest, the emulator's own cost included. The same boots
-#     print test 3a (kernel/bench_atomic.c: compare-and-exchange on each CPU's
+#     print test 3a (lab/bench_atomic.c: compare-and-exchange on each CPU's
 #     own line, alone and all at once: what the emulator charges for the
 #     atomics SLUB is built on). A third kernel, SLUB with SLAB_STATS=1
 #     ("slub-stats"), is booted at each count for test 3's events per

@@ -1,12 +1,12 @@
 /*
- * test_cache_leak.c - leak accounting (kernel/leakcheck.h) itself, for
+ * test_cache_leak.c - leak accounting (lab/leakcheck.h) itself, for
  * every allocator: a kmalloc object, a page and a cache with an object
  * left behind are each found and named by cache; once freed and destroyed,
  * nothing is reported. (The runner applies the same comparison around every
  * test; this one shows that it can fail.)
  */
 #include "test_alloc.h"
-#include "kernel/leakcheck.h"
+#include "lab/leakcheck.h"
 
 SELFTEST(leakcheck_names_what_was_left)
 {

@@ -10,7 +10,7 @@
  */
 #include "test_slab.h"
 
-/* Objects per slab by the test's own arithmetic (see mm/slab.c's header). */
+/* Objects per slab by the test's own arithmetic (see mm/slab/slab.c's header). */
 static unsigned int expect_num(const struct kmem_cache *c, enum slab_layout layout,
 			       unsigned int order)
 {

@@ -1,14 +1,14 @@
 /*
  * test_slab.h - helpers for SLAB's own self-tests (tests/common/test_slab*.c,
  * tests/host/test_slab_host*.c), built with ALLOC=slab only: they read
- * SLAB's internals (mm/slab_def.h). The allocator-neutral helpers (settling,
+ * SLAB's internals (mm/slab/slab_def.h). The allocator-neutral helpers (settling,
  * page accounting, console capture, SLAB_EXPECT_REFUSED) are in
  * test_alloc.h, which this includes.
  */
 #ifndef TESTS_COMMON_TEST_SLAB_H
 #define TESTS_COMMON_TEST_SLAB_H
 
-#include "mm/slab_def.h"
+#include "mm/slab/slab_def.h"
 #include "test_alloc.h"
 
 /* Objects the slabs of a cache count as in use (in arrays or with callers), all nodes. */

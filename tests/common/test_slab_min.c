@@ -1,5 +1,5 @@
 /*
- * test_slab_min.c - SLAB's min-order slabs (mm/slab_def.h), in the kernel
+ * test_slab_min.c - SLAB's min-order slabs (mm/slab/slab_def.h), in the kernel
  * and on the host: a cache whose order is above the smallest one holding
  * an object with its layout has a twin of that order; in fragmented
  * memory its objects come from the twin's slabs, which kfree and

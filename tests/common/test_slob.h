@@ -1,13 +1,13 @@
 /*
  * test_slob.h - helpers for SLOB's own self-tests (tests/common/test_slob*.c,
  * tests/host/test_slob_host*.c), built with ALLOC=slob or slob-seg only:
- * they read SLOB's internals (mm/slob_def.h). The allocator-neutral
+ * they read SLOB's internals (mm/slob/slob_def.h). The allocator-neutral
  * helpers are in test_alloc.h, which this includes.
  */
 #ifndef TESTS_COMMON_TEST_SLOB_H
 #define TESTS_COMMON_TEST_SLOB_H
 
-#include "mm/slob_def.h"
+#include "mm/slob/slob_def.h"
 #include "test_alloc.h"
 #include <asm/irqflags.h>
 

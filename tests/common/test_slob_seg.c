@@ -20,7 +20,7 @@ static void free_fill(struct kmem_cache *c)
 		kmem_cache_free(c, fill[--nfill]);
 }
 
-/* The page header block's count (mm/slob_seg.c: the word after the header). */
+/* The page header block's count (mm/slob/slob_seg.c: the word after the header). */
 static unsigned int page_count(const void *p)
 {
 	return *(const uint32_t *)((const struct slob_hdr *)((uintptr_t)p & PAGE_MASK) + 1);

@@ -499,7 +499,7 @@ SELFTEST(slub_slabinfo_format)
 	struct kmem_cache *c;
 	unsigned long flags;
 	void *objs[10];
-	unsigned int min_objects = 4;	/* 4 * (log2 NR_CPUS + 1), as mm/slub_cache.c */
+	unsigned int min_objects = 4;	/* 4 * (log2 NR_CPUS + 1), as mm/slub/slub_cache.c */
 
 	for (unsigned int n = NR_CPUS; n > 1; n /= 2)
 		min_objects += 4;

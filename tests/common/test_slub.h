@@ -1,13 +1,13 @@
 /*
  * test_slub.h - helpers for SLUB's own self-tests (tests/common/test_slub*.c,
  * tests/host/test_slub_host*.c), built with ALLOC=slub only: they read
- * SLUB's internals (mm/slub_def.h). The allocator-neutral helpers are in
+ * SLUB's internals (mm/slub/slub_def.h). The allocator-neutral helpers are in
  * test_alloc.h, which this includes.
  */
 #ifndef TESTS_COMMON_TEST_SLUB_H
 #define TESTS_COMMON_TEST_SLUB_H
 
-#include "mm/slub_def.h"
+#include "mm/slub/slub_def.h"
 #include "test_alloc.h"
 
 /* The head page of the slab holding object x. */

@@ -3,7 +3,7 @@
  * kernel and on the host, in every build: sheaves or SLUB_SHEAVES=0,
  * SLAB_FREELIST_HARDENED, SLAB_DEBUG. The reliability issue's item "SLUB
  * double frees": without sheaves kmem_cache_free(c, p), (c, q), (c, p)
- * was silent and kmem_cache_destroy then hit "BUG at mm/slub_partial.c:
+ * was silent and kmem_cache_destroy then hit "BUG at mm/slub/slub_partial.c:
  * ++cnt > s->num" (p, q, p made a cycle on the CPU freelist); a, b, a;
  * a, b, c, a; a double free after 600 other frees and one through kfree
  * ended the same, some after handing the object out twice. With sheaves
@@ -11,7 +11,7 @@
  * still allocated") forever. Besides those, a double free of an object
  * that a drain gave back to its slab's freelist. Each pattern runs at 64
  * bytes and at 4 KiB, on a cache without debugging (the free words'
- * check, mm/slub_dfree.c) and on one that takes SLAB_DEBUG's guards where
+ * check, mm/slub/slub_dfree.c) and on one that takes SLAB_DEBUG's guards where
  * the build has them: the second free is reported ("<cache>:
  * <call>(<object>): double free"), counted once in slab_bad_frees and
  * refused; the cache stays consistent (kmem_cache_check) with the right

@@ -2,7 +2,7 @@
  * test_slub_hardened.c - SLUB's free pointers in memory (ALLOC=slub). A
  * slab is filled, then all but its first object freed, so each free object
  * holds a free pointer to the next. They are never stored plain: every
- * free word is XORed with the cache's key (mm/slub_def.h), so no word of
+ * free word is XORed with the cache's key (mm/slub/slub_def.h), so no word of
  * the slab equals the address of any of its objects. Without
  * SLAB_FREELIST_HARDENED the words XORed with the key alone are object
  * addresses (which shows the scan finds them); with it, which mixes in

@@ -1,5 +1,5 @@
 /*
- * test_slub_min.c - SLUB's min-order slabs (mm/slub_def.h), in the kernel
+ * test_slub_min.c - SLUB's min-order slabs (mm/slub/slub_def.h), in the kernel
  * and on the host: every cache whose slabs are above the smallest order
  * that holds an object has a twin describing that order's slabs; in
  * fragmented memory a cache makes such slabs (never as CPU slabs), their

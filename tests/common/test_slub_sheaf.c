@@ -1,5 +1,5 @@
 /*
- * test_slub_sheaf.c - SLUB's per-CPU sheaves (mm/slub_sheaf.c), in the
+ * test_slub_sheaf.c - SLUB's per-CPU sheaves (mm/slub/slub_sheaf.c), in the
  * kernel and on the host: the first allocation refilling the main sheaf
  * from the slabs, frees filling it, the swap with the spare, the full main
  * going to the barn for an empty one and coming back as a full one,

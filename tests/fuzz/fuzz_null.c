@@ -21,7 +21,7 @@
  * sequential runs of 3-4 million operations, where the reading is exact).
  * The report names the zone's free blocks per order and the pages on CPU
  * lists (which the failing CPU cannot reach when they are another CPU's:
- * mm/buddy_pcp.c).
+ * mm/page_alloc/buddy_pcp.c).
  *
  * Fragmenting (fz_frag_churn, at checkpoints): the operations alone seldom
  * leave most memory free in small blocks only (no slab-sized NULL at all in

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # helpers.sh NAME ELF - the gdb helpers (scripts/gdb/) against a live kernel
 # of either arch and any allocator: boot ELF with the command line "gdbtest"
-# on 2 CPUs (kernel/gdbtest.c: a cache warmed with 8 objects, slabinfo
+# on 2 CPUs (lab/gdbtest.c: a cache warmed with 8 objects, slabinfo
 # printed, one object allocated and freed, gdbtest_stop() after each step)
 # paused under QEMU, and drive gdb-multiarch in batch mode:
 #   at "slabinfo printed": quarry-slabinfo must give the rows the kernel just

@@ -1,6 +1,6 @@
 /*
  * test_buddy_host_pcp.c - host-only tests of the per-CPU page lists
- * (mm/buddy_pcp.c), with threads as CPUs or one thread acting as several:
+ * (mm/page_alloc/buddy_pcp.c), with threads as CPUs or one thread acting as several:
  *  - the marks: an empty list refills one batch, a list above its high
  *    mark drains a batch, twice as much at each drain until a refill; an
  *    order-3 block has its own list (a refill of several blocks; a listed
@@ -25,7 +25,7 @@
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/selftest.h"
-#include "mm/buddy_internal.h"
+#include "mm/page_alloc/buddy_internal.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +58,7 @@ static struct buddy_stats drained_stats(void)
 	return st;
 }
 
-/* Pages a refill or drain of order moves (mm/buddy_pcp.c: Batches). */
+/* Pages a refill or drain of order moves (mm/page_alloc/buddy_pcp.c: Batches). */
 static unsigned long batch_pages(unsigned int order)
 {
 	return 1UL << buddy_zone.pcp_refill_shift[order];
@@ -192,7 +192,7 @@ static int stray_bit_caught(struct page *page, unsigned long bit, const char *ms
 }
 
 /*
- * A free page's flags word holds the allocator's bit alone (mm/buddy.c: the
+ * A free page's flags word holds the allocator's bit alone (mm/page_alloc/buddy.c: the
  * fast paths store whole words): buddy_check names a stray flag on a listed
  * block's head, inside a listed block, inside a zone block and on a zone
  * block's head; a free of a block whose head holds a bit no PG_ flag has is
@@ -240,7 +240,7 @@ SELFTEST_HOST(buddy_host_free_page_flags)
 }
 
 /*
- * Drains gather blocks into runs (mm/buddy_pcp.c, drain_list): blocks freed
+ * Drains gather blocks into runs (mm/page_alloc/buddy_pcp.c, drain_list): blocks freed
  * in address order, in reverse, odd ones then even ones, and shuffled must
  * all leave the lists and the zone consistent (buddy_check, the PG_pcp
  * pages against the counts) while the frees go over the high mark, and

@@ -25,16 +25,16 @@
 #include "host_shim.h"
 #include "kernel/printk.h"
 #include "kernel/selftest.h"
-#include "mm/buddy_internal.h"
+#include "mm/page_alloc/buddy_internal.h"
 #if !defined(CONFIG_ALLOC_NONE)
 #include "mm/slab.h"
 #endif
 #if defined(CONFIG_ALLOC_SLAB)
-#include "mm/slab_def.h"
+#include "mm/slab/slab_def.h"
 #elif defined(CONFIG_ALLOC_SLUB)
-#include "mm/slub_def.h"
+#include "mm/slub/slub_def.h"
 #elif defined(CONFIG_ALLOC_SLOB) || defined(CONFIG_ALLOC_SLOB_SEG)
-#include "mm/slob_def.h"
+#include "mm/slob/slob_def.h"
 #endif
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 /*
  * test_slob_host_corrupt.c - SLOB after heap damage, both
  * forms, on the host only: a damaged page is quarantined and leaked on
- * purpose (mm/slob_quarantine.c), which the per-test page accounting of
+ * purpose (mm/slob/slob_quarantine.c), which the per-test page accounting of
  * the shared self-tests would count as a leak.
  *
  * Each case damages the heap as a buggy caller would, then checks that the

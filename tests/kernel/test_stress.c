@@ -6,7 +6,7 @@
  * are freed remotely. Every object is filled with a pattern naming its owner
  * and sequence number when allocated, and checked before it is freed (by
  * whichever CPU frees it), so overlap or corruption is caught. At the end,
- * leak accounting (kernel/leakcheck.h) compares free pages and each cache's
+ * leak accounting (lab/leakcheck.h) compares free pages and each cache's
  * objects with the start, all caching drained: nothing leaked (SLAB's
  * per-CPU nodes made meanwhile stay with their caches and are allowed for).
  *
@@ -28,7 +28,7 @@
 #include "kernel/printk.h"
 #include "kernel/selftest.h"
 #include "kernel/smp.h"
-#include "kernel/leakcheck.h"
+#include "lab/leakcheck.h"
 #include "kernel/string.h"
 #include "mm/buddy.h"
 #include "mm/fault_inject.h"

@@ -1,4 +1,4 @@
-# buddy.py - the page allocator as memory shows it (mm/buddy_internal.h):
+# buddy.py - the page allocator as memory shows it (mm/page_alloc/buddy_internal.h):
 # quarry-buddyinfo's report and what a page that no object allocator owns is.
 
 from .mem import (build, symbol_value, list_entries, u, lookup_type,

@@ -1,6 +1,6 @@
-# slab.py - SLAB (ALLOC=slab) read from memory: mm/slab_def.h's structures.
+# slab.py - SLAB (ALLOC=slab) read from memory: mm/slab/slab_def.h's structures.
 #
-# slabinfo counts as mm/slabinfo.c does (every node's counters added up;
+# slabinfo counts as mm/slab/slabinfo.c does (every node's counters added up;
 # objects in CPU and shared arrays count as active); a cache's detail shows
 # each node's lists and shared array and each CPU's array; an object is free
 # when its index is on its slab's freelist stack (freelist[active..num-1]) or
@@ -12,7 +12,7 @@
 
 from .mem import QuarryError, cache_flag_names, build, at, u, read_u64, read_uint, lookup_type, offsetof, list_entries
 
-SLAB_NODE_SHIFT = 8		# mm/slab_def.h: a slab's home node in its head page's flags
+SLAB_NODE_SHIFT = 8		# mm/slab/slab_def.h: a slab's home node in its head page's flags
 SLAB_NODE_MASK = 0xff
 LAYOUTS = {0: "on-slab", 1: "off-slab", 2: "in-object"}
 SHOW_MAX = 16			# array and freelist entries listed before "..."
@@ -71,7 +71,7 @@ def min_twin(c):
 
 
 def slabinfo_row(c):
-    """The fields of mm/slabinfo.c's slabinfo_line, and the cache's pages (twin's included)."""
+    """The fields of mm/slab/slabinfo.c's slabinfo_line, and the cache's pages (twin's included)."""
     total, free_slabs, free_objects, shared = counts(c)
     num = int(c["num"])
     order = int(c["order"])

@@ -1,5 +1,5 @@
 # slob.py - SLOB (ALLOC=slob, sequential fit) and SLOB-seg (ALLOC=slob-seg,
-# segregated lists) read from memory: mm/slob_def.h's heap of blocks.
+# segregated lists) read from memory: mm/slob/slob_def.h's heap of blocks.
 #
 # Every block starts with an 8-byte header (units, prev, info, tag); a heap
 # page (PG_slab, slab_cache NULL) is tiled by blocks from its first byte, so
@@ -7,17 +7,17 @@
 # allocated block's info is its cache's id (slob_cache_of[id]); a free one's
 # has SLOB_FREE. Big objects are whole buddy blocks whose head page has
 # PG_slab and slab_cache. Nothing is per CPU. slabinfo counts as
-# mm/slob_info.c does.
+# mm/slob/slob_info.c does.
 
 from .mem import QuarryError, cache_flag_names, build, at, u, read_u64, lookup_type, symbol_value, list_entries
 
-SLOB_UNIT = 8				# mm/slob_def.h
+SLOB_UNIT = 8				# mm/slob/slob_def.h
 SLOB_FREE = 0x8000
 SLOB_POISONED = 0x4000
 SLOB_LINK_MASK = 0x3fff
 SLOB_DEAD = 0x7fff
 SLOB_PAGE_HDR = 0x7ffe
-SLOB_CLASS_MASK = 0x7f			# mm/slob_seg.h
+SLOB_CLASS_MASK = 0x7f			# mm/slob/slob_seg.h
 MASK64 = (1 << 64) - 1
 
 

@@ -1,4 +1,4 @@
-# slub.py - SLUB (ALLOC=slub) read from memory: mm/slub_def.h's structures.
+# slub.py - SLUB (ALLOC=slub) read from memory: mm/slub/slub_def.h's structures.
 #
 # Each CPU's (freelist, tid) pair is in its per-CPU area (per_cpu__slub_cpu +
 # the cache's cpu_off); a freelist is a chain through each free object
@@ -6,7 +6,7 @@
 # Each link is stored XORed with the cache's fp_secret (and, in a
 # SLAB_FREELIST_HARDENED build, with the link's own address: tried when the
 # first decoding leaves the slab).
-# slabinfo counts as mm/slub_info.c does (free = the free objects of the
+# slabinfo counts as mm/slub/slub_info.c does (free = the free objects of the
 # node's partial slabs; CPU freelists, CPU partial slabs and sheaves count as
 # active; tunables = sheaf capacity twice and 0; sharedavail = the objects of
 # the barn's full sheaves). Sheaves (SLUB_SHEAVES=1): each CPU's main sheaf
@@ -21,7 +21,7 @@
 
 from .mem import QuarryError, cache_flag_names, build, at, u, read_u64, lookup_type, list_entries
 
-SLUB_END_TAG = 1			# mm/slub_def.h
+SLUB_END_TAG = 1			# mm/slub/slub_def.h
 SLUB_NO_SLAB = (1 << 64) - 1
 SLUB_FROZEN = 1 << 63
 SHOW_MAX = 16

@@ -34,7 +34,7 @@
  *    result after the loop (one instruction less than the flag output's
  *    b.eq). Their scratch registers are x16 and x17 (the intra-procedure
  *    call registers, free inside a function), so the asm needs no output.
- *    ARCH_HAVE_THIS_CPU_CMPXCHG_GOTO says they exist (mm/slub_def.h falls
+ *    ARCH_HAVE_THIS_CPU_CMPXCHG_GOTO says they exist (mm/slub/slub_def.h falls
  *    back on the try forms elsewhere).
  *
  * LDXP/STXP are ARMv8.0: arch_has_cmpxchg_double() is always true. (CASP,

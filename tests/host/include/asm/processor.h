@@ -35,7 +35,7 @@ static inline void host_set_cpu(unsigned int cpu)
  * the shim: a yield on every turn put a system call into each wait, so a
  * ticket lock's next owner noticed its turn only when the call returned, and
  * a waiter rarely looked at the lock, which hid what looking costs (SLOB's
- * heap lock shared its cache line with the heap's lists, see mm/slob_def.h).
+ * heap lock shared its cache line with the heap's lists, see mm/slob/slob_def.h).
  * The yields that remain still let a preempted lock holder or next owner run
  * when threads outnumber cores. The count is the thread's over all its waits,
  * so a long wait yields at least every host_spins_per_yield turns

@@ -1,0 +1,803 @@
+/*
+ * slab_cpu.c - the per-CPU array caches and the nodes' shared arrays: what
+ * SLAB's fast paths (inline in mm/slab/slab_def.h) fall back on, and making,
+ * refilling, flushing and draining the arrays.
+ *
+ * Each cache has one struct array_cache per CPU (cachep->cpu_array[cpu]), a
+ * stack of up to 'limit' object pointers, made on the CPU's first use of the
+ * cache (until then the slot holds the empty slab_no_array): CPUs that never
+ * use a cache cost it nothing. Allocation pops the running CPU's array and
+ * clears the object's free mark; free marks the object and pushes it (an
+ * object already marked goes to the slow path, which refuses it if it is
+ * free anywhere: a double free; see SLAB_FREE_MARK in slab_def.h). Only
+ * the owning CPU touches an array, with interrupts off, so an interrupt
+ * handler that allocates on the same CPU runs wholly before or after an
+ * array operation: the array needs no lock.
+ *
+ * Every CPU is a node (mm/slab/slab_def.h): it refills from its own node and
+ * grows slabs homed there; objects go back to their home node. A full
+ * array sends its oldest batch home, a run of one home at a time under that
+ * node's lock: into the node's shared array while it has room (Linux SLAB's
+ * 'shared', shared * batchcount objects), else onto the slabs. An empty
+ * array takes a batch from its node's shared array before it looks at
+ * slabs. Copying pointers to and from a shared array leaves slab freelists
+ * alone, so producer/consumer CPUs trade objects cheaply: the consumer's
+ * frees land in the producer's shared array, which the producer refills
+ * from. A node gets its shared array when a full array first sends objects
+ * home to it, its own CPU's included: an array too small for a burst (more
+ * live objects of a size than its limit, freed together) then trades with
+ * the shared array, copying pointers, where it would put each object back
+ * on its slab and take it off again (host prodcons, one thread: 15 fewer
+ * instructions per allocation + free). Linux makes it per node at once;
+ * CPUs that never overflow an array cost nothing here.
+ *
+ * Empty array, nothing shared: refill up to 'batchcount' objects (16 while
+ * untouched) from the node's partial, then free slabs. Not enough there:
+ * grow (seed 001), as many new slabs as the rest of the batch needs, taking
+ * this CPU's objects from each while it is private, without the node lock,
+ * and only then publishing it
+ * (CONFIG_SLAB_GROW_LOCKED publishes first and takes the batch under the
+ * lock: seed 001's "before"). No memory for a slab: take objects from the
+ * other nodes before giving up. Empty slabs beyond a node's free_limit go
+ * back to the buddy allocator once its lock is dropped.
+ *
+ * kfree finds the object's cache in slab_cache_map (a word per page:
+ * slab_def.h) and this CPU's array in the cache, as Linux looks the array
+ * up every time.
+ *
+ * Lock order: interrupts off -> one node's list_lock -> zone lock. A whole
+ * allocation or free runs with interrupts off (nothing here sleeps). A CPU
+ * drains only its own array (slab_reap and slab_drain_all run on each CPU).
+ * Debug caches, boot, and a CPU busy making or dropping arrays go to and
+ * from the slabs one object at a time under the node lock.
+ */
+#include "mm/slab_impl.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "mm/fault_inject.h"
+
+struct array_cache slab_no_array;
+/*
+ * This CPU is making an array, or giving all of them back: its own
+ * allocations and frees go array-less meanwhile, so that they neither
+ * recurse into making another array nor bring back one just dropped.
+ */
+static DEFINE_PER_CPU(unsigned int, slab_arrayless);
+/* Slow-path operations on this CPU that moved objects to or from slabs. */
+static DEFINE_PER_CPU(unsigned long, slab_events);
+
+static void copy_ptrs(void **dst, void *const *src, unsigned long n);
+
+static inline struct array_cache *cpu_array(struct kmem_cache *cachep)
+{
+	return cachep->cpu_array[smp_processor_id()];
+}
+
+/* slab_count_event - count one slow-path operation on this CPU. Interrupts off. */
+void slab_count_event(void)
+{
+	this_cpu_inc(slab_events);
+}
+
+/* slab_cpu_events: see slab.h. */
+unsigned long slab_cpu_events(unsigned int cpu)
+{
+	return READ_ONCE(per_cpu(slab_events, cpu));
+}
+
+/*
+ * Out of memory for a new slab: take up to max objects from the other
+ * nodes' shared arrays and slabs, one node lock at a time. They stay homed
+ * where they are and go back there when freed. Interrupts off.
+ */
+static unsigned int cache_take_elsewhere(struct kmem_cache *cachep, void **out, unsigned int max)
+{
+	unsigned int self = slab_cpu_node(cachep), got = 0;
+
+	for (unsigned int i = 1; i < NR_CPUS && !got; i++) {
+		unsigned int nid = (self + i) % NR_CPUS;
+		struct kmem_cache_node *n = READ_ONCE(cachep->node[nid]);
+		struct array_cache *sh;
+
+		if (!n)
+			continue;
+		spin_lock(&n->list_lock);
+		sh = n->shared;
+		if (sh && sh->avail) {
+			got = MIN(max, (unsigned int)sh->avail);
+			for (unsigned int k = 0; k < got; k++)
+				out[k] = sh->entry[sh->avail - k];
+			sh->avail -= got;
+		} else {
+			got = cache_take_from_lists(cachep, nid, out, max);
+		}
+		spin_unlock(&n->list_lock);
+	}
+	return got;
+}
+
+/* One object straight from this CPU's node or a new slab (no array). Interrupts off. */
+static void *cache_alloc_one(struct kmem_cache *cachep)
+{
+	unsigned int nid = slab_cpu_node(cachep);
+	struct kmem_cache_node *n = cachep->node[nid];
+	struct page *page;
+	void *objp = NULL;
+	unsigned int got;
+
+	spin_lock(&n->list_lock);
+	got = cache_take_from_lists(cachep, nid, &objp, 1);
+	spin_unlock(&n->list_lock);
+	slab_count_event();
+	if (got)
+		return objp;
+	page = cache_grow_begin(cachep, nid);
+	if (page)
+		slab_take_objs(cachep, page, &objp, 1);
+	cache_grow_end(cachep, page);
+	if (!page)
+		cache_take_elsewhere(cachep, &objp, 1);
+	return objp;
+}
+
+/*
+ * Send objs[0..n) home: the node of the first object's slab takes, under
+ * its lock, as many as its shared array has room for when to_shared
+ * (whatever their homes: its CPU refills from there and frees send them
+ * home again), then on its slabs the following objects homed there; the
+ * rest goes round again to the next object's home. Interrupts off.
+ */
+static void cache_free_home(struct kmem_cache *cachep, void *const *objs, unsigned int n,
+			    bool to_shared)
+{
+	while (n) {
+		struct list_head release = LIST_HEAD_INIT(release);
+		unsigned int nid = slab_node_id(slab_head_page(objs[0])), k = 0;
+		struct kmem_cache_node *node = cachep->node[nid];
+		struct array_cache *sh;
+
+		spin_lock(&node->list_lock);
+		sh = node->shared;
+		if (to_shared && sh) {
+			k = MIN(n, (unsigned int)(sh->limit - sh->avail));
+			copy_ptrs(&sh->entry[sh->avail + 1], objs, k);
+			sh->avail += k;
+			stat(cachep, shared_flushed, k);
+		}
+		if (k < n)
+			k += cache_free_objs(cachep, nid, objs + k, n - k, &release);
+		spin_unlock(&node->list_lock);
+		slabs_release(cachep, &release);
+		objs += k;
+		n -= k;
+	}
+}
+
+/* One object straight back to its slab (no array). Interrupts off. */
+static void cache_free_one(struct kmem_cache *cachep, void *objp)
+{
+	cache_free_home(cachep, &objp, 1, false);
+	slab_count_event();
+}
+
+static inline size_t array_bytes(unsigned int limit)
+{
+	return sizeof(struct array_cache) + (limit + 1) * sizeof(void *);
+}
+
+/*
+ * kmalloc an empty array, this CPU's own allocations going array-less
+ * meanwhile (and staying so after, if they were already: a flush in the
+ * middle of slab_drop_local_arrays can get here).
+ */
+static struct array_cache *array_alloc(struct kmem_cache *cachep, unsigned int limit,
+				       unsigned int batchcount)
+{
+	unsigned int was = this_cpu_read(slab_arrayless);
+	struct array_cache *ac;
+
+	this_cpu_write(slab_arrayless, 1);
+	ac = kmalloc(array_bytes(limit));
+	this_cpu_write(slab_arrayless, was);
+	if (ac)
+		*ac = (struct array_cache){ .limit = limit, .batchcount = batchcount,
+					    .mark_off = cachep->mark_off };
+	if (ac)
+		ac->entry[0] = NULL;
+	return ac;
+}
+
+/* Give node nid its shared array, unless another CPU got there first. Interrupts off. */
+static void cache_make_shared(struct kmem_cache *cachep, unsigned int nid)
+{
+	struct kmem_cache_node *n = cachep->node[nid];
+	struct array_cache *sh;
+
+	sh = array_alloc(cachep, cachep->shared * cachep->batchcount, cachep->batchcount);
+	if (!sh)
+		return;
+	spin_lock(&n->list_lock);
+	if (!n->shared) {
+		n->shared = sh;
+		sh = NULL;
+	}
+	spin_unlock(&n->list_lock);
+	kfree(sh);
+}
+
+/* cache_node_init - an empty node of cachep (lists, lock, free_limit). */
+void cache_node_init(struct kmem_cache *cachep, struct kmem_cache_node *n)
+{
+	*n = (struct kmem_cache_node){ .free_limit = SLAB_NODE_FREE_LIMIT(cachep) };
+	spin_lock_init(&n->list_lock);
+	INIT_LIST_HEAD(&n->slabs_full);
+	INIT_LIST_HEAD(&n->slabs_partial);
+	INIT_LIST_HEAD(&n->slabs_free);
+}
+
+/*
+ * Give this CPU (not CPU 0, whose node is part of the cache) its node of
+ * the cache, published once whole; with no memory for it, the CPU goes on
+ * using node 0. Interrupts off.
+ */
+static void cache_make_node(struct kmem_cache *cachep)
+{
+	unsigned int was = this_cpu_read(slab_arrayless);
+	struct kmem_cache_node *n;
+
+	this_cpu_write(slab_arrayless, 1);
+	n = kmem_cache_alloc(slab_node_cache);
+	this_cpu_write(slab_arrayless, was);
+	if (!n)
+		return;
+	cache_node_init(cachep, n);
+	smp_store_release(&cachep->node[smp_processor_id()], n);
+}
+
+/* cache_free_nodes - free the nodes of a destroyed cache (empty, no shared arrays). */
+void cache_free_nodes(struct kmem_cache *cachep)
+{
+	for (unsigned int i = 1; i < NR_CPUS; i++) {
+		struct kmem_cache_node *n = cachep->node[i];
+
+		if (!n)
+			continue;
+		BUG_ON(n->total_slabs || n->shared);
+		cachep->node[i] = NULL;
+		kmem_cache_free(slab_node_cache, n);
+	}
+}
+
+/*
+ * cache_make_array - this CPU's first use of the cache: make its node (if
+ * it has none) and its array, and count the array. Returns the array, or NULL (array-less for now: boot, nested,
+ * or out of memory). Interrupts off.
+ */
+static struct array_cache *cache_make_array(struct kmem_cache *cachep)
+{
+	struct array_cache *ac;
+
+	if (slab_state < SLAB_UP || this_cpu_read(slab_arrayless) || cachep->min_of)
+		return NULL;	/* a min-order twin never has one */
+	if (!cachep->node[smp_processor_id()])
+		cache_make_node(cachep);
+	ac = array_alloc(cachep, cachep->limit, cachep->batchcount);
+	if (!ac)
+		return NULL;
+	atomic_inc(&cachep->nr_arrays);
+	WRITE_ONCE(cachep->cpu_array[smp_processor_id()], ac);
+	return ac;
+}
+
+/*
+ * copy_ptrs - copy n pointers from src to dst, front to back (so dst may
+ * overlap src from below). Four at a time; the barriers keep the compiler
+ * from turning the loop into a call to the kernel's byte-wise memmove.
+ */
+static void copy_ptrs(void **dst, void *const *src, unsigned long n)
+{
+	unsigned long i = 0;
+
+	for (; i + 4 <= n; i += 4) {
+		void *a = src[i], *b = src[i + 1], *c = src[i + 2], *d = src[i + 3];
+
+		barrier();
+		dst[i] = a;
+		dst[i + 1] = b;
+		dst[i + 2] = c;
+		dst[i + 3] = d;
+		barrier();
+	}
+	for (; i < n; i++) {
+		dst[i] = src[i];
+		barrier();
+	}
+}
+
+/* Drop the n oldest objects (entry[1..n]) of ac, sliding the rest down. */
+static void ac_remove_oldest(struct array_cache *ac, unsigned int n)
+{
+	ac->avail -= n;
+	copy_ptrs(&ac->entry[1], &ac->entry[1 + n], ac->avail);
+}
+
+/* Move the n newest objects of from (n <= from->avail) on top of to. Node lock held. */
+static void ac_transfer(struct array_cache *to, struct array_cache *from, unsigned int n)
+{
+	copy_ptrs(&to->entry[to->avail + 1], &from->entry[from->avail - n + 1], n);
+	from->avail -= n;
+	to->avail += n;
+}
+
+/*
+ * The array is empty: refill it from this CPU's node (shared array, then
+ * slabs), a new slab, or at worst the other nodes, then pop one object.
+ * NULL when memory is out. Interrupts off.
+ */
+static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *ac)
+{
+	unsigned int nid = slab_cpu_node(cachep);
+	struct kmem_cache_node *n = cachep->node[nid];
+	unsigned int batch = ac->batchcount;
+	struct array_cache *shared;
+	struct page *page;
+	bool from_shared = false;
+
+	if (!ac->touched && batch > BATCHREFILL_LIMIT)
+		batch = BATCHREFILL_LIMIT;
+	BUG_ON(ac->avail != 0);
+
+	spin_lock(&n->list_lock);
+	shared = n->shared;
+	if (shared && shared->avail) {
+		batch = MIN(batch, shared->avail);
+		ac_transfer(ac, shared, batch);
+		shared->touched = 1;
+		from_shared = true;
+		stat(cachep, shared_refilled, batch);
+	} else {
+		ac->avail = cache_take_from_lists(cachep, nid, &ac->entry[1], batch);
+	}
+	spin_unlock(&n->list_lock);
+	stat(cachep, refilled, ac->avail);
+	slab_count_event();
+
+#if CONFIG_SLAB_GROW_LOCKED
+	/*
+	 * Seed 001's "before": publish the new slab first, then take the batch
+	 * under the lock, growing again if other CPUs emptied it meanwhile.
+	 */
+	(void)from_shared;
+	while (!ac->avail) {
+		page = cache_grow_begin(cachep, nid);
+		if (!page) {
+			ac->avail = cache_take_elsewhere(cachep, &ac->entry[1], batch);
+			stat(cachep, refilled, ac->avail);
+			if (!ac->avail)
+				return NULL;
+			break;
+		}
+		cache_grow_end(cachep, page);
+		spin_lock(&n->list_lock);
+		ac->avail = cache_take_from_lists(cachep, nid, &ac->entry[1], batch);
+		spin_unlock(&n->list_lock);
+		stat(cachep, refilled, ac->avail);
+	}
+#else
+	/*
+	 * Seed 001: fill the array from new slabs before anyone can see them,
+	 * as many as the batch needs (a slab of large objects holds fewer
+	 * than a batch: each refill making one slab would send every few
+	 * allocations to the page allocator).
+	 */
+	if (ac->avail < batch && !from_shared) {
+		while (ac->avail < batch) {
+			unsigned int got;
+
+			page = cache_grow_take(cachep, nid, &ac->entry[1 + ac->avail],
+					       batch - (unsigned int)ac->avail, &got);
+			if (!page)
+				break;
+			ac->avail += got;
+			stat(cachep, grown_batch, got);
+			cache_grow_end(cachep, page);
+		}
+		if (!ac->avail) {
+			ac->avail = cache_take_elsewhere(cachep, &ac->entry[1], batch);
+			stat(cachep, refilled, ac->avail);
+		}
+		if (!ac->avail)
+			return NULL;
+	}
+#endif
+	ac->touched = 1;
+	return ac->entry[ac->avail--];
+}
+
+/*
+ * One object from cachep's min-order twin (see slab_def.h): its node's
+ * slabs or a new min-order slab. NULL when memory is out. Interrupts off.
+ */
+static void *cache_alloc_min(struct kmem_cache *cachep)
+{
+	struct kmem_cache *t = cachep->min_cache;
+	void *objp = cache_alloc_one(t);
+
+	if (objp) {
+		if (slab_debug_on(t))
+			slab_debug_alloc(t, objp);
+		stat(cachep, alloc_min, 1);
+	}
+	return objp;
+}
+
+/* cache_alloc_slow: see slab_def.h. */
+void *cache_alloc_slow(struct kmem_cache *cachep, unsigned long irqflags)
+{
+	struct array_cache *ac = cpu_array(cachep);
+	void *objp;
+
+	if (unlikely(fault_attr_on(&failslab)) && __should_fail(&failslab)) {
+		arch_irq_restore(irqflags);	/* failslab: fail before touching the cache */
+		return NULL;
+	}
+	if (unlikely(slab_debug_on(cachep))) {
+		objp = cache_alloc_one(cachep);
+		if (objp)
+			slab_debug_alloc(cachep, objp);
+		goto out;
+	}
+	if (ac == &slab_no_array) {
+		ac = cache_make_array(cachep);
+		if (!ac) {
+			objp = cache_alloc_one(cachep);
+			goto out;
+		}
+	}
+	stat(cachep, alloc_misses, 1);
+	if (unlikely(ac->avail)) {	/* failslab on, or a new array filled by a nested alloc */
+		ac->touched = 1;
+		objp = ac->entry[ac->avail--];
+	} else
+		objp = cache_alloc_refill(cachep, ac);
+out:
+	if (unlikely(!objp) && cachep->min_cache)
+		objp = cache_alloc_min(cachep);	/* no slab of the cache's order */
+	if (likely(objp)) {
+		if (!slab_debug_on(cachep))
+			*slab_mark(objp, cachep->mark_off) = 0;	/* handed out: not free */
+		stat(cachep, allocs, 1);
+	}
+	arch_irq_restore(irqflags);
+	return objp;
+}
+
+/*
+ * The array is full: send its oldest batch home, shared arrays first. The
+ * first time objects go home to a node, that node gets its shared array
+ * (made before the batch is taken: making it may allocate from this very
+ * array). Interrupts off.
+ */
+static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
+{
+	unsigned int nid = slab_node_id(slab_head_page(ac->entry[1])), batch;
+
+	if (cachep->shared && !READ_ONCE(cachep->node[nid]->shared))
+		cache_make_shared(cachep, nid);
+	batch = MIN(ac->batchcount, ac->avail);
+	if (!batch)
+		return;
+	ac->touched = 1;	/* in use: the reap leaves it alone once */
+	cache_free_home(cachep, &ac->entry[1], batch, true);
+	ac_remove_oldest(ac, batch);
+	stat(cachep, flushed, batch);
+	slab_count_event();
+}
+
+/* Is objp among the first avail entries of ac (read racily for other CPUs' arrays)? */
+static bool ac_holds(const struct array_cache *ac, const void *objp)
+{
+	unsigned long avail = MIN(READ_ONCE(ac->avail), ac->limit);
+
+	for (unsigned long i = 1; i <= avail; i++)
+		if (READ_ONCE(ac->entry[i]) == objp)
+			return true;
+	return false;
+}
+
+/* Is objp on its slab's free stack (freelist[active..num-1])? Its node's lock held. */
+static bool on_slab_freelist(struct kmem_cache *cachep, struct page *head, const void *objp)
+{
+	const freelist_idx_t *fl = slab_freelist(head);
+	unsigned int idx = slab_obj_index(cachep, head, objp);
+
+	if (!fl)
+		return false;	/* IN_OBJ and full: nothing free */
+	for (unsigned int i = head->active; i < cachep->num; i++)
+		if (fl[i] == idx)
+			return true;
+	return false;
+}
+
+/*
+ * free_mark_where - objp carries the free mark: where is it free? The
+ * running CPU's array, then its home node's shared array and its slab's
+ * free stack, then every other node's shared array (any node's shared
+ * array takes any object) under that node's lock, then the other CPUs'
+ * arrays, read without their owners' cooperation (an object the caller
+ * really holds is in none of them, so a stale read cannot accuse it).
+ * Returns the report, or NULL if it is free nowhere: the caller wrote the
+ * mark's value itself and the free is good. Interrupts off, no lock held.
+ */
+static const char *free_mark_where(struct kmem_cache *cachep, void *objp)
+{
+	struct page *head = slab_head_page(objp);
+	unsigned int home = slab_node_id(head), me = smp_processor_id();
+	const char *what = NULL;
+
+	if (ac_holds(cpu_array(cachep), objp))
+		return "double free (already in the CPU's array)";
+	for (unsigned int k = 0; k < NR_CPUS && !what; k++) {
+		unsigned int nid = (home + k) % NR_CPUS;
+		struct kmem_cache_node *n = READ_ONCE(cachep->node[nid]);
+
+		if (!n)
+			continue;
+		spin_lock(&n->list_lock);
+		if (n->shared && ac_holds(n->shared, objp))
+			what = "double free (already in a node's shared array)";
+		else if (nid == home && on_slab_freelist(cachep, head, objp))
+			what = "double free (already on its slab's freelist)";
+		spin_unlock(&n->list_lock);
+	}
+	for (unsigned int cpu = 0; cpu < NR_CPUS && !what; cpu++)
+		if (cpu != me && ac_holds(READ_ONCE(cachep->cpu_array[cpu]), objp))
+			what = "double free (already in another CPU's array)";
+	return what;
+}
+
+/* cache_free_slow: see slab_def.h. */
+void cache_free_slow(struct kmem_cache *cachep, void *objp, unsigned long irqflags,
+		     const char *fn)
+{
+	struct array_cache *ac = cpu_array(cachep);
+	uintptr_t *mark = slab_mark(objp, cachep->mark_off);
+
+	if (!slab_debug_on(cachep) && *mark == SLAB_FREE_MARK(cachep)) {
+		const char *what = free_mark_where(cachep, objp);
+
+		if (what) {
+			slab_bad_free(cachep, fn, objp, what);
+			goto out;
+		}
+	}
+	if (unlikely(slab_debug_on(cachep))) {
+		/* Red zones: a pointer just before s_mem passes the fast test; look again. */
+		if (slab_find_head(cachep, objp, fn) && slab_debug_free(cachep, objp, fn)) {
+			cache_free_one(cachep, objp);
+			stat(cachep, frees, 1);
+		}
+		goto out;
+	}
+	*mark = SLAB_FREE_MARK(cachep);
+	if (ac == &slab_no_array) {
+		ac = cache_make_array(cachep);
+		if (!ac) {
+			cache_free_one(cachep, objp);
+			stat(cachep, frees, 1);
+			goto out;
+		}
+	}
+	if (ac->avail >= ac->limit) {
+		stat(cachep, free_misses, 1);
+		cache_flusharray(cachep, ac);
+	} else {
+		stat(cachep, free_hits, 1);
+	}
+	ac->entry[++ac->avail] = objp;
+	stat(cachep, frees, 1);
+out:
+	arch_irq_restore(irqflags);
+}
+
+/* kmem_cache_alloc: see slab.h. failslab's test is in cache_alloc_slow (SLAB_CPU_FAILSLAB). */
+void *kmem_cache_alloc(struct kmem_cache *cachep)
+{
+	if (CONFIG_SLAB_DEBUG && unlikely(slab_cache_refused(cachep, "kmem_cache_alloc", true)))
+		return NULL;
+	return slab_alloc(cachep);
+}
+
+/* slab_failslab_switch: see slab_def.h. */
+void slab_failslab_switch(bool on)
+{
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		WRITE_ONCE(per_cpu(slab_cpu_index, cpu), on ? SLAB_CPU_FAILSLAB : cpu);
+}
+
+/* kmem_cache_free: see slab.h. */
+void kmem_cache_free(struct kmem_cache *cachep, void *objp)
+{
+	struct page *head;
+
+	if (CONFIG_SLAB_DEBUG && unlikely(slab_free_cache_refused(cachep, objp)))
+		return;
+	if (unlikely(virt_to_cache(objp) != cachep || !cachep)) {	/* NULL objp too */
+		if (objp && !cachep)
+			kmem_cache_free_no_cache(objp);			/* reported, kept */
+		else if (objp && (head = slab_find_head(cachep, objp, "kmem_cache_free")))
+			/* past slab_cache_map, or in a min-order slab: its twin's */
+			slab_free(head->slab_cache, objp, "kmem_cache_free");
+		return;
+	}
+	slab_free(cachep, objp, "kmem_cache_free");
+}
+
+/*
+ * Send up to n of the oldest objects of *acp home, a chunk at a time taken
+ * out of the array under lockn's lock, so that kmem_cache_check (holding
+ * every node lock) never sees an object both in an array and free on its
+ * slab. *acp is read under that lock each time (a node's shared array may
+ * go meanwhile). Returns how many went. Interrupts off.
+ */
+static unsigned int drain_oldest(struct kmem_cache *cachep, struct kmem_cache_node *lockn,
+				 struct array_cache *const *acp, unsigned int n)
+{
+	unsigned int done = 0;
+	void *chunk[32];
+
+	while (done < n) {
+		struct array_cache *ac;
+		unsigned int k = 0;
+
+		spin_lock(&lockn->list_lock);
+		ac = *acp;
+		if (ac) {
+			k = MIN(n - done, MIN((unsigned int)ac->avail, (unsigned int)ARRAY_SIZE(chunk)));
+			copy_ptrs(chunk, &ac->entry[1], k);
+			ac_remove_oldest(ac, k);
+		}
+		spin_unlock(&lockn->list_lock);
+		if (!k)
+			break;
+		cache_free_home(cachep, chunk, k, false);
+		done += k;
+	}
+	return done;
+}
+
+/*
+ * cache_drain_array - give the n oldest objects of ac (all if fewer) back
+ * to their slabs on their home nodes. Interrupts off; ac is the running
+ * CPU's array (or slab_no_array), or the cache is idle everywhere.
+ */
+void cache_drain_array(struct kmem_cache *cachep, struct array_cache *ac, unsigned int n)
+{
+	n = drain_oldest(cachep, cachep->node[slab_cpu_node(cachep)], &ac, n);
+	if (n) {
+		stat(cachep, flushed, n);
+		slab_count_event();
+	}
+}
+
+/*
+ * cache_drain_shared - give the n oldest objects of node nid's shared array
+ * back to their slabs on their home nodes. Interrupts on or off.
+ */
+void cache_drain_shared(struct kmem_cache *cachep, unsigned int nid, unsigned int n)
+{
+	struct kmem_cache_node *node = READ_ONCE(cachep->node[nid]);
+	unsigned long flags;
+
+	if (!node)
+		return;
+	flags = arch_irq_save();
+	if (drain_oldest(cachep, node, &node->shared, n))
+		slab_count_event();
+	arch_irq_restore(flags);
+}
+
+/*
+ * cache_release_shared - drain node nid's shared array back to the slabs
+ * and free it, if it is then empty (another CPU may flush into it
+ * meanwhile: it then stays); the node makes another when objects next go
+ * home to it. Not from interrupts.
+ */
+void cache_release_shared(struct kmem_cache *cachep, unsigned int nid)
+{
+	struct kmem_cache_node *n = READ_ONCE(cachep->node[nid]);
+	struct array_cache *sh = NULL;
+	unsigned long flags;
+
+	if (!n)
+		return;
+	cache_drain_shared(cachep, nid, ~0U);
+	flags = spin_lock_irqsave(&n->list_lock);
+	if (n->shared && !n->shared->avail) {
+		sh = n->shared;
+		n->shared = NULL;
+	}
+	spin_unlock_irqrestore(&n->list_lock, flags);
+	kfree(sh);
+}
+
+/* kmem_cache_drain_local: see slab.h. */
+void kmem_cache_drain_local(struct kmem_cache *cachep)
+{
+	unsigned long flags;
+
+	if (slab_cache_refused(cachep, "kmem_cache_drain_local", CONFIG_SLAB_DEBUG))
+		return;
+	flags = arch_irq_save();
+	cache_drain_array(cachep, cpu_array(cachep), ~0U);
+	arch_irq_restore(flags);
+}
+
+/* slab_drain_local_all: see slab.h. */
+void slab_drain_local_all(void)
+{
+	struct kmem_cache *cachep;
+	unsigned long flags;
+
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_for_each_entry(cachep, &slab_caches, list)
+		kmem_cache_drain_local(cachep);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+}
+
+/* Stay array-less on this CPU (on) or not (off). Interrupts off. */
+void slab_set_arrayless(bool on)
+{
+	this_cpu_write(slab_arrayless, on ? 1 : 0);
+}
+
+/*
+ * slab_drop_local_arrays - this CPU drains every array it has and gives
+ * the arrays themselves back to kmalloc: it is as if it had never used a
+ * cache. Not from an interrupt handler.
+ */
+void slab_drop_local_arrays(void)
+{
+	unsigned int cpu = smp_processor_id();
+	struct kmem_cache *cachep;
+	unsigned long flags;
+
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	slab_set_arrayless(true);
+	list_for_each_entry(cachep, &slab_caches, list) {
+		struct array_cache *ac = cachep->cpu_array[cpu];
+
+		if (ac == &slab_no_array)
+			continue;
+		cache_drain_array(cachep, ac, ~0U);
+		WRITE_ONCE(cachep->cpu_array[cpu], &slab_no_array);
+		atomic_dec(&cachep->nr_arrays);
+		kfree(ac);
+	}
+	slab_set_arrayless(false);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+}
+
+/* cache_free_arrays - free the (drained) arrays of a cache being destroyed. */
+void cache_free_arrays(struct kmem_cache *cachep)
+{
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct array_cache *ac = cachep->cpu_array[cpu];
+
+		if (ac == &slab_no_array)
+			continue;
+		BUG_ON(ac->avail != 0);
+		cachep->cpu_array[cpu] = &slab_no_array;
+		kfree(ac);
+	}
+	for (unsigned int i = 0; i < NR_CPUS; i++) {
+		struct kmem_cache_node *n = cachep->node[i];
+
+		if (!n)
+			continue;
+		BUG_ON(n->shared && n->shared->avail);
+		kfree(n->shared);
+		n->shared = NULL;
+	}
+	atomic_set(&cachep->nr_arrays, 0);
+}

@@ -1,0 +1,187 @@
+/*
+ * slabinfo.c - the reports: /proc/slabinfo version 2.1, the meminfo "Slab:"
+ * line, and the layout (and statistics) report.
+ *
+ * Every number comes from a cache's node counters, added up over its nodes
+ * (each read under its list_lock): num_objs = total_slabs * num,
+ * active_objs = num_objs - free_objects (objects in per-CPU and shared
+ * arrays count as active, as in Linux's SLAB), active_slabs = total_slabs -
+ * free_slabs, sharedfactor the cache's shared tunable and sharedavail the
+ * objects now in the nodes' shared arrays.
+ * The statistics are the ones stat() counts (struct kmem_cache_stats).
+ *
+ * Lock order: slab_caches_lock (held for the walk) -> a node's list_lock
+ * (held only to copy the counters, with interrupts off) -> the console lock
+ * (printk, after the node lock is dropped). Not for interrupt handlers.
+ *
+ * Caches are listed newest first, as Linux does; the boot caches last.
+ * Departure from Linux: the statistics are a separate report so the 2.1
+ * table stays exactly what slabtop reads.
+ */
+#include "mm/slab/slab_def.h"
+#include "kernel/printk.h"
+
+struct cache_counts {
+	unsigned long active_objs, num_objs, active_slabs, num_slabs, shared_avail, pages;
+};
+
+static void cache_counts(struct kmem_cache *cachep, struct cache_counts *c)
+{
+	struct slab_counts sum;
+
+	cache_counts_sum(cachep, &sum);
+	c->num_slabs = sum.total_slabs;
+	c->active_slabs = sum.total_slabs - sum.free_slabs;
+	c->num_objs = sum.total_slabs * cachep->num;
+	c->active_objs = c->num_objs - sum.free_objects;
+	c->shared_avail = sum.shared_avail;
+	c->pages = sum.total_slabs << cachep->order;
+	if (cachep->min_cache) {	/* its min-order slabs count as its own */
+		const struct kmem_cache *t = cachep->min_cache;
+
+		cache_counts_sum(cachep->min_cache, &sum);
+		c->num_slabs += sum.total_slabs;
+		c->active_slabs += sum.total_slabs - sum.free_slabs;
+		c->num_objs += sum.total_slabs * t->num;
+		c->active_objs += sum.total_slabs * t->num - sum.free_objects;
+		c->pages += sum.total_slabs << t->order;
+	}
+}
+
+/* slabinfo_line: see slab.h. */
+int slabinfo_line(struct kmem_cache *cachep, char *buf, size_t size)
+{
+	struct cache_counts c;
+
+	cache_counts(cachep, &c);
+	return snprintf(buf, size,
+			"%-17s %6lu %6lu %6u %4u %4d"
+			" : tunables %4u %4u %4u : slabdata %6lu %6lu %6lu",
+			cachep->name, c.active_objs, c.num_objs, cachep->size, cachep->num,
+			1 << cachep->order, cachep->limit, cachep->batchcount, cachep->shared,
+			c.active_slabs, c.num_slabs, c.shared_avail);
+}
+
+/* kmem_cache_usage: see slab.h. */
+void kmem_cache_usage(struct kmem_cache *cachep, struct slab_usage *u)
+{
+	struct cache_counts c;
+
+	cache_counts(cachep, &c);
+	u->objs = c.active_objs;
+	u->pages = c.pages;
+	u->internal = cachep == slab_node_cache;
+}
+
+/* slabinfo_show: see slab.h. */
+void slabinfo_show(void)
+{
+	struct kmem_cache *cachep;
+	unsigned long flags;
+	char line[160];
+
+	printk("slabinfo - version: 2.1\n");
+	printk("# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab>"
+	       " : tunables <limit> <batchcount> <sharedfactor>"
+	       " : slabdata <active_slabs> <num_slabs> <sharedavail>\n");
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_for_each_entry(cachep, &slab_caches, list) {
+		slabinfo_line(cachep, line, sizeof(line));
+		printk("%s\n", line);
+	}
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+}
+
+/* slab_total_pages: see slab.h. */
+unsigned long slab_total_pages(void)
+{
+	struct kmem_cache *cachep;
+	struct cache_counts c;
+	unsigned long pages = 0, flags;
+
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_for_each_entry(cachep, &slab_caches, list) {
+		cache_counts(cachep, &c);
+		pages += c.pages;
+	}
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+	return pages;
+}
+
+/* slab_meminfo_show: see slab.h. */
+void slab_meminfo_show(void)
+{
+	printk("%-16s%8lu kB\n", "Slab:", slab_total_pages() * (PAGE_SIZE / 1024));
+}
+
+static void cache_stats_show(struct kmem_cache *cachep)
+{
+#if CONFIG_SLAB_STATS
+	const struct kmem_cache_stats *s = &cachep->stats;
+
+	printk("  %-17s allocs %lu (array %lu, refill %lu) frees %lu (array %lu, flush %lu)"
+	       " refilled %lu (shared %lu) flushed %lu (shared %lu) grown %lu (batch %lu)"
+	       " failed %lu reaped %lu bad %lu corrupt %lu min-order grown %lu allocs %lu\n",
+	       cachep->name, s->allocs, s->alloc_hits, s->alloc_misses, s->frees, s->free_hits,
+	       s->free_misses, s->refilled, s->shared_refilled, s->flushed, s->shared_flushed,
+	       s->grown, s->grown_batch, s->grow_failed, s->reaped, s->bad_frees,
+	       s->corruptions, s->grown_min, s->alloc_min);
+#else
+	(void)cachep;
+#endif
+}
+
+/* slab_layout_show: see slab.h. */
+void slab_layout_show(void)
+{
+	struct kmem_cache *cachep;
+	unsigned long flags;
+
+	printk("slab: freelist index %u byte(s), objects >= %u bytes, at most %lu per slab\n",
+	       (unsigned int)sizeof(freelist_idx_t), SLAB_OBJ_MIN_SIZE, SLAB_OBJ_MAX_NUM);
+	printk("slab: %-17s %6s %6s %5s %-9s %8s %s\n", "cache", "size", "num", "order",
+	       "freelist", "waste", "flags");
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_for_each_entry(cachep, &slab_caches, list) {
+		char where[SLAB_NAME_LEN + 16];
+
+		if (cachep->layout == SLAB_LAYOUT_OFF_SLAB)
+			snprintf(where, sizeof(where), "off-slab (%s)",
+				 cachep->freelist_cache->name);
+		else
+			snprintf(where, sizeof(where), "%s", slab_layout_name(cachep));
+		printk("slab: %-17s %6u %6u %5u %-9s %8u%s%s%s\n", cachep->name, cachep->size,
+		       cachep->num, cachep->order, where, cachep->waste,
+		       cachep->flags & SLAB_RED_ZONE ? " redzone" : "",
+		       cachep->flags & SLAB_POISON ? " poison" : "", cachep->dead ? " dead" : "");
+	}
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+}
+
+/* kmem_cache_stats_show: see slab.h. */
+void kmem_cache_stats_show(struct kmem_cache *cachep)
+{
+	cache_stats_show(cachep);
+}
+
+/* kmem_cache_stats_reset: see slab.h. */
+void kmem_cache_stats_reset(struct kmem_cache *cachep)
+{
+	cachep->stats = (struct kmem_cache_stats){ 0 };
+}
+
+/* slab_stats_show: see slab.h. */
+void slab_stats_show(void)
+{
+	struct kmem_cache *cachep;
+	unsigned long flags;
+
+	if (!CONFIG_SLAB_STATS) {
+		printk("slab: statistics not counted (build with CONFIG_SLAB_STATS=1)\n");
+		return;
+	}
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_for_each_entry(cachep, &slab_caches, list)
+		cache_stats_show(cachep);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+}

@@ -1,0 +1,599 @@
+/*
+ * slub_info.c - SLUB's reports (/proc/slabinfo 2.1, "Slab:", the layout
+ * and statistics) and kmem_cache_check(), the invariant walk of the tests.
+ *
+ * slabinfo: num_objs = the objects of every slab (nr_slabs * num, less
+ * what min-order slabs hold fewer: slub_total_objects); active_objs =
+ * num_objs less the free objects on the node's partial and min-order
+ * slabs (objects on CPU freelists and on CPU partial slabs count as
+ * active, as Linux SLUB counts them); <objperslab> and <pagesperslab> are
+ * the cache's order's;
+ * objects in sheaves count as active too, as SLAB's arrays' objects do;
+ * tunables <limit> = sheaf capacity, <batchcount> = the same (what a full
+ * main sheaf frees to the slabs when the barn has no room), <sharedfactor> 0 (0 0
+ * 0 for caches without sheaves, as Linux SLUB prints it); slabdata
+ * active_slabs = slabs less the empty ones on the node's list, num_slabs =
+ * all slabs (full, partial, CPU), sharedavail = objects in the barn's full
+ * sheaves.
+ *
+ * kmem_cache_check holds slab_caches_lock (so no CPU's slab_reap runs
+ * meanwhile: it trylocks it) and the node lock, and verifies:
+ *  - each CPU's freelist is SLUB_NO_SLAB (always, for a debug cache) or a
+ *    chain in one frozen slab of the cache, no slab the CPU slab of two CPUs;
+ *  - each CPU's partial list: nr_partial slabs, frozen, with a free object;
+ *  - the node's partial list: nr_partial slabs, unfrozen, with a free object;
+ *    min-order slabs: on it only in debug caches, else on min_slabs, all
+ *    nr_min of them, frozen;
+ *  - every freelist (CPU and page) stays inside its slab on object
+ *    boundaries, has no cycle, and ends in the slab's tagged end; a CPU
+ *    slab's two chains are disjoint; inuse = num - page freelist length;
+ *  - a scan of mem_map finds nr_slabs slabs of the cache, each with every
+ *    page flagged and pointing at its head and cache (a min-order slab:
+ *    the cache's twin), aligned to its size, of the cache's order or its
+ *    twin's, counters naming that order's number of objects; the frozen
+ *    ones are exactly the CPU slabs, CPU partial slabs and min_slabs; the
+ *    unfrozen full ones are on no list, the others as many as the node's
+ *    list holds;
+ *  - with debugging, every free object has free red zones and intact poison;
+ *  - sheaves (under the barn lock too): each CPU's main and spare and the
+ *    barn's sheaves have the cache's capacity and at most that many
+ *    objects, the barn's counts match its lists (full ones full, empty ones
+ *    empty); caches without sheaves have none; every sheaved object is an
+ *    object of the cache on a boundary, held by one sheaf once, and on no
+ *    freelist (a double free that a sheaf took in shows here).
+ * The caller guarantees that no other CPU allocates from or frees to the
+ * cache meanwhile. O(pages + objects): for tests. Static buffers, under
+ * slab_caches_lock, keep the walk off the stack.
+ *
+ * Lock order: slab_caches_lock -> node lock -> barn lock -> console (printk). Not for
+ * interrupt handlers. Departure from Linux: statistics are their own report.
+ */
+#include "mm/slub/slub_def.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+
+/* slabinfo_line: see slab.h. */
+int slabinfo_line(struct kmem_cache *cachep, char *buf, size_t size)
+{
+	unsigned long empty, free = slub_count_free(cachep, &empty), in_barn;
+	unsigned long slabs = (unsigned long)atomic_long_read(&cachep->node.nr_slabs);
+	unsigned long objs = slub_total_objects(cachep);
+
+	slub_sheaved(cachep, &in_barn);
+	return snprintf(buf, size,
+			"%-17s %6lu %6lu %6u %4u %4d"
+			" : tunables %4u %4u %4u : slabdata %6lu %6lu %6lu",
+			cachep->name, objs - free, objs,
+			cachep->size, cachep->num, 1 << cachep->order, cachep->sheaf_capacity,
+			cachep->sheaf_capacity, 0U, slabs - empty, slabs, in_barn);
+}
+
+/* kmem_cache_usage: see slab.h. SLUB keeps no per-CPU bookkeeping in caches. */
+void kmem_cache_usage(struct kmem_cache *cachep, struct slab_usage *u)
+{
+	unsigned long free = slub_count_free(cachep, NULL);
+
+	u->objs = slub_total_objects(cachep) - free;
+	u->pages = slub_total_pages(cachep);
+	u->internal = false;
+}
+
+/* slabinfo_show: see slab.h. */
+void slabinfo_show(void)
+{
+	struct kmem_cache *s;
+	unsigned long flags;
+	char line[160];
+
+	printk("slabinfo - version: 2.1\n");
+	printk("# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab>"
+	       " : tunables <limit> <batchcount> <sharedfactor>"
+	       " : slabdata <active_slabs> <num_slabs> <sharedavail>\n");
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_for_each_entry(s, &slab_caches, list) {
+		slabinfo_line(s, line, sizeof(line));
+		printk("%s\n", line);
+	}
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+}
+
+/* slab_total_pages: see slab.h. */
+unsigned long slab_total_pages(void)
+{
+	unsigned long pages = 0, flags;
+	struct kmem_cache *s;
+
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_for_each_entry(s, &slab_caches, list)
+		pages += slub_total_pages(s);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+	return pages;
+}
+
+/* slab_meminfo_show: see slab.h. */
+void slab_meminfo_show(void)
+{
+	printk("%-16s%8lu kB\n", "Slab:", slab_total_pages() * (PAGE_SIZE / 1024));
+}
+
+/* slab_layout_show: see slab.h. */
+void slab_layout_show(void)
+{
+	struct kmem_cache *s;
+	unsigned long flags;
+
+	printk("slub: freelists end in their slab's address | 1; per CPU a (freelist, tid) "
+	       "pair, %d slots; objects >= %d bytes\n", SLUB_CPU_SLOTS, SLUB_MIN_SIZE);
+	printk("slub: %-17s %6s %6s %5s %7s %6s %8s %4s %4s %5s %s\n", "cache", "size", "num",
+	       "order", "min", "fp-off", "waste", "minp", "cpup", "reuse", "flags");
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_for_each_entry(s, &slab_caches, list)
+		printk("slub: %-17s %6u %6u %5u %3u/%-3u %6u %8u %4u %4u %5u%s%s%s%s%s\n", s->name,
+		       s->size, s->num, s->order,
+		       s->min_cache ? s->min_cache->num : s->num,
+		       s->min_cache ? s->min_cache->order : s->order, s->offset, s->waste,
+		       s->min_partial, s->cpu_partial,
+		       s->reuse_free, s->flags & SLAB_RED_ZONE ? " redzone" : "",
+		       s->flags & SLAB_POISON ? " poison" : "", s->ctor ? " ctor" : "",
+		       s->flags & SLUB_CTOR_AT_ALLOC ? "-at-alloc" : "", s->dead ? " dead" : "");
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+}
+
+static void cache_stats_show(struct kmem_cache *s)
+{
+#if CONFIG_SLAB_STATS
+	const struct kmem_cache_stats *t = &s->stats;
+
+	printk("  %-17s alloc fast %lu slow %lu retry %lu; free fast %lu slow %lu retry %lu"
+	       " frozen %lu; page retries %lu; refill %lu cpu-partial %lu/%lu node %lu new %lu"
+	       " failed %lu min-order %lu; flush %lu unfreeze %lu discard %lu bad %lu corrupt"
+	       " %lu; sheaf alloc %lu free %lu swap %lu refill %lu barn get %lu put %lu"
+	       " flush %lu made %lu; page cmpxchg %lu; locks node %lu barn %lu\n",
+	       s->name, t->alloc_fast, t->alloc_slow, t->alloc_retries, t->free_fast,
+	       t->free_slow, t->free_retries, t->free_frozen, t->page_retries, t->refill_remote,
+	       t->cpu_partial_alloc, t->cpu_partial_free, t->node_alloc, t->new_slabs,
+	       t->new_failed, t->new_min, t->flushes, t->unfrozen, t->discarded, t->bad_frees,
+	       t->corruptions, t->alloc_sheaf, t->free_sheaf, t->sheaf_swaps, t->sheaf_refills,
+	       t->barn_get, t->barn_put, t->sheaf_flushes, t->sheaf_made, t->page_cmpxchgs,
+	       t->node_locks, t->barn_locks);
+#else
+	(void)s;
+#endif
+}
+
+/* kmem_cache_stats_show: see slab.h. */
+void kmem_cache_stats_show(struct kmem_cache *s)
+{
+	cache_stats_show(s);
+}
+
+/* kmem_cache_stats_reset: see slab.h. */
+void kmem_cache_stats_reset(struct kmem_cache *s)
+{
+	s->stats = (struct kmem_cache_stats){ 0 };
+}
+
+/* slab_stats_show: see slab.h. */
+void slab_stats_show(void)
+{
+	struct kmem_cache *s;
+	unsigned long flags;
+
+	if (!CONFIG_SLAB_STATS) {
+		printk("slub: statistics not counted (build with CONFIG_SLAB_STATS=1)\n");
+		return;
+	}
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_for_each_entry(s, &slab_caches, list)
+		cache_stats_show(s);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+}
+
+/* kmem_cache_check's state, under slab_caches_lock. */
+static uint8_t check_map[SLUB_MAX_OBJS / 8];
+#define CHECK_MAX_FROZEN	(NR_CPUS * 64)
+static struct page *check_frozen[CHECK_MAX_FROZEN];	/* CPU slabs, then CPU partial slabs */
+static unsigned int check_nfrozen;
+
+#define CHECK(cond, fmt, ...)                                                           \
+	do {                                                                            \
+		if (unlikely(!(cond))) {                                                \
+			printk("slub: %s: check failed: " fmt "\n", s->name, ##__VA_ARGS__);  \
+			return -1;                                                      \
+		}                                                                       \
+	} while (0)
+
+/* Objects in sheaves, sorted (check_sheaves), for walk_chain to look up. */
+#define CHECK_MAX_SHEAVED	((2 * NR_CPUS + 2 * SLUB_BARN_MAX) * SLUB_SHEAF_MAX)
+static void *check_sheaved[CHECK_MAX_SHEAVED];
+static unsigned long check_nsheaved;
+
+static bool sheaved_has(const void *x)
+{
+	unsigned long lo = 0, hi = check_nsheaved;
+
+	while (lo < hi) {
+		unsigned long mid = (lo + hi) / 2;
+
+		if (check_sheaved[mid] == x)
+			return true;
+		if ((uintptr_t)check_sheaved[mid] < (uintptr_t)x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/*
+ * Every page of the slab headed by head belongs to s (a min-order slab: to
+ * its twin) and names head; the slab is a buddy block of its order, aligned
+ * to it, holding that order's number of objects.
+ */
+static int check_pages(struct kmem_cache *s, struct page *head)
+{
+	const struct kmem_cache *g = head->slab_cache;
+	void *base = page_address(head);
+
+	CHECK(g && (g == s || g == s->min_cache), "slab %p names cache %p, not %p or its twin %p",
+	      base, (const void *)g, (void *)s, (void *)s->min_cache);
+	CHECK(IS_ALIGNED((uintptr_t)base, g->slab_mask + 1), "slab %p not aligned to its size",
+	      base);
+	CHECK((head->flags & PG_head) && head->order == g->order,
+	      "slab %p: block of order %u (head %d), its slabs are order %u", base, head->order,
+	      !!(head->flags & PG_head), g->order);
+	for (unsigned long i = 0; i < (1UL << g->order); i++)
+		CHECK((head[i].flags & PG_slab) && head[i].slab_cache == g &&
+			      head[i].private == (unsigned long)head,
+		      "slab %p: page %lu flags 0x%lx cache %p head 0x%lx", base, i, head[i].flags,
+		      (void *)head[i].slab_cache, head[i].private);
+	CHECK(slub_objects(head->counters) == g->num, "slab %p: %u objects, its order has %u",
+	      base, slub_objects(head->counters), g->num);
+	return 0;
+}
+
+/*
+ * Walk a chain from v inside the slab headed by page, marking check_map
+ * (the caller cleared it for this slab). Returns its length, or -1.
+ */
+static long walk_chain(struct kmem_cache *s, struct page *page, void *v, const char *what)
+{
+	void *end = (void *)((uintptr_t)page_address(page) | SLUB_END_TAG);
+	long n = 0;
+
+	while (v != end) {
+		unsigned int idx;
+
+		CHECK(!slub_is_end(v) && slub_fp_valid(s, page, v),
+		      "%s freelist of slab %p: %p is neither an object of it nor its end", what,
+		      page_address(page), v);
+		idx = (unsigned int)(((uintptr_t)v - (uintptr_t)page_address(page) - s->obj_offset) /
+				     s->size);
+		CHECK(!(check_map[idx / 8] & (1U << (idx % 8))),
+		      "%s freelist of slab %p: object %p twice (a cycle or a shared object)", what,
+		      page_address(page), v);
+		check_map[idx / 8] |= (uint8_t)(1U << (idx % 8));
+		CHECK(!sheaved_has(v), "%s freelist of slab %p: object %p is in a sheaf too "
+		      "(a double free?)", what, page_address(page), v);
+		if (slub_debug_on(s) && slub_debug_verify_free(s, v))
+			return -1;
+		n++;
+		v = slub_get_fp(s, v);
+	}
+	return n;
+}
+
+static void map_clear(struct kmem_cache *s)
+{
+	memset(check_map, 0, s->num / 8 + 1);
+}
+
+static bool frozen_known(struct page *page, unsigned int upto)
+{
+	for (unsigned int i = 0; i < upto; i++)
+		if (check_frozen[i] == page)
+			return true;
+	return false;
+}
+
+/* One slab found frozen on a CPU: its pages, its page freelist, its counters. */
+static int check_frozen_slab(struct kmem_cache *s, struct page *page, long cpu_objs)
+{
+	long n;
+
+	if (check_pages(s, page))
+		return -1;
+	CHECK(!slub_is_min(page), "min-order slab %p is a CPU's", page_address(page));
+	CHECK(slub_frozen(page->counters), "CPU slab %p not frozen", page_address(page));
+	CHECK(!frozen_known(page, check_nfrozen), "slab %p held by two CPUs (or twice)",
+	      page_address(page));
+	CHECK(check_nfrozen < CHECK_MAX_FROZEN, "more frozen slabs than the check can hold");
+	check_frozen[check_nfrozen++] = page;
+	n = walk_chain(s, page, page->slub_freelist, "page");
+	if (n < 0)
+		return -1;
+	CHECK(slub_inuse(page->counters) == slub_geom(page)->num - n &&
+		  cpu_objs <= (long)slub_inuse(page->counters),
+	      "slab %p: inuse %u, %ld free on its page, %ld on the CPU's", page_address(page),
+	      slub_inuse(page->counters), n, cpu_objs);
+	return 0;
+}
+
+static int check_cpus(struct kmem_cache *s)
+{
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct kmem_cache_cpu_partial *p = &s->cpu[cpu];
+		void *v = READ_ONCE(slub_cpu_of(s, cpu)->freelist);
+		unsigned int count = 0;
+		struct page *page;
+
+		if (slub_debug_on(s))
+			CHECK(v == SLUB_NO_SLAB && p->nr_partial == 0,
+			      "debug cache: CPU %u has a slab (%p) or partial slabs", cpu, v);
+		if (v != SLUB_NO_SLAB) {
+			long n;
+
+			CHECK(virt_addr_valid((void *)slub_base(s, v)),
+			      "CPU %u freelist %p points outside RAM", cpu, v);
+			page = slub_page(s, v);
+			CHECK((page->flags & PG_slab) && page->slab_cache == s,
+			      "CPU %u freelist %p is not in a slab of the cache", cpu, v);
+			map_clear(s);
+			n = walk_chain(s, page, v, "CPU");
+			if (n < 0 || check_frozen_slab(s, page, n))
+				return -1;
+		}
+		list_for_each_entry(page, &p->partial, lru) {
+			CHECK(++count <= p->nr_partial, "CPU %u partial list longer than %u", cpu,
+			      p->nr_partial);
+			map_clear(s);
+			if (check_frozen_slab(s, page, 0))
+				return -1;
+			CHECK(slub_inuse(page->counters) < s->num,
+			      "CPU %u partial slab %p has no free object", cpu, page_address(page));
+		}
+		CHECK(count == p->nr_partial, "CPU %u: %u partial slabs, nr_partial %u", cpu, count,
+		      p->nr_partial);
+		CHECK(p->nr_partial <= s->cpu_partial || s->cpu_partial == 0,
+		      "CPU %u holds %u partial slabs, at most %u", cpu, p->nr_partial,
+		      s->cpu_partial);
+	}
+	return 0;
+}
+
+/* An unfrozen slab: pages, page freelist, counters. */
+static int check_unfrozen(struct kmem_cache *s, struct page *page)
+{
+	long n;
+
+	if (check_pages(s, page))
+		return -1;
+	map_clear(s);
+	n = walk_chain(s, page, page->slub_freelist, "page");
+	if (n < 0)
+		return -1;
+	CHECK(slub_inuse(page->counters) == slub_geom(page)->num - n,
+	      "slab %p: inuse %u with %ld free", page_address(page), slub_inuse(page->counters),
+	      n);
+	return 0;
+}
+
+static int check_node(struct kmem_cache *s)
+{
+	struct kmem_cache_node *n = &s->node;
+	unsigned long count = 0;
+	struct page *page;
+
+	list_for_each_entry(page, &n->partial, lru) {
+		CHECK(++count <= n->nr_partial, "node partial list longer than %lu",
+		      n->nr_partial);
+		CHECK(!slub_frozen(page->counters), "node partial slab %p frozen",
+		      page_address(page));
+		if (check_unfrozen(s, page))
+			return -1;
+		CHECK(slub_debug_on(s) || !slub_is_min(page),
+		      "min-order slab %p on the node's partial list", page_address(page));
+		CHECK(slub_inuse(page->counters) < slub_geom(page)->num,
+		      "node partial slab %p is full", page_address(page));
+		CHECK(count > n->ready_front ||
+			      slub_geom(page)->num - slub_inuse(page->counters) >= s->reuse_free,
+		      "node partial slab %p (number %lu) not ready, inside ready_front %u",
+		      page_address(page), count, n->ready_front);
+	}
+	CHECK(count == n->nr_partial, "node: %lu partial slabs, nr_partial %lu", count,
+	      n->nr_partial);
+	return 0;
+}
+
+/* The node's min-order slabs (a cache without debugging): frozen, their chains. */
+static int check_min(struct kmem_cache *s, unsigned long *listed)
+{
+	struct page *page;
+	long n;
+
+	*listed = 0;
+	list_for_each_entry(page, &s->node.min_slabs, lru) {
+		CHECK(++*listed <= (unsigned long)atomic_long_read(&s->node.nr_min),
+		      "min-order list longer than nr_min %ld", atomic_long_read(&s->node.nr_min));
+		CHECK(!slub_debug_on(s), "debug cache with a min-order list (slab %p)",
+		      page_address(page));
+		if (check_pages(s, page))
+			return -1;
+		CHECK(slub_is_min(page) && slub_frozen(page->counters),
+		      "slab %p on the min-order list: %s", page_address(page),
+		      slub_is_min(page) ? "not frozen" : "of the cache's order");
+		map_clear(s);
+		n = walk_chain(s, page, page->slub_freelist, "min-order slab's");
+		if (n < 0)
+			return -1;
+		CHECK(slub_inuse(page->counters) == slub_geom(page)->num - n,
+		      "min-order slab %p: inuse %u with %ld free", page_address(page),
+		      slub_inuse(page->counters), n);
+	}
+	return 0;
+}
+
+/* Every slab of s in mem_map against the lists walked before (min_listed: check_min's). */
+static int check_mem_map(struct kmem_cache *s, unsigned long min_listed)
+{
+	unsigned long slabs = 0, partial = 0, frozen = 0, min = 0, min_frozen = 0;
+
+	for (unsigned long pfn = PFN_OFFSET; pfn < max_pfn; pfn++) {
+		struct page *page = pfn_to_page(pfn);
+		struct kmem_cache *g = READ_ONCE(page->slab_cache);
+
+		if (!(READ_ONCE(page->flags) & PG_slab) || !g || (g != s && g != s->min_cache) ||
+		    page->private != (unsigned long)page)
+			continue;
+		slabs++;
+		if (g != s) {
+			min++;
+			if (!slub_debug_on(s)) {
+				if (check_pages(s, page))
+					return -1;
+				CHECK(slub_frozen(page->counters),
+				      "min-order slab %p not frozen", page_address(page));
+				min_frozen++;
+				pfn += (1UL << g->order) - 1;
+				continue;
+			}
+		}
+		if (slub_frozen(page->counters)) {
+			CHECK(frozen_known(page, check_nfrozen),
+			      "frozen slab %p is no CPU's slab or partial slab",
+			      page_address(page));
+			frozen++;
+		} else {
+			if (check_unfrozen(s, page))
+				return -1;
+			if (slub_inuse(page->counters) < g->num)
+				partial++;
+			else
+				CHECK(list_empty(&page->lru), "full slab %p is on a list",
+				      page_address(page));
+		}
+		pfn += (1UL << g->order) - 1;
+	}
+	CHECK(slabs == (unsigned long)atomic_long_read(&s->node.nr_slabs),
+	      "%lu slabs in mem_map, nr_slabs %ld", slabs, atomic_long_read(&s->node.nr_slabs));
+	CHECK(min == (unsigned long)atomic_long_read(&s->node.nr_min),
+	      "%lu min-order slabs in mem_map, nr_min %ld", min,
+	      atomic_long_read(&s->node.nr_min));
+	CHECK(min_frozen == min_listed, "%lu frozen min-order slabs in mem_map, %lu on the list",
+	      min_frozen, min_listed);
+	CHECK(frozen == check_nfrozen, "%lu frozen slabs in mem_map, %u on CPUs", frozen,
+	      check_nfrozen);
+	CHECK(partial == s->node.nr_partial, "%lu unfrozen partial slabs, %lu on the node list",
+	      partial, s->node.nr_partial);
+	return 0;
+}
+
+/* One sheaf: its capacity, its size ('want_full' / 'want_empty'), its objects collected. */
+static int check_sheaf(struct kmem_cache *s, const struct slub_sheaf *sh, const char *what,
+		       unsigned int cpu, bool want_full, bool want_empty)
+{
+	CHECK(sh->capacity == s->sheaf_capacity && sh->size <= sh->capacity,
+	      "%s sheaf %p (CPU %u): %lu objects, capacity %lu, the cache's %u", what,
+	      (const void *)sh, cpu, sh->size, sh->capacity, s->sheaf_capacity);
+	CHECK(!want_full || sh->size == sh->capacity, "barn's full sheaf %p holds %lu of %lu",
+	      (const void *)sh, sh->size, sh->capacity);
+	CHECK(!want_empty || sh->size == 0, "barn's empty sheaf %p holds %lu", (const void *)sh,
+	      sh->size);
+	for (unsigned int i = 0; i < sh->size; i++) {
+		void *x = sh->objects[i];
+		struct page *page;
+
+		CHECK(virt_addr_valid(x), "%s sheaf %p (CPU %u): %p is not in RAM", what,
+		      (const void *)sh, cpu, x);
+		page = virt_to_page(x);
+		CHECK((page->flags & PG_slab) && page->slab_cache &&
+			      slub_owner(page->slab_cache) == s &&
+			      slub_fp_valid(s, (struct page *)page->private, x),
+		      "%s sheaf %p (CPU %u): %p is no object of the cache", what,
+		      (const void *)sh, cpu, x);
+		CHECK(check_nsheaved < CHECK_MAX_SHEAVED, "more sheaved objects than the check holds");
+		check_sheaved[check_nsheaved++] = x;
+	}
+	return 0;
+}
+
+/* The sheaves of every CPU and the barn (see above); leaves check_sheaved sorted. */
+static int check_sheaves(struct kmem_cache *s)
+{
+	struct slub_barn *b = &s->node.barn;
+	unsigned int nr_full = 0, nr_empty = 0;
+	const struct slub_sheaf *sh;
+	int ret = 0;
+
+	check_nsheaved = 0;
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		const struct slub_sheaf *main = per_cpu_ptr(slub_sheaf, cpu)->main[s->slot];
+		const struct slub_sheaf *spare = s->cpu[cpu].spare;
+
+		CHECK(s->sheaf_capacity || (main == &slub_sheaf_none && !spare),
+		      "CPU %u has sheaves of a cache without them", cpu);
+		if (main != &slub_sheaf_none && check_sheaf(s, main, "main", cpu, false, false))
+			return -1;
+		if (spare && check_sheaf(s, spare, "spare", cpu, false, false))
+			return -1;
+	}
+	spin_lock(&b->lock);
+	for (sh = b->full; sh && !ret; sh = sh->next) {
+		ret = ++nr_full > b->max_full || check_sheaf(s, sh, "barn", 0, true, false);
+	}
+	for (sh = b->empty; sh && !ret; sh = sh->next)
+		ret = ++nr_empty > SLUB_BARN_MAX || check_sheaf(s, sh, "barn", 0, false, true);
+	spin_unlock(&b->lock);
+	CHECK(!ret && nr_full == b->nr_full && nr_empty == b->nr_empty,
+	      "barn: %u full and %u empty sheaves on its lists, counts %u and %u (at most %u "
+	      "and %d)", nr_full, nr_empty, b->nr_full, b->nr_empty, b->max_full, SLUB_BARN_MAX);
+	/* Shell sort (no library here), then no object twice. */
+	for (unsigned long gap = check_nsheaved / 2; gap > 0; gap /= 2) {
+		for (unsigned long i = gap; i < check_nsheaved; i++) {
+			void *v = check_sheaved[i];
+			unsigned long j = i;
+
+			for (; j >= gap && (uintptr_t)check_sheaved[j - gap] > (uintptr_t)v; j -= gap)
+				check_sheaved[j] = check_sheaved[j - gap];
+			check_sheaved[j] = v;
+		}
+	}
+	for (unsigned long i = 1; i < check_nsheaved; i++)
+		CHECK(check_sheaved[i] != check_sheaved[i - 1],
+		      "object %p is in sheaves twice (a double free?)", check_sheaved[i]);
+	return 0;
+}
+
+/* kmem_cache_check: see slab.h and above. */
+int kmem_cache_check(struct kmem_cache *cachep)
+{
+	struct kmem_cache *s = cachep, *t = cachep->min_cache;
+	unsigned long flags, min_listed = 0;
+	int ret = -1;
+
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	spin_lock(&s->node.list_lock);
+	check_nfrozen = 0;
+	if (s->num == 0 || s->num > SLUB_MAX_OBJS ||
+	    (size_t)s->num * s->size + s->waste != s->slab_mask + 1 ||
+	    s->obj_offset + s->offset + sizeof(void *) > s->size) {
+		printk("slub: %s: check failed: geometry (num %u size %u waste %u offset %u)\n",
+		       s->name, s->num, s->size, s->waste, s->offset);
+	} else if (t && (t->min_of != s || t->order >= s->order || t->num == 0 ||
+			 (size_t)t->num * t->size + t->waste != t->slab_mask + 1 ||
+			 (t->order && (PAGE_SIZE << (t->order - 1)) >= s->size) ||
+			 t->size != s->size || t->obj_offset != s->obj_offset ||
+			 t->offset != s->offset || t->obj_bound != 0)) {
+		printk("slub: %s: check failed: min-order twin (order %u of %u, num %u, size %u, "
+		       "waste %u)\n", s->name, t->order, s->order, t->num, t->size, t->waste);
+	} else if (!t && get_order(s->size) < s->order) {
+		printk("slub: %s: check failed: no min-order twin, an order-%u slab holds an "
+		       "object\n", s->name, get_order(s->size));
+	} else if (!check_sheaves(s) && !check_cpus(s) && !check_node(s) &&
+		   !check_min(s, &min_listed) && !check_mem_map(s, min_listed)) {
+		ret = 0;
+	}
+	spin_unlock(&s->node.list_lock);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+	return ret;
+}
