@@ -25,6 +25,31 @@
 #include "mm/fault_inject.h"
 
 /*
+ * What every object allocator provides besides the API of mm/slab.h, for
+ * the code all of them share:
+ *
+ * SLAB_ALLOC_NAME - the allocator's name as its reports print it ("slab").
+ *
+ * kmem_cache_slabinfo - fill si with cachep's row of /proc/slabinfo 2.1
+ * (mm/slab_report.c prints it): the counts as the allocator defines them
+ * (its *_info.c says how), the cache's own tunables. Called with
+ * slab_caches_lock held or the cache otherwise kept alive; takes what
+ * locks the allocator needs to read its counters. Never fails.
+ *
+ * slab_alloc_tables_show - print the allocator's own tables after the 2.1
+ * table (SLOB: its heap); may print nothing.
+ */
+struct slabinfo {
+	unsigned long active_objs, num_objs;
+	unsigned int objsize, objperslab, pagesperslab;
+	unsigned int limit, batchcount, sharedfactor;	/* the tunables */
+	unsigned long active_slabs, num_slabs, shared_avail;
+};
+
+void kmem_cache_slabinfo(struct kmem_cache *cachep, struct slabinfo *si);
+void slab_alloc_tables_show(void);
+
+/*
  * slab_kmalloc_alloc_fi - kmalloc's allocation from a kmalloc cache, with
  * failslab's test: the def header's own (SLAB folds the test into its fast
  * path and knows kmalloc's free mark is at offset 0), else the test and a

@@ -302,6 +302,8 @@ struct kmem_cache_stats {
  */
 #define SLAB_CPU_FAILSLAB	NR_CPUS
 
+#define SLAB_ALLOC_NAME	"slab"	/* the reports' prefix (mm/slab_impl.h) */
+
 struct kmem_cache {
 	/* What the fast paths read, together at the front. */
 	struct array_cache *cpu_array[NR_CPUS + 1]; /* per CPU; &slab_no_array until made;

@@ -18,7 +18,7 @@
  * Departure from Linux: the statistics are a separate report so the 2.1
  * table stays exactly what slabtop reads.
  */
-#include "mm/slab/slab_def.h"
+#include "mm/slab_impl.h"
 #include "kernel/printk.h"
 
 struct cache_counts {
@@ -48,18 +48,23 @@ static void cache_counts(struct kmem_cache *cachep, struct cache_counts *c)
 	}
 }
 
-/* slabinfo_line: see slab.h. */
-int slabinfo_line(struct kmem_cache *cachep, char *buf, size_t size)
+/* kmem_cache_slabinfo: see mm/slab_impl.h. */
+void kmem_cache_slabinfo(struct kmem_cache *cachep, struct slabinfo *si)
 {
 	struct cache_counts c;
 
 	cache_counts(cachep, &c);
-	return snprintf(buf, size,
-			"%-17s %6lu %6lu %6u %4u %4d"
-			" : tunables %4u %4u %4u : slabdata %6lu %6lu %6lu",
-			cachep->name, c.active_objs, c.num_objs, cachep->size, cachep->num,
-			1 << cachep->order, cachep->limit, cachep->batchcount, cachep->shared,
-			c.active_slabs, c.num_slabs, c.shared_avail);
+	*si = (struct slabinfo){ .active_objs = c.active_objs, .num_objs = c.num_objs,
+				 .objsize = cachep->size, .objperslab = cachep->num,
+				 .pagesperslab = 1U << cachep->order, .limit = cachep->limit,
+				 .batchcount = cachep->batchcount, .sharedfactor = cachep->shared,
+				 .active_slabs = c.active_slabs, .num_slabs = c.num_slabs,
+				 .shared_avail = c.shared_avail };
+}
+
+/* slab_alloc_tables_show: see mm/slab_impl.h. SLAB has no table of its own. */
+void slab_alloc_tables_show(void)
+{
 }
 
 /* kmem_cache_usage: see slab.h. */
@@ -71,25 +76,6 @@ void kmem_cache_usage(struct kmem_cache *cachep, struct slab_usage *u)
 	u->objs = c.active_objs;
 	u->pages = c.pages;
 	u->internal = cachep == slab_node_cache;
-}
-
-/* slabinfo_show: see slab.h. */
-void slabinfo_show(void)
-{
-	struct kmem_cache *cachep;
-	unsigned long flags;
-	char line[160];
-
-	printk("slabinfo - version: 2.1\n");
-	printk("# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab>"
-	       " : tunables <limit> <batchcount> <sharedfactor>"
-	       " : slabdata <active_slabs> <num_slabs> <sharedavail>\n");
-	flags = spin_lock_irqsave(&slab_caches_lock);
-	list_for_each_entry(cachep, &slab_caches, list) {
-		slabinfo_line(cachep, line, sizeof(line));
-		printk("%s\n", line);
-	}
-	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
 /* slab_total_pages: see slab.h. */
@@ -106,29 +92,6 @@ unsigned long slab_total_pages(void)
 	}
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 	return pages;
-}
-
-/* slab_meminfo_show: see slab.h. */
-void slab_meminfo_show(void)
-{
-	printk("%-16s%8lu kB\n", "Slab:", slab_total_pages() * (PAGE_SIZE / 1024));
-}
-
-static void cache_stats_show(struct kmem_cache *cachep)
-{
-#if CONFIG_SLAB_STATS
-	const struct kmem_cache_stats *s = &cachep->stats;
-
-	printk("  %-17s allocs %lu (array %lu, refill %lu) frees %lu (array %lu, flush %lu)"
-	       " refilled %lu (shared %lu) flushed %lu (shared %lu) grown %lu (batch %lu)"
-	       " failed %lu reaped %lu bad %lu corrupt %lu min-order grown %lu allocs %lu\n",
-	       cachep->name, s->allocs, s->alloc_hits, s->alloc_misses, s->frees, s->free_hits,
-	       s->free_misses, s->refilled, s->shared_refilled, s->flushed, s->shared_flushed,
-	       s->grown, s->grown_batch, s->grow_failed, s->reaped, s->bad_frees,
-	       s->corruptions, s->grown_min, s->alloc_min);
-#else
-	(void)cachep;
-#endif
 }
 
 /* slab_layout_show: see slab.h. */
@@ -161,7 +124,19 @@ void slab_layout_show(void)
 /* kmem_cache_stats_show: see slab.h. */
 void kmem_cache_stats_show(struct kmem_cache *cachep)
 {
-	cache_stats_show(cachep);
+#if CONFIG_SLAB_STATS
+	const struct kmem_cache_stats *s = &cachep->stats;
+
+	printk("  %-17s allocs %lu (array %lu, refill %lu) frees %lu (array %lu, flush %lu)"
+	       " refilled %lu (shared %lu) flushed %lu (shared %lu) grown %lu (batch %lu)"
+	       " failed %lu reaped %lu bad %lu corrupt %lu min-order grown %lu allocs %lu\n",
+	       cachep->name, s->allocs, s->alloc_hits, s->alloc_misses, s->frees, s->free_hits,
+	       s->free_misses, s->refilled, s->shared_refilled, s->flushed, s->shared_flushed,
+	       s->grown, s->grown_batch, s->grow_failed, s->reaped, s->bad_frees,
+	       s->corruptions, s->grown_min, s->alloc_min);
+#else
+	(void)cachep;
+#endif
 }
 
 /* kmem_cache_stats_reset: see slab.h. */
@@ -170,18 +145,3 @@ void kmem_cache_stats_reset(struct kmem_cache *cachep)
 	cachep->stats = (struct kmem_cache_stats){ 0 };
 }
 
-/* slab_stats_show: see slab.h. */
-void slab_stats_show(void)
-{
-	struct kmem_cache *cachep;
-	unsigned long flags;
-
-	if (!CONFIG_SLAB_STATS) {
-		printk("slab: statistics not counted (build with CONFIG_SLAB_STATS=1)\n");
-		return;
-	}
-	flags = spin_lock_irqsave(&slab_caches_lock);
-	list_for_each_entry(cachep, &slab_caches, list)
-		cache_stats_show(cachep);
-	spin_unlock_irqrestore(&slab_caches_lock, flags);
-}

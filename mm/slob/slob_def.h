@@ -80,6 +80,7 @@
 #define SLOB_SEG	0
 #define SLOB_NAME	"slob"
 #endif
+#define SLAB_ALLOC_NAME	SLOB_NAME	/* mm/slab_impl.h */
 
 #define SLOB_UNIT		8	/* bytes; every size and offset in a page counts these */
 #define SLOB_UNIT_SHIFT		3

@@ -33,7 +33,7 @@
  * O(mem_map + heap blocks): for tests. Lock order: slab_caches_lock -> heap
  * lock -> console.
  */
-#include "mm/slob/slob_def.h"
+#include "mm/slab_impl.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
 
@@ -45,19 +45,24 @@ static unsigned long stride(const struct kmem_cache *c)
 	return ALIGN_UP((unsigned long)c->units * SLOB_UNIT, (unsigned long)c->align);
 }
 
-/* slabinfo_line: see slab.h and above. */
-int slabinfo_line(struct kmem_cache *cachep, char *buf, size_t size)
+/* kmem_cache_slabinfo: see mm/slab_impl.h and above. */
+void kmem_cache_slabinfo(struct kmem_cache *cachep, struct slabinfo *si)
 {
 	struct kmem_cache *c = cachep;
 	unsigned long inuse = __atomic_load_n(&c->inuse, __ATOMIC_RELAXED);
 	unsigned long per = c->big ? 1 : PAGE_SIZE / stride(c);
 	unsigned long slabs = c->big ? inuse : DIV_ROUND_UP(inuse, per);
 
-	return snprintf(buf, size,
-			"%-17s %6lu %6lu %6u %4lu %4d"
-			" : tunables %4u %4u %4u : slabdata %6lu %6lu %6lu",
-			c->name, inuse, inuse, c->object_size, per, c->big ? 1 << c->order : 1, 0U,
-			0U, 0U, slabs, slabs, 0UL);
+	*si = (struct slabinfo){ .active_objs = inuse, .num_objs = inuse,
+				 .objsize = c->object_size, .objperslab = (unsigned int)per,
+				 .pagesperslab = c->big ? 1U << c->order : 1,
+				 .active_slabs = slabs, .num_slabs = slabs };
+}
+
+/* slab_alloc_tables_show: see mm/slab_impl.h. The heap's table (slob_heap_show). */
+void slab_alloc_tables_show(void)
+{
+	slob_heap_show();
 }
 
 /* kmem_cache_usage: see slab.h. The heap's pages are shared: only big objects' count. */
@@ -68,36 +73,10 @@ void kmem_cache_usage(struct kmem_cache *cachep, struct slab_usage *u)
 	u->internal = false;
 }
 
-/* slabinfo_show: see slab.h. */
-void slabinfo_show(void)
-{
-	struct kmem_cache *c;
-	unsigned long flags;
-	char line[160];
-
-	printk("slabinfo - version: 2.1\n");
-	printk("# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab>"
-	       " : tunables <limit> <batchcount> <sharedfactor>"
-	       " : slabdata <active_slabs> <num_slabs> <sharedavail>\n");
-	flags = spin_lock_irqsave(&slab_caches_lock);
-	list_for_each_entry(c, &slab_caches, list) {
-		slabinfo_line(c, line, sizeof(line));
-		printk("%s\n", line);
-	}
-	spin_unlock_irqrestore(&slab_caches_lock, flags);
-	slob_heap_show();
-}
-
 /* slab_total_pages: see slab.h. The heap's pages, quarantined pages and big objects' pages. */
 unsigned long slab_total_pages(void)
 {
 	return READ_ONCE(slob_heap.nr_pages) + READ_ONCE(slob_heap.quarantined) + slob_big_pages();
-}
-
-/* slab_meminfo_show: see slab.h. */
-void slab_meminfo_show(void)
-{
-	printk("%-16s%8lu kB\n", "Slab:", slab_total_pages() * (PAGE_SIZE / 1024));
 }
 
 /* slab_layout_show: see slab.h. */
@@ -127,7 +106,8 @@ void slab_layout_show(void)
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
-static void cache_stats_show(struct kmem_cache *c)
+/* kmem_cache_stats_show: see slab.h. */
+void kmem_cache_stats_show(struct kmem_cache *c)
 {
 #if CONFIG_SLAB_STATS
 	const struct kmem_cache_stats *t = &c->stats;
@@ -141,32 +121,10 @@ static void cache_stats_show(struct kmem_cache *c)
 #endif
 }
 
-/* kmem_cache_stats_show: see slab.h. */
-void kmem_cache_stats_show(struct kmem_cache *c)
-{
-	cache_stats_show(c);
-}
-
 /* kmem_cache_stats_reset: see slab.h. */
 void kmem_cache_stats_reset(struct kmem_cache *c)
 {
 	c->stats = (struct kmem_cache_stats){ 0 };
-}
-
-/* slab_stats_show: see slab.h. */
-void slab_stats_show(void)
-{
-	struct kmem_cache *c;
-	unsigned long flags;
-
-	if (!CONFIG_SLAB_STATS) {
-		printk(SLOB_NAME ": statistics not counted (build with CONFIG_SLAB_STATS=1)\n");
-		return;
-	}
-	flags = spin_lock_irqsave(&slab_caches_lock);
-	list_for_each_entry(c, &slab_caches, list)
-		cache_stats_show(c);
-	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
 /* slob_next_heap_page: see slob_def.h. */

@@ -309,6 +309,8 @@ struct kmem_cache_stats {
 #define stat(s, field, n) ((void)(s), (void)(n))
 #endif
 
+#define SLAB_ALLOC_NAME	"slub"	/* the reports' prefix (mm/slab_impl.h) */
+
 struct kmem_cache {
 	/* What the fast paths read, together at the front. */
 	unsigned long cpu_key;		/* per_cpu_key of this cache's pair (slub_this_cpu_fast) */

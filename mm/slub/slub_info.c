@@ -48,24 +48,30 @@
  * Lock order: slab_caches_lock -> node lock -> barn lock -> console (printk). Not for
  * interrupt handlers. Departure from Linux: statistics are their own report.
  */
-#include "mm/slub/slub_def.h"
+#include "mm/slab_impl.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
 
-/* slabinfo_line: see slab.h. */
-int slabinfo_line(struct kmem_cache *cachep, char *buf, size_t size)
+/* kmem_cache_slabinfo: see mm/slab_impl.h. */
+void kmem_cache_slabinfo(struct kmem_cache *cachep, struct slabinfo *si)
 {
 	unsigned long empty, free = slub_count_free(cachep, &empty), in_barn;
 	unsigned long slabs = (unsigned long)atomic_long_read(&cachep->node.nr_slabs);
 	unsigned long objs = slub_total_objects(cachep);
 
 	slub_sheaved(cachep, &in_barn);
-	return snprintf(buf, size,
-			"%-17s %6lu %6lu %6u %4u %4d"
-			" : tunables %4u %4u %4u : slabdata %6lu %6lu %6lu",
-			cachep->name, objs - free, objs,
-			cachep->size, cachep->num, 1 << cachep->order, cachep->sheaf_capacity,
-			cachep->sheaf_capacity, 0U, slabs - empty, slabs, in_barn);
+	*si = (struct slabinfo){ .active_objs = objs - free, .num_objs = objs,
+				 .objsize = cachep->size, .objperslab = cachep->num,
+				 .pagesperslab = 1U << cachep->order,
+				 .limit = cachep->sheaf_capacity,
+				 .batchcount = cachep->sheaf_capacity, .sharedfactor = 0,
+				 .active_slabs = slabs - empty, .num_slabs = slabs,
+				 .shared_avail = in_barn };
+}
+
+/* slab_alloc_tables_show: see mm/slab_impl.h. SLUB has no table of its own. */
+void slab_alloc_tables_show(void)
+{
 }
 
 /* kmem_cache_usage: see slab.h. SLUB keeps no per-CPU bookkeeping in caches. */
@@ -76,25 +82,6 @@ void kmem_cache_usage(struct kmem_cache *cachep, struct slab_usage *u)
 	u->objs = slub_total_objects(cachep) - free;
 	u->pages = slub_total_pages(cachep);
 	u->internal = false;
-}
-
-/* slabinfo_show: see slab.h. */
-void slabinfo_show(void)
-{
-	struct kmem_cache *s;
-	unsigned long flags;
-	char line[160];
-
-	printk("slabinfo - version: 2.1\n");
-	printk("# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab>"
-	       " : tunables <limit> <batchcount> <sharedfactor>"
-	       " : slabdata <active_slabs> <num_slabs> <sharedavail>\n");
-	flags = spin_lock_irqsave(&slab_caches_lock);
-	list_for_each_entry(s, &slab_caches, list) {
-		slabinfo_line(s, line, sizeof(line));
-		printk("%s\n", line);
-	}
-	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
 /* slab_total_pages: see slab.h. */
@@ -108,12 +95,6 @@ unsigned long slab_total_pages(void)
 		pages += slub_total_pages(s);
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 	return pages;
-}
-
-/* slab_meminfo_show: see slab.h. */
-void slab_meminfo_show(void)
-{
-	printk("%-16s%8lu kB\n", "Slab:", slab_total_pages() * (PAGE_SIZE / 1024));
 }
 
 /* slab_layout_show: see slab.h. */
@@ -139,7 +120,8 @@ void slab_layout_show(void)
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
-static void cache_stats_show(struct kmem_cache *s)
+/* kmem_cache_stats_show: see slab.h. */
+void kmem_cache_stats_show(struct kmem_cache *s)
 {
 #if CONFIG_SLAB_STATS
 	const struct kmem_cache_stats *t = &s->stats;
@@ -161,32 +143,10 @@ static void cache_stats_show(struct kmem_cache *s)
 #endif
 }
 
-/* kmem_cache_stats_show: see slab.h. */
-void kmem_cache_stats_show(struct kmem_cache *s)
-{
-	cache_stats_show(s);
-}
-
 /* kmem_cache_stats_reset: see slab.h. */
 void kmem_cache_stats_reset(struct kmem_cache *s)
 {
 	s->stats = (struct kmem_cache_stats){ 0 };
-}
-
-/* slab_stats_show: see slab.h. */
-void slab_stats_show(void)
-{
-	struct kmem_cache *s;
-	unsigned long flags;
-
-	if (!CONFIG_SLAB_STATS) {
-		printk("slub: statistics not counted (build with CONFIG_SLAB_STATS=1)\n");
-		return;
-	}
-	flags = spin_lock_irqsave(&slab_caches_lock);
-	list_for_each_entry(s, &slab_caches, list)
-		cache_stats_show(s);
-	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
 /* kmem_cache_check's state, under slab_caches_lock. */

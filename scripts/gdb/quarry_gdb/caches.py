@@ -10,7 +10,7 @@ MODULES = {"slab": slab, "slub": slub, "slob": slob, "slob-seg": slob}
 SLABINFO_HEADER = ("# name            <active_objs> <num_objs> <objsize> <objperslab> "
                    "<pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata "
                    "<active_slabs> <num_slabs> <sharedavail>")
-# mm/slab/slabinfo.c's slabinfo_line, field for field.
+# mm/slab_report.c's slabinfo_line, field for field.
 ROW_FMT = ("%-17s %6d %6d %6d %4d %4d : tunables %4d %4d %4d : slabdata %6d %6d %6d")
 
 

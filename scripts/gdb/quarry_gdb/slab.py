@@ -71,7 +71,7 @@ def min_twin(c):
 
 
 def slabinfo_row(c):
-    """The fields of mm/slab/slabinfo.c's slabinfo_line, and the cache's pages (twin's included)."""
+    """The fields of SLAB's kmem_cache_slabinfo (mm/slab/slabinfo.c), and the cache's pages (twin's included)."""
     total, free_slabs, free_objects, shared = counts(c)
     num = int(c["num"])
     order = int(c["order"])

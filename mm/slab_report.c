@@ -1,0 +1,73 @@
+/*
+ * slab_report.c - the reports every object allocator prints the same way:
+ * /proc/slabinfo version 2.1 (slabinfo_show, slabinfo_line), meminfo's
+ * "Slab:" line, and the walk of the statistics report.
+ *
+ * The allocator fills a struct slabinfo per cache (kmem_cache_slabinfo,
+ * mm/slab_impl.h: what its numbers mean is said in its own *_info.c) and
+ * this file formats it; the allocator's own tables (SLOB's heap) follow
+ * the 2.1 table (slab_alloc_tables_show). Caches are listed in
+ * slab_caches order, newest first, as Linux does.
+ *
+ * Lock order: slab_caches_lock (held for a walk) -> whatever the allocator
+ * takes to fill a record -> the console lock. Not for interrupt handlers.
+ */
+#include "mm/slab_impl.h"
+#include "kernel/printk.h"
+
+/* slabinfo_line: see slab.h. */
+int slabinfo_line(struct kmem_cache *cachep, char *buf, size_t size)
+{
+	struct slabinfo si = { 0 };
+
+	kmem_cache_slabinfo(cachep, &si);
+	return snprintf(buf, size,
+			"%-17s %6lu %6lu %6u %4u %4u"
+			" : tunables %4u %4u %4u : slabdata %6lu %6lu %6lu",
+			cachep->name, si.active_objs, si.num_objs, si.objsize, si.objperslab,
+			si.pagesperslab, si.limit, si.batchcount, si.sharedfactor, si.active_slabs,
+			si.num_slabs, si.shared_avail);
+}
+
+/* slabinfo_show: see slab.h. */
+void slabinfo_show(void)
+{
+	struct kmem_cache *cachep;
+	unsigned long flags;
+	char line[160];
+
+	printk("slabinfo - version: 2.1\n");
+	printk("# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab>"
+	       " : tunables <limit> <batchcount> <sharedfactor>"
+	       " : slabdata <active_slabs> <num_slabs> <sharedavail>\n");
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_for_each_entry(cachep, &slab_caches, list) {
+		slabinfo_line(cachep, line, sizeof(line));
+		printk("%s\n", line);
+	}
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+	slab_alloc_tables_show();
+}
+
+/* slab_meminfo_show: see slab.h. */
+void slab_meminfo_show(void)
+{
+	printk("%-16s%8lu kB\n", "Slab:", slab_total_pages() * (PAGE_SIZE / 1024));
+}
+
+/* slab_stats_show: see slab.h. */
+void slab_stats_show(void)
+{
+	struct kmem_cache *cachep;
+	unsigned long flags;
+
+	if (!CONFIG_SLAB_STATS) {
+		printk("%s: statistics not counted (build with CONFIG_SLAB_STATS=1)\n",
+		       SLAB_ALLOC_NAME);
+		return;
+	}
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_for_each_entry(cachep, &slab_caches, list)
+		kmem_cache_stats_show(cachep);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+}
