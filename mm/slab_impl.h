@@ -50,20 +50,36 @@ void kmem_cache_slabinfo(struct kmem_cache *cachep, struct slabinfo *si);
 void slab_alloc_tables_show(void);
 
 /*
- * slab_kmalloc_alloc_fi - kmalloc's allocation from a kmalloc cache, with
- * failslab's test: the def header's own (SLAB folds the test into its fast
- * path and knows kmalloc's free mark is at offset 0), else the test and a
- * tail call out of line while failslab is on, then slab_alloc.
- * SLAB_FAILSLAB_SWITCH(on) - failslab went on or off (mm/fault_inject.c).
+ * The hooks kmalloc and kfree take from the allocator. Every def header
+ * defines each of them, as its own code or by naming the generic version
+ * below (slab_generic_*); there are no defaults, so a missing hook is a
+ * build error:
+ *
+ * slab_kmalloc_alloc_fi(cachep) - kmalloc's allocation from a kmalloc
+ *   cache, with failslab's test (SLAB folds the test into its fast path and
+ *   knows kmalloc's free mark is at offset 0; the generic one tests, and
+ *   tail-calls slab_alloc_failslab out of line while failslab is on).
+ * KMALLOC_TABLE_FAILSLAB - 1 when failslab empties kmalloc's size table
+ *   instead (see below), 0 when slab_kmalloc_alloc_fi tests it.
+ * SLAB_FAILSLAB_SWITCH(on) - failslab went on or off (mm/fault_inject.c):
+ *   kmalloc_failslab_switch, or the allocator's own.
+ * slab_kmalloc_alloc(cachep) - kmalloc's allocation from a cache of the
+ *   table, failslab already tested (SLUB: its free pointer at offset 0).
+ * KMALLOC_ALIGN(size) - the alignment kmalloc asks for a class of size.
+ * KMALLOC_MAX_SLAB, KMALLOC_SLAB_SHIFT_HIGH - the largest kmalloc class the
+ *   allocator serves and its shift; larger requests take whole pages.
+ * slab_kfree(page, p) - kfree's free of p once slab_obj_head found its page.
+ * slab_kfree_fast(p) - kfree's fast path: free p and return true if it is
+ *   an object of a slab, else return false having touched nothing.
+ * slab_obj_cache(page, p), slab_obj_size(page, p) - the cache and the
+ *   usable bytes of an object slab_find_head found in the slab at page.
  */
-#ifndef SLAB_HAVE_ALLOC_FI
-static __always_inline void *slab_kmalloc_alloc_fi(struct kmem_cache *cachep)
+static __always_inline void *slab_generic_kmalloc_alloc_fi(struct kmem_cache *cachep)
 {
 	if (unlikely(fault_attr_on(&failslab)))
 		return slab_alloc_failslab(cachep);
 	return slab_alloc(cachep);
 }
-#endif
 
 /*
  * Without the fold (SLUB, SLOB), failslab costs kmalloc nothing either:
@@ -78,80 +94,37 @@ static __always_inline void *slab_kmalloc_alloc_fi(struct kmem_cache *cachep)
  * failslab already tested: the def header's own (SLUB: its free pointer
  * at offset 0), else slab_alloc.
  */
-#ifndef SLAB_HAVE_ALLOC_FI
-#define KMALLOC_TABLE_FAILSLAB	1
 void kmalloc_failslab_switch(bool on);
-#define SLAB_FAILSLAB_SWITCH(on)	kmalloc_failslab_switch(on)
-#else
-#define KMALLOC_TABLE_FAILSLAB	0
-#endif
-#ifndef SLAB_FAILSLAB_SWITCH
-#define SLAB_FAILSLAB_SWITCH(on)	((void)(on))
-#endif
-#ifndef SLAB_HAVE_KMALLOC_ALLOC
-#define slab_kmalloc_alloc(cachep)	slab_alloc(cachep)
-#endif
 
-/* The alignment kmalloc asks for a class of 'size' bytes (SLUB: mm/slub/slub_def.h). */
-#ifndef KMALLOC_ALIGN
-#define KMALLOC_ALIGN(size) 0
-#endif
+/* The generic slab_kfree: slab_free to the page's cache. */
+#define slab_generic_kfree(page, p) slab_free((page)->slab_cache, (void *)(p), "kfree")
 
 /*
- * The largest kmalloc class the object allocator serves; larger requests
- * take whole pages (kmalloc_large). KMALLOC_MAX_CACHE_SIZE unless the def
- * header says less (SLOB: under a page), with its shift.
+ * The generic slab_kfree_fast: slab_obj_head, then slab_kfree (kfree_slow
+ * then frees a large allocation or reports what is no object). A macro, as
+ * only the allocators that name it have slab_obj_head.
  */
-#ifndef KMALLOC_MAX_SLAB
-#define KMALLOC_MAX_SLAB	KMALLOC_MAX_CACHE_SIZE
-#define KMALLOC_SLAB_SHIFT_HIGH	KMALLOC_SHIFT_HIGH
-#endif
+#define slab_generic_kfree_fast(p)                                                    \
+	({                                                                             \
+		const void *kf_p = (p);                                                \
+		struct page *kf_head = slab_obj_head(kf_p); /* NULL for NULL, ZERO_SIZE_PTR */ \
+		if (likely(kf_head))                                                   \
+			slab_kfree(kf_head, kf_p);                                     \
+		kf_head != NULL;                                                       \
+	})
 
-/*
- * slab_obj_size - the usable bytes of the object p, which slab_find_head
- * found in the slab headed by page: its cache's object size, unless the
- * def header (SLOB: pages shared by caches) knows better.
- */
-/*
- * slab_kfree - kfree's fast path once slab_obj_head found p's page:
- * slab_free to the page's cache, unless the def header frees otherwise
- * (SLOB: the block's header names the cache).
- */
-#ifndef SLAB_HAVE_KFREE
-#define slab_kfree(page, p) slab_free((page)->slab_cache, (void *)(p), "kfree")
-#endif
-
-/*
- * slab_kfree_fast - kfree's fast path: free p and return true if it is an
- * object of a slab, else return false having touched nothing (kfree_slow
- * then frees a large allocation or reports p). slab_obj_head and
- * slab_kfree, unless the def header has a shorter way (SLAB: the cache
- * from slab_cache_map, no struct page read).
- */
-#ifndef SLAB_HAVE_KFREE_FAST
-static __always_inline bool slab_kfree_fast(const void *p)
-{
-	struct page *head = slab_obj_head(p);	/* NULL for NULL and ZERO_SIZE_PTR too */
-
-	if (unlikely(!head))
-		return false;
-	slab_kfree(head, p);
-	return true;
-}
-#endif
-
-/*
- * slab_obj_cache - the cache of the object p, which slab_find_head found in
- * the slab headed by page: page->slab_cache, unless the def header knows
- * better (SLOB: heap pages shared by caches).
- */
-#ifndef SLAB_HAVE_OBJ_CACHE
-static inline struct kmem_cache *slab_obj_cache(const struct page *page, const void *p)
+/* The generic slab_obj_cache and slab_obj_size: the page's cache, its object size. */
+static inline struct kmem_cache *slab_generic_obj_cache(const struct page *page, const void *p)
 {
 	(void)p;
 	return page->slab_cache;
 }
-#endif
+
+static inline size_t slab_generic_obj_size(const struct page *page, const void *p)
+{
+	(void)p;
+	return page->slab_cache->object_size;
+}
 
 /* The largest object any cache may have, in every build (debug too): a MAX_ORDER block. */
 #define KMEM_CACHE_MAX_SIZE	(PAGE_SIZE << MAX_ORDER)
@@ -183,12 +156,5 @@ bool slab_cache_refused(const struct kmem_cache *cachep, const char *fn, bool ch
 bool slab_free_cache_refused(struct kmem_cache *cachep, const void *objp);
 void kmem_cache_free_no_cache(const void *objp);
 
-#ifndef SLAB_HAVE_OBJ_SIZE
-static inline size_t slab_obj_size(const struct page *page, const void *p)
-{
-	(void)p;
-	return page->slab_cache->object_size;
-}
-#endif
 
 #endif

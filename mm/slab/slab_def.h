@@ -224,8 +224,6 @@ DECLARE_PER_CPU(unsigned long, slab_cpu_index);
 /* slab_failslab_switch - failslab went on or off: set every CPU's slab_cpu_index. */
 void slab_failslab_switch(bool on);
 #define SLAB_FAILSLAB_SWITCH(on)	slab_failslab_switch(on)
-/* The failslab test is folded into slab_alloc: see SLAB_CPU_FAILSLAB. */
-#define SLAB_HAVE_ALLOC_FI
 
 /* An untouched array refills at most this many objects at once. */
 #define BATCHREFILL_LIMIT	16
@@ -567,7 +565,6 @@ static __always_inline void slab_free(struct kmem_cache *cachep, void *objp, con
  * slab_free and return true, or return false (p is not a slab object on a
  * mapped page: kfree_slow decides) having touched nothing.
  */
-#define SLAB_HAVE_KFREE_FAST 1
 static __always_inline bool slab_kfree_fast(const void *p)
 {
 	struct kmem_cache *cachep = virt_to_cache(p);
@@ -646,5 +643,19 @@ void slab_min_cache_free(struct kmem_cache *cachep);
 void slab_caches_add(struct kmem_cache *cachep);	/* mm/slab_common.c */
 struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t align,
 				       unsigned int flags, void (*ctor)(void *));
+
+/*
+ * The hooks of mm/slab_impl.h. SLAB's own: slab_kmalloc_alloc_fi and
+ * SLAB_FAILSLAB_SWITCH (failslab folded into the fast path: see
+ * SLAB_CPU_FAILSLAB), slab_kfree_fast (the cache from slab_cache_map, no
+ * struct page read), KMALLOC_ALIGN; the rest generic.
+ */
+#define KMALLOC_TABLE_FAILSLAB		0
+#define slab_kmalloc_alloc(cachep)	slab_alloc(cachep)
+#define KMALLOC_MAX_SLAB		KMALLOC_MAX_CACHE_SIZE
+#define KMALLOC_SLAB_SHIFT_HIGH		KMALLOC_SHIFT_HIGH
+#define slab_kfree(page, p)		slab_generic_kfree(page, p)
+#define slab_obj_cache(page, p)		slab_generic_obj_cache(page, p)
+#define slab_obj_size(page, p)		slab_generic_obj_size(page, p)
 
 #endif

@@ -408,13 +408,10 @@ static __always_inline void slab_free(struct kmem_cache *c, void *p, const char 
 	slob_free(c, p, fn);
 }
 
-#define SLAB_HAVE_KFREE 1
 #define slab_kfree(page, p) slob_kfree(page, p)
 
-#define SLAB_HAVE_OBJ_SIZE 1
 size_t slab_obj_size(const struct page *page, const void *p);
 /* slab_obj_cache: mm/slab_impl.h; a heap block's cache comes from its header. */
-#define SLAB_HAVE_OBJ_CACHE 1
 struct kmem_cache *slab_obj_cache(const struct page *page, const void *p);
 
 /*
@@ -481,5 +478,17 @@ void slob_quarantined_free(struct kmem_cache *owner, const void *p);
 
 /* mm/kmalloc.c */
 void kmalloc_caches_init(void);
+
+/*
+ * The hooks of mm/slab_impl.h. SLOB's own: slab_kfree, slab_obj_size and
+ * slab_obj_cache (a heap block's header names its cache), KMALLOC_MAX_SLAB
+ * (classes under a page), KMALLOC_ALIGN; failslab empties kmalloc's table;
+ * the rest generic.
+ */
+#define slab_kmalloc_alloc_fi(cachep)	slab_generic_kmalloc_alloc_fi(cachep)
+#define KMALLOC_TABLE_FAILSLAB		1
+#define SLAB_FAILSLAB_SWITCH(on)	kmalloc_failslab_switch(on)
+#define slab_kmalloc_alloc(cachep)	slab_alloc(cachep)
+#define slab_kfree_fast(p)		slab_generic_kfree_fast(p)
 
 #endif

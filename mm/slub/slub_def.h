@@ -732,7 +732,6 @@ static __always_inline void *slab_alloc(struct kmem_cache *s)
  * kmem_cache_init checks for every kmalloc cache but debug ones (whose CPU
  * freelist is always tagged, so they never reach the load).
  */
-#define SLAB_HAVE_KMALLOC_ALLOC
 static __always_inline void *slab_kmalloc_alloc(struct kmem_cache *s)
 {
 	return slab_alloc_at(s, true);
@@ -852,7 +851,6 @@ static __always_inline void slab_free(struct kmem_cache *s, void *x, const char 
  * slab_kfree - kfree's, once slab_obj_head found p on 'page', a slab page
  * of its cache: the remote path need not check the page again.
  */
-#define SLAB_HAVE_KFREE
 #define slab_kfree(page, p) slub_free((page)->slab_cache, (void *)(p), "kfree", true)
 
 /* mm/slub/slub.c: slabs, the page pair, the free slow path. */
@@ -910,7 +908,6 @@ bool slub_fp_valid(const struct kmem_cache *s, const struct page *page, const vo
  * slab_obj_cache - for kmalloc.c's reports: the cache of an object that
  * slab_find_head found (a min-order slab's pages name the twin).
  */
-#define SLAB_HAVE_OBJ_CACHE
 static inline struct kmem_cache *slab_obj_cache(const struct page *page, const void *p)
 {
 	(void)p;
@@ -924,5 +921,19 @@ void slab_caches_add(struct kmem_cache *s);	/* mm/slab_common.c */
 
 /* mm/kmalloc.c */
 void kmalloc_caches_init(void);
+
+/*
+ * The hooks of mm/slab_impl.h. SLUB's own: slab_kmalloc_alloc (the free
+ * pointer at offset 0), slab_kfree, slab_obj_cache (a min-order slab's
+ * pages name the twin), KMALLOC_ALIGN; failslab empties kmalloc's table;
+ * the rest generic.
+ */
+#define slab_kmalloc_alloc_fi(cachep)	slab_generic_kmalloc_alloc_fi(cachep)
+#define KMALLOC_TABLE_FAILSLAB		1
+#define SLAB_FAILSLAB_SWITCH(on)	kmalloc_failslab_switch(on)
+#define KMALLOC_MAX_SLAB		KMALLOC_MAX_CACHE_SIZE
+#define KMALLOC_SLAB_SHIFT_HIGH		KMALLOC_SHIFT_HIGH
+#define slab_kfree_fast(p)		slab_generic_kfree_fast(p)
+#define slab_obj_size(page, p)		slab_generic_obj_size(page, p)
 
 #endif
