@@ -318,3 +318,10 @@ bench-scale: deps
 
 bench-scale-bundle: deps
 	@tests/bench/scale_bundle.sh $(SCALE_CORES)
+
+# Record this machine's kernel allocations while CMD runs (root; tools/trace/record.sh):
+# make trace-record CMD='perf bench sched messaging' [OUT=build/trace/trace.txt] [BUFFER_KB=131072]
+.PHONY: trace-record
+trace-record:
+	@[ -n "$(CMD)" ] || { echo "make trace-record: give the command to record, e.g. CMD='perf bench sched messaging'"; exit 1; }
+	@tools/trace/record.sh -o "$(if $(OUT),$(OUT),build/trace/trace.txt)" $(if $(BUFFER_KB),-b $(BUFFER_KB)) -- sh -c '$(CMD)'
