@@ -1,0 +1,533 @@
+/*
+ * replay.c - replay a Quarry trace (a Linux kernel's recorded allocations,
+ * tools/trace/qtrace.h) through Quarry's mm/ built as a host program: one
+ * binary per allocator and page size (tools/trace/trace.mk).
+ *
+ *   replay [options] TRACE
+ *     --variant NAME     label for the figures ("slub 4K")
+ *     --pages            replay page events too (alloc_pages/free_pages of the
+ *                        blocks the traced kernel took outside its slab allocator)
+ *     --no-user          with --pages, leave user-memory blocks out
+ *     --internal         replay the traced slab allocator's own kmallocs too
+ *     --as-cpus          act as the trace's CPUs (CPU c as c mod NR_CPUS) on this
+ *                        one thread, so per-CPU caching is per traced CPU
+ *     --on-fail stop|continue   what an allocation failure does (default stop)
+ *     --arena-mb N       Quarry's "physical memory" (default: sized from the trace)
+ *     --samples N        memory samples over the trace (default 200)
+ *     --csv FILE         the samples: event,slab_bytes,used_bytes,object_bytes,
+ *                        live_req,live_linux,page_block_bytes
+ *     --summary FILE     key=value figures (tools/trace/report.py reads them)
+ *     --progress         a progress line on stderr
+ *
+ * Every event runs in the trace's order: kmalloc (kzalloc for __GFP_ZERO),
+ * kmem_cache_alloc from a cache of the trace's name and object size, made
+ * on its first use, kfree or kmem_cache_free of the object the trace pairs
+ * with the free, alloc_pages of the order that holds as many bytes as the
+ * traced block. Host time per operation is read with the TSC around each
+ * call. Memory is sampled every K events: Slab: (slab_total_pages), pages
+ * in use, and "object memory" (pages in use less the replayed page blocks
+ * and the start), beside the live bytes requested and what Linux's own
+ * allocator gave for them (bytes_alloc).
+ *
+ * At the end the accounting is checked exactly: every event ran (or was
+ * left out as asked), every free freed its object (no bad free or
+ * corruption reported), the objects left live are the trace's; then
+ * everything left is freed, the caches destroyed and every page must be
+ * back. Exit status 0, 1 for a refused trace or option, 2 if the
+ * accounting failed, 3 if an allocation failed.
+ */
+#ifndef _GNU_SOURCE
+#error "build with -D_GNU_SOURCE"
+#endif
+#include "host_shim.h"
+#include "mm/slab.h"
+#include "mm/page.h"
+#include "mm/buddy.h"
+#include "tests/common/test_alloc.h"
+#include "replay.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *opt_variant = "quarry", *opt_csv, *opt_summary;
+static bool opt_pages, opt_no_user, opt_internal, opt_as_cpus, opt_continue, opt_progress;
+static unsigned long opt_arena_mb;
+static unsigned long opt_samples = 200;
+
+static struct replay_trace tr;
+static void **objs;			/* object id -> pointer or struct page * */
+static bool *failed;			/* object id -> its allocation failed */
+static struct kmem_cache **qcache;	/* trace cache -> Quarry cache */
+static unsigned long start_free, start_used, managed;
+static unsigned long start_bad_frees, start_corruptions;
+
+/* Live figures during the replay. */
+static unsigned long long live_objs, live_req, live_linux, live_blocks, block_bytes_live;
+static unsigned long long done[QTR_NR_TYPES], skipped[QTR_NR_TYPES], cycles[QTR_NR_TYPES];
+static unsigned long long n_failed, frees_of_failed;
+
+struct peak {
+	unsigned long long slab, used, object, req, linux_bytes;
+};
+static struct peak peak;
+
+static inline uint64_t tsc(void)
+{
+#if defined(__x86_64__)
+	return __builtin_ia32_rdtsc();
+#else
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+#endif
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* The Quarry order of a traced block of 2^order trace pages. */
+static unsigned int q_order(uint32_t order)
+{
+	size_t bytes = (size_t)tr.hdr->page_size << order;
+
+	return bytes <= PAGE_SIZE ? 0 : get_order(bytes);
+}
+
+/* Does this run leave the event out (as the options ask)? */
+static bool left_out(const struct qtr_event *e)
+{
+	if (e->type == QTR_PAGE_ALLOC || e->type == QTR_PAGE_FREE)
+		return !opt_pages || (e->flags & QTR_F_NOT_REPLAYED) ||
+		       (opt_no_user && (e->flags & QTR_F_USER));
+	return (e->flags & QTR_F_INTERNAL) && !opt_internal;
+}
+
+static unsigned long pages_used(void)
+{
+	struct buddy_stats st;
+
+	buddy_read_stats(&st);
+	return st.managed_pages - st.free_pages;
+}
+
+static void state_line(FILE *f)
+{
+	unsigned long used = pages_used();
+
+	fprintf(f, "  allocator state: Slab: %lu kB, pages in use %lu of %lu (%lu free), live: %llu "
+		   "objects (%llu bytes requested), %llu page blocks (%llu bytes)\n",
+		slab_total_pages() * (PAGE_SIZE / 1024), used, managed, managed - used, live_objs,
+		live_req, live_blocks, block_bytes_live);
+}
+
+static FILE *csv;
+
+static void sample(unsigned long long i)
+{
+	unsigned long long slab = (unsigned long long)slab_total_pages() * PAGE_SIZE;
+	unsigned long long used = (unsigned long long)(pages_used() - start_used) * PAGE_SIZE;
+	unsigned long long object = used - block_bytes_live;
+
+	if (slab > peak.slab)
+		peak.slab = slab;
+	if (used > peak.used)
+		peak.used = used;
+	if (object > peak.object)
+		peak.object = object;
+	if (live_req > peak.req)
+		peak.req = live_req;
+	if (live_linux > peak.linux_bytes)
+		peak.linux_bytes = live_linux;
+	if (csv)
+		fprintf(csv, "%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", i, slab, used, object, live_req,
+			live_linux, block_bytes_live);
+}
+
+static struct kmem_cache *cache_for(uint32_t c)
+{
+	if (!qcache[c]) {
+		qcache[c] = kmem_cache_create(tr.caches[c].name, tr.caches[c].object_size, 0, 0, NULL);
+		if (!qcache[c]) {
+			fprintf(stderr, "replay: %s: kmem_cache_create(\"%s\", %u) failed\n", opt_variant,
+				tr.caches[c].name, tr.caches[c].object_size);
+			state_line(stderr);
+		}
+	}
+	return qcache[c];
+}
+
+/* An allocation returned NULL: say so; returns true to go on. */
+static bool alloc_failed(unsigned long long i, const struct qtr_event *e)
+{
+	n_failed++;
+	failed[e->object] = true;
+	fprintf(stderr, "replay: %s: event %llu (%s of %u bytes%s%s, CPU %u) failed: out of memory\n",
+		opt_variant, i, replay_type_name(e->type),
+		e->type == QTR_PAGE_ALLOC ? (unsigned int)PAGE_SIZE << q_order(e->cache) : e->size_req,
+		e->type == QTR_CACHE_ALLOC ? " from " : "",
+		e->type == QTR_CACHE_ALLOC ? tr.caches[e->cache].name : "", e->cpu);
+	state_line(stderr);
+	if (opt_continue) {
+		fprintf(stderr, "replay: %s: going on (--on-fail continue): the object's free will be "
+				"left out\n", opt_variant);
+		return true;
+	}
+	fprintf(stderr, "replay: %s: stopping at event %llu (--on-fail stop); freeing what the replay "
+			"holds\n", opt_variant, i);
+	return false;
+}
+
+/* Run event i; false if it failed and the replay is to stop. */
+static bool run_event(unsigned long long i, const struct qtr_event *e)
+{
+	const struct qtr_event *a = e->alloc_event != QTR_NONE ? &tr.ev[e->alloc_event] : e;
+	struct kmem_cache *c = NULL;
+	uint64_t t0;
+	void *p;
+
+	if ((e->type == QTR_KFREE || e->type == QTR_CACHE_FREE || e->type == QTR_PAGE_FREE) &&
+	    failed[e->object]) {
+		frees_of_failed++;
+		return true;
+	}
+	if (e->type == QTR_CACHE_ALLOC || (e->type == QTR_CACHE_FREE && e->cache != QTR_NONE)) {
+		c = cache_for(e->cache);
+		if (!c)
+			return alloc_failed(i, e);
+	}
+	if (opt_as_cpus)
+		host_set_cpu(e->cpu % NR_CPUS);
+	t0 = tsc();
+	switch (e->type) {
+	case QTR_KMALLOC:
+		p = (e->flags & QTR_F_ZERO) ? kzalloc(e->size_req) : kmalloc(e->size_req);
+		break;
+	case QTR_CACHE_ALLOC:
+		p = kmem_cache_alloc(c);
+		if (p && (e->flags & QTR_F_ZERO))
+			memset(p, 0, e->size_req);
+		break;
+	case QTR_PAGE_ALLOC:
+		p = alloc_pages(q_order(e->cache));
+		break;
+	case QTR_KFREE:
+		kfree(objs[e->object]);
+		p = NULL;
+		break;
+	case QTR_CACHE_FREE:
+		if (c)
+			kmem_cache_free(c, objs[e->object]);
+		else
+			kfree(objs[e->object]);
+		p = NULL;
+		break;
+	default: /* QTR_PAGE_FREE: replay_load allows no other type */
+		free_pages(objs[e->object], q_order(e->cache));
+		p = NULL;
+		break;
+	}
+	cycles[e->type] += tsc() - t0;
+	done[e->type]++;
+	if (e->type == QTR_KMALLOC || e->type == QTR_CACHE_ALLOC || e->type == QTR_PAGE_ALLOC) {
+		if (!p)
+			return alloc_failed(i, e);
+		objs[e->object] = p;
+		live_objs++;
+		if (e->type == QTR_PAGE_ALLOC) {
+			live_blocks++;
+			block_bytes_live += (unsigned long long)PAGE_SIZE << q_order(e->cache);
+		} else {
+			live_req += e->size_req;
+			live_linux += e->size_alloc;
+		}
+		return true;
+	}
+	objs[e->object] = NULL;
+	live_objs--;
+	if (e->type == QTR_PAGE_FREE) {
+		live_blocks--;
+		block_bytes_live -= (unsigned long long)PAGE_SIZE << q_order(e->cache);
+	} else {
+		live_req -= a->size_req;
+		live_linux -= a->size_alloc;
+	}
+	return true;
+}
+
+/* Free what is still live, destroy the caches made, and settle every CPU. */
+static unsigned long free_everything(unsigned long long *left)
+{
+	*left = 0;
+	for (uint64_t i = 0; i < tr.hdr->n_events; i++) {
+		const struct qtr_event *e = &tr.ev[i];
+
+		if (e->type != QTR_KMALLOC && e->type != QTR_CACHE_ALLOC && e->type != QTR_PAGE_ALLOC)
+			continue;
+		if (!objs[e->object])
+			continue;
+		if (opt_as_cpus)
+			host_set_cpu(e->cpu % NR_CPUS);
+		if (e->type == QTR_PAGE_ALLOC)
+			free_pages(objs[e->object], q_order(e->cache));
+		else if (e->type == QTR_CACHE_ALLOC)
+			kmem_cache_free(qcache[e->cache], objs[e->object]);
+		else
+			kfree(objs[e->object]);
+		objs[e->object] = NULL;
+		(*left)++;
+	}
+	if (opt_as_cpus) {
+		for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+			host_set_cpu(cpu);
+			slab_drain_local_all();
+			buddy_drain_local();
+		}
+		host_set_cpu(0);
+	}
+	for (uint32_t c = 0; c < tr.hdr->n_caches; c++)
+		if (qcache[c] && kmem_cache_destroy(qcache[c]))
+			fprintf(stderr, "replay: %s: kmem_cache_destroy(\"%s\") refused: objects left\n",
+				opt_variant, tr.caches[c].name);
+	return slab_test_settle();
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: replay [--variant NAME] [--pages] [--no-user] [--internal] [--as-cpus] "
+			"[--on-fail stop|continue] [--arena-mb N] [--samples N] [--csv FILE] "
+			"[--summary FILE] [--progress] TRACE\n");
+	exit(1);
+}
+
+static unsigned long parse_num(const char *opt, const char *v, unsigned long lo, unsigned long hi)
+{
+	char *end;
+	unsigned long x = v ? strtoul(v, &end, 10) : 0;
+
+	if (!v || end == v || *end || x < lo || x > hi) {
+		fprintf(stderr, "replay: %s wants a number from %lu to %lu, not '%s'\n", opt, lo, hi,
+			v ? v : "");
+		exit(1);
+	}
+	return x;
+}
+
+/* Memory for the arena: what the trace needs at this page size, with room to spare. */
+static unsigned long arena_mb(void)
+{
+	const struct qtr_header *h = tr.hdr;
+	unsigned long long need = h->peak_req_bytes * 4 + h->peak_live_objects * 64;
+	unsigned long long blocks = opt_no_user ? h->peak_page_bytes - h->peak_user_page_bytes
+						: h->peak_page_bytes;
+
+	if (opt_pages)	/* every traced page may become a whole Quarry page */
+		need += blocks * (PAGE_SIZE > h->page_size ? PAGE_SIZE / h->page_size : 1) * 2;
+	need = need / (1 << 20) + 128 + (PAGE_SIZE >> 10);	/* and the caches' slabs */
+	return need < 256 ? 256 : (unsigned long)need;
+}
+
+static void setup(void)
+{
+	size_t bytes = (size_t)opt_arena_mb << 20;
+	const struct mem_range avail[] = {{HOST_PHYS_BASE, HOST_PHYS_BASE + bytes}};
+	const struct mem_range reserved[] = {{HOST_PHYS_BASE, HOST_PHYS_BASE + (1UL << 20)}};
+
+	host_set_cpu(0);
+	host_mm_setup_layout(bytes, HOST_PHYS_BASE, avail, 1, reserved, 1);
+	kmem_cache_init();
+}
+
+int main(int argc, char **argv)
+{
+	const struct qtr_header *h;
+	unsigned long long step, next, expect_live = 0, left;
+	unsigned long long want[QTR_NR_TYPES] = {0}, out[QTR_NR_TYPES] = {0};
+	unsigned long end_free;
+	uint64_t ns0, ns, tsc0, tsc_all;
+	bool stopped = false, ok = true;
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--pages"))
+			opt_pages = true;
+		else if (!strcmp(a, "--no-user"))
+			opt_no_user = true;
+		else if (!strcmp(a, "--internal"))
+			opt_internal = true;
+		else if (!strcmp(a, "--as-cpus"))
+			opt_as_cpus = true;
+		else if (!strcmp(a, "--progress"))
+			opt_progress = true;
+		else if (!v)
+			usage();
+		else if (i++, !strcmp(a, "--variant"))
+			opt_variant = v;
+		else if (!strcmp(a, "--csv"))
+			opt_csv = v;
+		else if (!strcmp(a, "--summary"))
+			opt_summary = v;
+		else if (!strcmp(a, "--arena-mb"))
+			opt_arena_mb = parse_num(a, v, 4, 1UL << 16);
+		else if (!strcmp(a, "--samples"))
+			opt_samples = parse_num(a, v, 1, 1UL << 24);
+		else if (!strcmp(a, "--on-fail") && (!strcmp(v, "stop") || !strcmp(v, "continue")))
+			opt_continue = v[0] == 'c';
+		else
+			usage();
+	}
+	if (argc - i != 1)
+		usage();
+	replay_load(argv[i], &tr);
+	h = tr.hdr;
+	objs = calloc(h->n_objects + 1, sizeof(*objs));
+	failed = calloc(h->n_objects + 1, sizeof(*failed));
+	qcache = calloc(h->n_caches + 1, sizeof(*qcache));
+	if (!objs || !failed || !qcache) {
+		fprintf(stderr, "replay: out of memory for %llu objects\n", (unsigned long long)h->n_objects);
+		return 1;
+	}
+	if (!opt_arena_mb)
+		opt_arena_mb = arena_mb();
+	if (opt_csv && !(csv = fopen(opt_csv, "w"))) {
+		perror(opt_csv);
+		return 1;
+	}
+	if (csv)
+		fprintf(csv, "event,slab_bytes,used_bytes,object_bytes,live_req,live_linux,page_block_bytes\n");
+	setup();
+	start_free = slab_test_settle();
+	start_used = pages_used();
+	managed = start_free + start_used;
+	start_bad_frees = slab_bad_frees;
+	start_corruptions = slab_corruptions;
+	step = h->n_events / opt_samples ? h->n_events / opt_samples : 1;
+	next = 0;
+	ns0 = now_ns();
+	tsc0 = tsc();
+	for (uint64_t k = 0; k < h->n_events; k++) {
+		const struct qtr_event *e = &tr.ev[k];
+		const struct qtr_event *a = e->alloc_event != QTR_NONE ? &tr.ev[e->alloc_event] : e;
+
+		if (k == next) {
+			sample(k);
+			next += step;
+			if (opt_progress && isatty(2))
+				fprintf(stderr, "\rreplay %s: %3llu%% (%llu of %llu events)", opt_variant,
+					(unsigned long long)(k * 100 / h->n_events), (unsigned long long)k,
+					(unsigned long long)h->n_events);
+		}
+		if (left_out(a)) {
+			out[e->type]++;
+			continue;
+		}
+		want[e->type]++;
+		if (!run_event(k, e)) {
+			stopped = true;
+			break;
+		}
+	}
+	tsc_all = tsc() - tsc0;
+	ns = now_ns() - ns0;
+	if (opt_progress && isatty(2))
+		fprintf(stderr, "\r%60s\r", "");
+	if (!stopped)
+		sample(h->n_events);
+	for (unsigned int t = 1; t < QTR_NR_TYPES; t++)
+		skipped[t] = out[t];
+	if (!stopped) {
+		/* What the trace leaves live, of what this run replays. */
+		for (uint64_t k = 0; k < h->n_events; k++) {
+			const struct qtr_event *e = &tr.ev[k];
+
+			if ((e->type == QTR_KMALLOC || e->type == QTR_CACHE_ALLOC ||
+			     e->type == QTR_PAGE_ALLOC) && !left_out(e) && !failed[e->object])
+				expect_live += 1;
+			else if ((e->type == QTR_KFREE || e->type == QTR_CACHE_FREE ||
+				  e->type == QTR_PAGE_FREE) && !left_out(&tr.ev[e->alloc_event]) &&
+				 !failed[e->object])
+				expect_live -= 1;
+		}
+	}
+	{
+		unsigned long long slab_end = (unsigned long long)slab_total_pages() * PAGE_SIZE;
+		unsigned long long used_end = (unsigned long long)(pages_used() - start_used) * PAGE_SIZE;
+		unsigned long long live_end = live_objs, req_end = live_req, linux_end = live_linux;
+		unsigned long long blocks_end = block_bytes_live;
+		unsigned long bad = slab_bad_frees - start_bad_frees;
+		unsigned long corrupt = slab_corruptions - start_corruptions;
+		double ns_per_tick = tsc_all ? (double)ns / (double)tsc_all : 1.0;
+		FILE *s = opt_summary ? fopen(opt_summary, "w") : NULL;
+
+		end_free = free_everything(&left);
+		if (!stopped) {
+			for (unsigned int t = 1; t < QTR_NR_TYPES; t++)
+				if (done[t] != want[t]) {
+					fprintf(stderr, "replay: %s: accounting: %llu %s events ran, %llu expected\n",
+						opt_variant, done[t], replay_type_name(t), want[t]);
+					ok = false;
+				}
+			if (live_end != expect_live) {
+				fprintf(stderr, "replay: %s: accounting: %llu objects live at the end, the "
+						"trace leaves %llu\n", opt_variant, live_end, expect_live);
+				ok = false;
+			}
+		}
+		if (bad || corrupt) {
+			fprintf(stderr, "replay: %s: accounting: %lu bad frees and %lu corruptions reported "
+					"during the replay\n", opt_variant, bad, corrupt);
+			ok = false;
+		}
+		if (left != live_end) {
+			fprintf(stderr, "replay: %s: accounting: %llu objects freed at the end, %llu were "
+					"counted live\n", opt_variant, left, live_end);
+			ok = false;
+		}
+		if (end_free != start_free) {
+			fprintf(stderr, "replay: %s: accounting: pages not back: %lu free after, %lu before\n",
+				opt_variant, end_free, start_free);
+			ok = false;
+		}
+		if (opt_summary && !s)
+			perror(opt_summary);
+		if (s) {
+			fprintf(s, "variant=%s\npage_size=%lu\nevents=%llu\nns_total=%llu\narena_mb=%lu\n",
+				opt_variant, (unsigned long)PAGE_SIZE, (unsigned long long)h->n_events,
+				(unsigned long long)ns, opt_arena_mb);
+			for (unsigned int t = 1; t < QTR_NR_TYPES; t++)
+				fprintf(s, "ops_%u=%llu\nskipped_%u=%llu\nns_per_op_%u=%.1f\n", t, done[t], t,
+					skipped[t], t, done[t] ? cycles[t] * ns_per_tick / done[t] : 0.0);
+			fprintf(s, "peak_slab=%llu\npeak_used=%llu\npeak_object=%llu\npeak_req=%llu\n"
+				   "peak_linux=%llu\nend_slab=%llu\nend_used=%llu\nend_object=%llu\n"
+				   "end_req=%llu\nend_linux=%llu\nend_live=%llu\nfailed=%llu\nstopped=%d\n"
+				   "accounting_ok=%d\n",
+				peak.slab, peak.used, peak.object, peak.req, peak.linux_bytes, slab_end,
+				used_end, used_end - blocks_end, req_end, linux_end, live_end, n_failed,
+				stopped, ok);
+			fclose(s);
+		}
+		fprintf(stderr, "replay %s: %llu events in %.3f s; peak Slab: %llu kB, object memory %llu "
+				"kB for %llu kB requested (Linux gave %llu kB)\n",
+			opt_variant, (unsigned long long)h->n_events, ns / 1e9, peak.slab >> 10,
+			peak.object >> 10, peak.req >> 10, peak.linux_bytes >> 10);
+		if (ok && !stopped)
+			fprintf(stderr, "replay %s: accounting exact: every event ran (%llu left out as "
+					"asked), every free freed its object, %llu left live by the trace "
+					"freed at the end, all %lu pages back\n",
+				opt_variant, (unsigned long long)(out[1] + out[2] + out[3] + out[4] + out[5] +
+								  out[6]), left, start_free);
+	}
+	if (csv)
+		fclose(csv);
+	return !ok ? 2 : (stopped || n_failed) ? 3 : 0;
+}
