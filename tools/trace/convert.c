@@ -19,6 +19,7 @@
  * field, and exit status 1; nothing is written then (OUT is made at the end).
  */
 #include "qtrace.h"
+#include "convert.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -31,7 +32,6 @@
 
 #define MAX_CPUS	4096
 #define MAX_ORDER_SEEN	20	/* a 4 GiB block of 4K pages: anything larger is malformed */
-#define LINE_MAX_LEN	(64 * 1024)
 
 static const char *in_name;
 static unsigned long lineno;
@@ -49,7 +49,8 @@ static void __attribute__((noreturn, format(printf, 1, 2))) bad(const char *fmt,
 	exit(1);
 }
 
-static void __attribute__((noreturn)) oom(void)
+/* convert_oom: see convert.h. */
+void __attribute__((noreturn)) convert_oom(void)
 {
 	fprintf(stderr, "convert: out of memory at line %lu of %s\n", lineno, in_name);
 	exit(1);
@@ -59,99 +60,8 @@ static void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n);
 	if (!p)
-		oom();
+		convert_oom();
 	return p;
-}
-
-/* ---- live objects: open addressing, linear probing, backward-shift delete ---- */
-
-struct live {
-	uint64_t key;		/* pointer or pfn, tagged; 0: empty slot */
-	uint32_t object;
-	uint32_t alloc_event;
-	uint32_t cache;		/* cache index, or the block's order */
-	uint8_t type;		/* its allocation's type */
-	uint8_t flags;
-	uint32_t size_req;
-	uint32_t size_alloc;
-};
-
-static struct live *tab;
-static size_t tab_cap, tab_used;
-
-#define KEY_PAGE (1ULL << 63)
-
-static size_t slot_of(uint64_t key)
-{
-	key ^= key >> 33;
-	key *= 0xff51afd7ed558ccdULL;
-	key ^= key >> 33;
-	return (size_t)key & (tab_cap - 1);
-}
-
-static struct live *live_find(uint64_t key)
-{
-	if (!tab_cap)
-		return NULL;
-	for (size_t i = slot_of(key);; i = (i + 1) & (tab_cap - 1)) {
-		if (tab[i].key == key)
-			return &tab[i];
-		if (!tab[i].key)
-			return NULL;
-	}
-}
-
-static void live_grow(void);
-
-static struct live *live_insert(uint64_t key)
-{
-	size_t i;
-
-	if ((tab_used + 1) * 2 > tab_cap)
-		live_grow();
-	for (i = slot_of(key); tab[i].key; i = (i + 1) & (tab_cap - 1))
-		;
-	tab[i].key = key;
-	tab_used++;
-	return &tab[i];
-}
-
-static void live_grow(void)
-{
-	struct live *old = tab;
-	size_t old_cap = tab_cap;
-
-	tab_cap = old_cap ? old_cap * 2 : 1 << 16;
-	tab = calloc(tab_cap, sizeof(*tab));
-	if (!tab)
-		oom();
-	tab_used = 0;
-	for (size_t i = 0; i < old_cap; i++)
-		if (old[i].key)
-			*live_insert(old[i].key) = old[i];
-	free(old);
-}
-
-static void live_remove(struct live *e)
-{
-	size_t i = (size_t)(e - tab), j = i;
-
-	tab[i].key = 0;
-	tab_used--;
-	for (;;) {
-		size_t home;
-
-		j = (j + 1) & (tab_cap - 1);
-		if (!tab[j].key)
-			return;
-		home = slot_of(tab[j].key);
-		/* Move j back into the hole at i unless its home lies in (i, j]. */
-		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
-			tab[i] = tab[j];
-			tab[j].key = 0;
-			i = j;
-		}
-	}
 }
 
 /* ---- caches ---- */
@@ -664,78 +574,6 @@ static void parse_line(char *s)
 	hdr.source_events++;
 }
 
-/* ---- input: plain text, or gzip/xz through their own tools ---- */
-
-static pid_t decomp_pid;
-static const char *decomp_tool;
-
-static FILE *open_input(const char *path)
-{
-	unsigned char m[8] = {0};
-	FILE *f = fopen(path, "rb");
-	size_t n;
-	int fd[2];
-
-	if (!f) {
-		fprintf(stderr, "convert: cannot open %s: %s\n", path, strerror(errno));
-		exit(1);
-	}
-	n = fread(m, 1, sizeof(m), f);
-	if (n == 8 && !memcmp(m, QTR_MAGIC, 8)) {
-		fprintf(stderr, "convert: %s is a converted Quarry trace already: give it to the replay as it is\n",
-			path);
-		exit(1);
-	}
-	if (n >= 2 && m[0] == 0x1f && m[1] == 0x8b)
-		decomp_tool = "gzip";
-	else if (n >= 6 && !memcmp(m, "\xfd" "7zXZ\0", 6))
-		decomp_tool = "xz";
-	if (!decomp_tool) {
-		rewind(f);
-		return f;
-	}
-	fclose(f);
-	if (pipe(fd)) {
-		perror("convert: pipe");
-		exit(1);
-	}
-	decomp_pid = fork();
-	if (decomp_pid < 0) {
-		perror("convert: fork");
-		exit(1);
-	}
-	if (!decomp_pid) {
-		dup2(fd[1], 1);
-		close(fd[0]);
-		close(fd[1]);
-		execlp(decomp_tool, decomp_tool, "-dc", "--", path, (char *)NULL);
-		fprintf(stderr, "convert: cannot run %s to read %s: %s\n", decomp_tool, path, strerror(errno));
-		_exit(127);
-	}
-	close(fd[1]);
-	f = fdopen(fd[0], "rb");
-	if (!f) {
-		perror("convert: fdopen");
-		exit(1);
-	}
-	return f;
-}
-
-/* The decompressor's verdict: exits 1 naming it if it failed. */
-static void check_decompressor(void)
-{
-	int status;
-
-	if (!decomp_pid)
-		return;
-	if (waitpid(decomp_pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		fprintf(stderr, "convert: %s: '%s -dc' failed after line %lu: the compressed file is "
-			"corrupt or truncated\n", in_name, decomp_tool, lineno);
-		exit(1);
-	}
-	decomp_pid = 0;
-}
-
 /* ---- output ---- */
 
 static void write_all(FILE *f, const void *p, size_t n, const char *path)
@@ -835,7 +673,7 @@ int main(int argc, char **argv)
 		if (strlen(line) != (size_t)len)
 			bad("a NUL byte: this is not a text trace");
 		if (line[len - 1] != '\n') {
-			check_decompressor();
+			check_decompressor(in_name, lineno);
 			bad("the file ends inside a line (truncated?): '%.60s'", line);
 		}
 		line[len - 1] = '\0';
@@ -845,7 +683,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "convert: reading %s: %s\n", in_name, strerror(errno));
 		exit(1);
 	}
-	check_decompressor();
+	check_decompressor(in_name, lineno);
 	fclose(in);
 	note_peaks();
 	if (!hdr.source_events) {

@@ -47,10 +47,11 @@ RP_CFLAGS := -D_GNU_SOURCE -DQUARRY_HOST -DPAGE_SHIFT=$(PAGE_SHIFT) $(ALLOC_CFLA
 replay-bin: $(RP_REPLAY)
 convert: $(RP_BIN)/convert
 
-$(RP_BIN)/convert: $(RP_DIR)/convert.c $(RP_DIR)/qtrace.h
+RP_CONVERT_SRCS := $(RP_DIR)/convert.c $(RP_DIR)/convert_live.c $(RP_DIR)/convert_input.c
+$(RP_BIN)/convert: $(RP_CONVERT_SRCS) $(RP_DIR)/qtrace.h $(RP_DIR)/convert.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	@$(CC) -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -o $@ $(RP_DIR)/convert.c
+	@$(CC) -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -o $@ $(RP_CONVERT_SRCS)
 
 $(RP_REPLAY): $(RP_OBJS)
 	@mkdir -p $(@D)
