@@ -140,7 +140,7 @@ static void free_live(struct live *l, uint8_t free_type, unsigned int cpu, uint8
 	e->object = l->object;
 	e->alloc_event = l->alloc_event;
 	if (is_page_type(l->type)) {
-		if (!(l->flags & QTR_F_NOT_REPLAYED)) {
+		if (l->counted) {
 			live_pages -= block_bytes(l);
 			if (l->flags & QTR_F_USER)
 				live_user_pages -= block_bytes(l);
@@ -205,16 +205,32 @@ static void alloc_event(uint8_t type, uint8_t flags, unsigned int cpu, uint64_t 
 	l->flags = flags;
 	l->size_req = req;
 	l->size_alloc = got;
+	l->counted = 0;
 	live_objects++;
-	if (type == QTR_PAGE_ALLOC) {
-		if (!(flags & QTR_F_NOT_REPLAYED)) {
-			live_pages += block_bytes(l);
-			if (flags & QTR_F_USER)
-				live_user_pages += block_bytes(l);
-		}
-	} else {
+	if (type != QTR_PAGE_ALLOC)
 		live_req += req;
-	}
+}
+
+/*
+ * The page block allocated last on cpu has all its stack now (another event
+ * of that CPU came, or the end): count it in the live page bytes unless the
+ * stack showed that the replay leaves it out.
+ */
+static void resolve_pending(unsigned int cpu)
+{
+	long i = pending_stack[cpu];
+	struct live *l;
+
+	pending_stack[cpu] = -1;
+	if (i < 0)
+		return;
+	l = live_find(pending_key[cpu]);
+	if (!l || l->alloc_event != (uint32_t)i || (l->flags & QTR_F_NOT_REPLAYED))
+		return;
+	l->counted = 1;
+	live_pages += block_bytes(l);
+	if (l->flags & QTR_F_USER)
+		live_user_pages += block_bytes(l);
 }
 
 /* ---- text parsing ---- */
@@ -425,12 +441,8 @@ static void stack_frame(const char *s, unsigned int cpu)
 		return;
 	e->flags |= add;
 	l = live_find(pending_key[cpu]);
-	if (l && l->alloc_event == (uint32_t)i) {
-		l->flags |= add;
-		live_pages -= block_bytes(l);
-		if (l->flags & QTR_F_USER)
-			live_user_pages -= block_bytes(l);
-	}
+	if (l && l->alloc_event == (uint32_t)i)
+		l->flags |= add;	/* its free will carry it */
 }
 
 static unsigned int cpus_limit(void)
@@ -549,8 +561,8 @@ static void parse_line(char *s)
 	if (name[nlen] != ':')
 		bad("no ':' after the event name");
 	rest = name + nlen + 1;
+	resolve_pending((unsigned int)cpu);
 	note_peaks();
-	pending_stack[cpu] = -1;
 	if (!hdr.cpus && cpu + 1 > hdr.reserved[0])
 		hdr.reserved[0] = cpu + 1;	/* CPUs seen, when no header says */
 #define IS(ev) (nlen == sizeof(ev) - 1 && !strncmp(name, ev, nlen))
@@ -685,6 +697,8 @@ int main(int argc, char **argv)
 	}
 	check_decompressor(in_name, lineno);
 	fclose(in);
+	for (unsigned int c = 0; c < MAX_CPUS; c++)
+		resolve_pending(c);
 	note_peaks();
 	if (!hdr.source_events) {
 		fprintf(stderr, "convert: %s: no kmem events in %lu lines (kmalloc, kfree, kmem_cache_alloc, "

@@ -16,6 +16,7 @@ struct live {
 	uint32_t cache;		/* cache index, or the block's order */
 	uint8_t type;		/* its allocation's type */
 	uint8_t flags;
+	uint8_t counted;	/* page block: in the live page bytes (its stack is read) */
 	uint32_t size_req;
 	uint32_t size_alloc;
 };

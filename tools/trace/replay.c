@@ -20,6 +20,7 @@
  *     --passes N         replay the whole trace N times (the memory figures come
  *                        from the first, the times from the fastest; default 1)
  *     --progress         a progress line on stderr
+ *     --dump             print the checked trace as text (replay_dump) and stop
  *
  * Every event runs in the trace's order: kmalloc (kzalloc for __GFP_ZERO),
  * kmem_cache_alloc from a cache of the trace's name and object size, made
@@ -320,7 +321,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: replay [--variant NAME] [--pages] [--no-user] [--internal] [--as-cpus] "
 			"[--on-fail stop|continue] [--arena-mb N] [--samples N] [--csv FILE] "
-			"[--summary FILE] [--progress] TRACE\n");
+			"[--summary FILE] [--passes N] [--progress] [--dump] TRACE\n");
 	exit(1);
 }
 
@@ -513,7 +514,7 @@ int main(int argc, char **argv)
 {
 	const struct qtr_header *h;
 	unsigned long passes = 1;
-	bool stopped = false, ok = true;
+	bool stopped = false, ok = true, dump = false;
 	int i;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -529,6 +530,8 @@ int main(int argc, char **argv)
 			opt_as_cpus = true;
 		else if (!strcmp(a, "--progress"))
 			opt_progress = true;
+		else if (!strcmp(a, "--dump"))
+			dump = true;
 		else if (!v)
 			usage();
 		else if (i++, !strcmp(a, "--variant"))
@@ -551,6 +554,10 @@ int main(int argc, char **argv)
 	if (argc - i != 1)
 		usage();
 	replay_load(argv[i], &tr);
+	if (dump) {
+		replay_dump(&tr, stdout);
+		return 0;
+	}
 	h = tr.hdr;
 	objs = calloc(h->n_objects + 1, sizeof(*objs));
 	failed = calloc(h->n_objects + 1, sizeof(*failed));

@@ -8,6 +8,7 @@
 #include "qtrace.h"
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct replay_trace {
 	unsigned char *data;		/* the whole file, 8-aligned */
@@ -27,6 +28,12 @@ struct replay_trace {
  * The memory stays allocated for the program's life.
  */
 void replay_load(const char *path, struct replay_trace *t);
+
+/*
+ * replay_dump - the loaded trace as text on f: header, caches, and one line
+ * per event ("7: cpu 1 kfree object 3 cache 0 of event 2 implicit").
+ */
+void replay_dump(const struct replay_trace *t, FILE *f);
 
 /* replay_type_name - "kmalloc", "kfree", ... for a QTR_* type; "?" otherwise. */
 const char *replay_type_name(unsigned int type);

@@ -212,3 +212,56 @@ void replay_load(const char *path, struct replay_trace *t)
 	check_header(t);
 	check_events(t);
 }
+
+/* replay_dump: see replay.h. */
+void replay_dump(const struct replay_trace *t, FILE *f)
+{
+	const struct qtr_header *h = t->hdr;
+	static const struct {
+		uint8_t bit;
+		const char *name;
+	} fl[] = {{QTR_F_ZERO, "zero"},	      {QTR_F_USER, "user"},	    {QTR_F_SLAB_PAGE, "slab-page"},
+		  {QTR_F_LARGE, "large"},     {QTR_F_INTERNAL, "internal"}, {QTR_F_IMPLICIT, "implicit"}};
+
+	fprintf(f, "trace: version %u, kernel '%s', command '%s', %u CPUs, page size %u\n", h->version,
+		t->kernel, t->command, h->cpus, h->page_size);
+	fprintf(f, "events %llu, objects %llu, caches %u:", (unsigned long long)h->n_events,
+		(unsigned long long)h->n_objects, h->n_caches);
+	for (unsigned int ty = 1; ty < QTR_NR_TYPES; ty++)
+		fprintf(f, " %s %llu%s", type_name(ty), (unsigned long long)h->counts[ty],
+			ty + 1 < QTR_NR_TYPES ? "," : "\n");
+	fprintf(f, "source: %llu lines, %llu events; dropped: %llu kfree(NULL), %llu early frees, %llu "
+		   "early page frees, %llu failed allocations; added: %llu implicit frees, %llu implicit "
+		   "page frees; %llu order mismatches; %llu live at the end\n",
+		(unsigned long long)h->source_lines, (unsigned long long)h->source_events,
+		(unsigned long long)h->kfree_null, (unsigned long long)h->early_frees,
+		(unsigned long long)h->early_page_frees, (unsigned long long)h->failed_allocs,
+		(unsigned long long)h->implicit_frees, (unsigned long long)h->implicit_page_frees,
+		(unsigned long long)h->order_mismatches, (unsigned long long)h->live_at_end);
+	fprintf(f, "peaks: %llu objects, %llu bytes requested, %llu page bytes (%llu user)\n",
+		(unsigned long long)h->peak_live_objects, (unsigned long long)h->peak_req_bytes,
+		(unsigned long long)h->peak_page_bytes, (unsigned long long)h->peak_user_page_bytes);
+	for (uint32_t i = 0; i < h->n_caches; i++)
+		fprintf(f, "cache %u: %s object_size %u linux_size %u allocs %llu\n", i, t->caches[i].name,
+			t->caches[i].object_size, t->caches[i].linux_size,
+			(unsigned long long)t->caches[i].allocs);
+	for (uint64_t i = 0; i < h->n_events; i++) {
+		const struct qtr_event *e = &t->ev[i];
+		bool page = e->type == QTR_PAGE_ALLOC || e->type == QTR_PAGE_FREE;
+
+		fprintf(f, "%llu: cpu %u %s object %u", (unsigned long long)i, e->cpu, type_name(e->type),
+			e->object);
+		if (page)
+			fprintf(f, " order %u", e->cache);
+		else if (e->cache != QTR_NONE)
+			fprintf(f, " cache %u", e->cache);
+		if (e->alloc_event != QTR_NONE)
+			fprintf(f, " of event %u", e->alloc_event);
+		else
+			fprintf(f, " req %u alloc %u", e->size_req, e->size_alloc);
+		for (size_t b = 0; b < sizeof(fl) / sizeof(fl[0]); b++)
+			if (e->flags & fl[b].bit)
+				fprintf(f, " %s", fl[b].name);
+		fputc('\n', f);
+	}
+}
