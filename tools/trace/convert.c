@@ -676,6 +676,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "convert: --cpus must be 1..%d and --page-size a power of two\n", MAX_CPUS);
 		exit(2);
 	}
+	{
+		const uint16_t one = 1;
+
+		if (*(const uint8_t *)&one != 1) {
+			fprintf(stderr, "convert: this host is big-endian; the Quarry trace format is "
+					"little-endian and this converter writes host order\n");
+			exit(2);
+		}
+	}
 	memset(pending_stack, 0xff, sizeof(pending_stack));
 	in = open_input(in_name);
 	if (!hdr.page_size)

@@ -4,7 +4,8 @@
  * little-endian records that a replayer reads without parsing text.
  * Documentation/trace-replay.md describes it for readers and writers.
  *
- * Layout of a file, every number little-endian, every offset from the
+ * Layout of a file, every number little-endian (the converter refuses to
+ * run on a big-endian host), every offset from the
  * start of the file:
  *   struct qtr_header        at 0 (header_bytes long)
  *   strings                  the source kernel and the capture command,
@@ -107,7 +108,9 @@ struct qtr_event {
 	uint8_t type;		/* enum qtr_type */
 	uint8_t flags;		/* QTR_F_* */
 	uint16_t cpu;		/* the CPU it ran on, < header.cpus */
-	uint32_t cache;		/* cache index (QTR_CACHE_*), or QTR_NONE; page events: order */
+	uint32_t cache;		/* slab events: index in the cache table of the object's
+				 * allocation (frees too), QTR_NONE for a kmalloc'd one;
+				 * page events: the block's order in trace pages */
 	uint32_t object;	/* object id */
 	uint32_t size_req;	/* allocations: bytes requested; frees: 0 */
 	uint32_t size_alloc;	/* allocations: bytes Linux gave (pages: page_size << order) */
