@@ -3,12 +3,13 @@
 # converter on a hand-written trace of every case it handles
 # (tests/trace/sample.txt, its expected events in sample.expected), each kind
 # of bad text and bad binary input refused with its message, the host replay
-# with exact accounting through every allocator (4K; SLUB and SLOB-seg at 64K too), an allocation
-# failure reported and handled both ways, and the shipped hackbench trace
-# replayed through every allocator at 4K. Prints PASS/FAIL lines
-# (tests/run-all.sh counts them); exits 1 on any FAIL. About 30 s from a
-# clean tree on 2 loaded cores, nearly all of it building mm/ six times
-# (-O2, no sanitizers); the replays take a second.
+# with exact accounting through every allocator (4K; SLUB and SLOB-seg at
+# 64K too), an allocation failure reported and handled both ways, and the
+# shipped hackbench trace replayed through every allocator at 4K, on one CPU
+# and as its two CPUs. Prints PASS/FAIL lines (tests/run-all.sh counts
+# them); exits 1 on any FAIL. About 30 s from a clean tree on 2 loaded
+# cores, nearly all of it building mm/ six times (-O2, no sanitizers); the
+# replays take a few seconds.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 
@@ -186,13 +187,15 @@ REAL=tests/traces/hackbench.txt.xz
 if [ -f $REAL ]; then
 	if $BIN/convert -q $REAL "$T/real.qtr"; then
 		for a in slab slub slob slob-seg; do
-			if $BIN/replay-$a-4k --variant "$a 4K" --pages "$T/real.qtr" > "$T/r.log" 2> "$T/r.err" &&
-				grep -q "accounting exact" "$T/r.err"; then
-				pass "$REAL replayed through $a 4K with its page events: accounting exact"
-			else
-				tail -3 "$T/r.err"
-				fail "$REAL through $a 4K: accounting not exact"
-			fi
+			for mode in "" --as-cpus; do
+				if $BIN/replay-$a-4k --variant "$a 4K" --pages $mode "$T/real.qtr" > "$T/r.log" \
+					2> "$T/r.err" && grep -q "accounting exact" "$T/r.err"; then
+					pass "$REAL replayed through $a 4K with its page events${mode:+, as its CPUs}: accounting exact"
+				else
+					tail -3 "$T/r.err"
+					fail "$REAL through $a 4K $mode: accounting not exact"
+				fi
+			done
 		done
 	else
 		fail "$REAL does not convert"

@@ -280,7 +280,7 @@ static bool run_event(unsigned long long i, const struct qtr_event *e)
 	return true;
 }
 
-/* Free what is still live, destroy the caches made, and settle every CPU. */
+/* Free what is still live, destroy the caches made, drain every CPU; returns the free pages. */
 static unsigned long free_everything(unsigned long long *left)
 {
 	*left = 0;
@@ -302,19 +302,13 @@ static unsigned long free_everything(unsigned long long *left)
 		objs[e->object] = NULL;
 		(*left)++;
 	}
-	if (opt_as_cpus) {
-		for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
-			host_set_cpu(cpu);
-			slab_drain_local_all();
-			buddy_drain_local();
-		}
-		host_set_cpu(0);
-	}
+	host_set_cpu(0);
 	for (uint32_t c = 0; c < tr.hdr->n_caches; c++)
 		if (qcache[c] && kmem_cache_destroy(qcache[c]))
 			fprintf(stderr, "replay: %s: kmem_cache_destroy(\"%s\") refused: objects left\n",
 				opt_variant, tr.caches[c].name);
-	return slab_test_settle();
+	slab_drain_all();
+	return nr_free_pages();
 }
 
 static void usage(void)
@@ -575,7 +569,19 @@ int main(int argc, char **argv)
 	if (csv)
 		fprintf(csv, "event,slab_bytes,used_bytes,object_bytes,live_req,live_linux,page_block_bytes\n");
 	setup();
-	start_free = slab_test_settle();
+	/*
+	 * Each CPU the replay will act as makes its own per-CPU state on first
+	 * use (SLAB's nodes and arrays of the kmalloc caches): make it now, then
+	 * drain every CPU, so that the free pages counted at the start and at
+	 * the end (after the same drain) differ only by what the trace holds.
+	 */
+	for (unsigned int cpu = 0; cpu < (opt_as_cpus ? h->cpus : 1) && cpu < NR_CPUS; cpu++) {
+		host_set_cpu(cpu);
+		slab_test_settle();
+	}
+	host_set_cpu(0);
+	slab_drain_all();
+	start_free = nr_free_pages();
 	start_used = pages_used();
 	managed = start_free + start_used;
 	for (unsigned int p = 0; p < passes && ok; p++)

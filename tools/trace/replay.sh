@@ -40,7 +40,7 @@ OUT=${OUT:-build/replay/$name}
 mkdir -p "$OUT" || die "cannot make $OUT"
 BIN=build/replay/bin
 
-make --no-print-directory -f tools/trace/trace.mk convert > "$OUT/build.log" 2>&1 ||
+make --no-print-directory -f tools/trace/trace.mk ALLOC=slab PAGE_SHIFT=12 convert > "$OUT/build.log" 2>&1 ||
 	{ tail -5 "$OUT/build.log"; die "the converter does not build (see $OUT/build.log)"; }
 if [ "$(head -c 8 "$TRACE")" = QUARRYTR ]; then
 	cp "$TRACE" "$OUT/trace.qtr"
