@@ -156,6 +156,8 @@ bad_bin "cache index" "event 1 (cache alloc): field 'cache' is 9, the trace has 
 	"struct.pack_into('<I', d, ev(1) + 4, 9)"
 bad_bin "object allocated twice" "event 4 (kmalloc): object 0 was allocated before, by event 0" \
 	"struct.pack_into('<I', d, ev(4) + 8, 0)"
+bad_bin "allocation naming an allocation event" "event 4 (kmalloc): field 'alloc_event' is 7, an allocation has 4294967295" \
+	"struct.pack_into('<I', d, ev(4) + 20, 7)"
 bad_bin "header counts" "header field 'counts[kmalloc]' is 5, the file holds 4 such events" \
 	"struct.pack_into('<Q', d, 80 + 8, 5)"
 bad_bin "string offset" "header field 'kernel_off' (99999) is outside the file" "struct.pack_into('<I', d, 36, 99999)"

@@ -55,6 +55,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#define ARENA_MB_MAX	65536	/* 64 GiB of "physical memory" at most */
+
 static const char *opt_variant = "quarry", *opt_csv, *opt_summary;
 static bool opt_pages, opt_no_user, opt_internal, opt_as_cpus, opt_continue, opt_progress;
 static unsigned long opt_arena_mb;
@@ -332,17 +334,21 @@ static unsigned long parse_num(const char *opt, const char *v, unsigned long lo,
 	return x;
 }
 
-/* Memory for the arena: what the trace needs at this page size, with room to spare. */
+/*
+ * Memory for the arena: what the trace needs at this page size (its peaks,
+ * counted from the events), with room to spare; 0 if over the most the
+ * option takes.
+ */
 static unsigned long arena_mb(void)
 {
-	const struct qtr_header *h = tr.hdr;
-	unsigned long long need = h->peak_req_bytes * 4 + h->peak_live_objects * 64;
-	unsigned long long blocks = opt_no_user ? h->peak_page_bytes - h->peak_user_page_bytes
-						: h->peak_page_bytes;
+	unsigned long long need = tr.peak_req * 4 + tr.peak_objects * 64;
+	unsigned long long blocks = opt_no_user ? tr.peak_pages - tr.peak_user_pages : tr.peak_pages;
 
 	if (opt_pages)	/* every traced page may become a whole Quarry page */
-		need += blocks * (PAGE_SIZE > h->page_size ? PAGE_SIZE / h->page_size : 1) * 2;
+		need += blocks * (PAGE_SIZE > tr.hdr->page_size ? PAGE_SIZE / tr.hdr->page_size : 1) * 2;
 	need = need / (1 << 20) + 128 + (PAGE_SIZE >> 10);	/* and the caches' slabs */
+	if (need > ARENA_MB_MAX)
+		return 0;
 	return need < 256 ? 256 : (unsigned long)need;
 }
 
@@ -535,7 +541,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--summary"))
 			opt_summary = v;
 		else if (!strcmp(a, "--arena-mb"))
-			opt_arena_mb = parse_num(a, v, 4, 1UL << 16);
+			opt_arena_mb = parse_num(a, v, 4, ARENA_MB_MAX);
 		else if (!strcmp(a, "--samples"))
 			opt_samples = parse_num(a, v, 1, 1UL << 24);
 		else if (!strcmp(a, "--passes"))
@@ -560,8 +566,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "replay: out of memory for %llu objects\n", (unsigned long long)h->n_objects);
 		return 1;
 	}
-	if (!opt_arena_mb)
-		opt_arena_mb = arena_mb();
+	if (!opt_arena_mb && !(opt_arena_mb = arena_mb())) {
+		fprintf(stderr, "replay: %s: the trace's peaks (%llu bytes requested, %llu bytes of page "
+				"blocks) need more than %u MiB of memory here\n", argv[i], tr.peak_req,
+			tr.peak_pages, ARENA_MB_MAX);
+		return 1;
+	}
 	if (opt_csv && !(csv = fopen(opt_csv, "w"))) {
 		perror(opt_csv);
 		return 1;

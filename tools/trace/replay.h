@@ -18,6 +18,8 @@ struct replay_trace {
 	const struct qtr_event *ev;
 	const char *kernel, *command;
 	unsigned long long live_end;	/* objects and blocks the trace never frees */
+	/* Peaks counted from the events (not the header's): the replay's memory. */
+	unsigned long long peak_objects, peak_req, peak_pages, peak_user_pages;
 };
 
 /*

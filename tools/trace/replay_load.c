@@ -103,13 +103,43 @@ static void check_header(struct replay_trace *t)
 	}
 }
 
-/* Every event against the ones before it; fills t->live_end. */
+/* What is live at one point of the check. */
+struct live_now {
+	unsigned long long objs, req, pages, user;
+};
+
+/* Count allocation a in (dir 1) or out of (dir -1) the live figures, and note the peaks. */
+static void live_add(struct replay_trace *t, struct live_now *n, const struct qtr_event *a, int dir)
+{
+	unsigned long long bytes = a->type == QTR_PAGE_ALLOC ? (unsigned long long)t->hdr->page_size << a->cache
+							     : a->size_req;
+
+	n->objs += dir;
+	if (a->type != QTR_PAGE_ALLOC)
+		n->req += dir * bytes;
+	else if (!(a->flags & QTR_F_NOT_REPLAYED)) {
+		n->pages += dir * bytes;
+		if (a->flags & QTR_F_USER)
+			n->user += dir * bytes;
+	}
+	if (n->objs > t->peak_objects)
+		t->peak_objects = n->objs;
+	if (n->req > t->peak_req)
+		t->peak_req = n->req;
+	if (n->pages > t->peak_pages)
+		t->peak_pages = n->pages;
+	if (n->user > t->peak_user_pages)
+		t->peak_user_pages = n->user;
+}
+
+/* Every event against the ones before it; fills t->live_end and the peaks. */
 static void check_events(struct replay_trace *t)
 {
 	const struct qtr_header *h = t->hdr;
 	uint32_t *alloc_at = malloc((size_t)(h->n_objects ? h->n_objects : 1) * sizeof(uint32_t));
 	uint8_t *state = calloc(h->n_objects ? h->n_objects : 1, 1);	/* 0 never, 1 live, 2 freed */
 	uint64_t counts[QTR_NR_TYPES] = {0};
+	struct live_now now = {0};
 
 	if (!alloc_at || !state)
 		refuse("out of memory checking %llu objects", (unsigned long long)h->n_objects);
@@ -144,12 +174,16 @@ static void check_events(struct replay_trace *t)
 				refuse("event %llu (%s): object %u was allocated before, by event %u",
 				       (unsigned long long)i, type_name(e->type), e->object,
 				       alloc_at[e->object]);
+			if (e->alloc_event != QTR_NONE)
+				refuse("event %llu (%s): field 'alloc_event' is %u, an allocation has %u",
+				       (unsigned long long)i, type_name(e->type), e->alloc_event, QTR_NONE);
 			if (e->size_alloc < e->size_req)
 				refuse("event %llu (%s): field 'size_alloc' %u is less than 'size_req' %u",
 				       (unsigned long long)i, type_name(e->type), e->size_alloc,
 				       e->size_req);
 			state[e->object] = 1;
 			alloc_at[e->object] = (uint32_t)i;
+			live_add(t, &now, e, 1);
 			continue;
 		}
 		if (state[e->object] != 1)
@@ -168,6 +202,7 @@ static void check_events(struct replay_trace *t)
 			       (unsigned long long)i, type_name(e->type), page ? "order" : "cache", e->cache,
 			       e->object, t->ev[e->alloc_event].cache);
 		state[e->object] = 2;
+		live_add(t, &now, &t->ev[e->alloc_event], -1);
 	}
 	for (unsigned int ty = 1; ty < QTR_NR_TYPES; ty++)
 		if (counts[ty] != h->counts[ty])
