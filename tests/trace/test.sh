@@ -6,7 +6,8 @@
 # with exact accounting through every allocator (4K; SLUB and SLOB-seg at
 # 64K too), an allocation failure reported and handled both ways, and the
 # shipped hackbench trace replayed through every allocator at 4K, on one CPU
-# and as its two CPUs. Prints PASS/FAIL lines (tests/run-all.sh counts
+# and as its two CPUs; the recorder (refused without root; as root, one
+# recording with nothing lost, one losing events). Prints PASS/FAIL lines (tests/run-all.sh counts
 # them); exits 1 on any FAIL. About 30 s from a clean tree on 2 loaded
 # cores, nearly all of it building mm/ six times (-O2, no sanitizers); the
 # replays take a few seconds.
@@ -204,6 +205,36 @@ if [ -f $REAL ]; then
 	fi
 else
 	fail "$REAL is missing"
+fi
+
+# 6. The recorder: refused without root; as root with tracefs, a short command
+# recorded with nothing lost (and the header, slabinfo and Slab: beside it),
+# and a buffer far too small for a busy command failing with the counters.
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups tools/trace/record.sh -o /tmp/quarry-rec-nobody.txt -- true 2>&1)
+if [ $? -eq 1 ] && grep -qF "record.sh: recording the kernel's allocations needs root" <<< "$out"; then
+	pass "record.sh refused without root, saying so"
+else
+	fail "record.sh without root: '$out'"
+fi
+if [ "$(id -u)" -eq 0 ] && { [ -e /sys/kernel/tracing/trace_pipe ] || [ -e /sys/kernel/debug/tracing/trace_pipe ]; }; then
+	out=$(tools/trace/record.sh -o "$T/rec/ls.txt" -- sh -c 'ls -R tools > /dev/null' 2>&1)
+	if [ $? -eq 0 ] && grep -q "none lost" <<< "$out" && grep -q "^# quarry-trace kernel: " "$T/rec/ls.txt" &&
+		grep -q "^Slab:" "$T/rec/ls.txt.meminfo.after" && [ -s "$T/rec/ls.txt.slabinfo.before" ] &&
+		$BIN/convert -q "$T/rec/ls.txt" "$T/rec/ls.qtr"; then
+		pass "record.sh recorded a command with nothing lost, and the recording converts"
+	else
+		fail "record.sh of 'ls -R tools': '$out'"
+	fi
+	out=$(tools/trace/record.sh -b 4 -o "$T/rec/lost.txt" -- sh -c 'ls -R /usr/share/doc /usr/lib > /dev/null' 2>&1)
+	if [ $? -eq 1 ] && grep -qE "record.sh: events were lost, the trace is incomplete \(kept as $T/rec/lost.txt.incomplete, [0-9]+ events\): CPU [0-9]+ lost events \(overrun [1-9]" <<< "$out" &&
+		[ ! -e "$T/rec/lost.txt" ]; then
+		pass "record.sh with a 4 KiB buffer under load failed, naming the CPU and its overrun"
+	else
+		fail "record.sh -b 4: '$out'"
+	fi
+	rm -f "$T"/rec/*.incomplete
+else
+	echo "(record.sh not run: needs root and tracefs)"
 fi
 
 echo "trace tools: $fails failed"
