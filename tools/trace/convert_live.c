@@ -5,6 +5,7 @@
  */
 #include "convert.h"
 
+#include <assert.h>
 #include <stdlib.h>
 
 
@@ -39,6 +40,7 @@ struct live *live_insert(uint64_t key)
 {
 	size_t i;
 
+	assert(key && !live_find(key));
 	if ((tab_used + 1) * 2 > tab_cap)
 		live_grow();
 	for (i = slot_of(key); tab[i].key; i = (i + 1) & (tab_cap - 1))
@@ -69,6 +71,7 @@ void live_remove(struct live *e)
 {
 	size_t i = (size_t)(e - tab), j = i;
 
+	assert(e >= tab && i < tab_cap && e->key);
 	tab[i].key = 0;
 	tab_used--;
 	for (;;) {

@@ -7,6 +7,7 @@
  */
 #include "replay.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -223,6 +224,7 @@ static void check_events(struct replay_trace *t)
 /* replay_load: see replay.h. */
 void replay_load(const char *path, struct replay_trace *t)
 {
+	assert(path && t);
 	FILE *f = fopen(path, "rb");
 	long size;
 
@@ -251,6 +253,7 @@ void replay_load(const char *path, struct replay_trace *t)
 /* replay_dump: see replay.h. */
 void replay_dump(const struct replay_trace *t, FILE *f)
 {
+	assert(t && t->hdr && t->ev && f);
 	const struct qtr_header *h = t->hdr;
 	static const struct {
 		uint8_t bit;
