@@ -19,6 +19,15 @@ OPT       ?= 2
 # (bench when it is empty).
 CMDLINE   ?=
 
+# `make replay ALLOC=slab,slub PAGE_SIZE=4K,64K` names lists for
+# tools/trace/replay.sh, which builds each itself: this make builds nothing with them.
+ifneq ($(filter replay,$(MAKECMDGOALS)),)
+REPLAY_ALLOC := $(if $(filter command line,$(origin ALLOC)),$(ALLOC))
+REPLAY_PAGE := $(if $(filter command line,$(origin PAGE_SIZE)),$(PAGE_SIZE))
+override ALLOC := slab
+override PAGE_SIZE := 4K
+endif
+
 ifeq ($(filter x86_64 arm64,$(ARCH)),)
 $(error ARCH must be x86_64 or arm64, not '$(ARCH)')
 endif
@@ -261,6 +270,12 @@ help:
 	@echo "  make bench-scale-bundle  the same as one self-contained tarball for a machine where"
 	@echo "                nothing can be installed (SCALE_CORES=16: its NR_CPUS and counts)"
 	@echo "                -> build/bench-scale-bundle-cpusN.tar.xz; there: tar xf, ./run.sh"
+	@echo "  make trace-record CMD='...'  (root) record this machine's kernel allocations (the six"
+	@echo "                kmem events) while CMD runs -> OUT (build/trace/trace.txt); BUFFER_KB="
+	@echo "  make replay TRACE=file  replay a recorded trace (text, .gz, .xz or converted) through"
+	@echo "                Quarry's mm/ on the host: ALLOC=slab,slub,... PAGE_SIZE=4K,16K,64K lists,"
+	@echo "                PAGES=1 with the page events -> build/replay/<trace>/report.md, memory.png"
+	@echo "                (Documentation/trace-replay.md)"
 	@echo "  make debug    boot QEMU paused with a gdbstub on a free port from 1234, printed"
 	@echo "                (ARCH=arm64 too; CMDLINE=gdbtest: a cache sequence to stop in)"
 	@echo "  make gdb      attach gdb-multiarch to 'make debug' (same options), with the"
@@ -321,3 +336,16 @@ bench-scale: deps
 
 bench-scale-bundle: deps
 	@tests/bench/scale_bundle.sh $(SCALE_CORES)
+
+# Record this machine's kernel allocations while CMD runs (root; tools/trace/record.sh):
+# make trace-record CMD='perf bench sched messaging' [OUT=build/trace/trace.txt] [BUFFER_KB=131072]
+# Replay a recorded kernel trace (text, .gz, .xz, or converted) through Quarry's mm/ on
+# the host: every allocator and page size unless ALLOC=/PAGE_SIZE= lists narrow it;
+# PAGES=1 replays the page events too. Report in build/replay/<trace>/report.md.
+.PHONY: replay trace-record
+replay:
+	@PAGES="$(PAGES)" tools/trace/replay.sh "$(TRACE)" "$(REPLAY_ALLOC)" "$(REPLAY_PAGE)"
+
+trace-record:
+	@[ -n "$(CMD)" ] || { echo "make trace-record: give the command to record, e.g. CMD='perf bench sched messaging'"; exit 1; }
+	@tools/trace/record.sh -o "$(if $(OUT),$(OUT),build/trace/trace.txt)" $(if $(BUFFER_KB),-b $(BUFFER_KB)) -- sh -c '$(CMD)'

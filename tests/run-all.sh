@@ -22,7 +22,9 @@
 # SLUB without its sheaves (SLUB_SHEAVES=0: host tests, x86_64 4K self-tests),
 # the allocator fuzzer's fixed-seed slice (tests/fuzz/run.sh slice: every
 # allocator at 4K and 64K, with and without faults), the host workloads smoke
-# test (tests/bench/host/smoke.sh: SLAB and SLUB), bench-scale's host half at 1
+# test (tests/bench/host/smoke.sh: SLAB and SLUB), the trace tools (tests/trace/test.sh:
+# conversion, bad traces refused, a recorded trace replayed through every
+# allocator on the host with exact accounting), bench-scale's host half at 1
 # and 2 threads (tests/bench/scale_smoke.sh), the dependency step as a
 # user who is not root, bad build
 # options refused by make (tests/make-options.sh), make bench's real-time host
@@ -303,6 +305,8 @@ fi
 # with memory running out, 1.6 million operations each; then its checks shown to catch planted faults.
 suite "allocator fuzzer slice (host, ASan+UBSan)" tests/fuzz/run.sh slice
 suite "host workloads smoke test (SLAB, SLUB; tests/bench/host/smoke.sh)" tests/bench/host/smoke.sh
+suite "trace tools: conversion, bad traces refused, host replay with exact accounting (tests/trace/test.sh)" \
+	tests/trace/test.sh
 suite "bench-scale smoke test (host half, 1 and 2 threads; tests/bench/scale_smoke.sh)" tests/bench/scale_smoke.sh
 suite "dependency step (scripts/deps.sh)" tests/deps-test.sh
 suite "bad build options refused by make" tests/make-options.sh

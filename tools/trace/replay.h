@@ -1,0 +1,43 @@
+/*
+ * replay.h - the host replay of a Quarry trace (tools/trace/replay.c): the
+ * loaded trace, checked whole before any event runs (replay_load.c).
+ */
+#ifndef TOOLS_TRACE_REPLAY_H
+#define TOOLS_TRACE_REPLAY_H
+
+#include "qtrace.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct replay_trace {
+	unsigned char *data;		/* the whole file, 8-aligned */
+	size_t size;
+	const struct qtr_header *hdr;
+	const struct qtr_cache *caches;
+	const struct qtr_event *ev;
+	const char *kernel, *command;
+	unsigned long long live_end;	/* objects and blocks the trace never frees */
+	/* Peaks counted from the events (not the header's): the replay's memory. */
+	unsigned long long peak_objects, peak_req, peak_pages, peak_user_pages;
+};
+
+/*
+ * replay_load - read the trace at path and check it whole (header, offsets,
+ * strings, caches, every event and its pairing). On any fault it prints
+ * "replay: PATH: ..." naming the event and field and exits with status 1;
+ * it returns only a trace every event of which can be replayed as written.
+ * The memory stays allocated for the program's life.
+ */
+void replay_load(const char *path, struct replay_trace *t);
+
+/*
+ * replay_dump - the loaded trace as text on f: header, caches, and one line
+ * per event ("7: cpu 1 kfree object 3 cache 0 of event 2 implicit").
+ */
+void replay_dump(const struct replay_trace *t, FILE *f);
+
+/* replay_type_name - "kmalloc", "kfree", ... for a QTR_* type; "?" otherwise. */
+const char *replay_type_name(unsigned int type);
+
+#endif

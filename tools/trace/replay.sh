@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# replay.sh - make replay's host half: a recorded trace (text from
+# tools/trace/record.sh, plain, .gz or .xz, or a converted Quarry trace)
+# replayed through each allocator at each page size, then the report.
+#
+#   tools/trace/replay.sh TRACE [ALLOCS] [PAGE_SIZES]
+#     ALLOCS      comma list of slab, slub, slob, slob-seg (default all four)
+#     PAGE_SIZES  comma list of 4K, 16K, 64K (default all three)
+#   Environment: PAGES=1 replays the page events too (replay --pages);
+#     PASSES=N times the fastest of N passes (default 3); ON_FAIL=continue
+#     goes past an allocation failure (default stop); ARENA_MB=N sets the
+#     memory (default: sized from the trace); OUT=DIR (default
+#     build/replay/<trace name>); extra make options for mm/ (SLUB_SHEAVES=0,
+#     SLAB_IDX=4) come through the environment as make passes them.
+#
+# Output in OUT: trace.qtr (the converted trace), per run <alloc>-<page>.csv
+# (memory samples), .summary (figures), .log (the allocator's console),
+# report.md with the tables, memory.png (matplotlib, where it imports).
+# Exit status 1 if the trace is refused or a run's accounting is not exact
+# or an allocation failed.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+
+die() {
+	echo "replay: $*" >&2
+	exit 1
+}
+
+TRACE=${1:-}
+ALLOCS=${2:-slab,slub,slob,slob-seg}
+PAGES_LIST=${3:-4K,16K,64K}
+[ -n "$TRACE" ] || die "no trace given: make replay TRACE=file [ALLOC=slab,slub] [PAGE_SIZE=4K,64K] [PAGES=1]"
+[ -f "$TRACE" ] || die "$TRACE: no such file"
+name=$(basename "$TRACE")
+name=${name%.xz}
+name=${name%.gz}
+name=${name%.txt}
+name=${name%.qtr}
+OUT=${OUT:-build/replay/$name}
+mkdir -p "$OUT" || die "cannot make $OUT"
+BIN=build/replay/bin
+
+make --no-print-directory -f tools/trace/trace.mk ALLOC=slab PAGE_SHIFT=12 convert > "$OUT/build.log" 2>&1 ||
+	{ tail -5 "$OUT/build.log"; die "the converter does not build (see $OUT/build.log)"; }
+if [ "$(head -c 8 "$TRACE")" = QUARRYTR ]; then
+	cp "$TRACE" "$OUT/trace.qtr"
+else
+	echo "replay: converting $TRACE"
+	$BIN/convert "$TRACE" "$OUT/trace.qtr" > "$OUT/convert.txt" || exit 1
+	cat "$OUT/convert.txt"
+fi
+
+runs=()
+for a in ${ALLOCS//,/ }; do
+	case $a in slab | slub | slob | slob-seg) ;; *) die "ALLOC '$a': use slab, slub, slob or slob-seg" ;; esac
+	for p in ${PAGES_LIST//,/ }; do
+		case $p in 4K) s=12 ;; 16K) s=14 ;; 64K) s=16 ;; *) die "PAGE_SIZE '$p': use 4K, 16K or 64K" ;; esac
+		runs+=("$a:$p:$s")
+	done
+done
+
+status=0
+rm -f "$OUT"/*.summary "$OUT"/*.csv
+i=0
+for r in "${runs[@]}"; do
+	IFS=: read -r a p s <<< "$r"
+	i=$((i + 1))
+	echo "replay: [$i/${#runs[@]}] $a $p: building"
+	if ! make --no-print-directory -j2 -f tools/trace/trace.mk ALLOC="$a" PAGE_SHIFT="$s" \
+		>> "$OUT/build.log" 2>&1; then
+		tail -5 "$OUT/build.log"
+		die "replay for $a $p does not build (see $OUT/build.log)"
+	fi
+	tag=$(make --no-print-directory -s -f tools/trace/trace.mk ALLOC="$a" PAGE_SHIFT="$s" \
+		-f - print-tag <<< 'print-tag: ; @echo $(RP_TAG)')
+	echo "replay: [$i/${#runs[@]}] $a $p: replaying"
+	$BIN/replay-"$tag" --variant "$a $p" --progress --passes "${PASSES:-3}" \
+		${PAGES:+--pages} ${ON_FAIL:+--on-fail "$ON_FAIL"} ${ARENA_MB:+--arena-mb "$ARENA_MB"} \
+		--csv "$OUT/$a-$p.csv" --summary "$OUT/$a-$p.summary" "$OUT/trace.qtr" \
+		> "$OUT/$a-$p.log" 2> "$OUT/$a-$p.err"
+	rc=$?
+	grep -v "^replay $a $p: pass [2-9]" "$OUT/$a-$p.err" | sed 's/^/  /'
+	[ $rc -eq 0 ] || { echo "replay: $a $p exited with status $rc (see $OUT/$a-$p.err, .log)"; status=1; }
+done
+$BIN/replay-"$tag" --dump "$OUT/trace.qtr" | sed -n '1,4p' > "$OUT/trace-facts.txt"
+PY=python3
+python3 -c 'import matplotlib' 2> /dev/null || ! /usr/bin/python3 -c 'import matplotlib' 2> /dev/null ||
+	PY=/usr/bin/python3
+$PY tools/trace/report.py "$OUT" || status=1
+echo "replay: report in $OUT/report.md"
+exit $status
