@@ -93,6 +93,7 @@ KCFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pie \
 KSRCS := $(filter-out $(if $(filter none,$(ALLOC)),kernel/bench% kernel/gdbtest%),$(wildcard kernel/*.c)) \
 	$(wildcard arch/$(ARCH)/*.c) boot/acpi.c boot/bootinfo.c $(ARCH_SRCS) \
 	$(MM_SRCS) $(TEST_SRCS) $(wildcard tests/kernel/*.c)
+KSRCS += tools/cachemodel/modeltest.c
 KOBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(KSRCS)) $(ARCH_AOBJS)
 
 ELF := $(BUILD)/quarry.elf
@@ -302,6 +303,8 @@ clean:
 	rm -rf build
 
 -include $(KOBJS:.o=.d)
+
+include tools/cachemodel/cachemodel.mk
 
 bench-host:
 	@$(MAKE) --no-print-directory -f tests/bench/host/bench-host.mk

@@ -1,0 +1,17 @@
+# tools/cachemodel/cachemodel.mk - the cache and TLB model's QEMU plugin, built
+# for this machine (included by the Makefile): `make cachemodel` gives
+# build/cachemodel/cachemodel.so. It is written against QEMU 7.2's plugin
+# interface (version 1, tools/cachemodel/qemu_api.h); a QEMU that does not
+# accept that version refuses it at -plugin, and tools/cachemodel/run.sh says so.
+CACHEMODEL_SO := build/cachemodel/cachemodel.so
+CACHEMODEL_SRCS := tools/cachemodel/cachemodel.c tools/cachemodel/sim.c
+HOSTCC ?= cc
+
+.PHONY: cachemodel
+cachemodel: $(CACHEMODEL_SO)
+
+$(CACHEMODEL_SO): $(CACHEMODEL_SRCS) $(wildcard tools/cachemodel/*.h) tools/cachemodel/cachemodel.mk
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  PLUGIN  $@")
+	$(Q)$(HOSTCC) -std=gnu11 -O2 -g -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror \
+		-Wno-unused-parameter $(CACHEMODEL_CFLAGS) -o $@ $(CACHEMODEL_SRCS) -lpthread
