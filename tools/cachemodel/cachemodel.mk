@@ -8,6 +8,7 @@ CACHEMODEL_SRCS := tools/cachemodel/cachemodel.c tools/cachemodel/sim.c
 HOSTCC ?= cc
 
 .PHONY: cachemodel
+all: cachemodel
 cachemodel: $(CACHEMODEL_SO)
 
 $(CACHEMODEL_SO): $(CACHEMODEL_SRCS) $(wildcard tools/cachemodel/*.h) tools/cachemodel/cachemodel.mk
