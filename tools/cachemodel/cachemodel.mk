@@ -16,3 +16,13 @@ $(CACHEMODEL_SO): $(CACHEMODEL_SRCS) $(wildcard tools/cachemodel/*.h) tools/cach
 	@$(if $(Q),echo "  PLUGIN  $@")
 	$(Q)$(HOSTCC) -std=gnu11 -O2 -g -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror \
 		-Wno-unused-parameter $(CACHEMODEL_CFLAGS) -o $@ $(CACHEMODEL_SRCS) -lpthread
+
+# The modeltest patterns' data counts from the plugin (an x86_64 4K boot)
+# against cachegrind's for the same loops on this machine -> build/cachemodel/cachegrind.md
+.PHONY: cachemodel-cachegrind
+cachemodel-cachegrind: cachemodel
+	@$(MAKE) --no-print-directory ARCH=x86_64 PAGE_SIZE=4K ALLOC=slab kernel
+	@CMDLINE=modeltest tools/cachemodel/run.sh build/x86_64-4k/quarry.elf 120 \
+		build/cachemodel/modeltest.report -m 512M -smp 1 -icount shift=0,sleep=off \
+		> build/cachemodel/modeltest.console
+	@tools/cachemodel/cachegrind.sh build/cachemodel/modeltest.report
