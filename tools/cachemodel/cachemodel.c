@@ -62,12 +62,20 @@ struct func_slot {		/* one (region, function) pair of a vCPU */
 	struct counts c;
 };
 
+struct entry {			/* one pass through a region (entries=on) */
+	unsigned int id;
+	struct counts c;
+};
+
 struct vcpu {
 	struct sim l1d, l1i, l2, dtlb, itlb, stlb;
 	int depth;
 	uint8_t stack[MAX_DEPTH];
 	struct counts region[NR_REGIONS];
 	uint64_t entries[NR_REGIONS];
+	struct counts at_begin[MAX_DEPTH];	/* the region's counts when each open one began */
+	struct entry *log;			/* entries=on: every pass, in order */
+	size_t nlog, caplog;
 	struct func_slot *slots;
 	uint32_t nslots, used;
 	struct func_slot *last_slot;
@@ -91,7 +99,7 @@ static struct {
 	uint64_t dtlb, itlb, stlb, tlbpage;
 	unsigned int dtlb_ways, itlb_ways, stlb_ways, walk_levels;
 	unsigned int lat_l1, lat_l2, lat_llc, lat_mem, lat_walk;
-	bool warm, icache;
+	bool warm, icache, entries;
 	unsigned int funcs;
 	const char *syms, *out;
 } cfg = {
@@ -128,6 +136,7 @@ static void usage(FILE *f)
 		"  tlbpage=SIZE (4K, 16K, 64K, 2M, 32M, 512M, 1G) walk_levels=N  translation\n"
 		"  lat_l1= lat_l2= lat_llc= lat_mem= lat_walk=  cycles for modelled cycles\n"
 		"  warm=on|off (simulate outside regions) icache=on|off funcs=N (per region)\n"
+		"  entries=on|off (a line for every pass through a region, in order)\n"
 		"  syms=FILE (nm output: per-function lines) out=FILE (report; default stderr)\n");
 }
 
@@ -252,6 +261,8 @@ static int parse_arg(const char *arg)
 		ok = parse_bool(val, &cfg.warm);
 	else if (!strcmp(key, "icache"))
 		ok = parse_bool(val, &cfg.icache);
+	else if (!strcmp(key, "entries"))
+		ok = parse_bool(val, &cfg.entries);
 	else if (!strcmp(key, "funcs"))
 		ok = parse_uint(val, &cfg.funcs);
 	else if (!strcmp(key, "syms"))
@@ -483,6 +494,27 @@ static void on_run(unsigned int cpu, void *udata)
 	}
 }
 
+/* Record the pass through region id that began with its counts at *begin. */
+static void log_entry(struct vcpu *v, unsigned int id, const struct counts *begin)
+{
+	const uint64_t *now = (const uint64_t *)&v->region[id], *then = (const uint64_t *)begin;
+	uint64_t *d;
+
+	if (v->nlog == v->caplog) {
+		v->caplog = v->caplog ? v->caplog * 2 : 256;
+		v->log = realloc(v->log, v->caplog * sizeof(*v->log));
+		if (!v->log) {
+			fprintf(stderr, "cachemodel: out of memory for entries=on\n");
+			abort();
+		}
+	}
+	v->log[v->nlog].id = id;
+	d = (uint64_t *)&v->log[v->nlog].c;
+	for (size_t i = 0; i < sizeof(struct counts) / sizeof(uint64_t); i++)
+		d[i] = now[i] - then[i];
+	v->nlog++;
+}
+
 static void on_marker(unsigned int cpu, void *udata)
 {
 	struct vcpu *v = &vcpus[cpu];
@@ -494,16 +526,20 @@ static void on_marker(unsigned int cpu, void *udata)
 			v->overflow++;
 			return;
 		}
+		v->at_begin[v->depth] = v->region[id];
 		v->stack[v->depth++] = (uint8_t)id;
 		v->entries[id]++;
 		if (!region_func[id])
 			region_func[id] = (uint32_t)(m >> 16);
 		return;
 	}
-	if (v->depth && v->stack[v->depth - 1] == id)
-		v->depth--;
-	else
+	if (!v->depth || v->stack[v->depth - 1] != id) {
 		v->unmatched++;
+		return;
+	}
+	v->depth--;
+	if (cfg.entries)
+		log_entry(v, id, &v->at_begin[v->depth]);
 }
 
 /* decode_marker - the marker's op << 8 | id, or -1 when insn is none. */
@@ -697,6 +733,11 @@ static void on_exit_report(qemu_plugin_id_t id, void *p)
 			" of their id\n", unmatched);
 	for (unsigned int r = 0; r < NR_REGIONS; r++)
 		report_region(f, r);
+	for (unsigned int c = 0; c < nvcpus; c++)
+		for (size_t i = 0; i < vcpus[c].nlog; i++) {
+			fprintf(f, "entry cpu=%u id=%u", c, vcpus[c].log[i].id);
+			print_counts(f, &vcpus[c].log[i].c);
+		}
 	fprintf(f, "cachemodel: end\n");
 	if (f != stderr)
 		fclose(f);

@@ -39,4 +39,16 @@
 #define MODEL_BEGIN(id)	MODEL_MARK(MODEL_OP_BEGIN, id)
 #define MODEL_END(id)	MODEL_MARK(MODEL_OP_END, id)
 
+/*
+ * Region ids in use: 1 to 15, the modeltest patterns (modeltest.h); from 16,
+ * the benchmarks' timed loops, each region exactly the span its figure
+ * times (tools/cachemodel/bench.py pairs each pass with its BENCH line).
+ */
+#define MODEL_R_KMALLOC_ALLOC	16	/* test 1: N kmalloc(size) */
+#define MODEL_R_KMALLOC_FREE	17	/* test 1: their N kfree */
+#define MODEL_R_KMALLOC_PAIR	18	/* test 2: N times kmalloc + kfree */
+#define MODEL_R_MESSAGING	19	/* messaging: a CPU's send/receive loop */
+#define MODEL_R_PAGES_ALLOC	20	/* pages: N alloc_pages(order) */
+#define MODEL_R_PAGES_FREE	21	/* pages: their N free_pages */
+
 #endif
