@@ -36,12 +36,9 @@ def kv(line):
     return dict(x.split("=", 1) for x in line.split() if "=" in x)
 
 
-def main():
-    if len(sys.argv) < 3:
-        print(__doc__, file=sys.stderr)
-        return 2
-    console, report = sys.argv[1:3]
-    config = sys.argv[3] if len(sys.argv) > 3 else ""
+def pair(console, report):
+    """The rows of one boot: a dict per figure (test, size, key, figure, ops, insns per
+    operation and every FIELDS value per operation), and the passes that did not pair."""
     text = open(console, errors="replace").read()
     bench = [kv(l) for l in text.splitlines()
              if l.startswith("BENCH ") and " cpus=1 " in l and " mode=icount " in l]
@@ -50,17 +47,7 @@ def main():
         if line.startswith("entry cpu=0 "):
             d = kv(line)
             entries.setdefault(int(d["id"]), []).append({k: int(v) for k, v in d.items()})
-    if not bench or not entries:
-        print(f"bench.py: no single-CPU icount BENCH lines in {console} or no entry lines in "
-              f"{report} (run the plugin with entries=on)", file=sys.stderr)
-        return 2
-    geo = next((l.split(" ", 1)[1].strip() for l in open(report) if l.startswith("geometry ")), "")
-    print(f"Modelled per operation ({config or 'this boot'}; geometry {geo}; "
-          f"modelled cycles are a model, not a measurement)\n")
-    cols = ["test", "size", "figure", "insns", "key"] + FIELDS
-    print("| " + " | ".join(([("config")] if config else []) + cols) + " |")
-    print("|" + "---|" * (len(cols) + bool(config)))
-    bad = 0
+    rows, bad = [], []
     for rid, (test, key, ops_re) in sorted(REGIONS.items()):
         figures = [b for b in bench if b["test"] == test]
         counts = [int(m.group(1)) for m in re.finditer(ops_re, text)]
@@ -68,16 +55,38 @@ def main():
             ops = counts[k] if k < len(counts) else counts[-1] if counts else 0
             if not ops:
                 continue
-            fig = int(b[key])
-            insns = e["insns"] / ops
-            if abs(insns - fig) > 1:
-                bad += 1
-                print(f"bench.py: region {rid} pass {k + 1} has {insns:.1f} instructions per "
-                      f"operation where {test} {key} says {fig}: paired wrongly", file=sys.stderr)
-            row = [test, b["size"], str(fig), f"{insns:.1f}", key.replace("_cost", "")]
-            row += [f"{e[f] / ops:.3f}" if f != "modelled_cycles" else f"{e[f] / ops:.1f}"
-                    for f in FIELDS]
-            print("| " + " | ".join(([config] if config else []) + row) + " |")
+            row = dict(test=test, size=b["size"], key=key.replace("_cost", ""),
+                       figure=int(b[key]), ops=ops, insns=e["insns"] / ops)
+            row.update({f: e[f] / ops for f in FIELDS})
+            if abs(row["insns"] - row["figure"]) > 1:
+                bad.append(f"region {rid} pass {k + 1} has {row['insns']:.1f} instructions per "
+                           f"operation where {test} {key} says {row['figure']}: paired wrongly")
+            rows.append(row)
+    return rows, bad, bool(bench), bool(entries)
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    console, report = sys.argv[1:3]
+    config = sys.argv[3] if len(sys.argv) > 3 else ""
+    rows, bad, have_bench, have_entries = pair(console, report)
+    if not have_bench or not have_entries:
+        print(f"bench.py: no single-CPU icount BENCH lines in {console} or no entry lines in "
+              f"{report} (run the plugin with entries=on)", file=sys.stderr)
+        return 2
+    geo = next((l.split(" ", 1)[1].strip() for l in open(report) if l.startswith("geometry ")), "")
+    print(f"Geometry: {geo}\n")
+    cols = ["test", "size", "figure", "insns", "key"] + FIELDS
+    print("| " + " | ".join(([("config")] if config else []) + cols) + " |")
+    print("|" + "---|" * (len(cols) + bool(config)))
+    for r in rows:
+        cells = [r["test"], r["size"], str(r["figure"]), f"{r['insns']:.1f}", r["key"]]
+        cells += [f"{r[f]:.1f}" if f == "modelled_cycles" else f"{r[f]:.3f}" for f in FIELDS]
+        print("| " + " | ".join(([config] if config else []) + cells) + " |")
+    for b in bad:
+        print("bench.py: " + b, file=sys.stderr)
     return 1 if bad else 0
 
 

@@ -26,3 +26,8 @@ cachemodel-cachegrind: cachemodel
 		build/cachemodel/modeltest.report -m 512M -smp 1 -icount shift=0,sleep=off \
 		> build/cachemodel/modeltest.console
 	@tools/cachemodel/cachegrind.sh build/cachemodel/modeltest.report
+
+# The seeds' memory claims under the model -> build/cachemodel/seeds.md (tools/cachemodel/seeds.sh)
+.PHONY: cachemodel-seeds
+cachemodel-seeds: cachemodel
+	@tools/cachemodel/seeds.sh
