@@ -79,12 +79,16 @@ struct vcpu {
 	struct func_slot *slots;
 	uint32_t nslots, used;
 	struct func_slot *last_slot;
+	const struct run *last_run;		/* counted whole when it began */
+	uint64_t last_done;			/* its done then */
 	uint64_t overflow, unmatched;
 };
 
 struct run {			/* consecutive instructions of one function in a TB */
 	uint64_t vaddr;
 	uint32_t bytes, insns, func;
+	uint64_t done;		/* times its last instruction began (an inline add) */
+	uint16_t off[];		/* each instruction's offset from vaddr */
 };
 
 struct symbol {
@@ -466,6 +470,32 @@ static void on_mem(unsigned int cpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	add_data(func_counts(v, v->stack[v->depth - 1], (uint32_t)(uintptr_t)udata), tl, cl);
 }
 
+/*
+ * A run's instructions are counted when it begins. When the guest leaves a
+ * run part-way (QEMU restarting an instruction, an exception) and comes
+ * back to one of its instructions, that instruction begins a new run: if the
+ * old run's last instruction never began, take back its instructions from
+ * there on, which did not run then. (A loop jumping back into a run that
+ * did finish is told apart by the run's done count.)
+ */
+static void uncount_cut_run(struct vcpu *v, uint64_t vaddr)
+{
+	const struct run *last = v->last_run;
+	uint32_t at, done = 0;
+	struct counts *fc;
+
+	if (!last || last->done != v->last_done || vaddr <= last->vaddr ||
+	    vaddr >= last->vaddr + last->bytes)
+		return;
+	at = (uint32_t)(vaddr - last->vaddr);
+	while (done < last->insns && last->off[done] < at)
+		done++;
+	fc = func_counts(v, v->stack[v->depth - 1], last->func);
+	for (int d = 0; d < v->depth; d++)
+		v->region[v->stack[d]].insns -= last->insns - done;
+	fc->insns -= last->insns - done;
+}
+
 static void on_run(unsigned int cpu, void *udata)
 {
 	struct vcpu *v = &vcpus[cpu];
@@ -475,6 +505,9 @@ static void on_run(unsigned int cpu, void *udata)
 	if (!v->depth && !cfg.warm)
 		return;
 	if (v->depth) {
+		uncount_cut_run(v, r->vaddr);
+		v->last_run = r;
+		v->last_done = r->done;
 		fc = func_counts(v, v->stack[v->depth - 1], r->func);
 		for (int d = 0; d < v->depth; d++)
 			v->region[v->stack[d]].insns += r->insns;
@@ -521,6 +554,7 @@ static void on_marker(unsigned int cpu, void *udata)
 	uintptr_t m = (uintptr_t)udata;
 	unsigned int op = (m >> 8) & 0xff, id = m & 0xff;
 
+	v->last_run = NULL;	/* the mark ended the run before it */
 	if (op == MODEL_OP_BEGIN) {
 		if (v->depth == MAX_DEPTH) {
 			v->overflow++;
@@ -568,36 +602,50 @@ static int decode_marker(const uint8_t *b, size_t n)
 static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
+	uint32_t func[n ? n : 1];
+	int mark[n ? n : 1];
 	struct run *cur = NULL;
+	size_t len = 0;		/* the current run's instructions */
 
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+
+		func[i] = sym_find(qemu_plugin_insn_vaddr(insn));
+		mark[i] = decode_marker(qemu_plugin_insn_data(insn), qemu_plugin_insn_size(insn));
+	}
 	pthread_mutex_lock(&trans_lock);
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint64_t va = qemu_plugin_insn_vaddr(insn);
 		size_t size = qemu_plugin_insn_size(insn);
-		uint32_t func = sym_find(va);
-		int mark = decode_marker(qemu_plugin_insn_data(insn), size);
 
-		if (mark >= 0) {
+		if (mark[i] >= 0) {
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker, QEMU_PLUGIN_CB_NO_REGS,
-				(void *)(((uintptr_t)func << 16) | (uintptr_t)mark));
+				(void *)(((uintptr_t)func[i] << 16) | (uintptr_t)mark[i]));
 			cur = NULL;
 			continue;
 		}
-		if (!cur || cur->func != func) {
-			cur = calloc(1, sizeof(*cur));	/* lives as long as the code may run */
+		if (!cur || cur->func != func[i]) {
+			len = 0;
+			while (i + len < n && mark[i + len] < 0 && func[i + len] == func[i])
+				len++;
+			/* lives as long as the code may run */
+			cur = calloc(1, sizeof(*cur) + len * sizeof(cur->off[0]));
 			if (!cur) {
 				fprintf(stderr, "cachemodel: out of memory translating %#" PRIx64 "\n", va);
 				abort();
 			}
 			cur->vaddr = va;
-			cur->func = func;
+			cur->func = func[i];
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_run, QEMU_PLUGIN_CB_NO_REGS, cur);
 		}
-		cur->insns++;
+		cur->off[cur->insns++] = (uint16_t)(va - cur->vaddr);
+		if (cur->insns == len)
+			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+								   &cur->done, 1);
 		cur->bytes = (uint32_t)(va + size - cur->vaddr);
 		qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
-						 QEMU_PLUGIN_MEM_RW, (void *)(uintptr_t)func);
+						 QEMU_PLUGIN_MEM_RW, (void *)(uintptr_t)func[i]);
 	}
 	pthread_mutex_unlock(&trans_lock);
 }

@@ -65,6 +65,11 @@ enum qemu_plugin_mem_rw {
 	QEMU_PLUGIN_MEM_RW,
 };
 
+/* Operations QEMU inlines into the translated code (no call). */
+enum qemu_plugin_op {
+	QEMU_PLUGIN_INLINE_ADD_U64,	/* *ptr += imm */
+};
+
 typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
 typedef void (*qemu_plugin_vcpu_simple_cb_t)(qemu_plugin_id_t id, unsigned int vcpu_index);
 typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index, void *userdata);
@@ -82,6 +87,8 @@ void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu
 void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
 					    qemu_plugin_vcpu_udata_cb_t cb,
 					    enum qemu_plugin_cb_flags flags, void *userdata);
+void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn,
+						enum qemu_plugin_op op, void *ptr, uint64_t imm);
 void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn, qemu_plugin_vcpu_mem_cb_t cb,
 				      enum qemu_plugin_cb_flags flags, enum qemu_plugin_mem_rw rw,
 				      void *userdata);
