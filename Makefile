@@ -105,6 +105,7 @@ KSRCS := $(wildcard kernel/*.c) \
 	$(if $(filter none,$(ALLOC)),lab/leakcheck.c,$(wildcard lab/*.c)) \
 	$(wildcard arch/$(ARCH)/*.c) boot/acpi.c boot/bootinfo.c $(ARCH_SRCS) \
 	$(MM_SRCS) $(TEST_SRCS) $(wildcard tests/kernel/*.c)
+KSRCS += tools/cachemodel/modeltest.c
 KOBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(KSRCS)) $(ARCH_AOBJS)
 
 ELF := $(BUILD)/quarry.elf
@@ -320,6 +321,8 @@ clean:
 	rm -rf build
 
 -include $(KOBJS:.o=.d)
+
+include tools/cachemodel/cachemodel.mk
 
 bench-host:
 	@$(MAKE) --no-print-directory -f tests/bench/host/bench-host.mk

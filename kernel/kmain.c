@@ -14,7 +14,8 @@
  *   instructions, "quick" for a shorter run and "turn=K" for the operations
  *   a CPU runs before yielding under -icount with several CPUs (bench.h);
  *   "gdbtest": a short cache sequence with named stops for GDB,
- *   lab/gdbtest.h; "stresstest": the
+ *   lab/gdbtest.h; "modeltest": the cache model's synthetic patterns,
+ *   tools/cachemodel/modeltest.h; "stresstest": the
  *   stress self-tests alone; fail_page_alloc=... and failslab=... arm fault
  *   injection first, see mm/fault_inject.h) -> exit with a status.
  */
@@ -27,6 +28,7 @@
 #include "kernel/smp.h"
 #include "lab/bench.h"
 #include "lab/gdbtest.h"
+#include "tools/cachemodel/modeltest.h"
 #include <asm/irqflags.h>
 #include <asm/processor.h>
 #include "mm/fault_inject.h"
@@ -169,6 +171,8 @@ void kmain(unsigned long magic, unsigned long info)
 	if (cmdline_has(bi, "slabinfo"))
 		slab_report();
 #endif
+	if (cmdline_has(bi, "modeltest"))	/* the cache model's patterns, tools/cachemodel/ */
+		failures += modeltest_run();
 	fault_injection_report();
 	printk("Quarry: done, %s\n", failures ? "FAILED" : "ok");
 	arch_exit(failures ? 1 : 0);

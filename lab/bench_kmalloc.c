@@ -25,6 +25,7 @@
  * object has one byte touched when allocated.
  */
 #include "lab/bench.h"
+#include "tools/cachemodel/marker.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
 #include "kernel/bug.h"
@@ -85,9 +86,13 @@ void bench_kmalloc_single(void)
 		kfree(kmalloc(size));	/* warm-up */
 		flags = arch_irq_save();
 		t0 = arch_cycles();
+		MODEL_BEGIN(MODEL_R_KMALLOC_ALLOC);
 		got = alloc_loop(objs, BENCH_OBJECTS, size);
+		MODEL_END(MODEL_R_KMALLOC_ALLOC);
 		t1 = arch_cycles();
+		MODEL_BEGIN(MODEL_R_KMALLOC_FREE);
 		free_loop(objs, got);
+		MODEL_END(MODEL_R_KMALLOC_FREE);
 		t2 = arch_cycles();
 		arch_irq_restore(flags);
 		if (got < BENCH_OBJECTS) {
@@ -111,6 +116,7 @@ void bench_kmalloc_single(void)
 		kfree(kmalloc(size));	/* warm-up */
 		flags = arch_irq_save();
 		t0 = arch_cycles();
+		MODEL_BEGIN(MODEL_R_KMALLOC_PAIR);
 		for (unsigned long i = 0; i < BENCH_OBJECTS; i++) {
 			void *p = kmalloc(size);
 			if (unlikely(!p)) {
@@ -120,6 +126,7 @@ void bench_kmalloc_single(void)
 			*(volatile char *)p = 1;
 			kfree(p);
 		}
+		MODEL_END(MODEL_R_KMALLOC_PAIR);
 		t1 = arch_cycles();
 		arch_irq_restore(flags);
 		if (failed) {

@@ -17,6 +17,7 @@
  * Real-time runs do not read it: the reads would add to what they measure.
  */
 #include "lab/bench.h"
+#include "tools/cachemodel/marker.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
 #include "kernel/bug.h"
@@ -174,6 +175,7 @@ static void msg_cpu(void *arg)
 		idx += cpu_online(c);
 	smp_barrier_wait(&run->barrier);
 	t0 = arch_cycles();
+	MODEL_BEGIN(MODEL_R_MESSAGING);
 	do {
 		done = true;
 		for (unsigned int e = idx; e < MSG_ENDPOINTS; e += ncpus) {
@@ -188,6 +190,7 @@ static void msg_cpu(void *arg)
 		if (yield && !done)
 			cpu_relax();
 	} while (!done);
+	MODEL_END(MODEL_R_MESSAGING);
 	run->cycles[cpu] = arch_cycles() - t0;
 	smp_barrier_wait(&run->barrier);
 }

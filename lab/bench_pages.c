@@ -7,6 +7,7 @@
  * reported too (test=pages_span: instructions per op per CPU).
  */
 #include "lab/bench.h"
+#include "tools/cachemodel/marker.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
 #include "mm/buddy.h"
@@ -44,6 +45,7 @@ static void page_loops(unsigned int order, uint64_t *alloc_cost, uint64_t *free_
 		smp_barrier_wait(&run->barrier);
 	g[0] = bench_clock();
 	t0 = arch_cycles();
+	MODEL_BEGIN(MODEL_R_PAGES_ALLOC);
 	for (unsigned long end = MIN(step, PAGE_OBJECTS); got < PAGE_OBJECTS;
 	     end = MIN(end + step, PAGE_OBJECTS)) {
 		for (; got < end; got++) {
@@ -56,18 +58,21 @@ static void page_loops(unsigned int order, uint64_t *alloc_cost, uint64_t *free_
 		if (step < PAGE_OBJECTS)
 			cpu_relax();
 	}
+	MODEL_END(MODEL_R_PAGES_ALLOC);
 	t1 = arch_cycles();
 	g[1] = bench_clock();
 	if (run)
 		smp_barrier_wait(&run->barrier);
 	g[2] = bench_clock();
 	t2 = arch_cycles();
+	MODEL_BEGIN(MODEL_R_PAGES_FREE);
 	for (unsigned long i = 0; i < got; i += step) {
 		for (unsigned long k = i; k < MIN(i + step, got); k++)
 			free_pages(b[k], order);
 		if (step < PAGE_OBJECTS)
 			cpu_relax();
 	}
+	MODEL_END(MODEL_R_PAGES_FREE);
 	t3 = arch_cycles();
 	g[3] = bench_clock();
 	*alloc_cost = got ? bench_per_op(t1 - t0, got) : 0;

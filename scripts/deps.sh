@@ -5,6 +5,7 @@
 #   deps.sh         the kernel's tools (make run, make test, make bench)
 #   deps.sh fuzz    what `make fuzz-cov` needs besides gcc: clang with
 #                   libFuzzer (Debian's clang) and llvm-profdata/llvm-cov (llvm)
+#   deps.sh valgrind  what `make cachemodel-cachegrind` needs: valgrind
 set -euo pipefail
 
 if [ "${1:-}" = fuzz ]; then
@@ -24,6 +25,20 @@ if [ "${1:-}" = fuzz ]; then
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -q >&2
 	apt-get install -y -q clang llvm >&2
+	exit 0
+fi
+
+if [ "${1:-}" = valgrind ]; then
+	command -v valgrind >/dev/null 2>&1 && exit 0
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "deps: make cachemodel-cachegrind needs valgrind. As root, run:" >&2
+		echo "    apt-get update && apt-get install -y valgrind" >&2
+		exit 1
+	fi
+	echo "deps: installing: valgrind" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >&2
+	apt-get install -y -q valgrind >&2
 	exit 0
 fi
 

@@ -29,7 +29,10 @@
 # user who is not root, bad build
 # options refused by make (tests/make-options.sh), make bench's real-time host
 # accounting (tests/bench/test_rt64k.py: synthetic logs and one x86_64 4K
-# benchmark boot at -smp 2 under hoststat.py), the scripts' failure
+# benchmark boot at -smp 2 under hoststat.py), the cache model's tests
+# (tools/cachemodel/test.sh: exact misses of the modeltest patterns on x86_64
+# and arm64 4K, two runs identical, refused plugins named, SLOB-seg's benchmark
+# regions against its figures), the scripts' failure
 # paths (tests/qemu/failures.sh: a failed run never exits 0), and the GDB
 # tests at 4K pages on each arch: stepping through kmain, and the helpers of
 # scripts/gdb stopped in the allocator (tests/gdb/helpers.sh) with each of
@@ -314,6 +317,12 @@ suite "bad build options refused by make" tests/make-options.sh
 # logs, then one "bench quick" boot at -smp 2 under hoststat.py (x86_64 4K)
 case $built in *" x86_64-4k "*) rt_elf=$(build_dir x86_64 4K "")/quarry.elf ;; *) rt_elf= ;; esac
 suite "real-time host accounting (tests/bench/test_rt64k.py)" tests/bench/test_rt64k.py $rt_elf
+case $built in *" x86_64-4k "*)	# the cache model (tools/cachemodel/), arm64 too when built
+	suite "cache model: exact misses of the modeltest patterns, determinism, refusals" \
+		tools/cachemodel/test.sh "$(build_dir x86_64 4K "")/quarry.elf" \
+		"$(case $built in *" arm64-4k "*) echo "$(build_dir arm64 4K "$(cpu_for 4K)")/quarry.elf" ;; esac)" \
+		"$(case $built in *" x86_64-4k-slob-seg "*) echo build/x86_64-4k-slob-seg/quarry.elf ;; esac)" ;;
+esac
 case $built in *" x86_64-4k "*" arm64-4k "* | *" arm64-4k "*" x86_64-4k "*)
 	suite "failures never exit 0 (run.sh, selftest.sh, make run)" \
 		tests/qemu/failures.sh build/x86_64-4k/quarry.elf build/arm64-4k/quarry.elf ;;

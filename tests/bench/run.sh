@@ -214,6 +214,8 @@ for arch in "${main_arches[@]}"; do
 				diff <(echo "$a") <(echo "$b") | head -10
 				status=1
 			fi
+			# MODEL=1: the cache model's misses and modelled cycles per operation -> $out/model.md
+			[ -n "${MODEL:-}" ] && { tools/cachemodel/bench.sh "$name" "$elf" "$cpu" "$out" "$cmd_extra" || status=1; }
 			# multi-CPU runs only where they compare something: SLAB's natural build,
 			# its grow-locked variant (seed 001's concurrent table) and SLUB
 			case $alloc in slab-idx4 | slab-random | slub-hardened | slob | slob-seg) continue ;; esac

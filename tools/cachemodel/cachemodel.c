@@ -1,0 +1,879 @@
+/*
+ * cachemodel.c - a QEMU TCG plugin that runs every guest memory access and
+ * instruction fetch through a model of a server core's caches and TLBs, and
+ * reports, for the regions the kernel marks (marker.h), accesses, misses by
+ * level, TLB misses, page walks and modelled cycles, per region and per
+ * function.
+ *
+ * Per vCPU: L1D, L1I, a unified L2, a first-level DTLB and ITLB and a
+ * second-level TLB both share; one last-level cache shared by all vCPUs
+ * (under a lock). Every structure is set-associative with true LRU
+ * (sim.h). Caches are indexed by the guest-physical address of a data
+ * access (as a physically indexed cache is) and by the virtual address of an
+ * instruction fetch (the plugin interface gives no physical address for
+ * code); TLBs by virtual page, of one size for the whole guest (tlbpage=).
+ * An access is one lookup at its first byte.
+ *
+ * What is simulated outside the regions (warm=on, the default) keeps the
+ * caches as the kernel left them; only accesses inside a region are counted.
+ * Under -icount the guest runs one instruction stream in one thread, so two
+ * runs give the same counts.
+ *
+ * Modelled cycles (a model, not a measurement): instructions, plus each data
+ * access at the latency of the level that served it, plus each instruction
+ * fetch that missed L1I at the latency of the level that served it, plus
+ * every page walk at walk_levels x lat_walk.
+ *
+ * Arguments (-plugin cachemodel.so,key=value,...) are listed in README.md
+ * in this folder and by usage() below.
+ */
+#include "qemu_api.h"
+#include "geometry.h"
+#include "marker.h"
+#include "sim.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef CACHEMODEL_API_VERSION
+#define CACHEMODEL_API_VERSION CACHEMODEL_QEMU_API
+#endif
+CM_EXPORT int qemu_plugin_version = CACHEMODEL_API_VERSION;
+
+#define NR_REGIONS	256
+#define MAX_DEPTH	8
+
+enum { L1, L2, LLC, MEM };		/* the level that served an access */
+enum { TLB1, TLB2, WALK };		/* the TLB level that translated it */
+
+struct counts {
+	uint64_t insns;
+	uint64_t dacc, dl1m, dl2m, dllcm, dtlbm, dwalk;	/* data side */
+	uint64_t iacc, il1m, il2m, illcm, itlbm, iwalk;	/* instruction fetch, per line */
+	uint64_t io;					/* device accesses, not cached */
+};
+
+struct func_slot {		/* one (region, function) pair of a vCPU */
+	uint32_t key;		/* region << 20 | function, + 1; 0 = empty */
+	struct counts c;
+};
+
+struct entry {			/* one pass through a region (entries=on) */
+	unsigned int id;
+	struct counts c;
+};
+
+struct vcpu {
+	struct sim l1d, l1i, l2, dtlb, itlb, stlb;
+	int depth;
+	uint8_t stack[MAX_DEPTH];
+	struct counts region[NR_REGIONS];
+	uint64_t entries[NR_REGIONS];
+	struct counts at_begin[MAX_DEPTH];	/* the region's counts when each open one began */
+	struct entry *log;			/* entries=on: every pass, in order */
+	size_t nlog, caplog;
+	struct func_slot *slots;
+	uint32_t nslots, used;
+	struct func_slot *last_slot;
+	const struct run *last_run;		/* counted whole when it began */
+	uint64_t last_done;			/* its done then */
+	uint64_t overflow, unmatched;
+};
+
+struct run {			/* consecutive instructions of one function in a TB */
+	uint64_t vaddr;
+	uint32_t bytes, insns, func;
+	uint64_t done;		/* times its last instruction began (an inline add) */
+	uint16_t off[];		/* each instruction's offset from vaddr */
+};
+
+struct symbol {
+	uint64_t addr;
+	char *name;
+};
+
+/* The configuration, from the defaults and the arguments. */
+static struct {
+	uint64_t l1d, l1i, l2, llc, line;
+	unsigned int l1d_ways, l1i_ways, l2_ways, llc_ways;
+	uint64_t dtlb, itlb, stlb, tlbpage;
+	unsigned int dtlb_ways, itlb_ways, stlb_ways, walk_levels;
+	unsigned int lat_l1, lat_l2, lat_llc, lat_mem, lat_walk;
+	bool warm, icache, entries;
+	unsigned int funcs;
+	const char *syms, *out;
+} cfg = {
+	.l1d = CM_L1D_SIZE, .l1d_ways = CM_L1D_WAYS, .l1i = CM_L1I_SIZE, .l1i_ways = CM_L1I_WAYS,
+	.l2 = CM_L2_SIZE, .l2_ways = CM_L2_WAYS, .llc = CM_LLC_SIZE, .llc_ways = CM_LLC_WAYS,
+	.line = CM_LINE,
+	.dtlb = CM_DTLB_ENTRIES, .dtlb_ways = CM_DTLB_WAYS, .itlb = CM_ITLB_ENTRIES,
+	.itlb_ways = CM_ITLB_WAYS, .stlb = CM_STLB_ENTRIES, .stlb_ways = CM_STLB_WAYS,
+	.tlbpage = 4096,
+	.lat_l1 = CM_LAT_L1, .lat_l2 = CM_LAT_L2, .lat_llc = CM_LAT_LLC, .lat_mem = CM_LAT_MEM,
+	.lat_walk = CM_LAT_WALK,
+	.warm = true, .icache = true, .funcs = 20,
+};
+
+static struct vcpu *vcpus;
+static unsigned int nvcpus;
+static struct sim llc;
+static pthread_mutex_t llc_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t trans_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct symbol *syms;
+static uint32_t nsyms;		/* syms[0] is "?", for addresses before every symbol */
+static uint32_t region_func[NR_REGIONS];	/* function of a region's first BEGIN */
+static const char *target = "?";
+static bool is_x86;
+
+/* ---- arguments ---- */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"cachemodel: arguments (-plugin cachemodel.so,key=value,...):\n"
+		"  l1d=SIZE:WAYS l1i=SIZE:WAYS l2=SIZE:WAYS llc=SIZE:WAYS line=BYTES  caches\n"
+		"  dtlb=ENTRIES:WAYS itlb=ENTRIES:WAYS stlb=ENTRIES:WAYS  TLBs\n"
+		"  tlbpage=SIZE (4K, 16K, 64K, 2M, 32M, 512M, 1G) walk_levels=N  translation\n"
+		"  lat_l1= lat_l2= lat_llc= lat_mem= lat_walk=  cycles for modelled cycles\n"
+		"  warm=on|off (simulate outside regions) icache=on|off funcs=N (per region)\n"
+		"  entries=on|off (a line for every pass through a region, in order)\n"
+		"  syms=FILE (nm output: per-function lines) out=FILE (report; default stderr)\n");
+}
+
+/* parse_size - "32K", "1M", "64" -> bytes; false on anything else. */
+static bool parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || v == 0)
+		return false;
+	switch (*end) {
+	case 'K': case 'k': v <<= 10; end++; break;
+	case 'M': case 'm': v <<= 20; end++; break;
+	case 'G': case 'g': v <<= 30; end++; break;
+	}
+	if (*end)
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool parse_uint(const char *s, unsigned int *out)
+{
+	uint64_t v;
+
+	if (!strcmp(s, "0")) {
+		*out = 0;
+		return true;
+	}
+	if (!parse_size(s, &v) || v > 1000000000u || strpbrk(s, "KkMmGg"))
+		return false;
+	*out = (unsigned int)v;
+	return true;
+}
+
+/* parse_pair - "SIZE:WAYS" */
+static bool parse_pair(const char *s, uint64_t *size, unsigned int *ways)
+{
+	char buf[64], *colon;
+
+	if (strlen(s) >= sizeof(buf))
+		return false;
+	strcpy(buf, s);
+	colon = strchr(buf, ':');
+	if (!colon)
+		return false;
+	*colon = 0;
+	return parse_size(buf, size) && parse_uint(colon + 1, ways) && *ways > 0;
+}
+
+static bool parse_bool(const char *s, bool *out)
+{
+	if (!strcmp(s, "on") || !strcmp(s, "1") || !strcmp(s, "yes"))
+		*out = true;
+	else if (!strcmp(s, "off") || !strcmp(s, "0") || !strcmp(s, "no"))
+		*out = false;
+	else
+		return false;
+	return true;
+}
+
+static int log2_exact(uint64_t v)
+{
+	int n = 0;
+
+	if (!v || (v & (v - 1)))
+		return -1;
+	while ((1ull << n) != v)
+		n++;
+	return n;
+}
+
+static int parse_arg(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char key[32];
+	const char *val;
+	bool ok;
+
+	if (!eq || (size_t)(eq - arg) >= sizeof(key)) {
+		fprintf(stderr, "cachemodel: argument '%s' is not key=value\n", arg);
+		return -1;
+	}
+	memcpy(key, arg, eq - arg);
+	key[eq - arg] = 0;
+	val = eq + 1;
+	if (!strcmp(key, "l1d"))
+		ok = parse_pair(val, &cfg.l1d, &cfg.l1d_ways);
+	else if (!strcmp(key, "l1i"))
+		ok = parse_pair(val, &cfg.l1i, &cfg.l1i_ways);
+	else if (!strcmp(key, "l2"))
+		ok = parse_pair(val, &cfg.l2, &cfg.l2_ways);
+	else if (!strcmp(key, "llc"))
+		ok = parse_pair(val, &cfg.llc, &cfg.llc_ways);
+	else if (!strcmp(key, "line"))
+		ok = parse_size(val, &cfg.line);
+	else if (!strcmp(key, "dtlb"))
+		ok = parse_pair(val, &cfg.dtlb, &cfg.dtlb_ways);
+	else if (!strcmp(key, "itlb"))
+		ok = parse_pair(val, &cfg.itlb, &cfg.itlb_ways);
+	else if (!strcmp(key, "stlb"))
+		ok = parse_pair(val, &cfg.stlb, &cfg.stlb_ways);
+	else if (!strcmp(key, "tlbpage"))
+		ok = parse_size(val, &cfg.tlbpage);
+	else if (!strcmp(key, "walk_levels"))
+		ok = parse_uint(val, &cfg.walk_levels) && cfg.walk_levels >= 1 &&
+		     cfg.walk_levels <= 5;
+	else if (!strcmp(key, "lat_l1"))
+		ok = parse_uint(val, &cfg.lat_l1);
+	else if (!strcmp(key, "lat_l2"))
+		ok = parse_uint(val, &cfg.lat_l2);
+	else if (!strcmp(key, "lat_llc"))
+		ok = parse_uint(val, &cfg.lat_llc);
+	else if (!strcmp(key, "lat_mem"))
+		ok = parse_uint(val, &cfg.lat_mem);
+	else if (!strcmp(key, "lat_walk"))
+		ok = parse_uint(val, &cfg.lat_walk);
+	else if (!strcmp(key, "warm"))
+		ok = parse_bool(val, &cfg.warm);
+	else if (!strcmp(key, "icache"))
+		ok = parse_bool(val, &cfg.icache);
+	else if (!strcmp(key, "entries"))
+		ok = parse_bool(val, &cfg.entries);
+	else if (!strcmp(key, "funcs"))
+		ok = parse_uint(val, &cfg.funcs);
+	else if (!strcmp(key, "syms"))
+		ok = *(cfg.syms = val) != 0;
+	else if (!strcmp(key, "out"))
+		ok = *(cfg.out = val) != 0;
+	else {
+		fprintf(stderr, "cachemodel: unknown argument '%s'\n", arg);
+		usage(stderr);
+		return -1;
+	}
+	if (!ok) {
+		fprintf(stderr, "cachemodel: bad value in '%s'\n", arg);
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/* The page-table levels read by a walk that ends in an entry of this size. */
+static unsigned int default_walk_levels(uint64_t page)
+{
+	switch (page) {
+	case 4096: case 16384: return 4;
+	case 65536: case 2u << 20: case 32u << 20: return 3;
+	default: return 2;	/* 512M, 1G blocks */
+	}
+}
+
+/* ---- symbols ---- */
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct symbol *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int load_symbols(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[512], name[400], type;
+	unsigned long long addr;
+	uint32_t cap = 1024, n = 1;
+
+	if (!f) {
+		fprintf(stderr, "cachemodel: cannot open the symbol file syms=%s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	syms = malloc(cap * sizeof(*syms));
+	syms[0].addr = 0;
+	syms[0].name = strdup("?");
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %399s", &addr, &type, name) != 3)
+			continue;
+		if (!strchr("TtWw", type))
+			continue;
+		if (n == cap)
+			syms = realloc(syms, (cap *= 2) * sizeof(*syms));
+		syms[n].addr = addr;
+		syms[n].name = strdup(name);
+		n++;
+	}
+	fclose(f);
+	if (n == 1) {
+		fprintf(stderr, "cachemodel: no text symbols in syms=%s (expected `nm` output)\n",
+			path);
+		return -1;
+	}
+	qsort(syms + 1, n - 1, sizeof(*syms), sym_cmp);
+	nsyms = n;
+	return 0;
+}
+
+/* The index of the function holding vaddr (0: unknown). */
+static uint32_t sym_find(uint64_t vaddr)
+{
+	uint32_t lo = 1, hi = nsyms;	/* first symbol above vaddr is in [lo, hi] */
+
+	if (nsyms <= 1)
+		return 0;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (syms[mid].addr <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - 1;	/* 0 when vaddr is below every symbol */
+}
+
+/* ---- counting ---- */
+
+static struct counts *func_counts(struct vcpu *v, unsigned int region, uint32_t func)
+{
+	uint32_t key = ((uint32_t)region << 20 | (func & 0xfffff)) + 1;
+	uint32_t i;
+
+	if (v->last_slot && v->last_slot->key == key)
+		return &v->last_slot->c;
+	if (2 * (v->used + 1) > v->nslots) {	/* grow, keeping at most half full */
+		struct func_slot *old = v->slots;
+		uint32_t oldn = v->nslots;
+
+		v->nslots = oldn ? oldn * 2 : 1024;
+		v->slots = calloc(v->nslots, sizeof(*v->slots));
+		if (!v->slots) {
+			fprintf(stderr, "cachemodel: out of memory for per-function counts\n");
+			abort();
+		}
+		for (uint32_t j = 0; j < oldn; j++) {
+			if (!old[j].key)
+				continue;
+			for (i = old[j].key * 2654435761u & (v->nslots - 1); v->slots[i].key;
+			     i = (i + 1) & (v->nslots - 1))
+				;
+			v->slots[i] = old[j];
+		}
+		free(old);
+	}
+	for (i = key * 2654435761u & (v->nslots - 1); v->slots[i].key && v->slots[i].key != key;
+	     i = (i + 1) & (v->nslots - 1))
+		;
+	if (!v->slots[i].key) {
+		v->slots[i].key = key;
+		v->used++;
+	}
+	v->last_slot = &v->slots[i];
+	return &v->slots[i].c;
+}
+
+/* Translate vaddr through the vCPU's TLBs: TLB1, TLB2 or WALK. */
+static int translate(struct vcpu *v, struct sim *first, uint64_t vaddr)
+{
+	if (sim_access(first, vaddr))
+		return TLB1;
+	return sim_access(&v->stlb, vaddr) ? TLB2 : WALK;
+}
+
+/* Look addr up from `first` down: the level that had it. */
+static int fetch_line(struct vcpu *v, struct sim *first, uint64_t addr)
+{
+	bool hit;
+
+	if (sim_access(first, addr))
+		return L1;
+	if (sim_access(&v->l2, addr))
+		return L2;
+	pthread_mutex_lock(&llc_lock);
+	hit = sim_access(&llc, addr);
+	pthread_mutex_unlock(&llc_lock);
+	return hit ? LLC : MEM;
+}
+
+static void add_data(struct counts *c, int tl, int cl)
+{
+	c->dacc++;
+	c->dl1m += cl > L1;
+	c->dl2m += cl > L2;
+	c->dllcm += cl > LLC;
+	c->dtlbm += tl > TLB1;
+	c->dwalk += tl == WALK;
+}
+
+static void add_fetch(struct counts *c, int tl, int cl)
+{
+	c->iacc++;
+	c->il1m += cl > L1;
+	c->il2m += cl > L2;
+	c->illcm += cl > LLC;
+	c->itlbm += tl > TLB1;
+	c->iwalk += tl == WALK;
+}
+
+static void on_mem(unsigned int cpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+{
+	struct vcpu *v = &vcpus[cpu];
+	struct qemu_plugin_hwaddr *hw;
+	uint64_t pa = vaddr;
+	int tl, cl;
+
+	if (!v->depth && !cfg.warm)
+		return;
+	hw = qemu_plugin_get_hwaddr(info, vaddr);
+	if (hw) {
+		if (qemu_plugin_hwaddr_is_io(hw)) {
+			for (int d = 0; d < v->depth; d++)
+				v->region[v->stack[d]].io++;
+			return;
+		}
+		pa = qemu_plugin_hwaddr_phys_addr(hw);
+	}
+	tl = translate(v, &v->dtlb, vaddr);
+	cl = fetch_line(v, &v->l1d, pa);
+	if (!v->depth)
+		return;
+	for (int d = 0; d < v->depth; d++)
+		add_data(&v->region[v->stack[d]], tl, cl);
+	add_data(func_counts(v, v->stack[v->depth - 1], (uint32_t)(uintptr_t)udata), tl, cl);
+}
+
+/*
+ * A run's instructions are counted when it begins. When the guest leaves a
+ * run part-way (QEMU restarting an instruction, an exception) and comes
+ * back to one of its instructions, that instruction begins a new run: if the
+ * old run's last instruction never began, take back its instructions from
+ * there on, which did not run then. (A loop jumping back into a run that
+ * did finish is told apart by the run's done count.)
+ */
+static void uncount_cut_run(struct vcpu *v, uint64_t vaddr)
+{
+	const struct run *last = v->last_run;
+	uint32_t at, done = 0;
+	struct counts *fc;
+
+	if (!last || last->done != v->last_done || vaddr <= last->vaddr ||
+	    vaddr >= last->vaddr + last->bytes)
+		return;
+	at = (uint32_t)(vaddr - last->vaddr);
+	while (done < last->insns && last->off[done] < at)
+		done++;
+	fc = func_counts(v, v->stack[v->depth - 1], last->func);
+	for (int d = 0; d < v->depth; d++)
+		v->region[v->stack[d]].insns -= last->insns - done;
+	fc->insns -= last->insns - done;
+}
+
+static void on_run(unsigned int cpu, void *udata)
+{
+	struct vcpu *v = &vcpus[cpu];
+	const struct run *r = udata;
+	struct counts *fc = NULL;
+
+	if (!v->depth && !cfg.warm)
+		return;
+	if (v->depth) {
+		uncount_cut_run(v, r->vaddr);
+		v->last_run = r;
+		v->last_done = r->done;
+		fc = func_counts(v, v->stack[v->depth - 1], r->func);
+		for (int d = 0; d < v->depth; d++)
+			v->region[v->stack[d]].insns += r->insns;
+		fc->insns += r->insns;
+	}
+	if (!cfg.icache)
+		return;
+	for (uint64_t a = r->vaddr & ~(cfg.line - 1); a < r->vaddr + r->bytes; a += cfg.line) {
+		int tl = translate(v, &v->itlb, a);
+		int cl = fetch_line(v, &v->l1i, a);
+
+		if (!v->depth)
+			continue;
+		for (int d = 0; d < v->depth; d++)
+			add_fetch(&v->region[v->stack[d]], tl, cl);
+		add_fetch(fc, tl, cl);
+	}
+}
+
+/* Record the pass through region id that began with its counts at *begin. */
+static void log_entry(struct vcpu *v, unsigned int id, const struct counts *begin)
+{
+	const uint64_t *now = (const uint64_t *)&v->region[id], *then = (const uint64_t *)begin;
+	uint64_t *d;
+
+	if (v->nlog == v->caplog) {
+		v->caplog = v->caplog ? v->caplog * 2 : 256;
+		v->log = realloc(v->log, v->caplog * sizeof(*v->log));
+		if (!v->log) {
+			fprintf(stderr, "cachemodel: out of memory for entries=on\n");
+			abort();
+		}
+	}
+	v->log[v->nlog].id = id;
+	d = (uint64_t *)&v->log[v->nlog].c;
+	for (size_t i = 0; i < sizeof(struct counts) / sizeof(uint64_t); i++)
+		d[i] = now[i] - then[i];
+	v->nlog++;
+}
+
+static void on_marker(unsigned int cpu, void *udata)
+{
+	struct vcpu *v = &vcpus[cpu];
+	uintptr_t m = (uintptr_t)udata;
+	unsigned int op = (m >> 8) & 0xff, id = m & 0xff;
+
+	v->last_run = NULL;	/* the mark ended the run before it */
+	if (op == MODEL_OP_BEGIN) {
+		if (v->depth == MAX_DEPTH) {
+			v->overflow++;
+			return;
+		}
+		v->at_begin[v->depth] = v->region[id];
+		v->stack[v->depth++] = (uint8_t)id;
+		v->entries[id]++;
+		if (!region_func[id])
+			region_func[id] = (uint32_t)(m >> 16);
+		return;
+	}
+	if (!v->depth || v->stack[v->depth - 1] != id) {
+		v->unmatched++;
+		return;
+	}
+	v->depth--;
+	if (cfg.entries)
+		log_entry(v, id, &v->at_begin[v->depth]);
+}
+
+/* decode_marker - the marker's op << 8 | id, or -1 when insn is none. */
+static int decode_marker(const uint8_t *b, size_t n)
+{
+	uint32_t w;
+
+	if (is_x86) {
+		if (n != 7 || b[0] != 0x0f || b[1] != 0x1f || b[2] != 0x80 ||
+		    b[5] != (MODEL_MAGIC & 0xff) || b[6] != (MODEL_MAGIC >> 8))
+			return -1;
+		w = (uint32_t)b[4] << 8 | b[3];
+	} else {
+		if (n != 4)
+			return -1;
+		memcpy(&w, b, 4);
+		if ((w & MODEL_ARM64_MASK) != MODEL_ARM64_BASE)
+			return -1;
+		w = (w >> 5) & 0xffff;
+	}
+	if ((w >> 8) != MODEL_OP_BEGIN && (w >> 8) != MODEL_OP_END)
+		return -1;
+	return (int)w;
+}
+
+static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb);
+	uint32_t func[n ? n : 1];
+	int mark[n ? n : 1];
+	struct run *cur = NULL;
+	size_t len = 0;		/* the current run's instructions */
+
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+
+		func[i] = sym_find(qemu_plugin_insn_vaddr(insn));
+		mark[i] = decode_marker(qemu_plugin_insn_data(insn), qemu_plugin_insn_size(insn));
+	}
+	pthread_mutex_lock(&trans_lock);
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		uint64_t va = qemu_plugin_insn_vaddr(insn);
+		size_t size = qemu_plugin_insn_size(insn);
+
+		if (mark[i] >= 0) {
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker, QEMU_PLUGIN_CB_NO_REGS,
+				(void *)(((uintptr_t)func[i] << 16) | (uintptr_t)mark[i]));
+			cur = NULL;
+			continue;
+		}
+		if (!cur || cur->func != func[i]) {
+			len = 0;
+			while (i + len < n && mark[i + len] < 0 && func[i + len] == func[i])
+				len++;
+			/* lives as long as the code may run */
+			cur = calloc(1, sizeof(*cur) + len * sizeof(cur->off[0]));
+			if (!cur) {
+				fprintf(stderr, "cachemodel: out of memory translating %#" PRIx64 "\n", va);
+				abort();
+			}
+			cur->vaddr = va;
+			cur->func = func[i];
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_run, QEMU_PLUGIN_CB_NO_REGS, cur);
+		}
+		cur->off[cur->insns++] = (uint16_t)(va - cur->vaddr);
+		if (cur->insns == len)
+			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+								   &cur->done, 1);
+		cur->bytes = (uint32_t)(va + size - cur->vaddr);
+		qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
+						 QEMU_PLUGIN_MEM_RW, (void *)(uintptr_t)func[i]);
+	}
+	pthread_mutex_unlock(&trans_lock);
+}
+
+/* ---- report ---- */
+
+static uint64_t modelled_cycles(const struct counts *c)
+{
+	uint64_t d_l2 = c->dl1m - c->dl2m, d_llc = c->dl2m - c->dllcm;
+	uint64_t i_l2 = c->il1m - c->il2m, i_llc = c->il2m - c->illcm;
+
+	return c->insns + (c->dacc - c->dl1m) * cfg.lat_l1 + (d_l2 + i_l2) * cfg.lat_l2 +
+	       (d_llc + i_llc) * cfg.lat_llc + (c->dllcm + c->illcm) * cfg.lat_mem +
+	       (c->dwalk + c->iwalk) * (uint64_t)cfg.walk_levels * cfg.lat_walk;
+}
+
+static void sum(struct counts *a, const struct counts *b)
+{
+	const uint64_t *s = (const uint64_t *)b;
+	uint64_t *d = (uint64_t *)a;
+
+	for (size_t i = 0; i < sizeof(*a) / sizeof(uint64_t); i++)
+		d[i] += s[i];
+}
+
+static void print_counts(FILE *f, const struct counts *c)
+{
+	fprintf(f,
+		" insns=%" PRIu64 " dacc=%" PRIu64 " dl1_miss=%" PRIu64 " dl2_miss=%" PRIu64
+		" dllc_miss=%" PRIu64 " dtlb_miss=%" PRIu64 " dwalks=%" PRIu64 " ifetch=%" PRIu64
+		" il1_miss=%" PRIu64 " il2_miss=%" PRIu64 " illc_miss=%" PRIu64
+		" itlb_miss=%" PRIu64 " iwalks=%" PRIu64 " io=%" PRIu64
+		" modelled_cycles=%" PRIu64 "\n",
+		c->insns, c->dacc, c->dl1m, c->dl2m, c->dllcm, c->dtlbm, c->dwalk, c->iacc, c->il1m,
+		c->il2m, c->illcm, c->itlbm, c->iwalk, c->io, modelled_cycles(c));
+}
+
+struct func_total {
+	uint32_t func;
+	struct counts c;
+};
+
+static int ft_cmp(const void *a, const void *b)
+{
+	const struct func_total *x = a, *y = b;
+	uint64_t cx = modelled_cycles(&x->c), cy = modelled_cycles(&y->c);
+
+	if (cx != cy)
+		return cx < cy ? 1 : -1;
+	return x->func < y->func ? -1 : x->func > y->func;
+}
+
+static void report_region(FILE *f, unsigned int r)
+{
+	struct counts total = { 0 };
+	uint64_t entries = 0;
+	struct func_total *ft = NULL;
+	uint32_t nft = 0;
+
+	for (unsigned int c = 0; c < nvcpus; c++) {
+		sum(&total, &vcpus[c].region[r]);
+		entries += vcpus[c].entries[r];
+	}
+	if (!entries)
+		return;
+	fprintf(f, "region id=%u name=%s entries=%" PRIu64, r, syms ? syms[region_func[r]].name : "?",
+		entries);
+	print_counts(f, &total);
+	for (unsigned int c = 0; c < nvcpus; c++) {
+		struct vcpu *v = &vcpus[c];
+
+		for (uint32_t i = 0; i < v->nslots; i++) {
+			uint32_t key = v->slots[i].key, j;
+
+			if (!key || ((key - 1) >> 20) != r)
+				continue;
+			for (j = 0; j < nft && ft[j].func != ((key - 1) & 0xfffff); j++)
+				;
+			if (j == nft) {
+				ft = realloc(ft, (nft + 1) * sizeof(*ft));
+				memset(&ft[nft], 0, sizeof(*ft));
+				ft[nft++].func = (key - 1) & 0xfffff;
+			}
+			sum(&ft[j].c, &v->slots[i].c);
+		}
+	}
+	qsort(ft, nft, sizeof(*ft), ft_cmp);
+	for (uint32_t j = 0; j < nft && j < cfg.funcs; j++) {
+		fprintf(f, "func region=%u name=%s", r, syms ? syms[ft[j].func].name : "?");
+		print_counts(f, &ft[j].c);
+	}
+	free(ft);
+}
+
+static void print_header(FILE *f)
+{
+	fprintf(f, "cachemodel: QEMU plugin API %d, target %s, %u vCPU(s), warm=%s icache=%s\n",
+		qemu_plugin_version, target, nvcpus, cfg.warm ? "on" : "off",
+		cfg.icache ? "on" : "off");
+	fprintf(f,
+		"geometry l1d=%" PRIu64 ":%u l1i=%" PRIu64 ":%u l2=%" PRIu64 ":%u llc=%" PRIu64
+		":%u line=%" PRIu64 " dtlb=%" PRIu64 ":%u itlb=%" PRIu64 ":%u stlb=%" PRIu64
+		":%u tlbpage=%" PRIu64 " walk_levels=%u\n",
+		cfg.l1d, cfg.l1d_ways, cfg.l1i, cfg.l1i_ways, cfg.l2, cfg.l2_ways, cfg.llc,
+		cfg.llc_ways, cfg.line, cfg.dtlb, cfg.dtlb_ways, cfg.itlb, cfg.itlb_ways, cfg.stlb,
+		cfg.stlb_ways, cfg.tlbpage, cfg.walk_levels);
+	fprintf(f,
+		"cachemodel: modelled cycles (a model, not a measurement) = insns + L1D hits x %u"
+		" + L2 hits x %u + LLC hits x %u + memory x %u + page walks x %u levels x %u\n",
+		cfg.lat_l1, cfg.lat_l2, cfg.lat_llc, cfg.lat_mem, cfg.walk_levels, cfg.lat_walk);
+}
+
+static void on_exit_report(qemu_plugin_id_t id, void *p)
+{
+	FILE *f = stderr;
+	uint64_t overflow = 0, unmatched = 0;
+
+	if (cfg.out && !(f = fopen(cfg.out, "w"))) {
+		fprintf(stderr, "cachemodel: cannot write the report to out=%s: %s\n", cfg.out,
+			strerror(errno));
+		f = stderr;
+	}
+	print_header(f);
+	for (unsigned int c = 0; c < nvcpus; c++) {
+		overflow += vcpus[c].overflow;
+		unmatched += vcpus[c].unmatched;
+	}
+	if (overflow)
+		fprintf(f, "cachemodel: warning: %" PRIu64 " MODEL_BEGIN marks past %d open regions"
+			" were ignored\n", overflow, MAX_DEPTH);
+	if (unmatched)
+		fprintf(f, "cachemodel: warning: %" PRIu64 " MODEL_END marks closed no open region"
+			" of their id\n", unmatched);
+	for (unsigned int r = 0; r < NR_REGIONS; r++)
+		report_region(f, r);
+	for (unsigned int c = 0; c < nvcpus; c++)
+		for (size_t i = 0; i < vcpus[c].nlog; i++) {
+			fprintf(f, "entry cpu=%u id=%u", c, vcpus[c].log[i].id);
+			print_counts(f, &vcpus[c].log[i].c);
+		}
+	fprintf(f, "cachemodel: end\n");
+	if (f != stderr)
+		fclose(f);
+}
+
+/* ---- install ---- */
+
+static int make_vcpu(struct vcpu *v, int line_shift, int page_shift)
+{
+	char err[160];
+
+	if (sim_init(&v->l1d, "L1D", cfg.l1d / cfg.line, cfg.l1d_ways, line_shift, err, sizeof(err)) ||
+	    sim_init(&v->l1i, "L1I", cfg.l1i / cfg.line, cfg.l1i_ways, line_shift, err, sizeof(err)) ||
+	    sim_init(&v->l2, "L2", cfg.l2 / cfg.line, cfg.l2_ways, line_shift, err, sizeof(err)) ||
+	    sim_init(&v->dtlb, "DTLB", cfg.dtlb, cfg.dtlb_ways, page_shift, err, sizeof(err)) ||
+	    sim_init(&v->itlb, "ITLB", cfg.itlb, cfg.itlb_ways, page_shift, err, sizeof(err)) ||
+	    sim_init(&v->stlb, "STLB", cfg.stlb, cfg.stlb_ways, page_shift, err, sizeof(err))) {
+		fprintf(stderr, "cachemodel: impossible geometry: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_size(const char *what, uint64_t size, unsigned int ways)
+{
+	if (size % cfg.line || (size / cfg.line) % ways) {
+		fprintf(stderr, "cachemodel: %s of %" PRIu64 " bytes does not divide into %u-way"
+			" sets of %" PRIu64 "-byte lines\n", what, size, ways, cfg.line);
+		return -1;
+	}
+	return 0;
+}
+
+CM_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc,
+				  char **argv)
+{
+	int line_shift, page_shift;
+	char err[160];
+
+	if (!info->system_emulation) {
+		fprintf(stderr, "cachemodel: needs system emulation (qemu-system-*), not qemu-user\n");
+		return -1;
+	}
+	target = info->target_name;
+	is_x86 = !strcmp(target, "x86_64") || !strcmp(target, "i386");
+	if (!is_x86 && strcmp(target, "aarch64")) {
+		fprintf(stderr, "cachemodel: knows the region marks of x86_64 and aarch64, not %s\n",
+			target);
+		return -1;
+	}
+	if (is_x86)
+		cfg.tlbpage = 2u << 20;	/* Quarry maps all of x86_64's memory with 2 MiB pages */
+	for (int i = 0; i < argc; i++)
+		if (parse_arg(argv[i]))
+			return -1;
+	line_shift = log2_exact(cfg.line);
+	page_shift = log2_exact(cfg.tlbpage);
+	if (line_shift < 4 || line_shift > 12) {
+		fprintf(stderr, "cachemodel: line=%" PRIu64 " must be a power of two from 16 to 4096\n",
+			cfg.line);
+		return -1;
+	}
+	if (page_shift < 12) {
+		fprintf(stderr, "cachemodel: tlbpage=%" PRIu64 " must be a power of two, 4K or more\n",
+			cfg.tlbpage);
+		return -1;
+	}
+	if (!cfg.walk_levels)
+		cfg.walk_levels = default_walk_levels(cfg.tlbpage);
+	if (check_size("l1d", cfg.l1d, cfg.l1d_ways) || check_size("l1i", cfg.l1i, cfg.l1i_ways) ||
+	    check_size("l2", cfg.l2, cfg.l2_ways) || check_size("llc", cfg.llc, cfg.llc_ways))
+		return -1;
+	if (cfg.syms && load_symbols(cfg.syms))
+		return -1;
+	nvcpus = info->system.max_vcpus > 0 ? (unsigned int)info->system.max_vcpus : 1;
+	vcpus = calloc(nvcpus, sizeof(*vcpus));
+	if (!vcpus) {
+		fprintf(stderr, "cachemodel: no memory for %u vCPUs\n", nvcpus);
+		return -1;
+	}
+	for (unsigned int c = 0; c < nvcpus; c++)
+		if (make_vcpu(&vcpus[c], line_shift, page_shift))
+			return -1;
+	if (sim_init(&llc, "LLC", cfg.llc / cfg.line, cfg.llc_ways, line_shift, err, sizeof(err))) {
+		fprintf(stderr, "cachemodel: impossible geometry: %s\n", err);
+		return -1;
+	}
+	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
+	qemu_plugin_register_atexit_cb(id, on_exit_report, NULL);
+	return 0;
+}

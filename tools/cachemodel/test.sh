@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# test.sh X86_ELF [ARM64_ELF [X86_SLOB_SEG_ELF]] - the cache model's tests (part of `make test`):
+#   the plugin builds (make cachemodel);
+#   the kernel's "modeltest" patterns under -icount give exactly the misses
+#     check.py works out: x86_64 with its real 2 MiB TLB entries and again
+#     with 4 KiB ones (the second-level TLB's reach), arm64 at its granule;
+#   two runs give the same report, byte for byte;
+#   check.py fails a report whose counts were altered (so it can fail);
+#   QEMU refusing a plugin built for another API version, and bad plugin
+#     arguments, stop the run with a message that names them;
+#   with X86_SLOB_SEG_ELF (x86_64 4K SLOB-seg, whose page_emptied QEMU leaves
+#     part-way through a block 21,000 times), every single-CPU benchmark
+#     figure of "bench icount quick" matches the model's instructions for its
+#     region within one per operation (tools/cachemodel/bench.py).
+# Prints PASS/FAIL lines; exit status 1 on any failure. About 40 s.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here/../.." || exit 1
+x86=${1:-build/x86_64-4k/quarry.elf}
+arm=${2:-}
+slobseg=${3:-}
+out=build/cachemodel/test
+mkdir -p "$out"
+fails=0
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; fails=$((fails + 1)); }
+icount=(-m 512M -smp 1 -icount shift=0,sleep=off)
+
+if make -s cachemodel > "$out/build.log" 2>&1; then
+	pass cachemodel-build
+else
+	fail cachemodel-build "make cachemodel failed: $(tail -3 "$out/build.log")"
+	exit 1
+fi
+
+# modeltest TAG ELF [env...]: boot the patterns with the plugin and check them
+modeltest() {
+	local tag=$1 elf=$2 rc
+	shift 2
+	env "$@" CMDLINE=modeltest tools/cachemodel/run.sh "$elf" 120 "$out/$tag.report" \
+		"${icount[@]}" > "$out/$tag.console" 2> "$out/$tag.err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail "modeltest-$tag" "the boot ended with status $rc ($(tail -2 "$out/$tag.err" | tr '\n' ' '))"
+		return 1
+	fi
+	tools/cachemodel/check.py "$out/$tag.console" "$out/$tag.report" "$tag" || fails=$((fails + 1))
+}
+
+modeltest x86_64-2M "$x86"
+modeltest x86_64-4K "$x86" MODEL_TLBPAGE=4K
+[ -n "$arm" ] && modeltest arm64-granule "$arm"
+
+# the same boot again: the report must repeat exactly
+if [ -s "$out/x86_64-2M.report" ]; then
+	CMDLINE=modeltest tools/cachemodel/run.sh "$x86" 120 "$out/again.report" "${icount[@]}" \
+		> /dev/null 2>&1
+	if cmp -s "$out/x86_64-2M.report" "$out/again.report"; then
+		pass cachemodel-deterministic-x86_64
+	else
+		fail cachemodel-deterministic-x86_64 "two -icount runs differ: $(diff "$out/x86_64-2M.report" \
+			"$out/again.report" | head -3 | tr '\n' ' ')"
+	fi
+	# an altered count must be caught
+	sed 's/^\(region id=6 .* dl2_miss=\)\([0-9]*\)/\1999/' "$out/x86_64-2M.report" > "$out/altered.report"
+	tools/cachemodel/check.py "$out/x86_64-2M.console" "$out/altered.report" altered \
+		> "$out/altered.out"
+	if grep -q "^FAIL modeltest-altered-l2-over: dl2_miss expected 36864, measured 999" \
+		"$out/altered.out"; then
+		pass cachemodel-check-catches-a-wrong-count
+	else
+		fail cachemodel-check-catches-a-wrong-count "check.py did not report the altered dl2_miss of l2-over"
+	fi
+fi
+
+# refused: expect_refusal NAME "TEXT" [env...]
+expect_refusal() {
+	local name=$1 text=$2 rc
+	shift 2
+	env "$@" CMDLINE=modeltest tools/cachemodel/run.sh "$x86" 30 "$out/refused.report" -m 512M \
+		> /dev/null 2> "$out/refused.err"
+	rc=$?
+	if [ $rc -eq 4 ] && grep -qF -- "$text" "$out/refused.err"; then
+		pass "cachemodel-refuses-$name"
+	else
+		fail "cachemodel-refuses-$name" "status $rc, wanted 4 and '$text' in: $(head -3 "$out/refused.err" | tr '\n' ' ')"
+	fi
+}
+make -s cachemodel CACHEMODEL_CFLAGS=-DCACHEMODEL_API_VERSION=2 \
+	CACHEMODEL_SO=build/cachemodel/test/api2.so > /dev/null 2>&1
+expect_refusal api-version-2 "plugin requires API version 2, but this QEMU supports only up to version 1" \
+	MODEL_PLUGIN=build/cachemodel/test/api2.so
+grep -qF "cachemodel: QEMU refused the plugin build/cachemodel/test/api2.so over its plugin API version" \
+	"$out/refused.err" && pass cachemodel-names-the-refused-version ||
+	fail cachemodel-names-the-refused-version "run.sh did not explain the refusal"
+expect_refusal bad-geometry "cachemodel: l1d of 33000 bytes does not divide into 8-way sets of 64-byte lines" \
+	MODEL_ARGS=l1d=33000:8
+expect_refusal unknown-argument "cachemodel: unknown argument 'colour=blue'" MODEL_ARGS=colour=blue
+expect_refusal bad-value "cachemodel: bad value in 'dtlb=72'" MODEL_ARGS=dtlb=72
+expect_refusal missing-symbols "cachemodel: cannot open the symbol file syms=/nonexistent.sym" \
+	MODEL_ARGS=syms=/nonexistent.sym
+
+# the benchmark regions' instructions against the figures
+if [ -n "$slobseg" ]; then
+	if MODEL_ARGS=entries=on CMDLINE="bench icount quick" tools/cachemodel/run.sh "$slobseg" 600 \
+		"$out/bench.report" -m 1G -smp 1 -icount shift=0,sleep=off > "$out/bench.log" 2>&1 &&
+		tools/cachemodel/bench.py "$out/bench.log" "$out/bench.report" > "$out/bench.md" \
+			2> "$out/bench.err"; then
+		pass "cachemodel-bench-regions-match-figures ($(grep -c '^| ' "$out/bench.md") rows)"
+	else
+		fail cachemodel-bench-regions-match-figures "$(head -3 "$out/bench.err" "$out/bench.log" | tr '\n' ' ')"
+	fi
+fi
+exit $((fails > 0))
