@@ -47,7 +47,7 @@ endif
 ifdef MM_ONLY
 ALLOC := none
 endif
-# `make bench ALLOC=slab,slub` names a list for tests/bench/run.sh, which
+# `make bench ALLOC=slab,slub` names a list for lab/bench/run.sh, which
 # builds each allocator itself: this make builds nothing with it.
 BENCH_ALLOC := $(if $(filter command line,$(origin ALLOC)),$(ALLOC))
 ifneq ($(filter bench,$(MAKECMDGOALS)),)
@@ -194,7 +194,7 @@ run: deps images
 # Both arches and both allocators unless ARCH= or ALLOC= (slab, slub or a
 # list: ALLOC=slab,slub) is given on the command line.
 bench: deps
-	@tests/bench/run.sh $(if $(QUICK),quick) $(if $(filter command line,$(origin ARCH)),$(ARCH)) $(if $(BENCH_ALLOC),alloc=$(BENCH_ALLOC)) $(if $(filter only,$(MCPU)),mcpu,$(if $(filter 0,$(MCPU)),nomcpu))
+	@lab/bench/run.sh $(if $(QUICK),quick) $(if $(filter command line,$(origin ARCH)),$(ARCH)) $(if $(BENCH_ALLOC),alloc=$(BENCH_ALLOC)) $(if $(filter only,$(MCPU)),mcpu,$(if $(filter 0,$(MCPU)),nomcpu))
 
 # SMP=N given to `make test` runs the SMP self-tests and boot checks on N
 # CPUs instead of the default counts (2, 4 and 8; see tests/run-all.sh);
@@ -325,20 +325,20 @@ clean:
 include tools/cachemodel/cachemodel.mk
 
 bench-host:
-	@$(MAKE) --no-print-directory -f tests/bench/host/bench-host.mk
+	@$(MAKE) --no-print-directory -f lab/bench/host/bench-host.mk
 
 bench-host-profile:
-	@$(MAKE) --no-print-directory -f tests/bench/host/bench-host.mk bench-host-profile
+	@$(MAKE) --no-print-directory -f lab/bench/host/bench-host.mk bench-host-profile
 
-# Throughput against threads on this machine (tests/bench/scale.sh), and the
+# Throughput against threads on this machine (lab/bench/scale.sh), and the
 # bundle that runs the same on a machine without packages (scale_bundle.sh).
 .PHONY: bench-scale bench-scale-bundle
 bench-scale: deps
 	@SCALE_THREADS="$(SCALE_THREADS)" SCALE_RUNS="$(SCALE_RUNS)" SCALE_PCT="$(SCALE_PCT)" \
-		SCALE_HOST="$(SCALE_HOST)" SCALE_KERNEL="$(SCALE_KERNEL)" tests/bench/scale.sh
+		SCALE_HOST="$(SCALE_HOST)" SCALE_KERNEL="$(SCALE_KERNEL)" lab/bench/scale.sh
 
 bench-scale-bundle: deps
-	@tests/bench/scale_bundle.sh $(SCALE_CORES)
+	@lab/bench/scale_bundle.sh $(SCALE_CORES)
 
 # Record this machine's kernel allocations while CMD runs (root; tools/trace/record.sh):
 # make trace-record CMD='perf bench sched messaging' [OUT=build/trace/trace.txt] [BUFFER_KB=131072]

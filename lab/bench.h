@@ -5,7 +5,7 @@
  * figure, one machine-readable line:
  *   BENCH arch=x86_64 page=4K alloc=slab cpus=1 mode=icount test=T size=N
  *         metric=value ... unit=instructions
- * which tests/bench/parse.py turns into results.csv rows. Under QEMU with
+ * which lab/bench/parse.py turns into results.csv rows. Under QEMU with
  * -icount shift=0 (command line "icount") the counter counts guest
  * instructions and mode/unit say so; otherwise they are real cycles.
  */

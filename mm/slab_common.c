@@ -155,3 +155,34 @@ void slab_caches_add(struct kmem_cache *cachep)
 	list_add(&cachep->list, &slab_caches);
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
+
+/* kmem_cache_create: see slab.h. The allocator's __kmem_cache_create makes it. */
+struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
+				     unsigned int flags, void (*ctor)(void *))
+{
+	struct kmem_cache *cachep;
+	char why[80];
+
+	if (kmem_cache_bad_arg(why, sizeof(why), name, size, align, flags)) {
+		printk("%s: kmem_cache_create(%s, %zu, %zu, 0x%x): bad argument: %s\n",
+		       SLAB_ALLOC_NAME, name ? name : "(null)", size, align, flags, why);
+		return NULL;
+	}
+	ASSERT(slab_state == SLAB_UP);
+	cachep = __kmem_cache_create(name, size, align, flags, ctor);
+	if (cachep)
+		slab_caches_add(cachep);
+	return cachep;
+}
+
+/* kmem_cache_size: see slab.h. */
+size_t kmem_cache_size(struct kmem_cache *cachep)
+{
+	return cachep->object_size;
+}
+
+/* kmem_cache_name: see slab.h. */
+const char *kmem_cache_name(struct kmem_cache *cachep)
+{
+	return cachep->name;
+}

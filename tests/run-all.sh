@@ -22,13 +22,13 @@
 # SLUB without its sheaves (SLUB_SHEAVES=0: host tests, x86_64 4K self-tests),
 # the allocator fuzzer's fixed-seed slice (tests/fuzz/run.sh slice: every
 # allocator at 4K and 64K, with and without faults), the host workloads smoke
-# test (tests/bench/host/smoke.sh: SLAB and SLUB), the trace tools (tests/trace/test.sh:
+# test (lab/bench/host/smoke.sh: SLAB and SLUB), the trace tools (tests/trace/test.sh:
 # conversion, bad traces refused, a recorded trace replayed through every
 # allocator on the host with exact accounting), bench-scale's host half at 1
-# and 2 threads (tests/bench/scale_smoke.sh), the dependency step as a
+# and 2 threads (lab/bench/scale_smoke.sh), the dependency step as a
 # user who is not root, bad build
 # options refused by make (tests/make-options.sh), make bench's real-time host
-# accounting (tests/bench/test_rt64k.py: synthetic logs and one x86_64 4K
+# accounting (lab/bench/test_rt64k.py: synthetic logs and one x86_64 4K
 # benchmark boot at -smp 2 under hoststat.py), the cache model's tests
 # (tools/cachemodel/test.sh: exact misses of the modeltest patterns on x86_64
 # and arm64 4K, two runs identical, refused plugins named, SLOB-seg's benchmark
@@ -180,10 +180,10 @@ for arch in "${arches[@]}"; do
 				tests/qemu/boot.sh $name-smp$n $elf 120 -m 256M -smp $n
 		done
 		suite "benchmark mode runs and parses, $arch $ps pages, 2 CPUs" \
-			tests/bench/check.sh bench-$name $elf 2
+			lab/bench/check.sh bench-$name $elf 2
 		# multi-CPU -icount (make bench's mcpu mode): two boots, identical figures; 4K only
 		[ "$ps" = 4K ] && suite "benchmark mode under -icount repeats exactly, $arch $ps pages, 2 CPUs" \
-			tests/bench/check.sh bench-$name-icount $elf 2 icount
+			lab/bench/check.sh bench-$name-icount $elf 2 icount
 	done
 done
 # 64 CPUs (issue 14): x86_64 4K built with NR_CPUS=64 (build/x86_64-4k-cpus64/),
@@ -307,16 +307,16 @@ fi
 # allocator at 4K and 64K pages, sequential, threaded, with faults injected and
 # with memory running out, 1.6 million operations each; then its checks shown to catch planted faults.
 suite "allocator fuzzer slice (host, ASan+UBSan)" tests/fuzz/run.sh slice
-suite "host workloads smoke test (SLAB, SLUB; tests/bench/host/smoke.sh)" tests/bench/host/smoke.sh
+suite "host workloads smoke test (SLAB, SLUB; lab/bench/host/smoke.sh)" lab/bench/host/smoke.sh
 suite "trace tools: conversion, bad traces refused, host replay with exact accounting (tests/trace/test.sh)" \
 	tests/trace/test.sh
-suite "bench-scale smoke test (host half, 1 and 2 threads; tests/bench/scale_smoke.sh)" tests/bench/scale_smoke.sh
+suite "bench-scale smoke test (host half, 1 and 2 threads; lab/bench/scale_smoke.sh)" lab/bench/scale_smoke.sh
 suite "dependency step (scripts/deps.sh)" tests/deps-test.sh
 suite "bad build options refused by make" tests/make-options.sh
 # make bench's real-time host accounting (hoststat.py, report_rt64k.py): synthetic
 # logs, then one "bench quick" boot at -smp 2 under hoststat.py (x86_64 4K)
 case $built in *" x86_64-4k "*) rt_elf=$(build_dir x86_64 4K "")/quarry.elf ;; *) rt_elf= ;; esac
-suite "real-time host accounting (tests/bench/test_rt64k.py)" tests/bench/test_rt64k.py $rt_elf
+suite "real-time host accounting (lab/bench/test_rt64k.py)" lab/bench/test_rt64k.py $rt_elf
 case $built in *" x86_64-4k "*)	# the cache model (tools/cachemodel/), arm64 too when built
 	suite "cache model: exact misses of the modeltest patterns, determinism, refusals" \
 		tools/cachemodel/test.sh "$(build_dir x86_64 4K "")/quarry.elf" \

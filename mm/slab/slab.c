@@ -107,26 +107,6 @@ struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t ali
 	return cachep;
 }
 
-/* kmem_cache_create: see slab.h. */
-struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
-				     unsigned int flags, void (*ctor)(void *))
-{
-	struct kmem_cache *cachep;
-	char why[80];
-
-	if (kmem_cache_bad_arg(why, sizeof(why), name, size, align, flags)) {
-		printk("slab: kmem_cache_create(%s, %zu, %zu, 0x%x): bad argument: %s\n",
-		       name ? name : "(null)", size, align, flags, why);
-		return NULL;
-	}
-	ASSERT(slab_state == SLAB_UP);
-	cachep = __kmem_cache_create(name, size, align, flags, ctor);
-	if (!cachep)
-		return NULL;
-	slab_caches_add(cachep);
-	return cachep;
-}
-
 /*
  * Write the identity stack fl[from..num) = from..num-1, a word at a time
  * (eight one-byte or four two-byte indexes per store: no lane carries into
@@ -658,18 +638,6 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 	slab_min_cache_free(cachep);
 	kmem_cache_free(&kmem_cache_boot, cachep);
 	return 0;
-}
-
-/* kmem_cache_size: see slab.h. */
-size_t kmem_cache_size(struct kmem_cache *cachep)
-{
-	return cachep->object_size;
-}
-
-/* kmem_cache_name: see slab.h. */
-const char *kmem_cache_name(struct kmem_cache *cachep)
-{
-	return cachep->name;
 }
 
 /* kmem_cache_init: see slab.h. */

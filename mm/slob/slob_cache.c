@@ -202,25 +202,6 @@ struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t ali
 	return c;
 }
 
-/* kmem_cache_create: see slab.h. */
-struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
-				     unsigned int flags, void (*ctor)(void *))
-{
-	struct kmem_cache *c;
-	char why[80];
-
-	if (kmem_cache_bad_arg(why, sizeof(why), name, size, align, flags)) {
-		printk(SLOB_NAME ": kmem_cache_create(%s, %zu, %zu, 0x%x): bad argument: %s\n",
-		       name ? name : "(null)", size, align, flags, why);
-		return NULL;
-	}
-	ASSERT(slab_state == SLAB_UP);
-	c = __kmem_cache_create(name, size, align, flags, ctor);
-	if (c)
-		slab_caches_add(c);
-	return c;
-}
-
 /* The objects of c allocated now. */
 static unsigned long cache_inuse(struct kmem_cache *c)
 {
@@ -258,18 +239,6 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 	id_put(cachep);
 	kmem_cache_free(&kmem_cache_boot, cachep);
 	return 0;
-}
-
-/* kmem_cache_size: see slab.h. */
-size_t kmem_cache_size(struct kmem_cache *cachep)
-{
-	return cachep->object_size;
-}
-
-/* kmem_cache_name: see slab.h. */
-const char *kmem_cache_name(struct kmem_cache *cachep)
-{
-	return cachep->name;
 }
 
 /* slob_new_page: see slob_def.h. A heap page as one free block (poisoned in debug heaps). */

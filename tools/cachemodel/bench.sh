@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench.sh NAME ELF CPU OUT "CMD_EXTRA" - `make bench MODEL=1`'s hook
-# (tests/bench/run.sh calls it after each configuration's -icount runs): boot
+# (lab/bench/run.sh calls it after each configuration's -icount runs): boot
 # the configuration's single-CPU "bench icount" twice more with the cache
 # model (tools/cachemodel/run.sh, entries=on), check that the two reports are
 # identical and that the BENCH lines are those of the run without the model

@@ -86,6 +86,6 @@ $BIN/replay-"$tag" --dump "$OUT/trace.qtr" | sed -n '1,4p' > "$OUT/trace-facts.t
 PY=python3
 python3 -c 'import matplotlib' 2> /dev/null || ! /usr/bin/python3 -c 'import matplotlib' 2> /dev/null ||
 	PY=/usr/bin/python3
-$PY tools/trace/report.py "$OUT" || status=1
+$PY lab/bench/report.py replay "$OUT" || status=1
 echo "replay: report in $OUT/report.md"
 exit $status

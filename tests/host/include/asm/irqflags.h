@@ -6,7 +6,7 @@ extern __thread int host_irqs_off;
 
 #ifdef HOST_IRQS_UNTRACKED
 /*
- * The benchmark build (tests/bench/host): a thread is never interrupted by
+ * The benchmark build (lab/bench/host): a thread is never interrupted by
  * an allocating handler, so there is nothing to disable and nothing to
  * track; "disabled" always holds. The kernel pays pushf/cli/sti here; the
  * host tests keep the tracking below, which is what checks mm/'s

@@ -10,7 +10,7 @@
 extern uintptr_t host_phys_offset;
 #ifdef HOST_FIXED_PHYS_OFFSET
 /*
- * The host benchmarks (tests/bench/host/bench-host.mk): one arena at a
+ * The host benchmarks (lab/bench/host/bench-host.mk): one arena at a
  * fixed address, so that the direct map's offset is a constant, as the
  * kernel's is (a variable costs kfree a load and the longer index form).
  */

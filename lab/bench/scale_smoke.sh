@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# scale_smoke.sh - make test's check of `make bench-scale` (tests/bench/scale.sh):
+# scale_smoke.sh - make test's check of `make bench-scale` (lab/bench/scale.sh):
 # its host half at 1 and 2 threads on a tiny scale, into a scratch directory,
 # then that the report has every allocator's row at both counts for each
 # workload, the contention table, and that bad settings are refused with a
 # message. The kernel half is left out (make test boots the benchmark mode
 # elsewhere). Prints PASS/FAIL lines; exits 1 on any FAIL. About 15 s once the
-# workloads are built (tests/bench/host/smoke.sh builds them).
+# workloads are built (lab/bench/host/smoke.sh builds them).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 out=build/test/bench-scale-smoke
@@ -18,11 +18,11 @@ fail() {
 	fails=$((fails + 1))
 }
 
-if OUT=$out SCALE_THREADS=1,2 SCALE_RUNS=1 SCALE_PCT=2 SCALE_KERNEL=0 tests/bench/scale.sh \
+if OUT=$out SCALE_THREADS=1,2 SCALE_RUNS=1 SCALE_PCT=2 SCALE_KERNEL=0 lab/bench/scale.sh \
 	> "$out.log" 2>&1; then
 	pass "host half at 1 and 2 threads ran (report in $out)"
 else
-	fail "tests/bench/scale.sh failed (see $out.log)"
+	fail "lab/bench/scale.sh failed (see $out.log)"
 fi
 rep=$out/report.md
 for wl in larson mixed prodcons; do
@@ -47,7 +47,7 @@ fi
 check_refused() {	# check_refused WHAT EXPECTED ENV...
 	local what=$1 expect=$2 msg
 	shift 2
-	msg=$(env "$@" OUT=$out-bad SCALE_KERNEL=0 tests/bench/scale.sh 2>&1 >/dev/null)
+	msg=$(env "$@" OUT=$out-bad SCALE_KERNEL=0 lab/bench/scale.sh 2>&1 >/dev/null)
 	if [ $? -ne 0 ] && grep -qF "$expect" <<< "$msg"; then
 		pass "$what refused: $(grep -F "$expect" <<< "$msg" | head -1)"
 	else

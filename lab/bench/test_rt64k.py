@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """test_rt64k.py [ELF] - tests of the real-time figures' host accounting:
-tests/bench/hoststat.py (the HOST lines after each BENCH line of a real-time
-boot) and tests/bench/report_rt64k.py (each boot's vCPU share, figures at
+lab/bench/hoststat.py (the HOST lines after each BENCH line of a real-time
+boot) and lab/bench/report_rt64k.py (each boot's vCPU share, figures at
 full share, 64K over 4K). One PASS or FAIL line per case; exit status 1 on
 any failure.
 
@@ -57,7 +57,7 @@ def md_table(head, rows):
 
 
 class T:
-    """report.py's Table, as far as report_rt64k reads it."""
+    """report_boot.py's Table, as far as report_rt64k reads it."""
     def __init__(self, v=None):
         self.v = v or {}
 

@@ -3,11 +3,11 @@
 # this is, for every allocator.
 #
 #  1. Host: the multi-threaded workloads of `make bench-host` (larson, mixed,
-#     prodcons: tests/bench/host/workloads.c) at 1, 2, 4, ... threads up to the
+#     prodcons: lab/bench/host/workloads.c) at 1, 2, 4, ... threads up to the
 #     machine's cores (nproc, and nproc itself), for SLAB, SLUB, SLOB and
 #     SLOB-seg (mm/ built for Linux user space, threads pinned to cores acting
 #     as CPUs), the peers the workloads binary can load (glibc, jemalloc,
-#     tcmalloc, mimalloc: tests/bench/host/deps.sh installs them) and
+#     tcmalloc, mimalloc: lab/bench/host/deps.sh installs them) and
 #     "locked" (glibc's malloc behind one ticket spinlock, the yardstick of a
 #     one-lock heap). Figures: host wall-clock ns per operation, aggregate
 #     (wall time of a run / all threads' operations), median of the runs.
@@ -39,7 +39,7 @@
 #   WL_SPINS_PER_YIELD  the host spinlocks' yield interval in turns (64; 1: a yield on
 #                  every turn, the host shim before, to measure what that cost)
 #   OUT            where everything goes (build/bench-scale)
-#   SCALE_BUNDLE   set by a bundle's run.sh (tests/bench/scale_bundle.sh): run the
+#   SCALE_BUNDLE   set by a bundle's run.sh (lab/bench/scale_bundle.sh): run the
 #                  bundle's binaries, ISOs and QEMU through its own dynamic loader,
 #                  build nothing
 # Binaries are built with NR_CPUS = the largest count asked for (at least 8, the
@@ -195,10 +195,10 @@ for p in python3 /usr/bin/python3; do
 	"$p" -c 'import matplotlib' > /dev/null 2>&1 && { py=$p; break; }
 done
 if [ -n "$py" ]; then
-	"$py" "$here/report_scale.py" --dir "$OUT" || status=1
+	"$py" "$here/report.py" scale --dir "$OUT" || status=1
 else
 	echo "bench-scale: no python3 here: copy $OUT back and run" \
-		"python3 tests/bench/report_scale.py --dir DIR there" >&2
+		"python3 lab/bench/report_scale.py --dir DIR there" >&2
 fi
 echo "bench-scale: [$(elapsed)] $OUT/report.md"
 exit $status

@@ -17,7 +17,7 @@
 #   `make bench ARCH=arm64 ALLOC=slub` runs arm64's SLUB only: the Makefile
 #   passes ARCH and ALLOC as arguments when they were given on make's command
 #   line:
-#     @tests/bench/run.sh $(if $(QUICK),quick) \
+#     @lab/bench/run.sh $(if $(QUICK),quick) \
 #       $(if $(filter command line,$(origin ARCH)),$(ARCH)) \
 #       $(if $(filter command line,$(origin ALLOC)),alloc=$(ALLOC))
 #   (the ARCH and ALLOC environment variables themselves are not read: make
@@ -63,7 +63,7 @@ cd "$(dirname "$0")/../.." || exit 1
 quick=
 arches=()
 allocs=()
-usage="usage: tests/bench/run.sh [quick] [mcpu|nomcpu] [x86_64] [arm64] [alloc=slab,slub,slob,slob-seg]"
+usage="usage: lab/bench/run.sh [quick] [mcpu|nomcpu] [x86_64] [arm64] [alloc=slab,slub,slob,slob-seg]"
 mcpu=1	# 1: run the multi-CPU -icount mode too; only: nothing else; empty: not
 add_allocs() {	# add_allocs LIST: slab, slub, slob, slob-seg, by commas or spaces
 	local x xs
@@ -173,7 +173,7 @@ mcpu_run() {
 					-icount shift=0,sleep=off > "$out/logs/$name-mcpu$n-$r.log" 2>&1 ||
 					{ echo "   boot failed (see $out/logs/$name-mcpu$n-$r.log)"; status=1; }
 			done
-			cmp=$(python3 tests/bench/parse.py --compare "$out/logs/$name-mcpu$n-1.log" \
+			cmp=$(python3 lab/bench/parse.py --compare "$out/logs/$name-mcpu$n-1.log" \
 				"$out/logs/$name-mcpu$n-2.log")
 			case $? in
 			0) echo "   $cmp" ;;
@@ -224,7 +224,7 @@ for arch in "${main_arches[@]}"; do
 					echo "== $name: -smp $n real time, boot $r of $boots"
 					# hoststat.py: HOST lines (the vCPU threads' host run and wait
 					# times, named by debug-threads) for report_rt64k.py
-					CPU=$cpu CMDLINE="bench$cmd_extra" tests/bench/hoststat.py tests/qemu/run.sh "$elf" 900 \
+					CPU=$cpu CMDLINE="bench$cmd_extra" lab/bench/hoststat.py tests/qemu/run.sh "$elf" 900 \
 						-m 1G -smp $n -name quarry,debug-threads=on > "$out/logs/$name-smp$n-$r.log" 2>&1 ||
 						{ echo "   boot failed (see $out/logs/$name-smp$n-$r.log)"; status=1; }
 				done
@@ -240,6 +240,6 @@ if [ -n "$mcpu" ]; then
 fi
 
 echo "== report"
-python3 tests/bench/report.py "$out" || status=1
+python3 lab/bench/report.py bench "$out" || status=1
 echo "wrote $out/results.csv, $out/raw.csv, $out/report.md and $out/*.png"
 exit $status

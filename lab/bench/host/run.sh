@@ -125,5 +125,5 @@ if command -v valgrind >/dev/null 2>&1 && grep -q "^callgrind=1" "$OUT/meta-4k.t
 fi
 
 echo "bench-host: [$(elapsed)] report"
-python3 "$HERE/report.py" --out "$OUT" --procs "$PROCS" --rounds "$ROUNDS" --count "$COUNT" --cg-count "$CG_COUNT"
+python3 "$HERE/../report.py" host --out "$OUT" --procs "$PROCS" --rounds "$ROUNDS" --count "$COUNT" --cg-count "$CG_COUNT"
 echo "bench-host: done in $(elapsed): $OUT/report.md, $OUT/results.csv"

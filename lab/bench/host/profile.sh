@@ -64,5 +64,5 @@ for tag in 4k 4k-slub; do
 		done
 	done
 done
-python3 "$HERE/profile_report.py" --dir "$P" > "$P/profile.md"
+python3 "$HERE/../report.py" profile --dir "$P" > "$P/profile.md"
 echo "bench-host-profile: $P/profile.md"

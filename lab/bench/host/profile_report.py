@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""profile_report.py - sum up tests/bench/host/profile.sh's files as Markdown.
+"""profile_report.py - sum up lab/bench/host/profile.sh's files as Markdown.
 
     profile_report.py --dir build/bench-host/profile > profile.md
 
@@ -86,7 +86,7 @@ def main():
     d = ap.parse_args().dir
     w = sys.stdout.write
     w("# Where Quarry's time goes on the host workloads\n\n")
-    w("Made by `make bench-host-profile` (tests/bench/host/profile.sh): each workload at 1 "
+    w("Made by `make bench-host-profile` (lab/bench/host/profile.sh): each workload at 1 "
       "and 2 threads, Quarry alone, under `perf record -e cpu-clock` (this machine exposes no "
       "hardware counters: a software clock; a sample lands on the instruction after the one "
       "the CPU waited for), and the same run in a SLAB_STATS=1 build for the fast-path "

@@ -1,5 +1,5 @@
 """report_mcpu.py - the multi-CPU -icount tables and the real-time range checks
-of `make bench`'s report (imported by report.py).
+of `make bench`'s report (imported by report_boot.py).
 
 mcpu_section: run.sh's multi-CPU -icount mode (mcpu_run): test 3's
 whole-machine figures (test=concurrent_span: every instruction the machine ran
@@ -103,7 +103,7 @@ def wide_section(results):
 
 
 def mcpu_section(t, sizes):
-    """The multi-CPU -icount tables; t is report.py's Table, sizes the sizes of test 3."""
+    """The multi-CPU -icount tables; t is report_boot.py's Table, sizes the sizes of test 3."""
     md = ["\n## Multi-CPU under -icount: instructions per op per CPU (deterministic)\n\n",
           "`make bench` (MCPU=only for this alone) boots SLAB, SLAB with SLAB_GROW_LOCKED=1 "
           "and SLUB at 4K pages on 2, 4 and 8 CPUs under `-icount shift=0,sleep=off`, twice "

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""report.py - results.csv and report.md of `make bench-host`.
+"""report_host.py - results.csv and report.md of `make bench-host`.
 
-    report.py --out DIR [--procs N] [--rounds N] [--count N] [--cg-count N]
+    report.py host --out DIR [--procs N] [--rounds N] [--count N] [--cg-count N]
 
 Reads DIR/timed-*.csv (rows written by the bench binaries, one file per
 process: median, _min and _max of each per-operation figure over the rounds,
@@ -499,7 +499,7 @@ def main():
       "program (`-O2 -DQUARRY_HOST`, no sanitizers, slab event counters off as in the kernel's "
       "default build), threads pinned to cores acting as CPUs, against the user-space "
       "allocators in the same process. Made by `make bench-host` "
-      "(`make -f tests/bench/host/bench-host.mk`).\n\n")
+      "(`make -f lab/bench/host/bench-host.mk`).\n\n")
     w(f"- Commit {git_head()}; CPU: {cpu_model()}; {ncpus} cores.\n")
     if tsc:
         w(f"- Figures are TSC ticks (`rdtsc`, constant rate), estimated at "

@@ -4,7 +4,7 @@
 # or SLUB's build/<arch>-<page>-slub/quarry.elf: the same rows are expected):
 # boot ELF (tests/qemu/run.sh) with the command line "bench quick" at
 # -smp SMP, and PASS when the run reaches its end and its output parses into
-# every expected CSV row of one configuration (tests/bench/parse.py --check).
+# every expected CSV row of one configuration (lab/bench/parse.py --check).
 # Timings are never judged. Log in build/test/NAME.log.
 # With icount: boot twice with "bench icount quick" under QEMU -icount
 # shift=0,sleep=off (all CPUs round-robin in one host thread, as `make bench`'s
@@ -19,12 +19,12 @@ mkdir -p build/test
 here=$(dirname "$0")
 if [ "$icount" != icount ]; then
 	log=build/test/$name.log
-	CMDLINE="bench quick" "$here/../qemu/run.sh" "$elf" 300 -m 1G -smp "$smp" > "$log" 2>&1
+	CMDLINE="bench quick" "$here/../../tests/qemu/run.sh" "$elf" 300 -m 1G -smp "$smp" > "$log" 2>&1
 	rc=$?
 else
 	log=build/test/$name-1.log
 	for r in 1 2; do
-		CMDLINE="bench icount quick" "$here/../qemu/run.sh" "$elf" 600 -m 1G -smp "$smp" \
+		CMDLINE="bench icount quick" "$here/../../tests/qemu/run.sh" "$elf" 600 -m 1G -smp "$smp" \
 			-icount shift=0,sleep=off > "build/test/$name-$r.log" 2>&1
 		rc=$?
 		[ $rc -ne 0 ] && { log=build/test/$name-$r.log; break; }

@@ -1,5 +1,5 @@
 """report_perf.py - issue 14's kmalloc/kfree targets in `make bench`'s report
-(imported by report.py): for x86_64 and arm64 at 4K and 64K pages, every size
+(imported by report_boot.py): for x86_64 and arm64 at 4K and 64K pages, every size
 8 B..8 KiB, test 1 (kmalloc_then_free: kmalloc / kfree per op) and test 2
 (kmalloc_free_pair), single CPU, guest instructions under -icount: the limit,
 Linux 6.1's figure, the figure before issue 14 ("today": main at 4cdd40b,

@@ -1,13 +1,13 @@
-# tests/bench/host/bench-host.mk - host-native benchmark: Quarry's mm/ built for
+# lab/bench/host/bench-host.mk - host-native benchmark: Quarry's mm/ built for
 # Linux user space against glibc malloc, jemalloc, tcmalloc, mimalloc and a bare
 # free list, in real TSC ticks, plus exact instruction and simulated cache-miss
 # counts under valgrind (callgrind with its cache simulator).
 #
-#   make -f tests/bench/host/bench-host.mk          deps, build, run, report (the default)
-#   make -f tests/bench/host/bench-host.mk bench-host-build   just the four binaries
-#   make -f tests/bench/host/bench-host.mk bench-host-clean
+#   make -f lab/bench/host/bench-host.mk          deps, build, run, report (the default)
+#   make -f lab/bench/host/bench-host.mk bench-host-build   just the four binaries
+#   make -f lab/bench/host/bench-host.mk bench-host-clean
 #   make bench-host                                  the same from the top-level Makefile
-#   make -f tests/bench/host/bench-host.mk bench-host-profile   where Quarry's time goes on the
+#   make -f lab/bench/host/bench-host.mk bench-host-profile   where Quarry's time goes on the
 #                                                    multi-threaded workloads (perf, fast-path counts):
 #                                                    build/bench-host/profile/profile.md
 #
@@ -47,7 +47,7 @@
 # a recursive make with PAGE_SHIFT and SLAB_IDX set, so mm/files.mk gives it
 # exactly the flags the kernel build would get.
 
-BH_DIR := tests/bench/host
+BH_DIR := lab/bench/host
 BH_OUT := build/bench-host
 
 ifeq ($(BH_VARIANT_BUILD),)

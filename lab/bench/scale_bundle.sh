@@ -35,9 +35,9 @@ rm -rf "$stage" "build/$name.tar.xz"
 mkdir -p "$stage"/{bin,iso,lib,qemu,fw} build/bench-scale/logs
 
 echo "bench-scale-bundle: building the workloads and kernels with NR_CPUS=$ncpus"
-tests/bench/host/deps.sh
+lab/bench/host/deps.sh
 for a in slab slub slob slob-seg; do
-	make --no-print-directory -f tests/bench/host/bench-host.mk BH_VARIANT_BUILD=1 PAGE_SHIFT=12 \
+	make --no-print-directory -f lab/bench/host/bench-host.mk BH_VARIANT_BUILD=1 PAGE_SHIFT=12 \
 		SLAB_IDX= SLAB_DEBUG= SLAB_GROW_LOCKED= SLAB_FREELIST_HARDENED= SLAB_STATS= SLUB_SHEAVES= \
 		BH_ALLOC=$a NR_CPUS=$ncpus > build/bench-scale/logs/bundle-host-$a.log 2>&1 ||
 		{ echo "bench-scale-bundle: build failed: build/bench-scale/logs/bundle-host-$a.log" >&2; exit 1; }
@@ -99,7 +99,7 @@ for f in bios-256k.bin vgabios-stdvga.bin kvmvapic.bin linuxboot_dma.bin; do
 		echo "bench-scale-bundle: no $f here (QEMU may ask for it)" >&2
 done
 
-cp tests/bench/scale.sh tests/bench/report_scale.py "$stage/"
+cp lab/bench/scale.sh lab/bench/report_scale.py "$stage/"
 echo "$ncpus" > "$stage/nr_cpus"
 cat > "$stage/run.sh" <<'RUN'
 #!/usr/bin/env bash

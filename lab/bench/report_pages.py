@@ -1,5 +1,5 @@
 """report_pages.py - issue 14's page allocator targets in `make bench`'s report
-(imported by report.py): alloc_pages and free_pages per call at orders 0-3,
+(imported by report_boot.py): alloc_pages and free_pages per call at orders 0-3,
 single CPU, guest instructions under -icount (benchmark 6, "pages_single"),
 for every arch and page size the run measured, SLAB's natural build (the
 page allocator is the same under every object allocator).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# smoke.sh - make test's check of the host workloads (tests/bench/host/workloads.c)
+# smoke.sh - make test's check of the host workloads (lab/bench/host/workloads.c)
 # with each of Quarry's allocators (SLAB, SLUB, SLOB, SLOB-seg): each workload at 1 and 2 threads, a small scale,
 # Quarry alone, every object's tag checked; then that the checks can fail (a
 # spoiled tag, --plant), and that bad options are refused with a message.
@@ -19,7 +19,7 @@ fail() {
 for alloc in slab slub slob slob-seg; do
 	tag=4k
 	[ $alloc = slab ] || tag=4k-$alloc
-	if ! make --no-print-directory -f tests/bench/host/bench-host.mk BH_VARIANT_BUILD=1 \
+	if ! make --no-print-directory -f lab/bench/host/bench-host.mk BH_VARIANT_BUILD=1 \
 		PAGE_SHIFT=12 SLAB_IDX= SLAB_DEBUG= SLAB_GROW_LOCKED= SLAB_STATS= \
 		SLAB_FREELIST_HARDENED= SLAB_FREELIST_RANDOM= BH_ALLOC=$alloc BH_OUT="$OUT" \
 		"$OUT/workloads-$tag" > "$OUT/smoke-build-$alloc.log" 2>&1; then

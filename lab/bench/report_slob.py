@@ -1,8 +1,8 @@
-"""report_slob.py - the SLOB parts of `make bench`'s report (imported by report.py):
+"""report_slob.py - the SLOB parts of `make bench`'s report (imported by report_boot.py):
 seed 004's table (SLOB's sequential fit against its segregated lists: slab
 memory after boot and after the messaging workload, and the messaging time),
 with SLAB and SLUB beside them, and issue 11's targets against Linux 6.1's
-figures. Both take report.py's Table (t) and return markdown lines.
+figures. Both take report_boot.py's Table (t) and return markdown lines.
 """
 
 SLOBS = ("slob", "slob-seg")

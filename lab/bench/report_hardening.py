@@ -1,5 +1,5 @@
 """report_hardening.py - the hardening options' cost in `make bench`'s report
-(imported by report.py): SLAB with SLAB_FREELIST_RANDOM=1 against SLAB, SLUB
+(imported by report_boot.py): SLAB with SLAB_FREELIST_RANDOM=1 against SLAB, SLUB
 with SLAB_FREELIST_HARDENED=1 against SLUB, test 1 and test 2 at every size,
 guest instructions under -icount (the full `make bench`; QUICK=1 leaves the
 hardened builds out).

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""report.py - the report of a host trace replay (tools/trace/replay.sh).
+"""report_replay.py - the report of a host trace replay (tools/trace/replay.sh).
 
-    report.py DIR
+    report.py replay DIR (lab/bench/report.py)
 
 Reads DIR/trace-facts.txt, every DIR/<alloc>-<page>.summary (key=value, from
 replay --summary) and .csv (memory samples: event, slab_bytes, used_bytes,

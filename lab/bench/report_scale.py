@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """report_scale.py --dir DIR - the tables and plot of `make bench-scale`
-(tests/bench/scale.sh) from DIR/host.csv, DIR/kernel.csv and DIR/meta.txt.
+(lab/bench/scale.sh) from DIR/host.csv, DIR/kernel.csv and DIR/meta.txt.
 
 host.csv: the workloads' rows, allocator,threads,workload,run,wall_ns,cpu_ns,ops;
 a figure is the median over runs of wall_ns / ops (host wall-clock ns per
@@ -314,7 +314,7 @@ def main():
                  meta.get("loadavg_start", "?"), meta.get("loadavg_end", "?"),
                  meta.get("spins_per_yield", "?")),
              "",
-             "## Host workloads (tests/bench/host/workloads.c)",
+             "## Host workloads (lab/bench/host/workloads.c)",
              "",
              "Host wall-clock ns per operation, aggregate: a run's wall time over all threads' "
              "operations (an operation is an allocation and, later, its free), median of %s runs "

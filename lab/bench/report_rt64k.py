@@ -1,8 +1,8 @@
 """report_rt64k.py - how much of each real-time boot the host let QEMU's vCPUs
-run, in `make bench`'s report (imported by report.py), and the real-time
+run, in `make bench`'s report (imported by report_boot.py), and the real-time
 figures at full share, 64K beside 4K.
 
-run.sh boots every real-time configuration under tests/bench/hoststat.py,
+run.sh boots every real-time configuration under lab/bench/hoststat.py,
 which writes after each BENCH line a HOST line with the vCPU threads'
 cumulative host run and run-queue wait times. A real-time figure is guest
 cycles, and under TCG without -icount the guest's counter follows the host's
@@ -90,7 +90,7 @@ def _med(xs):
 
 def rt64k_section(outdir, t, md_table):
     """The report's lines (a list of markdown strings) for the real-time boots in
-    OUTDIR/logs that have HOST lines; [] when none has. t is report.py's Table (for
+    OUTDIR/logs that have HOST lines; [] when none has. t is report_boot.py's Table (for
     the -icount figures), md_table its table formatter. Bad HOST lines are named
     on stderr and skipped."""
     boots = collections.defaultdict(list)  # (arch, page, alloc, cpus) -> [(figs, share)]
@@ -106,7 +106,7 @@ def rt64k_section(outdir, t, md_table):
     md = ["\n## Real-time figures and the host (64K real-time figures)\n\n",
           "Real-time figures count host time, and a vCPU thread waiting for a host CPU is counted "
           "as guest cycles. `vCPU share` is the part of wall time QEMU's CPU 0 thread ran on a "
-          "host CPU over the benchmarks (host scheduler statistics, tests/bench/hoststat.py), "
+          "host CPU over the benchmarks (host scheduler statistics, lab/bench/hoststat.py), "
           "median [min-max] over the boots; each figure is given as measured and at full share "
           "(times the share over its own interval). `share < %.1f` counts the boots under that "
           "share (flagged host-starved: a fifth or more of their cycles were the host's waiting). "

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""report.py OUTDIR - build OUTDIR/results.csv, raw.csv, report.md and plots
+"""report_boot.py OUTDIR (through `report.py bench OUTDIR`) - build OUTDIR/results.csv, raw.csv, report.md and plots
 from the benchmark logs in OUTDIR/logs (written by run.sh).
 
 raw.csv holds every row of every boot (with a run column). results.csv holds

@@ -31,7 +31,7 @@
  *     --scale PCT         operations per thread in percent of the defaults (100)
  *     --arena-mb N        Quarry's "physical memory" (512)
  *     --plant N           test the checks: in each timed run, thread 0 spoils the tag of
- *                         its N-th object; the run must then fail (tests/bench/host/smoke.sh)
+ *                         its N-th object; the run must then fail (lab/bench/host/smoke.sh)
  *     --stats             at the end, print Quarry's slab event counters (slab_stats_show;
  *                         counts only in a SLAB_STATS=1 build) and slabinfo
  *     (environment) WL_SPINS_PER_YIELD=N   Quarry's spinlocks yield every N turns of a
@@ -60,7 +60,7 @@
  *
  * Under `perf record -D -1 --control fifo:C,A` with WL_PERF_CTL="C,A" in the
  * environment, the events are enabled only during the timed runs (not the
- * set-up, Quarry's arena, the warm-up run), as tests/bench/host/profile.sh does.
+ * set-up, Quarry's arena, the warm-up run), as lab/bench/host/profile.sh does.
  *
  * Every object gets a tag (its address and size, mixed) in its first 8 bytes
  * and a byte derived from it in its last; the tag is checked before the free,
