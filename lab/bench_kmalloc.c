@@ -329,6 +329,7 @@ static void events_begin(size_t size)
 
 	if (c)
 		kmem_cache_stats_reset(c);
+	buddy_lock_stats_reset();
 #else
 	(void)size;
 #endif
@@ -338,6 +339,7 @@ static void events_end(const struct concurrent_run *run, unsigned int ncpus)
 {
 #if defined(CONFIG_SLAB_STATS) && CONFIG_SLAB_STATS
 	struct kmem_cache *c = kmalloc_slab(run->size);
+	struct buddy_stats bs;
 	unsigned long ops = 0;
 	unsigned int cpu;
 
@@ -348,6 +350,9 @@ static void events_end(const struct concurrent_run *run, unsigned int ncpus)
 	printk("  events over the last run on %u CPUs, %lu kmallocs and as many kfrees:\n",
 	       ncpus, ops);
 	kmem_cache_stats_show(c);
+	buddy_read_stats(&bs);
+	printk("  page allocator: zone lock waited %lu times, %lu turns\n", bs.lock_contended,
+	       bs.lock_turns);
 	bench_line("concurrent_events", run->size, 2, "cpus", (unsigned long)ncpus, "ops", ops);
 #else
 	(void)run;

@@ -99,6 +99,8 @@ struct buddy_stats {
 	unsigned long frees;		/* successful free_pages calls */
 	unsigned long failed_allocs;	/* alloc_pages calls that returned NULL */
 	unsigned long bad_frees;	/* free_pages calls refused as bad input */
+	unsigned long lock_contended;	/* zone lock acquisitions that waited, and their */
+	unsigned long lock_turns;	/* turns of waiting (SLAB_STATS=1 builds; else 0) */
 };
 
 /*
@@ -107,6 +109,9 @@ struct buddy_stats {
  * other CPUs leave the page allocator alone meanwhile).
  */
 void buddy_read_stats(struct buddy_stats *st);
+
+/* buddy_lock_stats_reset - zero the zone lock's contention counters (no CPU in the allocator). */
+void buddy_lock_stats_reset(void);
 
 /*
  * buddy_cpu_events - page allocator calls made on cpu so far (allocations,

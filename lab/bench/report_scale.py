@@ -117,10 +117,13 @@ def read_kernel(d):
 
 
 ATOMIC_KINDS = ["cmpxchg", "cmpxchg_double", "this_cpu_double"]
-EVENT_KEYS = [("node locks", r"locks node (\d+)"), ("barn locks", r"barn (\d+)\s*$"),
+EVENT_KEYS = [("node locks", r"locks node (\d+)"), ("barn locks", r"locks node \d+ barn (\d+)"),
               ("page cmpxchgs", r"page cmpxchg (\d+)"), ("slabs made", r" new (\d+)"),
               ("slabs freed", r"discard (\d+)"), ("slow frees", r"free fast \d+ slow (\d+)"),
-              ("sheaf refills", r"sheaf alloc \d+ free \d+ swap \d+ refill (\d+)")]
+              ("sheaf refills", r"sheaf alloc \d+ free \d+ swap \d+ refill (\d+)"),
+              ("node lock waits", r"node lock waited (\d+) times"),
+              ("turns waited for it", r"node lock waited \d+ times, (\d+) turns"),
+              ("zone lock waits", r"zone lock waited (\d+) times")]
 
 
 def read_kernel_logs(d):
@@ -144,7 +147,7 @@ def read_kernel_logs(d):
         if alloc != "slub-stats":
             continue
         for e in re.finditer(r"events over the last run on \d+ CPUs, (\d+) kmallocs.*\n"
-                             r"\s+kmalloc-(\d+)\s+(.*)", text):
+                             r"\s+kmalloc-(\d+)\s+(.*\n(?:.*waited.*\n)*)", text):
             ops, line = int(e.group(1)), e.group(3)
             vals = []
             for _, rx in EVENT_KEYS:
@@ -178,8 +181,11 @@ def events_table(events):
            "kmalloc + kfree pairs, all CPUs\n",
            "The same work per operation at every count means a slowdown is waiting (for "
            "the node's list_lock, the barn's lock, the buddy allocator's zone lock behind "
-           "slabs made and freed) or the machine, not more work. This build's timings are "
-           "not reported (its counters are atomics all CPUs share).\n"]
+           "slabs made and freed) or the machine, not more work. The last three columns "
+           "are that waiting: acquisitions of the node's and the zone's lock that found it "
+           "held, and the turns spent waiting for the node's (kernel/spinlock.h counts them "
+           "in this build). This build's timings are not reported (its counters are "
+           "atomics all CPUs share).\n"]
     cpus = sorted({k[1] for k in events})
     heads = [h for h, _ in EVENT_KEYS]
     out.append("| size | vCPUs | " + " | ".join(heads) + " |")

@@ -50,6 +50,10 @@ void buddy_read_stats(struct buddy_stats *st)
 	st->free_pages = zone.free_pages;
 	for (unsigned int o = 0; o <= MAX_ORDER; o++)
 		st->nr_free[o] = zone.nr_free[o];
+#if SPIN_LOCK_STATS
+	st->lock_contended = zone.lock.contended;
+	st->lock_turns = zone.lock.turns;
+#endif
 	spin_unlock_irqrestore(&zone.lock, flags);
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		const struct per_cpu_pages *pcp = per_cpu_ptr(pcp_lists, cpu);
@@ -61,6 +65,12 @@ void buddy_read_stats(struct buddy_stats *st)
 		st->bad_frees += READ_ONCE(pcp->bad_frees);
 	}
 	st->free_pages += st->pcp_pages;
+}
+
+/* buddy_lock_stats_reset: see buddy.h. */
+void buddy_lock_stats_reset(void)
+{
+	spin_lock_stats_reset(&zone.lock);
 }
 
 /* buddy_cpu_events: see buddy.h. */

@@ -138,6 +138,11 @@ void kmem_cache_stats_show(struct kmem_cache *s)
 	       t->corruptions, t->alloc_sheaf, t->free_sheaf, t->sheaf_swaps, t->sheaf_refills,
 	       t->barn_get, t->barn_put, t->sheaf_flushes, t->sheaf_made, t->page_cmpxchgs,
 	       t->node_locks, t->barn_locks);
+#if SPIN_LOCK_STATS
+	printk("  %-17s node lock waited %lu times, %lu turns; barn lock %lu times, %lu turns\n",
+	       s->name, s->node.list_lock.contended, s->node.list_lock.turns,
+	       s->node.barn.lock.contended, s->node.barn.lock.turns);
+#endif
 #else
 	(void)s;
 #endif
@@ -147,6 +152,8 @@ void kmem_cache_stats_show(struct kmem_cache *s)
 void kmem_cache_stats_reset(struct kmem_cache *s)
 {
 	s->stats = (struct kmem_cache_stats){ 0 };
+	spin_lock_stats_reset(&s->node.list_lock);
+	spin_lock_stats_reset(&s->node.barn.lock);
 }
 
 /* kmem_cache_check's state, under slab_caches_lock. */
