@@ -326,7 +326,7 @@ def main():
              "operations (an operation is an allocation and, later, its free), median of %s runs "
              "at %s%% of the default operations; lower is better. In parentheses: throughput "
              "against the same allocator on 1 thread. Threads are pinned one per core and act "
-             "as CPUs 0..n-1. glibc+lock is glibc's malloc behind one ticket spinlock: "
+             "as CPUs 0..n-1. glibc+lock is glibc's malloc behind one kernel spinlock: "
              "the yardstick for SLOB and SLOB-seg, whose heap has one lock by design."
              % (meta.get("runs", "?"), meta.get("scale", "?"))]
     lines += host_tables(host, threads) if host else ["", "(no host figures)"]

@@ -8,7 +8,7 @@
 #     SLOB-seg (mm/ built for Linux user space, threads pinned to cores acting
 #     as CPUs), the peers the workloads binary can load (glibc, jemalloc,
 #     tcmalloc, mimalloc: lab/bench/host/deps.sh installs them) and
-#     "locked" (glibc's malloc behind one ticket spinlock, the yardstick of a
+#     "locked" (glibc's malloc behind one kernel spinlock, the yardstick of a
 #     one-lock heap). Figures: host wall-clock ns per operation, aggregate
 #     (wall time of a run / all threads' operations), median of the runs.
 #  2. Kernel: SLAB's and SLUB's x86_64 kernels booted with "bench quick" under

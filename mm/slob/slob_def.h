@@ -271,7 +271,7 @@ extern struct slob_heap slob_heap;
 /*
  * The heap lock: a byte taken by exchange (test and test-and-set), with
  * interrupts off; slob_lock returns the interrupt state for slob_unlock.
- * Half the instructions of the kernel's ticket lock, which matters on
+ * Fewer instructions than the kernel's spinlock (kernel/spinlock.h), which matters on
  * paths that are mostly this lock; it is not fair, which the short
  * critical sections make harmless. slob_trylock (interrupts already off)
  * never waits. Acquire on taking, release on dropping. A CPU that finds

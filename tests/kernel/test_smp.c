@@ -11,8 +11,8 @@
  *
  * Sizes: contended loops do a fixed total of work split over the online
  * CPUs, not a fixed amount per CPU. Under QEMU TCG with more virtual CPUs
- * than host cores, every hand-over of a contended ticket lock waits until
- * the host schedules the one vCPU whose turn it is (milliseconds), so
+ * than host cores, a contended lock waits whenever the host deschedules
+ * its holder (milliseconds), so
  * per-CPU counts would make -smp 8 on a 2-core host take minutes.
  */
 #include "kernel/arch.h"
@@ -355,8 +355,8 @@ static DEFINE_PER_CPU(unsigned int, irq_lock_hook_mine);
 
 /*
  * At most IRQ_LOCK_HOOK_MAX lock rounds per CPU from the tick: on an
- * overcommitted host (8 vCPUs on 2 cores) a ticket hand-over waits for the
- * host to run the next holder, a few milliseconds, so every CPU's tick
+ * overcommitted host (8 vCPUs on 2 cores) a holder the host deschedules
+ * keeps the lock for a few milliseconds, so every CPU's tick
  * taking the lock at HZ would ask for more hand-overs a second than the lock
  * can serve, and the test would never end. A bounded number still makes
  * the tick contend with normal code on every CPU.

@@ -36,7 +36,8 @@
 # CPUs run round-robin in one host thread (-accel tcg,thread=single), where
 # QEMU moves on to the next CPU whenever one spins (x86's pause, arm64's
 # yield) or halts. That is what a 64-CPU boot on a 2-core host needs: 64
-# MTTCG threads each wait a host time slice per ticket-lock hand-over.
+# MTTCG threads, more than the host has cores, each spin through time slices
+# their lock holders are descheduled for.
 # TCG_THREAD=single or multi in the environment chooses either for any N.
 # Exit statuses: x86_64's
 # isa-debug-exit and arm64's semihosting SYS_EXIT both make QEMU exit with

@@ -541,7 +541,7 @@ def main():
     variant_table(t, w)
     w("## Concurrent and remote free\n\n")
     w("Threads are pinned one per core and start each phase together through a spinning "
-      "barrier. Quarry's node and zone locks are its kernel ticket spinlocks, spinning in "
+      "barrier. Quarry's node and zone locks are its kernel spinlocks, spinning in "
       "user space: if the holder's thread is descheduled (other work on the machine), the "
       "waiter spins until it runs again, which the kernel (interrupts off while a lock is "
       "held) never sees. The occasional figures in the thousands of ticks are that, or page "

@@ -15,7 +15,7 @@
  *                         involuntary context switches in the measured part
  *     --variant NAME      Quarry's allocator name in the rows ("slab" or "slub")
  *     --allocators LIST   subset of quarry,glibc,jemalloc,tcmalloc,mimalloc,locked
- *                         (locked: glibc's malloc behind one kernel/spinlock.h ticket
+ *                         (locked: glibc's malloc behind one kernel/spinlock.h
  *                         lock, the plain spinlock-protected heap that SLOB and
  *                         SLOB-seg, one heap lock by design, are measured against;
  *                         not in the default list)
@@ -695,7 +695,7 @@ static inline void mimalloc_free(void *p)
 {
 	peer_mi_free(p);
 }
-/* The yardstick of a one-lock heap: every call under one ticket lock, as SLOB's heap is. */
+/* The yardstick of a one-lock heap: every call under one spinlock, as SLOB's heap is. */
 static struct spinlock locked_heap_lock __aligned(64) = SPINLOCK_INIT;
 static inline void *locked_alloc(size_t n)
 {
@@ -867,7 +867,7 @@ static void setup_allocators(void)
 	snprintf(allocs[1].how, sizeof(allocs[1].how),
 		 "glibc %s malloc()/free(), the process's own allocator", gnu_get_libc_version());
 	snprintf(allocs[5].how, sizeof(allocs[5].how),
-		 "glibc %s malloc()/free() behind one ticket spinlock (kernel/spinlock.h, the "
+		 "glibc %s malloc()/free() behind one spinlock (kernel/spinlock.h, the "
 		 "host's cpu_relax): a plain spinlock-protected heap", gnu_get_libc_version());
 	for (unsigned int i = 2; i < 5; i++)
 		if (allocs[i].on && !peer_open(allocs[i].key, allocs[i].how, sizeof(allocs[i].how)))
