@@ -22,7 +22,7 @@ from collections import defaultdict
 
 ORDER = ["slab", "slub", "slob", "slob-seg", "glibc", "jemalloc", "tcmalloc", "mimalloc", "locked"]
 NAMES = {"slab": "SLAB", "slub": "SLUB", "slob": "SLOB", "slob-seg": "SLOB-seg",
-         "locked": "glibc+lock"}
+         "locked": "glibc+lock", "slub-stats": "SLUB, SLAB_STATS=1"}
 WORKLOADS = ["larson", "mixed", "prodcons"]
 
 

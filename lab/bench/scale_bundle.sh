@@ -12,7 +12,7 @@
 #          peers (jemalloc, tcmalloc, mimalloc, where installed) load
 #   qemu/  qemu-system-x86_64, the libraries it loads, its TCG module
 #   fw/    the firmware it reads (SeaBIOS, kvmvapic, linuxboot_dma)
-#   scale.sh, report_scale.py   the same scripts as `make bench-scale`
+#   scale.sh, report.py, report_scale.py   the same scripts as `make bench-scale`
 #   run.sh  on the target: SCALE_BUNDLE=<its dir> scale.sh, so every program
 #          starts through lib/ld-linux-x86-64.so.2 --library-path ... and QEMU finds
 #          its module (QEMU_MODULE_DIR) and firmware (-L); results in ./results/
@@ -99,7 +99,7 @@ for f in bios-256k.bin vgabios-stdvga.bin kvmvapic.bin linuxboot_dma.bin; do
 		echo "bench-scale-bundle: no $f here (QEMU may ask for it)" >&2
 done
 
-cp lab/bench/scale.sh lab/bench/report_scale.py "$stage/"
+cp lab/bench/scale.sh lab/bench/report.py lab/bench/report_scale.py "$stage/"
 echo "$ncpus" > "$stage/nr_cpus"
 cat > "$stage/run.sh" <<'RUN'
 #!/usr/bin/env bash
