@@ -30,6 +30,12 @@
  *
  * SLAB_ALLOC_NAME - the allocator's name as its reports print it ("slab").
  *
+ * SLAB_BAD_FREE_EVENT() - what else a bad free counts besides
+ * slab_bad_frees and the cache's bad_frees (SLOB: a per-CPU heap event;
+ * SLAB, SLUB: nothing). mm/slab_debug.c's misuse checks also read each
+ * cache's 'flags', 'object_size', 'ctor' and stat(cache, bad_frees /
+ * corruptions, n).
+ *
  * kmem_cache_slabinfo - fill si with cachep's row of /proc/slabinfo 2.1
  * (mm/slab_report.c prints it): the counts as the allocator defines them
  * (its *_info.c says how), the cache's own tunables. Called with

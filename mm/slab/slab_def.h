@@ -82,6 +82,7 @@
 #include "mm/page.h"
 #include "mm/slab.h"
 #include "mm/buddy.h"
+#include "mm/slab_debug.h"
 #include "kernel/percpu.h"
 #include "kernel/atomic.h"
 #include <asm/processor.h>
@@ -301,6 +302,7 @@ struct kmem_cache_stats {
 #define SLAB_CPU_FAILSLAB	NR_CPUS
 
 #define SLAB_ALLOC_NAME	"slab"	/* the reports' prefix (mm/slab_impl.h) */
+#define SLAB_BAD_FREE_EVENT()	((void)0)	/* a bad free is no per-CPU event here */
 
 struct kmem_cache {
 	/* What the fast paths read, together at the front. */
@@ -612,16 +614,13 @@ void slab_drop_local_arrays(void);
 void cache_node_init(struct kmem_cache *cachep, struct kmem_cache_node *n);
 void cache_free_nodes(struct kmem_cache *cachep);
 
-/* mm/slab/slab_debug.c: guards, poison and pointer checks. */
-void slab_debug_init_obj(struct kmem_cache *cachep, void *objp);
-bool slab_debug_free(struct kmem_cache *cachep, void *objp, const char *fn);
-void slab_debug_alloc(struct kmem_cache *cachep, void *objp);
-int slab_debug_verify_free(struct kmem_cache *cachep, void *objp);
+/*
+ * mm/slab/slab_debug.c: the pointer checks and the freelist check of SLAB's
+ * geometry. The guards, poison and reports every allocator shares are in
+ * mm/slab_debug.h (SLAB's objects use its guard-word layout).
+ */
 bool slab_debug_check_freelist(struct kmem_cache *cachep, struct page *page);
 struct page *slab_find_head(struct kmem_cache *cachep, const void *objp, const char *fn);
-void slab_print_error(const struct kmem_cache *cachep, const char *fn, const void *objp,
-		      const char *what);
-void slab_bad_free(struct kmem_cache *cachep, const char *fn, const void *objp, const char *what);
 
 /* mm/kmalloc.c */
 void kmalloc_caches_init(void);

@@ -105,7 +105,7 @@ static __always_inline struct page *slab_make(struct kmem_cache *s, struct kmem_
 			void *x = slub_obj(g, page, i);
 
 			if (slub_debug_on(s))
-				slub_debug_init_obj(s, x);
+				slab_debug_init_obj(s, x);
 			if (s->ctor && !(s->flags & (SLAB_POISON | SLUB_CTOR_AT_ALLOC)))
 				s->ctor(x);
 		}

@@ -126,6 +126,7 @@
 #include "mm/page.h"
 #include "mm/slab.h"
 #include "mm/buddy.h"
+#include "mm/slab_debug.h"
 #include <asm/cmpxchg.h>
 #include <asm/processor.h>
 
@@ -310,6 +311,7 @@ struct kmem_cache_stats {
 #endif
 
 #define SLAB_ALLOC_NAME	"slub"	/* the reports' prefix (mm/slab_impl.h) */
+#define SLAB_BAD_FREE_EVENT()	((void)0)	/* a bad free is no per-CPU event here */
 
 struct kmem_cache {
 	/* What the fast paths read, together at the front. */
@@ -893,15 +895,15 @@ unsigned long slub_sheaved(struct kmem_cache *s, unsigned long *in_barn);
 /* mm/slub/slub_dfree.c: the double-free check behind the free words' test (see above). */
 bool slub_free_is_double(struct kmem_cache *s, void *x, char *what, size_t len);
 
-/* mm/slub/slub_debug.c: pointer checks, guards, poison, the locked debug paths. */
+/*
+ * mm/slub/slub_debug.c: the pointer checks of SLUB's geometry and the
+ * locked debug paths. The guards, poison and reports every allocator
+ * shares are in mm/slab_debug.h (SLUB's debug objects use its guard-word
+ * layout, the free pointer past the second red zone).
+ */
 struct page *slab_find_head(struct kmem_cache *s, const void *objp, const char *fn);
-void slab_print_error(const struct kmem_cache *s, const char *fn, const void *objp,
-		      const char *what);
-void slab_bad_free(struct kmem_cache *s, const char *fn, const void *objp, const char *what);
-void slub_debug_init_obj(struct kmem_cache *s, void *x);
 void *slub_debug_alloc(struct kmem_cache *s);
 void slub_debug_free(struct kmem_cache *s, struct page *page, void *x, const char *fn);
-int slub_debug_verify_free(struct kmem_cache *s, void *x);
 bool slub_fp_valid(const struct kmem_cache *s, const struct page *page, const void *fp);
 
 /*

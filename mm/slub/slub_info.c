@@ -235,7 +235,7 @@ static long walk_chain(struct kmem_cache *s, struct page *page, void *v, const c
 		check_map[idx / 8] |= (uint8_t)(1U << (idx % 8));
 		CHECK(!sheaved_has(v), "%s freelist of slab %p: object %p is in a sheaf too "
 		      "(a double free?)", what, page_address(page), v);
-		if (slub_debug_on(s) && slub_debug_verify_free(s, v))
+		if (slub_debug_on(s) && slab_debug_verify_free(s, v))
 			return -1;
 		n++;
 		v = slub_get_fp(s, v);
