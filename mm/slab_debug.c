@@ -31,7 +31,7 @@ void slab_bad_free(struct kmem_cache *c, const char *fn, const void *p, const ch
 	__atomic_fetch_add(&slab_bad_frees, 1, __ATOMIC_RELAXED);
 	SLAB_BAD_FREE_EVENT();
 	if (c)
-		stat(c, bad_frees, 1);
+		stat(c, shared.bad_frees, 1);
 }
 
 /* slab_corrupt: see slab_debug.h. */
@@ -40,7 +40,7 @@ void slab_corrupt(struct kmem_cache *c, const char *fn, const void *p, const cha
 	slab_print_error(c, fn, p, what);
 	__atomic_fetch_add(&slab_corruptions, 1, __ATOMIC_RELAXED);
 	if (c)
-		stat(c, corruptions, 1);
+		stat(c, shared.corruptions, 1);
 }
 
 /* What a page that is not a slab page is, for the report. */

@@ -43,7 +43,11 @@
  * locks the allocator needs to read its counters. Never fails.
  *
  * slab_alloc_tables_show - print the allocator's own tables after the 2.1
- * table (SLOB: its heap); may print nothing.
+ * table (SLOB: its heap); may print nothing. *
+ * kmem_cache_stats_own - write cachep's own event counters (those beside
+ * the shared struct slab_stats, mm/slab_stats.h) to buf, len bytes, NUL
+ * ended, as words and numbers for kmem_cache_stats_show's line (mm/slab_report.c).
+ * Reads the counters without a lock; never fails (a long line is cut).
  */
 struct slabinfo {
 	unsigned long active_objs, num_objs;
@@ -54,6 +58,7 @@ struct slabinfo {
 
 void kmem_cache_slabinfo(struct kmem_cache *cachep, struct slabinfo *si);
 void slab_alloc_tables_show(void);
+void kmem_cache_stats_own(struct kmem_cache *cachep, char *buf, size_t len);
 
 /*
  * The hooks kmalloc and kfree take from the allocator. Every def header

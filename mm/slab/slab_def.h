@@ -93,13 +93,7 @@
 #ifndef CONFIG_SLAB_DEBUG
 #define CONFIG_SLAB_DEBUG 0
 #endif
-#ifndef CONFIG_SLAB_STATS
-#if CONFIG_SLAB_DEBUG || defined(QUARRY_HOST)
-#define CONFIG_SLAB_STATS 1
-#else
-#define CONFIG_SLAB_STATS 0
-#endif
-#endif
+#include "mm/slab_stats.h"
 #ifndef CONFIG_SLAB_GROW_LOCKED
 #define CONFIG_SLAB_GROW_LOCKED 0
 #endif
@@ -263,8 +257,9 @@ _Static_assert(_Alignof(struct kmem_cache_node) >= SLAB_CACHE_LINE &&
 #define SLAB_NODE_MASK		(0xffUL << SLAB_NODE_SHIFT)
 _Static_assert(NR_CPUS <= 256, "a node number fits eight bits of page->flags");
 
-/* Event counters of one cache; all zero unless CONFIG_SLAB_STATS. */
+/* Event counters of one cache (mm/slab_stats.h); all zero unless CONFIG_SLAB_STATS. */
 struct kmem_cache_stats {
+	struct slab_stats shared;	/* slabs_made: slabs made with pages from the buddy */
 	unsigned long allocs;		/* objects handed to callers */
 	unsigned long frees;		/* objects taken back from callers */
 	unsigned long alloc_hits;	/* allocations served from the CPU array */
@@ -275,23 +270,13 @@ struct kmem_cache_stats {
 	unsigned long shared_refilled;	/* of those, from the shared array */
 	unsigned long flushed;		/* objects moved out of CPU arrays (to slabs or shared) */
 	unsigned long shared_flushed;	/* of those, into the shared array */
-	unsigned long grown;		/* slabs made with pages from the buddy allocator */
 	unsigned long grown_batch;	/* objects taken from new slabs before publishing them */
 	unsigned long grow_failed;	/* slabs we could not make: no pages or no freelist */
 	unsigned long grown_min;	/* min-order slabs made in the twin: the order was not free */
 	unsigned long alloc_min;	/* objects handed out from the twin's min-order slabs */
 	unsigned long reaped;		/* empty slabs given back to the buddy allocator */
-	unsigned long bad_frees;	/* frees reported and refused */
-	unsigned long corruptions;	/* red zone or poison damage found */
 };
 
-#if CONFIG_SLAB_STATS
-/* stat - the one hook for every counter: add n to cachep->stats.field. */
-#define stat(cachep, field, n) \
-	((void)__atomic_fetch_add(&(cachep)->stats.field, (unsigned long)(n), __ATOMIC_RELAXED))
-#else
-#define stat(cachep, field, n) ((void)(cachep), (void)(n))
-#endif
 
 /*
  * The per-CPU index every CPU's slab_cpu_index holds while failslab is on:

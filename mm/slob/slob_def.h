@@ -66,13 +66,7 @@
 #ifndef CONFIG_SLAB_DEBUG
 #define CONFIG_SLAB_DEBUG 0
 #endif
-#ifndef CONFIG_SLAB_STATS
-#if CONFIG_SLAB_DEBUG || defined(QUARRY_HOST)
-#define CONFIG_SLAB_STATS 1
-#else
-#define CONFIG_SLAB_STATS 0
-#endif
-#endif
+#include "mm/slab_stats.h"
 
 #ifdef CONFIG_ALLOC_SLOB_SEG
 #define SLOB_SEG	1
@@ -190,25 +184,17 @@ static __always_inline bool slob_in_page(const struct slob_hdr *h, const struct 
 	return (uintptr_t)h - (uintptr_t)page_address(page) < PAGE_SIZE;
 }
 
-/* Event counters of one cache; all zero unless CONFIG_SLAB_STATS. */
+/* Event counters of one cache (mm/slab_stats.h); all zero unless CONFIG_SLAB_STATS. */
 struct kmem_cache_stats {
+	struct slab_stats shared;	/* slabs_made: heap pages this cache's allocations brought in */
 	unsigned long allocs;		/* objects handed out */
 	unsigned long frees;		/* objects taken back */
 	unsigned long pages_scanned;	/* pages looked at by the search (sequential fit) */
 	unsigned long blocks_scanned;	/* free blocks looked at by the search */
 	unsigned long splits;		/* allocations that left a free remainder */
 	unsigned long merges;		/* frees that coalesced with a neighbour */
-	unsigned long new_pages;	/* heap pages this cache's allocations brought in */
-	unsigned long bad_frees;	/* frees reported and refused */
-	unsigned long corruptions;	/* red zone, poison or header damage found */
 };
 
-#if CONFIG_SLAB_STATS
-#define stat(c, field, n) \
-	((void)__atomic_fetch_add(&(c)->stats.field, (unsigned long)(n), __ATOMIC_RELAXED))
-#else
-#define stat(c, field, n) ((void)(c), (void)(n))
-#endif
 
 struct kmem_cache {
 	/* What the paths read, together at the front. */

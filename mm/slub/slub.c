@@ -124,7 +124,7 @@ static __always_inline struct page *slab_make(struct kmem_cache *s, struct kmem_
 	page->slub_freelist = next;
 	page->counters = slub_counters(taken, g->num, false);
 	atomic_long_add(&s->node.nr_slabs, 1);
-	stat(s, new_slabs, 1);
+	stat(s, shared.slabs_made, 1);
 	return page;
 }
 
