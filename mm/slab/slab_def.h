@@ -588,12 +588,16 @@ struct slab_counts {
 };
 void cache_counts_sum(struct kmem_cache *cachep, struct slab_counts *c);
 
-/* mm/slab/slab_cpu.c: per-CPU and shared arrays. */
-void cache_free_arrays(struct kmem_cache *cachep);
+/* mm/slab/slab_cpu.c: per-CPU and shared arrays, the paths through them. */
 void cache_drain_array(struct kmem_cache *cachep, struct array_cache *ac, unsigned int n);
 void cache_drain_shared(struct kmem_cache *cachep, unsigned int nid, unsigned int n);
 void cache_release_shared(struct kmem_cache *cachep, unsigned int nid);
 void slab_count_event(void);
+
+/* mm/slab/slab_array.c: making and freeing the arrays and nodes. */
+struct array_cache *cache_make_array(struct kmem_cache *cachep);
+void cache_make_shared(struct kmem_cache *cachep, unsigned int nid);
+void cache_free_arrays(struct kmem_cache *cachep);
 void slab_set_arrayless(bool on);
 void slab_drop_local_arrays(void);
 void cache_node_init(struct kmem_cache *cachep, struct kmem_cache_node *n);
