@@ -21,9 +21,10 @@ $(error ALLOC must be one of $(MM_ALLOCS), not '$(ALLOC)')
 endif
 # The page allocator (mm/page_alloc/), and what every object allocator shares:
 # kmalloc and its size classes, the cache registry and API checks, fault
-# injection, the debug-info section.
+# injection, the debug-info section, the misuse checks and reports
+# (red zones, poison, bad pointers: mm/slab_debug.c).
 MM_SRCS_COMMON := mm/debug_info.c mm/fault_inject.c $(MM_SRCS_page_alloc)
-MM_SRCS_SHARED := mm/kmalloc.c mm/slab_common.c mm/slab_report.c
+MM_SRCS_SHARED := mm/kmalloc.c mm/slab_common.c mm/slab_debug.c mm/slab_report.c
 MM_SRCS := $(MM_SRCS_COMMON) $(if $(filter none,$(ALLOC)),,$(MM_SRCS_SHARED) $(MM_SRCS_$(ALLOC)))
 TEST_SRCS_ALLOC := tests/common/test_kmalloc.c $(wildcard tests/common/test_cache*.c)
 TEST_SRCS := tests/common/test_buddy.c $(if $(filter none,$(ALLOC)),,$(sort $(TEST_SRCS_ALLOC) \

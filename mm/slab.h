@@ -36,8 +36,9 @@
  *	no CPU slab: every operation takes the cache's node lock, and SLUB
  *	also checks every free pointer it follows. Without it the same checks
  *	are available per cache with the flags.
- *   CONFIG_SLAB_STATS=1: count events per cache (struct kmem_cache_stats in
- *	mm/slab/slab_def.h or mm/slub/slub_def.h). Costs one atomic add per counted
+ *   CONFIG_SLAB_STATS=1: count events per cache (the counters every
+ *	allocator shares in mm/slab_stats.h, each allocator's own in its
+ *	struct kmem_cache_stats, mm/<alloc>/<alloc>_def.h). Costs one atomic add per counted
  *	event, fast paths included; on by default in debug and host builds only.
  *   CONFIG_SLAB_IDX_BYTES=4 (SLAB_IDX=4), CONFIG_SLAB_GROW_LOCKED=1: SLAB
  *	only, the benchmark variants of seeds 000 and 001 (mm/slab/slab_def.h,

@@ -30,6 +30,12 @@
  *
  * SLAB_ALLOC_NAME - the allocator's name as its reports print it ("slab").
  *
+ * SLAB_BAD_FREE_EVENT() - what else a bad free counts besides
+ * slab_bad_frees and the cache's bad_frees (SLOB: a per-CPU heap event;
+ * SLAB, SLUB: nothing). mm/slab_debug.c's misuse checks also read each
+ * cache's 'flags', 'object_size', 'ctor' and stat(cache, bad_frees /
+ * corruptions, n).
+ *
  * kmem_cache_slabinfo - fill si with cachep's row of /proc/slabinfo 2.1
  * (mm/slab_report.c prints it): the counts as the allocator defines them
  * (its *_info.c says how), the cache's own tunables. Called with
@@ -37,7 +43,11 @@
  * locks the allocator needs to read its counters. Never fails.
  *
  * slab_alloc_tables_show - print the allocator's own tables after the 2.1
- * table (SLOB: its heap); may print nothing.
+ * table (SLOB: its heap); may print nothing. *
+ * kmem_cache_stats_own - write cachep's own event counters (those beside
+ * the shared struct slab_stats, mm/slab_stats.h) to buf, len bytes, NUL
+ * ended, as words and numbers for kmem_cache_stats_show's line (mm/slab_report.c).
+ * Reads the counters without a lock; never fails (a long line is cut).
  */
 struct slabinfo {
 	unsigned long active_objs, num_objs;
@@ -48,6 +58,14 @@ struct slabinfo {
 
 void kmem_cache_slabinfo(struct kmem_cache *cachep, struct slabinfo *si);
 void slab_alloc_tables_show(void);
+void kmem_cache_stats_own(struct kmem_cache *cachep, char *buf, size_t len);
+
+/*
+ * kmem_cache_locks_reset - zero the contention counters (kernel/spinlock.h,
+ * SLAB_STATS=1 builds) of the cache's own locks, which kmem_cache_stats_own
+ * may report; for kmem_cache_stats_reset. The cache idle. May do nothing.
+ */
+void kmem_cache_locks_reset(struct kmem_cache *cachep);
 
 /*
  * The hooks kmalloc and kfree take from the allocator. Every def header

@@ -1,7 +1,9 @@
 /*
  * slab_report.c - the reports every object allocator prints the same way:
  * /proc/slabinfo version 2.1 (slabinfo_show, slabinfo_line), meminfo's
- * "Slab:" line, and the walk of the statistics report.
+ * "Slab:" line, and the statistics report: one line per cache, the
+ * allocator's own counters (kmem_cache_stats_own) then the shared ones
+ * (mm/slab_stats.h).
  *
  * The allocator fills a struct slabinfo per cache (kmem_cache_slabinfo,
  * mm/slab_impl.h: what its numbers mean is said in its own *_info.c) and
@@ -53,6 +55,28 @@ void slabinfo_show(void)
 void slab_meminfo_show(void)
 {
 	printk("%-16s%8lu kB\n", "Slab:", slab_total_pages() * (PAGE_SIZE / 1024));
+}
+
+/* kmem_cache_stats_show: see slab.h. */
+void kmem_cache_stats_show(struct kmem_cache *cachep)
+{
+#if CONFIG_SLAB_STATS
+	const struct slab_stats *s = &cachep->stats.shared;
+	char own[512];
+
+	kmem_cache_stats_own(cachep, own, sizeof(own));
+	printk("  %-17s %s; slabs made %lu bad %lu corrupt %lu\n", cachep->name, own,
+	       s->slabs_made, s->bad_frees, s->corruptions);
+#else
+	(void)cachep;
+#endif
+}
+
+/* kmem_cache_stats_reset: see slab.h. */
+void kmem_cache_stats_reset(struct kmem_cache *cachep)
+{
+	cachep->stats = (struct kmem_cache_stats){ 0 };
+	kmem_cache_locks_reset(cachep);
 }
 
 /* slab_stats_show: see slab.h. */

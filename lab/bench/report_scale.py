@@ -118,7 +118,7 @@ def read_kernel(d):
 
 ATOMIC_KINDS = ["cmpxchg", "cmpxchg_double", "this_cpu_double"]
 EVENT_KEYS = [("node locks", r"locks node (\d+)"), ("barn locks", r"locks node \d+ barn (\d+)"),
-              ("page cmpxchgs", r"page cmpxchg (\d+)"), ("slabs made", r" new (\d+)"),
+              ("page cmpxchgs", r"page cmpxchg (\d+)"), ("slabs made", r"slabs made (\d+)"),
               ("slabs freed", r"discard (\d+)"), ("slow frees", r"free fast \d+ slow (\d+)"),
               ("sheaf refills", r"sheaf alloc \d+ free \d+ swap \d+ refill (\d+)"),
               ("node lock waits", r"node lock waited (\d+) times"),

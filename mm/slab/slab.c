@@ -200,7 +200,7 @@ struct page *cache_grow_take(struct kmem_cache *cachep, unsigned int nid, void *
 			out[i] = p;
 		page->active = take;
 	}
-	stat(cachep, grown, 1);
+	stat(cachep, shared.slabs_made, 1);
 	if (unlikely(cachep->min_of))
 		stat(cachep->min_of, grown_min, 1);
 	if (take == num && cachep->layout == SLAB_LAYOUT_IN_OBJ) {

@@ -1,7 +1,8 @@
 /*
  * slab_cpu.c - the per-CPU array caches and the nodes' shared arrays: what
- * SLAB's fast paths (inline in mm/slab/slab_def.h) fall back on, and making,
- * refilling, flushing and draining the arrays.
+ * SLAB's fast paths (inline in mm/slab/slab_def.h) fall back on, and
+ * refilling, flushing and draining the arrays (making and freeing them,
+ * and the nodes: mm/slab/slab_array.c).
  *
  * Each cache has one struct array_cache per CPU (cachep->cpu_array[cpu]), a
  * stack of up to 'limit' object pointers, made on the CPU's first use of the
@@ -57,12 +58,6 @@
 #include "mm/fault_inject.h"
 
 struct array_cache slab_no_array;
-/*
- * This CPU is making an array, or giving all of them back: its own
- * allocations and frees go array-less meanwhile, so that they neither
- * recurse into making another array nor bring back one just dropped.
- */
-static DEFINE_PER_CPU(unsigned int, slab_arrayless);
 /* Slow-path operations on this CPU that moved objects to or from slabs. */
 static DEFINE_PER_CPU(unsigned long, slab_events);
 
@@ -178,115 +173,6 @@ static void cache_free_one(struct kmem_cache *cachep, void *objp)
 {
 	cache_free_home(cachep, &objp, 1, false);
 	slab_count_event();
-}
-
-static inline size_t array_bytes(unsigned int limit)
-{
-	return sizeof(struct array_cache) + (limit + 1) * sizeof(void *);
-}
-
-/*
- * kmalloc an empty array, this CPU's own allocations going array-less
- * meanwhile (and staying so after, if they were already: a flush in the
- * middle of slab_drop_local_arrays can get here).
- */
-static struct array_cache *array_alloc(struct kmem_cache *cachep, unsigned int limit,
-				       unsigned int batchcount)
-{
-	unsigned int was = this_cpu_read(slab_arrayless);
-	struct array_cache *ac;
-
-	this_cpu_write(slab_arrayless, 1);
-	ac = kmalloc(array_bytes(limit));
-	this_cpu_write(slab_arrayless, was);
-	if (ac)
-		*ac = (struct array_cache){ .limit = limit, .batchcount = batchcount,
-					    .mark_off = cachep->mark_off };
-	if (ac)
-		ac->entry[0] = NULL;
-	return ac;
-}
-
-/* Give node nid its shared array, unless another CPU got there first. Interrupts off. */
-static void cache_make_shared(struct kmem_cache *cachep, unsigned int nid)
-{
-	struct kmem_cache_node *n = cachep->node[nid];
-	struct array_cache *sh;
-
-	sh = array_alloc(cachep, cachep->shared * cachep->batchcount, cachep->batchcount);
-	if (!sh)
-		return;
-	spin_lock(&n->list_lock);
-	if (!n->shared) {
-		n->shared = sh;
-		sh = NULL;
-	}
-	spin_unlock(&n->list_lock);
-	kfree(sh);
-}
-
-/* cache_node_init - an empty node of cachep (lists, lock, free_limit). */
-void cache_node_init(struct kmem_cache *cachep, struct kmem_cache_node *n)
-{
-	*n = (struct kmem_cache_node){ .free_limit = SLAB_NODE_FREE_LIMIT(cachep) };
-	spin_lock_init(&n->list_lock);
-	INIT_LIST_HEAD(&n->slabs_full);
-	INIT_LIST_HEAD(&n->slabs_partial);
-	INIT_LIST_HEAD(&n->slabs_free);
-}
-
-/*
- * Give this CPU (not CPU 0, whose node is part of the cache) its node of
- * the cache, published once whole; with no memory for it, the CPU goes on
- * using node 0. Interrupts off.
- */
-static void cache_make_node(struct kmem_cache *cachep)
-{
-	unsigned int was = this_cpu_read(slab_arrayless);
-	struct kmem_cache_node *n;
-
-	this_cpu_write(slab_arrayless, 1);
-	n = kmem_cache_alloc(slab_node_cache);
-	this_cpu_write(slab_arrayless, was);
-	if (!n)
-		return;
-	cache_node_init(cachep, n);
-	smp_store_release(&cachep->node[smp_processor_id()], n);
-}
-
-/* cache_free_nodes - free the nodes of a destroyed cache (empty, no shared arrays). */
-void cache_free_nodes(struct kmem_cache *cachep)
-{
-	for (unsigned int i = 1; i < NR_CPUS; i++) {
-		struct kmem_cache_node *n = cachep->node[i];
-
-		if (!n)
-			continue;
-		BUG_ON(n->total_slabs || n->shared);
-		cachep->node[i] = NULL;
-		kmem_cache_free(slab_node_cache, n);
-	}
-}
-
-/*
- * cache_make_array - this CPU's first use of the cache: make its node (if
- * it has none) and its array, and count the array. Returns the array, or NULL (array-less for now: boot, nested,
- * or out of memory). Interrupts off.
- */
-static struct array_cache *cache_make_array(struct kmem_cache *cachep)
-{
-	struct array_cache *ac;
-
-	if (slab_state < SLAB_UP || this_cpu_read(slab_arrayless) || cachep->min_of)
-		return NULL;	/* a min-order twin never has one */
-	if (!cachep->node[smp_processor_id()])
-		cache_make_node(cachep);
-	ac = array_alloc(cachep, cachep->limit, cachep->batchcount);
-	if (!ac)
-		return NULL;
-	atomic_inc(&cachep->nr_arrays);
-	WRITE_ONCE(cachep->cpu_array[smp_processor_id()], ac);
-	return ac;
 }
 
 /*
@@ -743,61 +629,4 @@ void slab_drain_local_all(void)
 	list_for_each_entry(cachep, &slab_caches, list)
 		kmem_cache_drain_local(cachep);
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
-}
-
-/* Stay array-less on this CPU (on) or not (off). Interrupts off. */
-void slab_set_arrayless(bool on)
-{
-	this_cpu_write(slab_arrayless, on ? 1 : 0);
-}
-
-/*
- * slab_drop_local_arrays - this CPU drains every array it has and gives
- * the arrays themselves back to kmalloc: it is as if it had never used a
- * cache. Not from an interrupt handler.
- */
-void slab_drop_local_arrays(void)
-{
-	unsigned int cpu = smp_processor_id();
-	struct kmem_cache *cachep;
-	unsigned long flags;
-
-	flags = spin_lock_irqsave(&slab_caches_lock);
-	slab_set_arrayless(true);
-	list_for_each_entry(cachep, &slab_caches, list) {
-		struct array_cache *ac = cachep->cpu_array[cpu];
-
-		if (ac == &slab_no_array)
-			continue;
-		cache_drain_array(cachep, ac, ~0U);
-		WRITE_ONCE(cachep->cpu_array[cpu], &slab_no_array);
-		atomic_dec(&cachep->nr_arrays);
-		kfree(ac);
-	}
-	slab_set_arrayless(false);
-	spin_unlock_irqrestore(&slab_caches_lock, flags);
-}
-
-/* cache_free_arrays - free the (drained) arrays of a cache being destroyed. */
-void cache_free_arrays(struct kmem_cache *cachep)
-{
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
-		struct array_cache *ac = cachep->cpu_array[cpu];
-
-		if (ac == &slab_no_array)
-			continue;
-		BUG_ON(ac->avail != 0);
-		cachep->cpu_array[cpu] = &slab_no_array;
-		kfree(ac);
-	}
-	for (unsigned int i = 0; i < NR_CPUS; i++) {
-		struct kmem_cache_node *n = cachep->node[i];
-
-		if (!n)
-			continue;
-		BUG_ON(n->shared && n->shared->avail);
-		kfree(n->shared);
-		n->shared = NULL;
-	}
-	atomic_set(&cachep->nr_arrays, 0);
 }

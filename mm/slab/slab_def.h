@@ -82,6 +82,7 @@
 #include "mm/page.h"
 #include "mm/slab.h"
 #include "mm/buddy.h"
+#include "mm/slab_debug.h"
 #include "kernel/percpu.h"
 #include "kernel/atomic.h"
 #include <asm/processor.h>
@@ -92,13 +93,7 @@
 #ifndef CONFIG_SLAB_DEBUG
 #define CONFIG_SLAB_DEBUG 0
 #endif
-#ifndef CONFIG_SLAB_STATS
-#if CONFIG_SLAB_DEBUG || defined(QUARRY_HOST)
-#define CONFIG_SLAB_STATS 1
-#else
-#define CONFIG_SLAB_STATS 0
-#endif
-#endif
+#include "mm/slab_stats.h"
 #ifndef CONFIG_SLAB_GROW_LOCKED
 #define CONFIG_SLAB_GROW_LOCKED 0
 #endif
@@ -262,8 +257,9 @@ _Static_assert(_Alignof(struct kmem_cache_node) >= SLAB_CACHE_LINE &&
 #define SLAB_NODE_MASK		(0xffUL << SLAB_NODE_SHIFT)
 _Static_assert(NR_CPUS <= 256, "a node number fits eight bits of page->flags");
 
-/* Event counters of one cache; all zero unless CONFIG_SLAB_STATS. */
+/* Event counters of one cache (mm/slab_stats.h); all zero unless CONFIG_SLAB_STATS. */
 struct kmem_cache_stats {
+	struct slab_stats shared;	/* slabs_made: slabs made with pages from the buddy */
 	unsigned long allocs;		/* objects handed to callers */
 	unsigned long frees;		/* objects taken back from callers */
 	unsigned long alloc_hits;	/* allocations served from the CPU array */
@@ -274,23 +270,13 @@ struct kmem_cache_stats {
 	unsigned long shared_refilled;	/* of those, from the shared array */
 	unsigned long flushed;		/* objects moved out of CPU arrays (to slabs or shared) */
 	unsigned long shared_flushed;	/* of those, into the shared array */
-	unsigned long grown;		/* slabs made with pages from the buddy allocator */
 	unsigned long grown_batch;	/* objects taken from new slabs before publishing them */
 	unsigned long grow_failed;	/* slabs we could not make: no pages or no freelist */
 	unsigned long grown_min;	/* min-order slabs made in the twin: the order was not free */
 	unsigned long alloc_min;	/* objects handed out from the twin's min-order slabs */
 	unsigned long reaped;		/* empty slabs given back to the buddy allocator */
-	unsigned long bad_frees;	/* frees reported and refused */
-	unsigned long corruptions;	/* red zone or poison damage found */
 };
 
-#if CONFIG_SLAB_STATS
-/* stat - the one hook for every counter: add n to cachep->stats.field. */
-#define stat(cachep, field, n) \
-	((void)__atomic_fetch_add(&(cachep)->stats.field, (unsigned long)(n), __ATOMIC_RELAXED))
-#else
-#define stat(cachep, field, n) ((void)(cachep), (void)(n))
-#endif
 
 /*
  * The per-CPU index every CPU's slab_cpu_index holds while failslab is on:
@@ -301,6 +287,7 @@ struct kmem_cache_stats {
 #define SLAB_CPU_FAILSLAB	NR_CPUS
 
 #define SLAB_ALLOC_NAME	"slab"	/* the reports' prefix (mm/slab_impl.h) */
+#define SLAB_BAD_FREE_EVENT()	((void)0)	/* a bad free is no per-CPU event here */
 
 struct kmem_cache {
 	/* What the fast paths read, together at the front. */
@@ -601,27 +588,28 @@ struct slab_counts {
 };
 void cache_counts_sum(struct kmem_cache *cachep, struct slab_counts *c);
 
-/* mm/slab/slab_cpu.c: per-CPU and shared arrays. */
-void cache_free_arrays(struct kmem_cache *cachep);
+/* mm/slab/slab_cpu.c: per-CPU and shared arrays, the paths through them. */
 void cache_drain_array(struct kmem_cache *cachep, struct array_cache *ac, unsigned int n);
 void cache_drain_shared(struct kmem_cache *cachep, unsigned int nid, unsigned int n);
 void cache_release_shared(struct kmem_cache *cachep, unsigned int nid);
 void slab_count_event(void);
+
+/* mm/slab/slab_array.c: making and freeing the arrays and nodes. */
+struct array_cache *cache_make_array(struct kmem_cache *cachep);
+void cache_make_shared(struct kmem_cache *cachep, unsigned int nid);
+void cache_free_arrays(struct kmem_cache *cachep);
 void slab_set_arrayless(bool on);
 void slab_drop_local_arrays(void);
 void cache_node_init(struct kmem_cache *cachep, struct kmem_cache_node *n);
 void cache_free_nodes(struct kmem_cache *cachep);
 
-/* mm/slab/slab_debug.c: guards, poison and pointer checks. */
-void slab_debug_init_obj(struct kmem_cache *cachep, void *objp);
-bool slab_debug_free(struct kmem_cache *cachep, void *objp, const char *fn);
-void slab_debug_alloc(struct kmem_cache *cachep, void *objp);
-int slab_debug_verify_free(struct kmem_cache *cachep, void *objp);
+/*
+ * mm/slab/slab_debug.c: the pointer checks and the freelist check of SLAB's
+ * geometry. The guards, poison and reports every allocator shares are in
+ * mm/slab_debug.h (SLAB's objects use its guard-word layout).
+ */
 bool slab_debug_check_freelist(struct kmem_cache *cachep, struct page *page);
 struct page *slab_find_head(struct kmem_cache *cachep, const void *objp, const char *fn);
-void slab_print_error(const struct kmem_cache *cachep, const char *fn, const void *objp,
-		      const char *what);
-void slab_bad_free(struct kmem_cache *cachep, const char *fn, const void *objp, const char *what);
 
 /* mm/kmalloc.c */
 void kmalloc_caches_init(void);

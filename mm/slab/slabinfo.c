@@ -8,7 +8,8 @@
  * arrays count as active, as in Linux's SLAB), active_slabs = total_slabs -
  * free_slabs, sharedfactor the cache's shared tunable and sharedavail the
  * objects now in the nodes' shared arrays.
- * The statistics are the ones stat() counts (struct kmem_cache_stats).
+ * The statistics are the ones stat() counts (struct kmem_cache_stats): SLAB's
+ * own are formatted here (kmem_cache_stats_own), mm/slab_report.c prints them.
  *
  * Lock order: slab_caches_lock (held for the walk) -> a node's list_lock
  * (held only to copy the counters, with interrupts off) -> the console lock
@@ -121,27 +122,22 @@ void slab_layout_show(void)
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
-/* kmem_cache_stats_show: see slab.h. */
-void kmem_cache_stats_show(struct kmem_cache *cachep)
+/* kmem_cache_locks_reset: see mm/slab_impl.h. SLAB reports no lock counters: nothing to zero. */
+void kmem_cache_locks_reset(struct kmem_cache *cachep)
 {
-#if CONFIG_SLAB_STATS
-	const struct kmem_cache_stats *s = &cachep->stats;
-
-	printk("  %-17s allocs %lu (array %lu, refill %lu) frees %lu (array %lu, flush %lu)"
-	       " refilled %lu (shared %lu) flushed %lu (shared %lu) grown %lu (batch %lu)"
-	       " failed %lu reaped %lu bad %lu corrupt %lu min-order grown %lu allocs %lu\n",
-	       cachep->name, s->allocs, s->alloc_hits, s->alloc_misses, s->frees, s->free_hits,
-	       s->free_misses, s->refilled, s->shared_refilled, s->flushed, s->shared_flushed,
-	       s->grown, s->grown_batch, s->grow_failed, s->reaped, s->bad_frees,
-	       s->corruptions, s->grown_min, s->alloc_min);
-#else
 	(void)cachep;
-#endif
 }
 
-/* kmem_cache_stats_reset: see slab.h. */
-void kmem_cache_stats_reset(struct kmem_cache *cachep)
+/* kmem_cache_stats_own: see mm/slab_impl.h. */
+void kmem_cache_stats_own(struct kmem_cache *cachep, char *buf, size_t len)
 {
-	cachep->stats = (struct kmem_cache_stats){ 0 };
+	const struct kmem_cache_stats *s = &cachep->stats;
+
+	snprintf(buf, len, "allocs %lu (array %lu, refill %lu) frees %lu (array %lu, flush %lu)"
+		 " refilled %lu (shared %lu) flushed %lu (shared %lu) grown in batch %lu"
+		 " failed %lu reaped %lu min-order grown %lu allocs %lu",
+		 s->allocs, s->alloc_hits, s->alloc_misses, s->frees, s->free_hits,
+		 s->free_misses, s->refilled, s->shared_refilled, s->flushed, s->shared_flushed,
+		 s->grown_batch, s->grow_failed, s->reaped, s->grown_min, s->alloc_min);
 }
 

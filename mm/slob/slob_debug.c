@@ -42,65 +42,6 @@
 #include "kernel/printk.h"
 #include "kernel/string.h"
 
-unsigned long slab_bad_frees;
-unsigned long slab_corruptions;
-
-/* slab_print_error - one report line naming the cache (if known), call, address, fault. */
-void slab_print_error(const struct kmem_cache *c, const char *fn, const void *p, const char *what)
-{
-	if (c)
-		printk(SLOB_NAME ": %s: %s(%p): %s\n", c->name, fn, p, what);
-	else
-		printk(SLOB_NAME ": %s(%p): %s\n", fn, p, what);
-}
-
-/* slab_bad_free - report a refused free and count it. */
-void slab_bad_free(struct kmem_cache *c, const char *fn, const void *p, const char *what)
-{
-	slab_print_error(c, fn, p, what);
-	__atomic_fetch_add(&slab_bad_frees, 1, __ATOMIC_RELAXED);
-	this_cpu_inc(slob_events);
-	if (c)
-		stat(c, bad_frees, 1);
-}
-
-/* slob_corrupt - report damage found by a check and count it. */
-void slob_corrupt(struct kmem_cache *c, const char *fn, const void *p, const char *what)
-{
-	slab_print_error(c, fn, p, what);
-	__atomic_fetch_add(&slab_corruptions, 1, __ATOMIC_RELAXED);
-	if (c)
-		stat(c, corruptions, 1);
-}
-
-/* slob_poison - fill [from, to) with POISON_FREE. */
-void slob_poison(void *from, void *to)
-{
-	memset(from, POISON_FREE, (size_t)((char *)to - (char *)from));
-}
-
-/* slob_poison_broken - the offset of the first byte of [from, to) that is not poison, or -1. */
-long slob_poison_broken(const void *from, const void *to)
-{
-	const unsigned char *p = from;
-
-	for (long i = 0; p + i < (const unsigned char *)to; i++)
-		if (p[i] != POISON_FREE)
-			return i;
-	return -1;
-}
-
-static const char *page_kind(const struct page *page)
-{
-	if (page->flags & PG_reserved)
-		return "not a slab object or large allocation (reserved page)";
-	if (page->flags & PG_buddy)
-		return "not a slab object or large allocation (free page)";
-	if (page->flags & PG_large)
-		return "not the start of a large allocation";
-	return "not a slab object or large allocation";
-}
-
 /*
  * slob_find_block - the block of page whose extent holds p, walking from
  * the page's first block, or NULL when the walk meets a broken header
@@ -152,13 +93,10 @@ static bool underrun_mended(struct slob_hdr *b, const char *fn, const void *p)
 {
 	struct kmem_cache *owner = owner_of(b);
 	uint16_t want = slob_tag(b);
-	char what[96];
 
 	if (!owner || !(owner->flags & SLAB_RED_ZONE) || !tags_agree(b))
 		return false;
-	snprintf(what, sizeof(what), "red zone before the object (its header) overwritten at "
-		 "offset %d (buffer underrun)", (b->tag & 0xff) != (want & 0xff) ? -2 : -1);
-	slob_corrupt(owner, fn, p, what);
+	slab_report_red(owner, fn, p, true, (b->tag & 0xff) != (want & 0xff) ? -2 : -1);
 	b->tag = want;
 	return true;
 }
@@ -232,10 +170,8 @@ static bool heap_block_ok(struct kmem_cache *c, struct page *page, const void *p
 		owner = overwritten(c, page, p, fn, true, &what);
 	} else {
 		owner = owner_of(h);
-		snprintf(buf, sizeof(buf), "not at an object boundary (%ld bytes into the %u-byte "
-			 "object at %p)", (long)((const char *)p - (const char *)(h + 1)),
-			 owner ? owner->object_size : 0, (void *)(h + 1));
-		what = buf;
+		what = slab_boundary_what(buf, sizeof(buf), p, h + 1,
+					  owner ? owner->object_size : 0);
 	}
 	slob_unlock(flags);
 	if (what) {
@@ -243,8 +179,7 @@ static bool heap_block_ok(struct kmem_cache *c, struct page *page, const void *p
 		return false;
 	}
 	if (c && c != owner) {
-		snprintf(buf, sizeof(buf), "object of cache %s", owner->name);
-		slab_bad_free(c, fn, p, buf);
+		slab_wrong_cache(c, fn, p, owner);
 		return false;
 	}
 	return true;
@@ -259,18 +194,10 @@ static bool heap_block_ok(struct kmem_cache *c, struct page *page, const void *p
 struct page *slab_find_head(struct kmem_cache *c, const void *p, const char *fn)
 {
 	struct kmem_cache *owner;
-	struct page *page;
-	char buf[64];
+	struct page *page = slab_check_page(c, p, fn);
 
-	if (!virt_addr_valid(p)) {
-		slab_bad_free(c, fn, p, "not a slab object or large allocation (outside RAM)");
+	if (!page)
 		return NULL;
-	}
-	page = virt_to_page(p);
-	if (!(page->flags & PG_slab)) {
-		slab_bad_free(c, fn, p, page_kind(page));
-		return NULL;
-	}
 	owner = page->slab_cache;
 	if (!owner || owner == &slob_quarantine_mark)
 		return heap_block_ok(c, page, p, fn) ? page : NULL;
@@ -279,8 +206,7 @@ struct page *slab_find_head(struct kmem_cache *c, const void *p, const char *fn)
 		return NULL;
 	}
 	if (c && c != owner) {
-		snprintf(buf, sizeof(buf), "object of cache %s", owner->name);
-		slab_bad_free(c, fn, p, buf);
+		slab_wrong_cache(c, fn, p, owner);
 		return NULL;
 	}
 	return page;
@@ -297,20 +223,15 @@ void slob_debug_alloc(struct kmem_cache *c, void *p, bool poisoned, unsigned int
 	char *x = p;
 
 	if (poisoned && skip < c->size) {
-		long at = slob_poison_broken(x + skip, x + c->size);
+		long at = slab_poison_broken(x + skip, c->size - skip);
 
-		if (at >= 0) {
-			char what[80];
-
-			snprintf(what, sizeof(what), "write after free: poison broken at offset %ld",
-				 at + (long)skip);
-			slob_corrupt(c, "alloc", p, what);
-		}
+		if (at >= 0)
+			slab_report_poison(c, p, at + (long)skip);
 	}
 	if (c->flags & SLAB_POISON)
 		memset(x, POISON_INUSE, c->object_size);
 	if (c->flags & SLAB_RED_ZONE)
-		memset(x + c->object_size, RED_ACTIVE, SLOB_UNIT);
+		memset(x + c->object_size, RED_ACTIVE_BYTE, SLOB_UNIT);
 }
 
 /*
@@ -323,19 +244,11 @@ void slob_debug_free(struct kmem_cache *c, void *p, const char *fn)
 {
 	struct slob_hdr *b = (struct slob_hdr *)p - 1;
 	unsigned char *x = p;
+	long at;
 
-	if (c->flags & SLAB_RED_ZONE) {
-		for (unsigned int i = 0; i < SLOB_UNIT; i++) {
-			if (x[c->object_size + i] != RED_ACTIVE) {
-				char what[80];
-
-				snprintf(what, sizeof(what), "red zone after the object overwritten "
-					 "at offset %u (buffer overrun)", c->object_size + i);
-				slob_corrupt(c, fn, p, what);
-				break;
-			}
-		}
-	}
+	if ((c->flags & SLAB_RED_ZONE) &&
+	    slab_red_broken(x + c->object_size, SLOB_UNIT, RED_ACTIVE_BYTE, c->object_size, &at))
+		slab_report_red(c, fn, p, false, at);
 	if (c->flags & SLAB_POISON)
 		slob_poison(x, slob_next(b));
 }

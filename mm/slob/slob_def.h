@@ -59,19 +59,14 @@
 #include "mm/page.h"
 #include "mm/slab.h"
 #include "mm/buddy.h"
+#include "mm/slab_debug.h"
 #include <asm/processor.h>
 #include <asm/irqflags.h>
 
 #ifndef CONFIG_SLAB_DEBUG
 #define CONFIG_SLAB_DEBUG 0
 #endif
-#ifndef CONFIG_SLAB_STATS
-#if CONFIG_SLAB_DEBUG || defined(QUARRY_HOST)
-#define CONFIG_SLAB_STATS 1
-#else
-#define CONFIG_SLAB_STATS 0
-#endif
-#endif
+#include "mm/slab_stats.h"
 
 #ifdef CONFIG_ALLOC_SLOB_SEG
 #define SLOB_SEG	1
@@ -81,6 +76,8 @@
 #define SLOB_NAME	"slob"
 #endif
 #define SLAB_ALLOC_NAME	SLOB_NAME	/* mm/slab_impl.h */
+/* A bad free is a heap event of the CPU (slab_cpu_events); slob_events is declared below. */
+#define SLAB_BAD_FREE_EVENT()	this_cpu_inc(slob_events)
 
 #define SLOB_UNIT		8	/* bytes; every size and offset in a page counts these */
 #define SLOB_UNIT_SHIFT		3
@@ -130,9 +127,11 @@ struct slob_hdr {
 #define SLOB_ID_MASK		0x3ffU
 #define SLOB_QUARANTINED	0x4000U
 
-#define POISON_FREE		0x6b	/* free memory of a poisoned heap or block */
-#define POISON_INUSE		0x5a	/* a debug object's bytes when handed out */
-#define RED_ACTIVE		0xcc	/* the red zone after an allocated object */
+/*
+ * POISON_FREE: free memory of a poisoned heap or block; POISON_INUSE: a
+ * debug object's bytes when handed out; RED_ACTIVE_BYTE: the red zone after
+ * an allocated object (mm/slab_debug.h).
+ */
 
 /* The tag of a header at h: a hash of its address, nothing else. */
 static __always_inline uint16_t slob_tag(const void *h)
@@ -185,25 +184,17 @@ static __always_inline bool slob_in_page(const struct slob_hdr *h, const struct 
 	return (uintptr_t)h - (uintptr_t)page_address(page) < PAGE_SIZE;
 }
 
-/* Event counters of one cache; all zero unless CONFIG_SLAB_STATS. */
+/* Event counters of one cache (mm/slab_stats.h); all zero unless CONFIG_SLAB_STATS. */
 struct kmem_cache_stats {
+	struct slab_stats shared;	/* slabs_made: heap pages this cache's allocations brought in */
 	unsigned long allocs;		/* objects handed out */
 	unsigned long frees;		/* objects taken back */
 	unsigned long pages_scanned;	/* pages looked at by the search (sequential fit) */
 	unsigned long blocks_scanned;	/* free blocks looked at by the search */
 	unsigned long splits;		/* allocations that left a free remainder */
 	unsigned long merges;		/* frees that coalesced with a neighbour */
-	unsigned long new_pages;	/* heap pages this cache's allocations brought in */
-	unsigned long bad_frees;	/* frees reported and refused */
-	unsigned long corruptions;	/* red zone, poison or header damage found */
 };
 
-#if CONFIG_SLAB_STATS
-#define stat(c, field, n) \
-	((void)__atomic_fetch_add(&(c)->stats.field, (unsigned long)(n), __ATOMIC_RELAXED))
-#else
-#define stat(c, field, n) ((void)(c), (void)(n))
-#endif
 
 struct kmem_cache {
 	/* What the paths read, together at the front. */
@@ -459,16 +450,27 @@ void slab_caches_add(struct kmem_cache *c);	/* mm/slab_common.c */
 /* mm/slob/slob_info.c: the heap's pages in mem_map order (heap lock held); NULL after the last. */
 struct page *slob_next_heap_page(struct page *after);
 
-/* mm/slob/slob_debug.c: pointer checks and reports, poison, red zones. */
+/*
+ * mm/slob/slob_debug.c: the pointer checks of SLOB's heap and its red zone
+ * and poison by block (the reports, poison and red-zone checks themselves
+ * are mm/slab_debug.h's, shared by every allocator).
+ */
 struct page *slab_find_head(struct kmem_cache *c, const void *p, const char *fn);
 struct slob_hdr *slob_find_block(const struct page *page, const void *p, struct slob_hdr **broken);
-void slab_print_error(const struct kmem_cache *c, const char *fn, const void *p, const char *what);
-void slab_bad_free(struct kmem_cache *c, const char *fn, const void *p, const char *what);
-void slob_corrupt(struct kmem_cache *c, const char *fn, const void *p, const char *what);
-void slob_poison(void *from, void *to);
-long slob_poison_broken(const void *from, const void *to);
 void slob_debug_alloc(struct kmem_cache *c, void *p, bool poisoned, unsigned int skip);
 void slob_debug_free(struct kmem_cache *c, void *p, const char *fn);
+
+/* slob_poison - fill [from, to) with POISON_FREE (slab_poison by its ends). */
+static inline void slob_poison(void *from, void *to)
+{
+	slab_poison(from, (size_t)((char *)to - (char *)from));
+}
+
+/* slob_poison_broken - the offset of the first byte of [from, to) that is not poison, or -1. */
+static inline long slob_poison_broken(const void *from, const void *to)
+{
+	return slab_poison_broken(from, (size_t)((const char *)to - (const char *)from));
+}
 
 /* mm/slob/slob_quarantine.c: damaged heap pages (heap lock held for all three). */
 void slob_quarantine(struct page *page, struct kmem_cache *c, const char *fn, const void *p,

@@ -263,7 +263,7 @@ again:
 		sp->freelist = slob_page_first(sp);
 		sp->active = SLOB_PAGE_UNITS;
 		page_list_add(sp, c->start);
-		stat(c, new_pages, 1);
+		stat(c, shared.slabs_made, 1);
 		p = page_alloc(sp, c);
 		ASSERT(p && p != PAGE_DAMAGED);
 	}

@@ -106,25 +106,19 @@ void slab_layout_show(void)
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
-/* kmem_cache_stats_show: see slab.h. */
-void kmem_cache_stats_show(struct kmem_cache *c)
+/* kmem_cache_locks_reset: see mm/slab_impl.h. the heap lock is not a kernel spinlock: nothing to zero. */
+void kmem_cache_locks_reset(struct kmem_cache *c)
 {
-#if CONFIG_SLAB_STATS
-	const struct kmem_cache_stats *t = &c->stats;
-
-	printk("  %-17s alloc %lu free %lu; scanned %lu pages %lu blocks; split %lu merge %lu;"
-	       " new pages %lu; bad %lu corrupt %lu\n", c->name, t->allocs, t->frees,
-	       t->pages_scanned, t->blocks_scanned, t->splits, t->merges, t->new_pages,
-	       t->bad_frees, t->corruptions);
-#else
 	(void)c;
-#endif
 }
 
-/* kmem_cache_stats_reset: see slab.h. */
-void kmem_cache_stats_reset(struct kmem_cache *c)
+/* kmem_cache_stats_own: see mm/slab_impl.h. */
+void kmem_cache_stats_own(struct kmem_cache *c, char *buf, size_t len)
 {
-	c->stats = (struct kmem_cache_stats){ 0 };
+	const struct kmem_cache_stats *t = &c->stats;
+
+	snprintf(buf, len, "alloc %lu free %lu; scanned %lu pages %lu blocks; split %lu merge %lu",
+		 t->allocs, t->frees, t->pages_scanned, t->blocks_scanned, t->splits, t->merges);
 }
 
 /* slob_next_heap_page: see slob_def.h. */

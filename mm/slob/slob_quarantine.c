@@ -106,6 +106,7 @@ void slob_quarantine(struct page *page, struct kmem_cache *c, const char *fn, co
 		     const char *what, struct slob_hdr *keep)
 {
 	unsigned int live;
+	char buf[256];
 
 	ASSERT(slob_heap.locked && (page->flags & PG_slab));
 	if (slob_page_quarantined(page))
@@ -124,12 +125,10 @@ void slob_quarantine(struct page *page, struct kmem_cache *c, const char *fn, co
 		keep->info = (uint16_t)(keep->info | SLOB_QUARANTINED);
 		live++;
 	}
-	printk(SLOB_NAME ": %s%s%s(%p): %s; page %p quarantined: out of the heap for good, its "
-	       "memory not reused (%u live objects in it can still be freed)\n", c ? c->name : "",
-	       c ? ": " : "", fn, p, what, page_address(page), live);
-	__atomic_fetch_add(&slab_corruptions, 1, __ATOMIC_RELAXED);
-	if (c)
-		stat(c, corruptions, 1);
+	snprintf(buf, sizeof(buf), "%s; page %p quarantined: out of the heap for good, its "
+		 "memory not reused (%u live objects in it can still be freed)", what,
+		 page_address(page), live);
+	slab_corrupt(c, fn, p, buf);
 }
 
 /*

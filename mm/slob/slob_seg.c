@@ -224,7 +224,7 @@ static bool grow(struct kmem_cache *c)
 	if (!page)
 		return false;
 	page_one_block(page, slob_page_first(page)->info & SLOB_POISONED);
-	stat(c, new_pages, 1);
+	stat(c, shared.slabs_made, 1);
 	return true;
 }
 

@@ -105,7 +105,7 @@ static __always_inline struct page *slab_make(struct kmem_cache *s, struct kmem_
 			void *x = slub_obj(g, page, i);
 
 			if (slub_debug_on(s))
-				slub_debug_init_obj(s, x);
+				slab_debug_init_obj(s, x);
 			if (s->ctor && !(s->flags & (SLAB_POISON | SLUB_CTOR_AT_ALLOC)))
 				s->ctor(x);
 		}
@@ -124,7 +124,7 @@ static __always_inline struct page *slab_make(struct kmem_cache *s, struct kmem_
 	page->slub_freelist = next;
 	page->counters = slub_counters(taken, g->num, false);
 	atomic_long_add(&s->node.nr_slabs, 1);
-	stat(s, new_slabs, 1);
+	stat(s, shared.slabs_made, 1);
 	return page;
 }
 

@@ -126,6 +126,7 @@
 #include "mm/page.h"
 #include "mm/slab.h"
 #include "mm/buddy.h"
+#include "mm/slab_debug.h"
 #include <asm/cmpxchg.h>
 #include <asm/processor.h>
 
@@ -138,13 +139,7 @@
 #ifndef CONFIG_SLUB_SHEAVES
 #define CONFIG_SLUB_SHEAVES 1	/* SLUB_SHEAVES=0: the classic fast paths only (seed 002) */
 #endif
-#ifndef CONFIG_SLAB_STATS
-#if CONFIG_SLAB_DEBUG || defined(QUARRY_HOST)
-#define CONFIG_SLAB_STATS 1
-#else
-#define CONFIG_SLAB_STATS 0
-#endif
-#endif
+#include "mm/slab_stats.h"
 
 /* The tag bit of a freelist end, and the CPU freelist of a CPU without a slab. */
 #define SLUB_END_TAG		1UL
@@ -266,8 +261,9 @@ struct kmem_cache_node {
 	struct slub_barn barn;		/* spare sheaves of all CPUs */
 } __aligned(64);
 
-/* Event counters of one cache; all zero unless CONFIG_SLAB_STATS. */
+/* Event counters of one cache (mm/slab_stats.h); all zero unless CONFIG_SLAB_STATS. */
 struct kmem_cache_stats {
+	struct slab_stats shared;	/* slabs_made: slabs made with pages from the buddy */
 	unsigned long alloc_fast;	/* allocations from the CPU freelist */
 	unsigned long alloc_slow;	/* allocations through slab_alloc_slow */
 	unsigned long alloc_retries;	/* fast-path allocation cmpxchgs that failed (tid moved) */
@@ -280,14 +276,11 @@ struct kmem_cache_stats {
 	unsigned long cpu_partial_alloc;	/* CPU slab taken from the CPU's partial list */
 	unsigned long cpu_partial_free;	/* full slab frozen onto the freeing CPU's list */
 	unsigned long node_alloc;	/* CPU slab taken from the node's partial list */
-	unsigned long new_slabs;	/* slabs made with pages from the buddy allocator */
 	unsigned long new_failed;	/* slabs we could not make (at the cache's order) */
-	unsigned long new_min;		/* of new_slabs, min-order slabs: the order was not free */
+	unsigned long new_min;		/* of slabs_made, min-order slabs: the order was not free */
 	unsigned long flushes;		/* CPU slabs given back (deactivated) */
 	unsigned long unfrozen;		/* CPU partial slabs moved to the node */
 	unsigned long discarded;	/* empty slabs given back to the buddy allocator */
-	unsigned long bad_frees;	/* frees reported and refused */
-	unsigned long corruptions;	/* red zone, poison or freelist damage found */
 	unsigned long alloc_sheaf;	/* allocations from the CPU's main sheaf */
 	unsigned long free_sheaf;	/* frees onto the CPU's main sheaf */
 	unsigned long sheaf_swaps;	/* main and spare sheaves swapped */
@@ -302,14 +295,9 @@ struct kmem_cache_stats {
 	unsigned long barn_locks;	/* barn lock acquisitions by the sheaves' slow paths */
 };
 
-#if CONFIG_SLAB_STATS
-#define stat(s, field, n) \
-	((void)__atomic_fetch_add(&(s)->stats.field, (unsigned long)(n), __ATOMIC_RELAXED))
-#else
-#define stat(s, field, n) ((void)(s), (void)(n))
-#endif
 
 #define SLAB_ALLOC_NAME	"slub"	/* the reports' prefix (mm/slab_impl.h) */
+#define SLAB_BAD_FREE_EVENT()	((void)0)	/* a bad free is no per-CPU event here */
 
 struct kmem_cache {
 	/* What the fast paths read, together at the front. */
@@ -893,15 +881,15 @@ unsigned long slub_sheaved(struct kmem_cache *s, unsigned long *in_barn);
 /* mm/slub/slub_dfree.c: the double-free check behind the free words' test (see above). */
 bool slub_free_is_double(struct kmem_cache *s, void *x, char *what, size_t len);
 
-/* mm/slub/slub_debug.c: pointer checks, guards, poison, the locked debug paths. */
+/*
+ * mm/slub/slub_debug.c: the pointer checks of SLUB's geometry and the
+ * locked debug paths. The guards, poison and reports every allocator
+ * shares are in mm/slab_debug.h (SLUB's debug objects use its guard-word
+ * layout, the free pointer past the second red zone).
+ */
 struct page *slab_find_head(struct kmem_cache *s, const void *objp, const char *fn);
-void slab_print_error(const struct kmem_cache *s, const char *fn, const void *objp,
-		      const char *what);
-void slab_bad_free(struct kmem_cache *s, const char *fn, const void *objp, const char *what);
-void slub_debug_init_obj(struct kmem_cache *s, void *x);
 void *slub_debug_alloc(struct kmem_cache *s);
 void slub_debug_free(struct kmem_cache *s, struct page *page, void *x, const char *fn);
-int slub_debug_verify_free(struct kmem_cache *s, void *x);
 bool slub_fp_valid(const struct kmem_cache *s, const struct page *page, const void *fp);
 
 /*

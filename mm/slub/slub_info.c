@@ -120,38 +120,37 @@ void slab_layout_show(void)
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
-/* kmem_cache_stats_show: see slab.h. */
-void kmem_cache_stats_show(struct kmem_cache *s)
+/* kmem_cache_stats_own: see mm/slab_impl.h. */
+void kmem_cache_stats_own(struct kmem_cache *s, char *buf, size_t len)
 {
-#if CONFIG_SLAB_STATS
 	const struct kmem_cache_stats *t = &s->stats;
 
-	printk("  %-17s alloc fast %lu slow %lu retry %lu; free fast %lu slow %lu retry %lu"
-	       " frozen %lu; page retries %lu; refill %lu cpu-partial %lu/%lu node %lu new %lu"
-	       " failed %lu min-order %lu; flush %lu unfreeze %lu discard %lu bad %lu corrupt"
-	       " %lu; sheaf alloc %lu free %lu swap %lu refill %lu barn get %lu put %lu"
-	       " flush %lu made %lu; page cmpxchg %lu; locks node %lu barn %lu\n",
-	       s->name, t->alloc_fast, t->alloc_slow, t->alloc_retries, t->free_fast,
-	       t->free_slow, t->free_retries, t->free_frozen, t->page_retries, t->refill_remote,
-	       t->cpu_partial_alloc, t->cpu_partial_free, t->node_alloc, t->new_slabs,
-	       t->new_failed, t->new_min, t->flushes, t->unfrozen, t->discarded, t->bad_frees,
-	       t->corruptions, t->alloc_sheaf, t->free_sheaf, t->sheaf_swaps, t->sheaf_refills,
-	       t->barn_get, t->barn_put, t->sheaf_flushes, t->sheaf_made, t->page_cmpxchgs,
-	       t->node_locks, t->barn_locks);
+	snprintf(buf, len, "alloc fast %lu slow %lu retry %lu; free fast %lu slow %lu retry %lu"
+		 " frozen %lu; page retries %lu; refill %lu cpu-partial %lu/%lu node %lu"
+		 " failed %lu min-order %lu; flush %lu unfreeze %lu discard %lu; sheaf alloc %lu"
+		 " free %lu swap %lu refill %lu barn get %lu put %lu flush %lu made %lu; page"
+		 " cmpxchg %lu; locks node %lu barn %lu",
+		 t->alloc_fast, t->alloc_slow, t->alloc_retries, t->free_fast, t->free_slow,
+		 t->free_retries, t->free_frozen, t->page_retries, t->refill_remote,
+		 t->cpu_partial_alloc, t->cpu_partial_free, t->node_alloc, t->new_failed,
+		 t->new_min, t->flushes, t->unfrozen, t->discarded, t->alloc_sheaf, t->free_sheaf,
+		 t->sheaf_swaps, t->sheaf_refills, t->barn_get, t->barn_put, t->sheaf_flushes,
+		 t->sheaf_made, t->page_cmpxchgs, t->node_locks, t->barn_locks);
 #if SPIN_LOCK_STATS
-	printk("  %-17s node lock waited %lu times, %lu turns; barn lock %lu times, %lu turns\n",
-	       s->name, s->node.list_lock.contended, s->node.list_lock.turns,
-	       s->node.barn.lock.contended, s->node.barn.lock.turns);
-#endif
-#else
-	(void)s;
+	{
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, len - n, "; node lock waited %lu times, %lu turns; barn lock"
+			 " waited %lu times, %lu turns", s->node.list_lock.contended,
+			 s->node.list_lock.turns, s->node.barn.lock.contended,
+			 s->node.barn.lock.turns);
+	}
 #endif
 }
 
-/* kmem_cache_stats_reset: see slab.h. */
-void kmem_cache_stats_reset(struct kmem_cache *s)
+/* kmem_cache_locks_reset: see mm/slab_impl.h. The node's and the barn's locks. */
+void kmem_cache_locks_reset(struct kmem_cache *s)
 {
-	s->stats = (struct kmem_cache_stats){ 0 };
 	spin_lock_stats_reset(&s->node.list_lock);
 	spin_lock_stats_reset(&s->node.barn.lock);
 }
@@ -242,7 +241,7 @@ static long walk_chain(struct kmem_cache *s, struct page *page, void *v, const c
 		check_map[idx / 8] |= (uint8_t)(1U << (idx % 8));
 		CHECK(!sheaved_has(v), "%s freelist of slab %p: object %p is in a sheaf too "
 		      "(a double free?)", what, page_address(page), v);
-		if (slub_debug_on(s) && slub_debug_verify_free(s, v))
+		if (slub_debug_on(s) && slab_debug_verify_free(s, v))
 			return -1;
 		n++;
 		v = slub_get_fp(s, v);

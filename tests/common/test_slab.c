@@ -431,10 +431,11 @@ SELFTEST(slab_per_cpu_array_limits_and_batches)
 				  s->alloc_hits + s->alloc_misses == s->allocs &&
 				  s->free_hits + s->free_misses == s->frees &&
 				  s->refilled + s->grown_batch == s->flushed &&
-				  s->grown == s->reaped && s->grown > 0 && s->free_misses > 0,
+				  s->shared.slabs_made == s->reaped && s->shared.slabs_made > 0 &&
+				  s->free_misses > 0,
 			  "stats: allocs %lu frees %lu refilled %lu grown_batch %lu flushed %lu"
-			  " grown %lu reaped %lu", s->allocs, s->frees, s->refilled, s->grown_batch,
-			  s->flushed, s->grown, s->reaped);
+			  " slabs made %lu reaped %lu", s->allocs, s->frees, s->refilled, s->grown_batch,
+			  s->flushed, s->shared.slabs_made, s->reaped);
 	}
 #endif
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");

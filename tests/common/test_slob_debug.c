@@ -35,8 +35,8 @@ SELFTEST(slob_debug_cache_catches_misuse)
 	p = slob_test_fresh(c, fill, PAGE_SIZE / 16, &nfill);
 	keep = kmem_cache_alloc(c);
 	ST_EXPECT(p && keep, "alloc failed");
-	ST_EXPECT(p[0] == POISON_INUSE && p[39] == POISON_INUSE && p[40] == RED_ACTIVE &&
-			  p[47] == RED_ACTIVE, "allocated object not marked");
+	ST_EXPECT(p[0] == POISON_INUSE && p[39] == POISON_INUSE && p[40] == RED_ACTIVE_BYTE &&
+			  p[47] == RED_ACTIVE_BYTE, "allocated object not marked");
 	kmem_cache_free(c, p);
 	ST_EXPECT(p[24] == POISON_FREE && p[39] == POISON_FREE && p[47] == POISON_FREE,
 		  "freed object not poisoned");
@@ -72,7 +72,8 @@ SELFTEST(slob_debug_cache_catches_misuse)
 	q[-1] ^= 0xff;
 	kmem_cache_free(c, q);
 	ST_EXPECT(slab_corruptions == corrupt + 3 && slab_bad_frees == bad, "underrun not caught");
-	ST_EXPECT(slab_test_console_has("overwritten at offset -1 (buffer underrun)"),
+	ST_EXPECT(slab_test_console_has("red zone before the object overwritten at offset -1 "
+					"(buffer underrun)"),
 		  "no underrun report");
 	ST_EXPECT(kmem_cache_check(c) == 0, "inconsistent after the underrun");
 

@@ -4,7 +4,8 @@
  * of allocated and free objects, and every report: double free, overrun
  * and underrun (with the offset of the broken byte), write after free
  * (offset of the broken poison), a free pointer outside its slab or off an
- * object boundary (freelist corruption, with object and offset), poison
+ * object boundary (freelist corruption, with object and offset), one to an
+ * allocated object (handed out twice), poison
  * only and red zone only. Each report is counted (slab_bad_frees or
  * slab_corruptions), named on the console (host), and leaves the cache
  * consistent (kmem_cache_check) and working, with every page back.
@@ -66,7 +67,8 @@ SELFTEST(slub_debug_cache_catches_misuse)
 	p[-3] = 0;
 	kfree(p);
 	ST_EXPECT(slab_corruptions == corrupt + 2, "underrun not caught");
-	ST_EXPECT(slab_test_console_has("red zone before the object overwritten at offset -3"),
+	ST_EXPECT(slab_test_console_has("red zone before the object overwritten at offset -3 "
+					"(buffer underrun)"),
 		  "no underrun report");
 	ST_EXPECT(kmem_cache_check(c) == 0, "inconsistent after overruns");
 
@@ -174,6 +176,51 @@ static int one_corruption(struct kmem_cache *c, void **objs, unsigned int n, voi
 	return 0;
 }
 
+/*
+ * A free pointer to an allocated object: x, alone on its full slab's
+ * freelist, is made to point at a, which the test holds, and a's own word
+ * at a bad pointer. The first allocation hands out x, the second a: the
+ * bad pointer in a is reported and the freelist cut, and a's red zones
+ * (both active) name the fault: the object is handed out twice, not a free
+ * object whose red zone was overwritten. The slab's count stays true, so
+ * the frees of every object give the slab back.
+ */
+static int handed_out_twice(struct kmem_cache *c, void **objs, unsigned int n)
+{
+	unsigned long corrupt = slab_corruptions;
+	void *x, *a;
+	char want[96];
+
+	for (unsigned int i = 0; i < n; i++)
+		ST_EXPECT((objs[i] = kmem_cache_alloc(c)), "alloc %u failed", i);
+	x = objs[n / 2];
+	a = objs[0];
+	ST_EXPECT(slub_test_page(a) == slub_test_page(objs[n - 1]) &&
+			  slub_is_end(slub_test_page(x)->slub_freelist),
+		  "the objects do not fill one slab");
+	kmem_cache_free(c, x);
+	slub_set_fp(c, x, a);
+	slub_set_fp(c, a, (void *)0x1234);
+	slab_test_console_clear();
+	ST_EXPECT(kmem_cache_alloc(c) == x, "x not handed out");
+	ST_EXPECT(kmem_cache_alloc(c) == a, "a not handed out through the corrupt pointer");
+	ST_EXPECT(slab_corruptions == corrupt + 2, "%lu corruptions counted, not 2",
+		  slab_corruptions - corrupt);
+	snprintf(want, sizeof(want), "freelist corrupt: free pointer %p at offset 0 outside its "
+		 "slab", (void *)0x1234);
+	ST_EXPECT(slab_test_console_has(want), "no report \"%s\"", want);
+	ST_EXPECT(slab_test_console_has("test-fp: alloc(") &&
+			  slab_test_console_has("): freelist corrupt: the object is allocated "
+						"already (handed out twice)\n"),
+		  "no report of a handed out twice");
+	ST_EXPECT(slab_test_console_lacks("red zone of a free object"),
+		  "a reported as a free object with a broken red zone");
+	for (unsigned int i = 0; i < n; i++)
+		kmem_cache_free(c, objs[i]);
+	ST_EXPECT(kmem_cache_check(c) == 0, "inconsistent after the frees");
+	return 0;
+}
+
 SELFTEST(slub_debug_freelist_corruption_is_caught)
 {
 	struct slab_test_mark pages;
@@ -201,6 +248,9 @@ SELFTEST(slub_debug_freelist_corruption_is_caught)
 		if (one_corruption(c, objs, c->num, (char *)probe + 3, "not on an object boundary"))
 			return -1;
 	}
+	ST_EXPECT(kmem_cache_shrink(c) == 0, "slabs left");
+	if (handed_out_twice(c, objs, c->num))
+		return -1;
 	if (still_works(c))
 		return -1;
 	kfree(objs);
