@@ -9,10 +9,10 @@
 #   QEMU refusing a plugin built for another API version, and bad plugin
 #     arguments, stop the run with a message that names them;
 #   with X86_SLOB_SEG_ELF (x86_64 4K SLOB-seg, whose page_emptied QEMU leaves
-#     part-way through a block 21,000 times), every single-CPU benchmark
+#     part-way through a translated block many times), every single-CPU benchmark
 #     figure of "bench icount quick" matches the model's instructions for its
 #     region within one per operation (tools/cachemodel/bench.py).
-# Prints PASS/FAIL lines; exit status 1 on any failure. About 40 s.
+# Prints PASS/FAIL lines; exit status 1 on any failure.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../.." || exit 1
