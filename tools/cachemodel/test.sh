@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test.sh X86_ELF [ARM64_ELF [X86_SLOB_SEG_ELF]] - the cache model's tests (part of `make test`):
-#   the plugin builds (make cachemodel);
+#   the plugin builds (make cachemodel); its LRU structure's unit tests
+#     (sim_test.c: LRU and not FIFO, sets by modulo, bad geometry refused);
 #   the kernel's "modeltest" patterns under -icount give exactly the misses
 #     check.py works out: x86_64 with its real 2 MiB TLB entries and again
 #     with 4 KiB ones (the second-level TLB's reach), arm64 at its granule;
@@ -31,6 +32,14 @@ if make -s cachemodel > "$out/build.log" 2>&1; then
 else
 	fail cachemodel-build "make cachemodel failed: $(tail -3 "$out/build.log")"
 	exit 1
+fi
+
+# the LRU structure itself, on the host (ASan+UBSan)
+if ${HOSTCC:-cc} -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
+	-o "$out/sim_test" tools/cachemodel/sim_test.c tools/cachemodel/sim.c > "$out/sim_test.log" 2>&1; then
+	"$out/sim_test" || fails=$((fails + 1))
+else
+	fail cachemodel-sim-test-build "$(head -3 "$out/sim_test.log" | tr '\n' ' ')"
 fi
 
 # modeltest TAG ELF [env...]: boot the patterns with the plugin and check them
