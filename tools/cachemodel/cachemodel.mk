@@ -15,7 +15,8 @@ $(CACHEMODEL_SO): $(CACHEMODEL_SRCS) $(wildcard tools/cachemodel/*.h) tools/cach
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  PLUGIN  $@")
 	$(Q)$(HOSTCC) -std=gnu11 -O2 -g -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror \
-		-Wno-unused-parameter $(CACHEMODEL_CFLAGS) -o $@ $(CACHEMODEL_SRCS) -lpthread
+		-Wno-unused-parameter $(CACHEMODEL_CFLAGS) -o $@.tmp $(CACHEMODEL_SRCS) -lpthread
+	@mv -f $@.tmp $@	# a QEMU running the old one keeps its copy
 
 # The modeltest patterns' data counts from the plugin (an x86_64 4K boot)
 # against cachegrind's for the same loops on this machine -> build/cachemodel/cachegrind.md
