@@ -8,7 +8,8 @@
 #   two runs give the same report, byte for byte;
 #   check.py fails a report whose counts were altered (so it can fail);
 #   QEMU refusing a plugin built for another API version, and bad plugin
-#     arguments, stop the run with a message that names them;
+#     arguments, stop the run with a message that names them; modeltest
+#     with too little memory says what it needs;
 #   with X86_SLOB_SEG_ELF (x86_64 4K SLOB-seg, whose page_emptied QEMU leaves
 #     part-way through a translated block many times), every single-CPU benchmark
 #     figure of "bench icount quick" matches the model's instructions for its
@@ -108,6 +109,16 @@ expect_refusal unknown-argument "cachemodel: unknown argument 'colour=blue'" MOD
 expect_refusal bad-value "cachemodel: bad value in 'dtlb=72'" MODEL_ARGS=dtlb=72
 expect_refusal missing-symbols "cachemodel: cannot open the symbol file syms=/nonexistent.sym" \
 	MODEL_ARGS=syms=/nonexistent.sym
+
+# too little memory for the patterns' buffer: the kernel says so and fails
+CMDLINE=modeltest tests/qemu/run.sh "$x86" 60 -m 128M > "$out/small.log" 2>&1
+rc=$?
+want="modeltest: FAILED: no 37 consecutive 4096 KiB blocks free (boot with more memory, -m 512M or more)"
+if [ $rc -eq 1 ] && grep -qF "$want" "$out/small.log"; then
+	pass cachemodel-modeltest-names-missing-memory
+else
+	fail cachemodel-modeltest-names-missing-memory "status $rc, wanted 1 and '$want'"
+fi
 
 # the benchmark regions' instructions against the figures
 if [ -n "$slobseg" ]; then
