@@ -50,4 +50,5 @@ tools/cachemodel/bench.py "$out/logs/$name-model-1.log" "$out/logs/$name-model-1
 		cat "$md"
 	done
 } > "$out/model.md"
+echo "   misses and modelled cycles per operation: $out/model.md"
 exit $status

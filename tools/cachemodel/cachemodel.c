@@ -25,12 +25,14 @@
  * every page walk at walk_levels x lat_walk.
  *
  * Arguments (-plugin cachemodel.so,key=value,...) are listed in README.md
- * in this folder and by usage() below.
+ * in this folder and by config_usage() (config.c).
  */
 #include "qemu_api.h"
 #include "geometry.h"
 #include "marker.h"
 #include "sim.h"
+#include "config.h"
+#include "syms.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -91,274 +93,14 @@ struct run {			/* consecutive instructions of one function in a TB */
 	uint16_t off[];		/* each instruction's offset from vaddr */
 };
 
-struct symbol {
-	uint64_t addr;
-	char *name;
-};
-
-/* The configuration, from the defaults and the arguments. */
-static struct {
-	uint64_t l1d, l1i, l2, llc, line;
-	unsigned int l1d_ways, l1i_ways, l2_ways, llc_ways;
-	uint64_t dtlb, itlb, stlb, tlbpage;
-	unsigned int dtlb_ways, itlb_ways, stlb_ways, walk_levels;
-	unsigned int lat_l1, lat_l2, lat_llc, lat_mem, lat_walk;
-	bool warm, icache, entries;
-	unsigned int funcs;
-	const char *syms, *out;
-} cfg = {
-	.l1d = CM_L1D_SIZE, .l1d_ways = CM_L1D_WAYS, .l1i = CM_L1I_SIZE, .l1i_ways = CM_L1I_WAYS,
-	.l2 = CM_L2_SIZE, .l2_ways = CM_L2_WAYS, .llc = CM_LLC_SIZE, .llc_ways = CM_LLC_WAYS,
-	.line = CM_LINE,
-	.dtlb = CM_DTLB_ENTRIES, .dtlb_ways = CM_DTLB_WAYS, .itlb = CM_ITLB_ENTRIES,
-	.itlb_ways = CM_ITLB_WAYS, .stlb = CM_STLB_ENTRIES, .stlb_ways = CM_STLB_WAYS,
-	.tlbpage = 4096,
-	.lat_l1 = CM_LAT_L1, .lat_l2 = CM_LAT_L2, .lat_llc = CM_LAT_LLC, .lat_mem = CM_LAT_MEM,
-	.lat_walk = CM_LAT_WALK,
-	.warm = true, .icache = true, .funcs = 20,
-};
-
 static struct vcpu *vcpus;
 static unsigned int nvcpus;
 static struct sim llc;
 static pthread_mutex_t llc_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t trans_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct symbol *syms;
-static uint32_t nsyms;		/* syms[0] is "?", for addresses before every symbol */
 static uint32_t region_func[NR_REGIONS];	/* function of a region's first BEGIN */
 static const char *target = "?";
 static bool is_x86;
-
-/* ---- arguments ---- */
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"cachemodel: arguments (-plugin cachemodel.so,key=value,...):\n"
-		"  l1d=SIZE:WAYS l1i=SIZE:WAYS l2=SIZE:WAYS llc=SIZE:WAYS line=BYTES  caches\n"
-		"  dtlb=ENTRIES:WAYS itlb=ENTRIES:WAYS stlb=ENTRIES:WAYS  TLBs\n"
-		"  tlbpage=SIZE (4K, 16K, 64K, 2M, 32M, 512M, 1G) walk_levels=N  translation\n"
-		"  lat_l1= lat_l2= lat_llc= lat_mem= lat_walk=  cycles for modelled cycles\n"
-		"  warm=on|off (simulate outside regions) icache=on|off funcs=N (per region)\n"
-		"  entries=on|off (a line for every pass through a region, in order)\n"
-		"  syms=FILE (nm output: per-function lines) out=FILE (report; default stderr)\n");
-}
-
-/* parse_size - "32K", "1M", "64" -> bytes; false on anything else. */
-static bool parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || v == 0)
-		return false;
-	switch (*end) {
-	case 'K': case 'k': v <<= 10; end++; break;
-	case 'M': case 'm': v <<= 20; end++; break;
-	case 'G': case 'g': v <<= 30; end++; break;
-	}
-	if (*end)
-		return false;
-	*out = v;
-	return true;
-}
-
-static bool parse_uint(const char *s, unsigned int *out)
-{
-	uint64_t v;
-
-	if (!strcmp(s, "0")) {
-		*out = 0;
-		return true;
-	}
-	if (!parse_size(s, &v) || v > 1000000000u || strpbrk(s, "KkMmGg"))
-		return false;
-	*out = (unsigned int)v;
-	return true;
-}
-
-/* parse_pair - "SIZE:WAYS" */
-static bool parse_pair(const char *s, uint64_t *size, unsigned int *ways)
-{
-	char buf[64], *colon;
-
-	if (strlen(s) >= sizeof(buf))
-		return false;
-	strcpy(buf, s);
-	colon = strchr(buf, ':');
-	if (!colon)
-		return false;
-	*colon = 0;
-	return parse_size(buf, size) && parse_uint(colon + 1, ways) && *ways > 0;
-}
-
-static bool parse_bool(const char *s, bool *out)
-{
-	if (!strcmp(s, "on") || !strcmp(s, "1") || !strcmp(s, "yes"))
-		*out = true;
-	else if (!strcmp(s, "off") || !strcmp(s, "0") || !strcmp(s, "no"))
-		*out = false;
-	else
-		return false;
-	return true;
-}
-
-static int log2_exact(uint64_t v)
-{
-	int n = 0;
-
-	if (!v || (v & (v - 1)))
-		return -1;
-	while ((1ull << n) != v)
-		n++;
-	return n;
-}
-
-static int parse_arg(const char *arg)
-{
-	const char *eq = strchr(arg, '=');
-	char key[32];
-	const char *val;
-	bool ok;
-
-	if (!eq || (size_t)(eq - arg) >= sizeof(key)) {
-		fprintf(stderr, "cachemodel: argument '%s' is not key=value\n", arg);
-		return -1;
-	}
-	memcpy(key, arg, eq - arg);
-	key[eq - arg] = 0;
-	val = eq + 1;
-	if (!strcmp(key, "l1d"))
-		ok = parse_pair(val, &cfg.l1d, &cfg.l1d_ways);
-	else if (!strcmp(key, "l1i"))
-		ok = parse_pair(val, &cfg.l1i, &cfg.l1i_ways);
-	else if (!strcmp(key, "l2"))
-		ok = parse_pair(val, &cfg.l2, &cfg.l2_ways);
-	else if (!strcmp(key, "llc"))
-		ok = parse_pair(val, &cfg.llc, &cfg.llc_ways);
-	else if (!strcmp(key, "line"))
-		ok = parse_size(val, &cfg.line);
-	else if (!strcmp(key, "dtlb"))
-		ok = parse_pair(val, &cfg.dtlb, &cfg.dtlb_ways);
-	else if (!strcmp(key, "itlb"))
-		ok = parse_pair(val, &cfg.itlb, &cfg.itlb_ways);
-	else if (!strcmp(key, "stlb"))
-		ok = parse_pair(val, &cfg.stlb, &cfg.stlb_ways);
-	else if (!strcmp(key, "tlbpage"))
-		ok = parse_size(val, &cfg.tlbpage);
-	else if (!strcmp(key, "walk_levels"))
-		ok = parse_uint(val, &cfg.walk_levels) && cfg.walk_levels >= 1 &&
-		     cfg.walk_levels <= 5;
-	else if (!strcmp(key, "lat_l1"))
-		ok = parse_uint(val, &cfg.lat_l1);
-	else if (!strcmp(key, "lat_l2"))
-		ok = parse_uint(val, &cfg.lat_l2);
-	else if (!strcmp(key, "lat_llc"))
-		ok = parse_uint(val, &cfg.lat_llc);
-	else if (!strcmp(key, "lat_mem"))
-		ok = parse_uint(val, &cfg.lat_mem);
-	else if (!strcmp(key, "lat_walk"))
-		ok = parse_uint(val, &cfg.lat_walk);
-	else if (!strcmp(key, "warm"))
-		ok = parse_bool(val, &cfg.warm);
-	else if (!strcmp(key, "icache"))
-		ok = parse_bool(val, &cfg.icache);
-	else if (!strcmp(key, "entries"))
-		ok = parse_bool(val, &cfg.entries);
-	else if (!strcmp(key, "funcs"))
-		ok = parse_uint(val, &cfg.funcs);
-	else if (!strcmp(key, "syms"))
-		ok = *(cfg.syms = val) != 0;
-	else if (!strcmp(key, "out"))
-		ok = *(cfg.out = val) != 0;
-	else {
-		fprintf(stderr, "cachemodel: unknown argument '%s'\n", arg);
-		usage(stderr);
-		return -1;
-	}
-	if (!ok) {
-		fprintf(stderr, "cachemodel: bad value in '%s'\n", arg);
-		usage(stderr);
-		return -1;
-	}
-	return 0;
-}
-
-/* The page-table levels read by a walk that ends in an entry of this size. */
-static unsigned int default_walk_levels(uint64_t page)
-{
-	switch (page) {
-	case 4096: case 16384: return 4;
-	case 65536: case 2u << 20: case 32u << 20: return 3;
-	default: return 2;	/* 512M, 1G blocks */
-	}
-}
-
-/* ---- symbols ---- */
-
-static int sym_cmp(const void *a, const void *b)
-{
-	const struct symbol *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-static int load_symbols(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char line[512], name[400], type;
-	unsigned long long addr;
-	uint32_t cap = 1024, n = 1;
-
-	if (!f) {
-		fprintf(stderr, "cachemodel: cannot open the symbol file syms=%s: %s\n", path,
-			strerror(errno));
-		return -1;
-	}
-	syms = malloc(cap * sizeof(*syms));
-	syms[0].addr = 0;
-	syms[0].name = strdup("?");
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %399s", &addr, &type, name) != 3)
-			continue;
-		if (!strchr("TtWw", type))
-			continue;
-		if (n == cap)
-			syms = realloc(syms, (cap *= 2) * sizeof(*syms));
-		syms[n].addr = addr;
-		syms[n].name = strdup(name);
-		n++;
-	}
-	fclose(f);
-	if (n == 1) {
-		fprintf(stderr, "cachemodel: no text symbols in syms=%s (expected `nm` output)\n",
-			path);
-		return -1;
-	}
-	qsort(syms + 1, n - 1, sizeof(*syms), sym_cmp);
-	nsyms = n;
-	return 0;
-}
-
-/* The index of the function holding vaddr (0: unknown). */
-static uint32_t sym_find(uint64_t vaddr)
-{
-	uint32_t lo = 1, hi = nsyms;	/* first symbol above vaddr is in [lo, hi] */
-
-	if (nsyms <= 1)
-		return 0;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (syms[mid].addr <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo - 1;	/* 0 when vaddr is below every symbol */
-}
 
 /* ---- counting ---- */
 
@@ -819,6 +561,14 @@ static int check_size(const char *what, uint64_t size, unsigned int ways)
 	return 0;
 }
 
+/*
+ * qemu_plugin_install - QEMU's call after loading the plugin: check that
+ * this is system emulation of x86_64 or aarch64, apply the arguments, make
+ * every vCPU's structures and the shared LLC, load the symbols, and hook
+ * translation and exit. Returns 0, or -1 (QEMU then stops) after a
+ * "cachemodel: ..." line on stderr naming the argument, file or target at
+ * fault. Everything it allocates lives until QEMU exits.
+ */
 CM_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc,
 				  char **argv)
 {
@@ -839,7 +589,7 @@ CM_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, 
 	if (is_x86)
 		cfg.tlbpage = 2u << 20;	/* Quarry maps all of x86_64's memory with 2 MiB pages */
 	for (int i = 0; i < argc; i++)
-		if (parse_arg(argv[i]))
+		if (config_parse_arg(argv[i]))
 			return -1;
 	line_shift = log2_exact(cfg.line);
 	page_shift = log2_exact(cfg.tlbpage);

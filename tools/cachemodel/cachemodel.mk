@@ -4,7 +4,7 @@
 # interface (version 1, tools/cachemodel/qemu_api.h); a QEMU that does not
 # accept that version refuses it at -plugin, and tools/cachemodel/run.sh says so.
 CACHEMODEL_SO := build/cachemodel/cachemodel.so
-CACHEMODEL_SRCS := tools/cachemodel/cachemodel.c tools/cachemodel/sim.c
+CACHEMODEL_SRCS := $(addprefix tools/cachemodel/,cachemodel.c config.c sim.c syms.c)
 HOSTCC ?= cc
 
 .PHONY: cachemodel
@@ -15,10 +15,13 @@ $(CACHEMODEL_SO): $(CACHEMODEL_SRCS) $(wildcard tools/cachemodel/*.h) tools/cach
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  PLUGIN  $@")
 	$(Q)$(HOSTCC) -std=gnu11 -O2 -g -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror \
-		-Wno-unused-parameter $(CACHEMODEL_CFLAGS) -o $@ $(CACHEMODEL_SRCS) -lpthread
+		-Wno-unused-parameter $(CACHEMODEL_CFLAGS) -o $@.tmp $(CACHEMODEL_SRCS) -lpthread
+	@mv -f $@.tmp $@	# a QEMU running the old one keeps its copy
 
 # The modeltest patterns' data counts from the plugin (an x86_64 4K boot)
-# against cachegrind's for the same loops on this machine -> build/cachemodel/cachegrind.md
+# against cachegrind's for the same loops on this machine, then SLAB's test 1
+# and 2 loops in the kernel against mm/ on the host under callgrind
+# -> build/cachemodel/cachegrind.md
 .PHONY: cachemodel-cachegrind
 cachemodel-cachegrind: cachemodel
 	@$(MAKE) --no-print-directory ARCH=x86_64 PAGE_SIZE=4K ALLOC=slab kernel
@@ -26,6 +29,10 @@ cachemodel-cachegrind: cachemodel
 		build/cachemodel/modeltest.report -m 512M -smp 1 -icount shift=0,sleep=off \
 		> build/cachemodel/modeltest.console
 	@tools/cachemodel/cachegrind.sh build/cachemodel/modeltest.report
+	@MODEL_ARGS=entries=on CMDLINE="bench icount quick" tools/cachemodel/run.sh \
+		build/x86_64-4k/quarry.elf 600 build/cachemodel/bench.report -m 1G -smp 1 \
+		-icount shift=0,sleep=off > build/cachemodel/bench.console
+	@tools/cachemodel/cg_alloc.sh build/cachemodel/bench.console build/cachemodel/bench.report
 
 # The seeds' memory claims under the model -> build/cachemodel/seeds.md (tools/cachemodel/seeds.sh)
 .PHONY: cachemodel-seeds

@@ -8,7 +8,7 @@
 #   arm64 4K against 64K pages (TLB misses; the TLB entry is the granule)
 #   SLUB with and without sheaves (SLUB_SHEAVES=0), x86_64 4K
 #   SLOB against SLOB-seg, x86_64 4K
-# About 4 minutes on 2 cores. Exit status 1 when a build or boot failed.
+# Exit status 1 when a build or boot failed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../.." || exit 1

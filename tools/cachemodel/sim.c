@@ -24,9 +24,9 @@ int sim_init(struct sim *s, const char *name, uint64_t blocks, unsigned int ways
 	s->sets = (unsigned int)(blocks / ways);
 	s->shift = shift;
 	s->size = blocks;
+	s->set_mask = (s->sets & (s->sets - 1)) ? 0 : s->sets - 1;
 	s->tag = calloc(blocks, sizeof(*s->tag));
-	s->stamp = calloc(blocks, sizeof(*s->stamp));
-	if (!s->tag || !s->stamp) {
+	if (!s->tag) {
 		snprintf(err, errlen, "%s: no memory for %llu blocks", name,
 			 (unsigned long long)blocks);
 		sim_free(s);
@@ -38,6 +38,5 @@ int sim_init(struct sim *s, const char *name, uint64_t blocks, unsigned int ways
 void sim_free(struct sim *s)
 {
 	free(s->tag);
-	free(s->stamp);
-	s->tag = s->stamp = NULL;
+	s->tag = NULL;
 }

@@ -9,14 +9,15 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 struct sim {
 	char name[8];		/* "L1D", "STLB", ... for messages */
 	uint64_t size;		/* bytes (caches) or entries (TLBs) */
 	unsigned int ways, sets, shift;	/* shift: log2 of the line or page */
-	uint64_t *tag;		/* sets x ways: block number + 1, 0 = empty */
-	uint64_t *stamp;	/* last use of each way; the smallest is evicted */
-	uint64_t clock;
+	uint64_t set_mask;	/* sets - 1 when sets is a power of two, else 0 */
+	uint64_t *tag;		/* sets x ways: block number + 1, 0 = empty; each set
+				 * from most to least recently used */
 	uint64_t last;		/* tag of the most recent access (a hit shortcut) */
 };
 
@@ -34,31 +35,30 @@ void sim_free(struct sim *s);
 
 /*
  * sim_access - look addr up; on a miss the least recently used way of its
- * set takes it. Returns true on a hit. s must have been initialised.
+ * set gives way to it. Returns true on a hit. s must have been initialised.
+ * Each set is kept in recency order, so a hit moves its tag to the front and
+ * a miss drops the last one.
  */
 static inline bool sim_access(struct sim *s, uint64_t addr)
 {
 	uint64_t blk = addr >> s->shift, tag = blk + 1;
-	unsigned int set, victim = 0;
-	uint64_t *t, *st;
+	uint64_t set = s->set_mask ? (blk & s->set_mask) : s->sets == 1 ? 0 : blk % s->sets;
+	uint64_t *t = s->tag + set * s->ways;
+	unsigned int i;
 
 	if (tag == s->last)
 		return true;	/* already the most recently used of its set */
 	s->last = tag;
-	set = (unsigned int)(blk % s->sets);
-	t = s->tag + (uint64_t)set * s->ways;
-	st = s->stamp + (uint64_t)set * s->ways;
-	for (unsigned int i = 0; i < s->ways; i++) {
-		if (t[i] == tag) {
-			st[i] = ++s->clock;
-			return true;
-		}
-		if (st[i] < st[victim])
-			victim = i;
-	}
-	t[victim] = tag;
-	st[victim] = ++s->clock;
-	return false;
+	if (t[0] == tag)
+		return true;
+	for (i = 1; i < s->ways && t[i] != tag; i++)
+		;
+	if (i == s->ways)
+		i = s->ways - 1;	/* a miss: the least recently used goes */
+	bool hit = t[i] == tag;
+	memmove(t + 1, t, i * sizeof(*t));
+	t[0] = tag;
+	return hit;
 }
 
 #endif

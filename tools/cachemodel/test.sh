@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # test.sh X86_ELF [ARM64_ELF [X86_SLOB_SEG_ELF]] - the cache model's tests (part of `make test`):
-#   the plugin builds (make cachemodel);
+#   the plugin builds (make cachemodel); its LRU structure's unit tests
+#     (sim_test.c: LRU and not FIFO, sets by modulo, bad geometry refused);
 #   the kernel's "modeltest" patterns under -icount give exactly the misses
 #     check.py works out: x86_64 with its real 2 MiB TLB entries and again
 #     with 4 KiB ones (the second-level TLB's reach), arm64 at its granule;
 #   two runs give the same report, byte for byte;
 #   check.py fails a report whose counts were altered (so it can fail);
 #   QEMU refusing a plugin built for another API version, and bad plugin
-#     arguments, stop the run with a message that names them;
+#     arguments, stop the run with a message that names them; modeltest
+#     with too little memory says what it needs;
 #   with X86_SLOB_SEG_ELF (x86_64 4K SLOB-seg, whose page_emptied QEMU leaves
-#     part-way through a block 21,000 times), every single-CPU benchmark
+#     part-way through a translated block many times), every single-CPU benchmark
 #     figure of "bench icount quick" matches the model's instructions for its
 #     region within one per operation (tools/cachemodel/bench.py).
-# Prints PASS/FAIL lines; exit status 1 on any failure. About 40 s.
+# Prints PASS/FAIL lines; exit status 1 on any failure.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../.." || exit 1
@@ -31,6 +33,14 @@ if make -s cachemodel > "$out/build.log" 2>&1; then
 else
 	fail cachemodel-build "make cachemodel failed: $(tail -3 "$out/build.log")"
 	exit 1
+fi
+
+# the LRU structure itself, on the host (ASan+UBSan)
+if ${HOSTCC:-cc} -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
+	-o "$out/sim_test" tools/cachemodel/sim_test.c tools/cachemodel/sim.c > "$out/sim_test.log" 2>&1; then
+	"$out/sim_test" || fails=$((fails + 1))
+else
+	fail cachemodel-sim-test-build "$(head -3 "$out/sim_test.log" | tr '\n' ' ')"
 fi
 
 # modeltest TAG ELF [env...]: boot the patterns with the plugin and check them
@@ -99,6 +109,16 @@ expect_refusal unknown-argument "cachemodel: unknown argument 'colour=blue'" MOD
 expect_refusal bad-value "cachemodel: bad value in 'dtlb=72'" MODEL_ARGS=dtlb=72
 expect_refusal missing-symbols "cachemodel: cannot open the symbol file syms=/nonexistent.sym" \
 	MODEL_ARGS=syms=/nonexistent.sym
+
+# too little memory for the patterns' buffer: the kernel says so and fails
+CMDLINE=modeltest tests/qemu/run.sh "$x86" 60 -m 128M > "$out/small.log" 2>&1
+rc=$?
+want="modeltest: FAILED: no 37 consecutive 4096 KiB blocks free (boot with more memory, -m 512M or more)"
+if [ $rc -eq 1 ] && grep -qF "$want" "$out/small.log"; then
+	pass cachemodel-modeltest-names-missing-memory
+else
+	fail cachemodel-modeltest-names-missing-memory "status $rc, wanted 1 and '$want'"
+fi
 
 # the benchmark regions' instructions against the figures
 if [ -n "$slobseg" ]; then
