@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """cg_alloc.py DUMPS_DIR CONSOLE REPORT - Quarry's allocator loops as a host
-program (tests/bench/host/bench.c --callgrind: mm/ built for Linux, each
+program (lab/bench/host/bench.c --callgrind: mm/ built for Linux, each
 measured loop dumped by callgrind with its cache simulator) against the
 cache model's counts for the same loops in the kernel (a "bench icount"
 boot with the plugin and entries=on: tools/cachemodel/bench.py pairs its

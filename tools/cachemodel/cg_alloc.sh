@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cg_alloc.sh CONSOLE REPORT [OUT] - the allocator's own loops compared: Quarry's
-# mm/ as a host program (tests/bench/host's bench-4k, SLAB, 10000 objects per
+# mm/ as a host program (lab/bench/host's bench-4k, SLAB, 10000 objects per
 # size, its --callgrind mode: each measured loop dumped) under callgrind with
 # the plugin's L1D and last-level geometry (from REPORT's geometry line),
 # against the model's kernel regions of a "bench icount" boot with entries=on
@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../.." || exit 1
 console=$1 report=$2 out=${3:-build/cachemodel/cachegrind.md}
 scripts/deps.sh valgrind || exit 1
-make --no-print-directory -s -f tests/bench/host/bench-host.mk BH_VARIANT_BUILD=1 PAGE_SHIFT=12 \
+make --no-print-directory -s -f lab/bench/host/bench-host.mk BH_VARIANT_BUILD=1 PAGE_SHIFT=12 \
 	SLAB_IDX= SLAB_DEBUG= SLAB_GROW_LOCKED= > build/cachemodel/bench-host-build.log 2>&1 ||
 	{ echo "cg_alloc.sh: building build/bench-host/bench-4k failed (build/cachemodel/bench-host-build.log)" >&2; exit 1; }
 geo=$(grep '^geometry ' "$report") || { echo "cg_alloc.sh: no geometry line in $report" >&2; exit 1; }
@@ -29,7 +29,7 @@ setarch "$(uname -m)" -R valgrind --tool=callgrind --cache-sim=yes --I1=$l1i,$l1
 	{ echo "cg_alloc.sh: callgrind failed ($dir/log)" >&2; exit 1; }
 {
 	printf '\n# SLAB'"'"'s own loops: the kernel under the model against mm/ on the host under callgrind\n\n'
-	printf 'Model: `bench icount` regions (%s); callgrind: tests/bench/host bench-4k `--callgrind`,\n' "$report"
+	printf 'Model: `bench icount` regions (%s); callgrind: lab/bench/host bench-4k `--callgrind`,\n' "$report"
 	printf 'SLAB, 10000 objects per size, `--D1=%s,%s,%s --LL=%s,%s,%s`. Per operation, model / callgrind.\n\n' \
 		"$l1" "$l1w" "$line" "$llc" "$llcw" "$line"
 	python3 tools/cachemodel/cg_alloc.py "$dir" "$console" "$report"
