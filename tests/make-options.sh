@@ -39,7 +39,7 @@ refuse mem-word "MEM must be a RAM size such as 256M or 1G, not 'foo'" MEM=foo
 refuse mem-fraction "MEM must be a RAM size such as 256M or 1G, not '1.5G'" MEM=1.5G
 refuse mem-small "MEM=4M is out of range: Quarry boots with 8M to 8G" MEM=4M
 refuse mem-large "MEM=16G is out of range: Quarry boots with 8M to 8G" MEM=16G ARCH=arm64
-refuse alloc "ALLOC must be slab, slub, slob or slob-seg, not 'slab2'" ALLOC=slab2
+refuse alloc "ALLOC must be one of slab slob slob-seg slub, not 'slab2'" ALLOC=slab2
 
 accept() {	# accept NAME MAKE-ARGS...: make -n must get past the checks
 	local name=$1 out rc

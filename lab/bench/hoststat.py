@@ -79,6 +79,7 @@ def main():
     t0 = time.monotonic_ns()
     p = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     qemu = None
+    last = []
     out = sys.stdout.buffer
     for raw in p.stdout:
         out.write(raw)
@@ -87,6 +88,13 @@ def main():
         if qemu is None or not os.path.isdir(qemu):
             qemu = qemu_of(p.pid)
         cpus = vcpus(qemu) if qemu else []
+        # QEMU may have exited before its last lines are read (a loaded host):
+        # those get the last sample its threads gave, so every BENCH line has
+        # its HOST line.
+        if cpus:
+            last = cpus
+        else:
+            cpus = last
         if cpus:
             out.write(("HOST wall_ns=%d cpus=%d run_ns=%s wait_ns=%s\n" % (
                 time.monotonic_ns() - t0, len(cpus), ",".join(str(c[1]) for c in cpus),

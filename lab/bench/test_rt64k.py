@@ -140,7 +140,7 @@ def boot(elf):
     """A real-time boot as make bench runs it: HOST lines after every BENCH line."""
     env = dict(os.environ, CMDLINE="bench quick")
     os.makedirs("build/test", exist_ok=True)
-    r = subprocess.run([os.path.join(HERE, "hoststat.py"), os.path.join(HERE, "..", "qemu", "run.sh"), elf,
+    r = subprocess.run([os.path.join(HERE, "hoststat.py"), os.path.join(HERE, "..", "..", "tests", "qemu", "run.sh"), elf,
                         "300", "-m", "1G", "-smp", "2", "-name", "quarry,debug-threads=on"],
                        capture_output=True, text=True, env=env, errors="replace")
     with open("build/test/rt64k-hoststat.log", "w") as f:
