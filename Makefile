@@ -105,7 +105,7 @@ KSRCS := $(wildcard kernel/*.c) \
 	$(if $(filter none,$(ALLOC)),lab/leakcheck.c,$(wildcard lab/*.c)) \
 	$(wildcard arch/$(ARCH)/*.c) boot/acpi.c boot/bootinfo.c $(ARCH_SRCS) \
 	$(MM_SRCS) $(TEST_SRCS) $(wildcard tests/kernel/*.c)
-KSRCS += tools/cachemodel/modeltest.c
+KSRCS += tools/cachemodel/modeltest.c $(if $(filter none,$(ALLOC)),,tools/trace/qtr_check.c)
 KOBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(KSRCS)) $(ARCH_AOBJS)
 
 ELF := $(BUILD)/quarry.elf
