@@ -66,7 +66,7 @@ static struct {
 	unsigned int chunk_order;
 	struct kmem_cache **qcache;	/* trace cache -> Quarry cache */
 	struct spinlock cache_lock;	/* making a cache on first use */
-	unsigned long start_free, start_used, managed;
+	unsigned long start_free, start_used, managed, start_slab;
 	/* Live figures (atomic: every replaying CPU adds to them). */
 	unsigned long long live_objs, live_req, live_linux, live_blocks, block_bytes;
 	unsigned long long next_sample, step, next_progress;
@@ -566,6 +566,7 @@ int replay_run(const struct boot_info *bi, bool icount)
 	slab_drain_all();
 	rp.start_free = nr_free_pages();
 	rp.start_used = pages_used();
+	rp.start_slab = slab_total_pages();
 	rp.managed = rp.start_free + rp.start_used;
 	rp.bad0 = slab_bad_frees;
 	rp.corrupt0 = slab_corruptions;
@@ -645,8 +646,9 @@ int replay_run(const struct boot_info *bi, bool icount)
 		ok = false;
 	}
 	cost_table(&sum);
-	printk("REPLAY page_size=%lu\nREPLAY events=%llu\nREPLAY arena_mb=%lu\n", PAGE_SIZE,
-	       (unsigned long long)h->n_events, (rp.managed * PAGE_SIZE) >> 20);
+	printk("REPLAY page_size=%lu\nREPLAY events=%llu\nREPLAY arena_mb=%lu\nREPLAY slab_start=%llu\n",
+	       PAGE_SIZE, (unsigned long long)h->n_events, (rp.managed * PAGE_SIZE) >> 20,
+	       (unsigned long long)rp.start_slab * PAGE_SIZE);
 	for (unsigned int t = 1; t < QTR_NR_TYPES; t++)
 		printk("REPLAY ops_%u=%llu\nREPLAY skipped_%u=%llu\n", t, sum.done[t], t,
 		       sum.skipped[t]);
