@@ -41,6 +41,7 @@
 #define RP_CHUNK_BYTES	(PAGE_SIZE << MAX_ORDER)
 #define RP_PER_CHUNK	(RP_CHUNK_BYTES / sizeof(uint64_t))	/* a power of two */
 #define RP_CALL_TIMEOUT	36000	/* seconds a replay may run on a CPU */
+#define RP_MAX_SAMPLES	50000	/* replay_samples at most (56 bytes each, kept) */
 
 /* One CPU's counts, its own cache line. */
 struct rp_cpu {
@@ -52,6 +53,11 @@ struct rp_cpu {
 
 struct rp_peak {
 	unsigned long long slab, used, object, req, linux_bytes;
+};
+
+/* One memory sample: the host replay's CSV columns. */
+struct rp_sample {
+	unsigned long long event, slab, used, object, req, linux_bytes, blocks;
 };
 
 static struct rp_cpu rp_cpu[NR_CPUS];
@@ -70,6 +76,9 @@ static struct {
 	/* Live figures (atomic: every replaying CPU adds to them). */
 	unsigned long long live_objs, live_req, live_linux, live_blocks, block_bytes;
 	unsigned long long next_sample, step, next_progress;
+	struct rp_sample *sample;	/* kept, printed after the replay */
+	unsigned long n_samples, max_samples;
+	bool progress;			/* progress lines during the replay */
 	struct spinlock sample_lock;
 	struct rp_peak peak;
 	bool stop;			/* an allocation failed, --on-fail stop */
@@ -184,11 +193,16 @@ static void sample(unsigned long long i)
 	p->object = MAX(p->object, object);
 	p->req = MAX(p->req, req);
 	p->linux_bytes = MAX(p->linux_bytes, lin);
-	printk("REPLAY-SAMPLE %llu,%llu,%llu,%llu,%llu,%llu,%llu\n", i, slab, used, object, req, lin,
-	       blocks);
+	if (rp.n_samples < rp.max_samples)
+		rp.sample[rp.n_samples++] = (struct rp_sample){ i, slab, used, object, req, lin, blocks };
 }
 
-/* Take the samples due at event i (any CPU; one at a time). */
+/*
+ * Take the samples due at event i (any CPU; one at a time). Nothing is
+ * printed here but the progress lines, and those only where the console
+ * cannot change the figures: under -icount with several CPUs a printk's
+ * wait for the UART (host timing) would move where the CPUs hand over.
+ */
 static void maybe_sample(unsigned long long i)
 {
 	unsigned long flags;
@@ -200,7 +214,7 @@ static void maybe_sample(unsigned long long i)
 		sample(i);
 		while (rp.next_sample <= i)
 			rp.next_sample += rp.step;
-		if (i >= rp.next_progress) {
+		if (rp.progress && i >= rp.next_progress) {
 			printk("replay: %llu%% (%llu of %llu events)\n",
 			       i * 100 / rp.v.hdr->n_events, i,
 			       (unsigned long long)rp.v.hdr->n_events);
@@ -450,10 +464,10 @@ static bool parse_options(const struct boot_info *bi)
 		unsigned long n = 0;
 		const char *s = val;
 
-		for (; *s >= '0' && *s <= '9' && n <= (1UL << 24); s++)
+		for (; *s >= '0' && *s <= '9' && n <= RP_MAX_SAMPLES; s++)
 			n = n * 10 + (unsigned long)(*s - '0');
-		if (*s || !val[0] || !n || n > (1UL << 24)) {
-			printk("replay: replay_samples=%s: a number from 1 to %lu\n", val, 1UL << 24);
+		if (*s || !val[0] || !n || n > RP_MAX_SAMPLES) {
+			printk("replay: replay_samples=%s: a number from 1 to %u\n", val, RP_MAX_SAMPLES);
 			return false;
 		}
 		rp.samples = n;
@@ -547,11 +561,16 @@ int replay_run(const struct boot_info *bi, bool icount)
 	       h->cpus, rp.ncpus, rp.pages ? ", with page events" : "",
 	       rp.no_user ? " (no user memory)" : "", rp.internal ? ", internal kmallocs too" : "");
 	rp.qcache = kzalloc((h->n_caches + 1) * sizeof(*rp.qcache));
-	if (!rp.qcache) {
-		printk("replay: no memory for %u caches\n", h->n_caches);
+	rp.max_samples = rp.samples + 3;	/* at most one per step, the first and the end */
+	rp.sample = kmalloc(rp.max_samples * sizeof(*rp.sample));
+	if (!rp.qcache || !rp.sample) {
+		printk("replay: no memory for %u caches and %lu samples\n", h->n_caches, rp.max_samples);
+		kfree(rp.qcache);
+		kfree(rp.sample);
 		table_free();
 		return 1;
 	}
+	rp.progress = !icount || rp.ncpus == 1;
 	/* The check's records become the object pointers: all NULL. */
 	for (unsigned long i = 0; i < rp.n_chunks; i++)
 		memset(rp.chunk[i], 0, PAGE_SIZE << rp.chunk_order);
@@ -645,6 +664,12 @@ int replay_run(const struct boot_info *bi, bool icount)
 		       rp.start_free);
 		ok = false;
 	}
+	for (unsigned long i = 0; i < rp.n_samples; i++) {
+		const struct rp_sample *x = &rp.sample[i];
+
+		printk("REPLAY-SAMPLE %llu,%llu,%llu,%llu,%llu,%llu,%llu\n", x->event, x->slab,
+		       x->used, x->object, x->req, x->linux_bytes, x->blocks);
+	}
 	cost_table(&sum);
 	printk("REPLAY page_size=%lu\nREPLAY events=%llu\nREPLAY arena_mb=%lu\nREPLAY slab_start=%llu\n",
 	       PAGE_SIZE, (unsigned long long)h->n_events, (rp.managed * PAGE_SIZE) >> 20,
@@ -668,6 +693,7 @@ int replay_run(const struct boot_info *bi, bool icount)
 		       "freed its object, %llu left live by the trace freed at the end, all %lu pages "
 		       "back\n", n_out, left, rp.start_free);
 	kfree(rp.qcache);
+	kfree(rp.sample);
 	table_free();
 	return ok && !stopped && !rp.n_failed ? 0 : 1;
 }

@@ -14,7 +14,8 @@
  *   replay_nouser          with replay_pages, leave user memory out (--no-user)
  *   replay_internal        replay the traced allocator's own kmallocs (--internal)
  *   replay_fail=stop|continue   what an allocation failure does (default stop)
- *   replay_samples=N       memory samples over the trace (default 200)
+ *   replay_samples=N       memory samples over the trace (default 200, at most
+ *                          50000), kept and printed after the replay
  *
  * Output, besides the human lines: "REPLAY key=value" lines with the host
  * replay's summary keys (peak_slab, end_object, ops_1, ...) plus the
