@@ -42,6 +42,7 @@
 #define RP_PER_CHUNK	(RP_CHUNK_BYTES / sizeof(uint64_t))	/* a power of two */
 #define RP_CALL_TIMEOUT	36000	/* seconds a replay may run on a CPU */
 #define RP_MAX_SAMPLES	50000	/* replay_samples at most (56 bytes each, kept) */
+#define RP_FAILS_SHOWN	10	/* allocation failures shown in full (replay_fail=continue) */
 
 /* One CPU's counts, its own cache line. */
 struct rp_cpu {
@@ -248,11 +249,20 @@ static struct kmem_cache *cache_for(uint32_t c)
 	return k;
 }
 
-/* An allocation returned NULL: say so; returns true to go on. */
+/*
+ * An allocation returned NULL: say so (the first RP_FAILS_SHOWN in full, the
+ * rest counted); returns true to go on.
+ */
 static bool alloc_failed(unsigned long long i, const struct qtr_event *e)
 {
-	add(&rp.n_failed, 1);
+	unsigned long long n = __atomic_add_fetch(&rp.n_failed, 1, __ATOMIC_RELAXED);
+
 	__atomic_store_n(ptr_slot(e->object), RP_FAILED, __ATOMIC_RELEASE);
+	if (rp.cont && n > RP_FAILS_SHOWN) {
+		if (n == RP_FAILS_SHOWN + 1)
+			printk("replay: more allocations fail; counted, not shown (the total at the end)\n");
+		return true;
+	}
 	printk("replay: event %llu (%s of %u bytes%s%s, CPU %u, on CPU %u) failed: out of memory\n",
 	       i, qtr_type_name(e->type),
 	       e->type == QTR_PAGE_ALLOC ? (unsigned int)PAGE_SIZE << q_order(e->cache) : e->size_req,
@@ -304,8 +314,9 @@ static bool run_event(unsigned long long i, const struct qtr_event *e, struct rp
 		p = wait_for(e, c);
 		if (!p)
 			return false;
-		if (p == RP_FAILED) {
+		if (p == RP_FAILED) {	/* left out: its allocation failed */
 			add(&rp.frees_of_failed, 1);
+			c->want[e->type]--;
 			return true;
 		}
 	}
@@ -685,13 +696,17 @@ int replay_run(const struct boot_info *bi, bool icount)
 	       rp.peak.slab, rp.peak.used, rp.peak.object, rp.peak.req, rp.peak.linux_bytes, slab_end,
 	       used_end, used_end - blocks_end, req_end, linux_end, live_end, rp.n_failed, stopped,
 	       ok, (unsigned long long)(t1 - t0));
+	if (rp.n_failed)
+		printk("replay: %llu allocations failed, %llu frees of them left out\n", rp.n_failed,
+		       rp.frees_of_failed);
 	printk("replay: %llu events; peak Slab: %llu kB, object memory %llu kB for %llu kB requested "
 	       "(Linux gave %llu kB)\n", (unsigned long long)h->n_events, rp.peak.slab >> 10,
 	       rp.peak.object >> 10, rp.peak.req >> 10, rp.peak.linux_bytes >> 10);
 	if (ok && !stopped)
-		printk("replay: accounting exact: every event ran (%llu left out as asked), every free "
-		       "freed its object, %llu left live by the trace freed at the end, all %lu pages "
-		       "back\n", n_out, left, rp.start_free);
+		printk("replay: accounting exact: every event ran (%llu left out as asked%s), every "
+		       "free freed its object, %llu left live by the trace freed at the end, all %lu "
+		       "pages back\n", n_out, rp.n_failed ? ", and the frees of failed allocations" : "",
+		       left, rp.start_free);
 	kfree(rp.qcache);
 	kfree(rp.sample);
 	table_free();

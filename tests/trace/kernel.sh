@@ -5,7 +5,8 @@
 # must end with exact accounting within 60 s; then bad modules, each refused
 # with its message and a clean failure (no panic): a trace with a spoiled
 # magic, one cut short, one whose event frees an object twice, the recorded
-# text instead of a converted trace, and no module at all.
+# text instead of a converted trace, and no module at all; then the same
+# trace in too little memory, stopped and gone past.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 
@@ -92,6 +93,27 @@ for arch in ${ARCHES:-x86_64 arm64}; do
 		"replay: trace module refused: not a Quarry trace (no 'QUARRYTR' at the start)"
 	refused "$elf" "$arch" "no module" "" \
 		"replay: no trace module: boot with one (x86_64: GRUB's module2 line, arm64: QEMU's -initrd"
+	# Memory running out (40 MiB for the trace's 36 MiB of pages and its objects): the
+	# event and the allocator's state said; stop ends the replay, continue goes past,
+	# leaving the frees of what failed out; every page back, no panic, a failure status.
+	for mode in stop continue; do
+		log=$T/fail-$arch-$mode.log
+		boot "$elf" "$log" "$T/real.qtr" "replay icount replay_pages replay_fail=$mode" -m 40M \
+			-smp 2 -icount shift=0,sleep=off
+		rc=$?
+		if [ $mode = stop ]; then
+			want="replay: stopping at event [0-9]+ \(replay_fail=stop\); freeing what the replay holds"
+		else
+			want="replay: going on \(replay_fail=continue\): the object's free will be left out"
+		fi
+		if [ $rc -eq 1 ] && grep -qE "^replay: event [0-9]+ \((page alloc|kmalloc|cache alloc) of [0-9]+ bytes.*, CPU [01], on CPU [01]\) failed: out of memory" "$log" &&
+			grep -q "^  allocator state: Slab: [0-9]* kB, pages in use" "$log" && grep -qE "$want" "$log" &&
+			grep -q "^REPLAY accounting_ok=1" "$log" && ! grep -q "PANIC\|^replay: accounting:" "$log"; then
+			pass "$arch: allocations failing in 40 MiB, replay_fail=$mode: said with the event and the allocator's state, accounting exact"
+		else
+			fail "$arch: allocation failure, replay_fail=$mode: status $rc, '$(grep -a "^replay: \(event\|acc\|stop\|going\)" "$log" | head -3)'"
+		fi
+	done
 done
 
 echo "kernel trace replay: $fails failed"

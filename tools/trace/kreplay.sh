@@ -15,8 +15,10 @@
 #     allocation failure; MEM= the guest's memory (default sized from the
 #     trace's peaks); ICOUNT_BOOTS=N boots each -icount run N times and
 #     checks the figures identical (default 2); REALTIME=0 leaves out the
-#     real-time MTTCG boot; mm/ options (SLUB_SHEAVES=0, SLAB_IDX=4) come
-#     through the environment to make.
+#     real-time MTTCG boot; SEEDS=1 adds the seeds' variants (SLAB with
+#     SLAB_IDX=4 as slab-idx4, SLUB with SLUB_SHEAVES=0 as slub-nosheaves,
+#     where slab and slub are listed) for the report's seeds' questions;
+#     other mm/ options come through the environment to make.
 #
 # Each run's files, in the run's directory: <alloc>-<page>.log (the
 # console), .summary (the host replay's keys: peak_object, ops_1, ...,
@@ -123,7 +125,11 @@ for arch in ${ARCHS//,/ }; do
 		for p in ${PAGES_LIST//,/ }; do
 			case $p in 4K | 64K) ;; 16K) [ "$arch" = arm64 ] || continue ;;
 			*) die "PAGE_SIZE '$p': use 4K, 16K or 64K" ;; esac
-			runs+=("$arch:$a:$p")
+			runs+=("$arch:$a:$p:")
+			if [ "${SEEDS:-}" = 1 ]; then
+				[ "$a" = slab ] && runs+=("$arch:$a:$p:SLAB_IDX=4")
+				[ "$a" = slub ] && runs+=("$arch:$a:$p:SLUB_SHEAVES=0")
+			fi
 		done
 	done
 done
@@ -131,23 +137,24 @@ done
 status=0
 i=0
 for r in "${runs[@]}"; do
-	IFS=: read -r arch a p <<< "$r"
+	IFS=: read -r arch a p var <<< "$r"
+	case $var in SLAB_IDX=4) name=$a-idx4 ;; SLUB_SHEAVES=0) name=$a-nosheaves ;; *) name=$a ;; esac
 	i=$((i + 1))
-	tag="[$i/${#runs[@]}] kernel $arch $a $p"
+	tag="[$i/${#runs[@]}] kernel $arch $name $p"
 	echo "kreplay: $tag: building"
 	dir=$OUT/kernel-$arch
 	mkdir -p "$dir"
-	if ! make --no-print-directory -j2 ARCH="$arch" PAGE_SIZE="$p" ALLOC="$a" kernel >> "$OUT/kernel-build.log" 2>&1; then
+	if ! env $var make --no-print-directory -j2 ARCH="$arch" PAGE_SIZE="$p" ALLOC="$a" kernel >> "$OUT/kernel-build.log" 2>&1; then
 		tail -5 "$OUT/kernel-build.log"
 		echo "kreplay: $tag: does not build (see $OUT/kernel-build.log)"
 		status=1
 		continue
 	fi
-	elf=$(make --no-print-directory -s ARCH="$arch" PAGE_SIZE="$p" ALLOC="$a" -f Makefile -f - print-elf \
+	elf=$(env $var make --no-print-directory -s ARCH="$arch" PAGE_SIZE="$p" ALLOC="$a" -f Makefile -f - print-elf \
 		<<< 'print-elf: ; @echo $(ELF)')
 	pb=$(( ${p%K} * 1024 ))
 	mem=$(mem_for $pb)
-	base=$a-$p
+	base=$name-$p
 	rm -f "$dir/$base".*
 	for b in $(seq 1 "$boots"); do
 		log=$dir/$base.log
@@ -164,7 +171,7 @@ for r in "${runs[@]}"; do
 			break
 		fi
 		if [ "$b" -eq 1 ]; then
-			collect "$log" "$dir" "$base" "$arch $a $p"
+			collect "$log" "$dir" "$base" "$arch $name $p"
 			echo "boot_seconds=$secs" >> "$dir/$base.summary"
 			echo "kreplay: $tag: -icount on $smp CPU(s), $mem: $(grep -m1 '^replay: accounting exact' "$log" | cut -c9-60)... ($secs s)"
 		elif ! diff -q <(grep -a "^REPLAY" "$dir/$base.log") <(grep -a "^REPLAY" "$log") > /dev/null; then
@@ -181,7 +188,7 @@ for r in "${runs[@]}"; do
 		mkdir -p "$d1"
 		if boot "$tag: -icount on 1 CPU" "$elf" "$opts icount" "$d1/$base.log" -m "$mem" -smp 1 \
 			-icount shift=0,sleep=off; then
-			collect "$d1/$base.log" "$d1" "$base" "$arch $a $p"
+			collect "$d1/$base.log" "$d1" "$base" "$arch $name $p"
 		else
 			echo "kreplay: $tag: the one-CPU -icount boot failed (see $d1/$base.log)"
 			status=1
@@ -192,7 +199,7 @@ for r in "${runs[@]}"; do
 		mkdir -p "$dr"
 		rm -f "$dr/$base".*
 		if boot "$tag: real time" "$elf" "$opts" "$dr/$base.log" -m "$mem" -smp "$smp"; then
-			collect "$dr/$base.log" "$dr" "$base" "$arch $a $p"
+			collect "$dr/$base.log" "$dr" "$base" "$arch $name $p"
 		else
 			echo "kreplay: $tag: the real-time boot failed (see $dr/$base.log)"
 			status=1

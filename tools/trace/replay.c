@@ -213,11 +213,6 @@ static bool run_event(unsigned long long i, const struct qtr_event *e)
 	uint64_t t0;
 	void *p;
 
-	if ((e->type == QTR_KFREE || e->type == QTR_CACHE_FREE || e->type == QTR_PAGE_FREE) &&
-	    failed[e->object]) {
-		frees_of_failed++;
-		return true;
-	}
 	if (e->type == QTR_CACHE_ALLOC || (e->type == QTR_CACHE_FREE && e->cache != QTR_NONE)) {
 		c = cache_for(e->cache);
 		if (!c)
@@ -410,6 +405,10 @@ static bool run_pass(unsigned int pass, bool *stopped)
 		if (left_out(a)) {
 			skipped[e->type]++;
 			n_out++;
+			continue;
+		}
+		if (!qtr_is_alloc(e->type) && failed[e->object]) {
+			frees_of_failed++;	/* left out: its allocation failed */
 			continue;
 		}
 		want[e->type]++;

@@ -32,7 +32,7 @@ import os
 import sys
 
 TYPES = {1: "kmalloc", 2: "kfree", 3: "cache alloc", 4: "cache free", 5: "page alloc", 6: "page free"}
-ALLOC_ORDER = ["slab", "slub", "slob", "slob-seg"]
+ALLOC_ORDER = ["slab", "slab-idx4", "slub", "slub-nosheaves", "slob", "slob-seg"]
 PAGE_ORDER = ["4K", "16K", "64K"]
 
 
@@ -159,6 +159,54 @@ def agreement(host, kern):
     return out, ok
 
 
+def total_cost(s):
+    return sum(int(s.get("cost_%d" % t, "0")) for t in TYPES)
+
+
+def seeds_section(runs):
+    """The seeds' questions on the trace, from one arch's -icount runs."""
+    by = {(r["alloc"], r["page"]): r["s"] for r in runs}
+    pages = [p for p in PAGE_ORDER if any(r["page"] == p for r in runs)]
+    out = ["Seed 004 (SLOB against the others, `Slab:` and speed): Slab: at the peak and end, "
+           "and all the instructions the trace's allocations and frees took, against SLUB's.", "",
+           "| page | allocator | peak Slab: kB | end Slab: kB | peak object memory kB | "
+           "instructions, whole trace | against SLUB |", "|---|---|---:|---:|---:|---:|---:|"]
+    for p in pages:
+        base = total_cost(by[("slub", p)]) if ("slub", p) in by else 0
+        for a in ["slob", "slob-seg", "slub", "slab"]:
+            s = by.get((a, p))
+            if not s:
+                continue
+            c = total_cost(s)
+            out.append("| %s | %s | %s | %s | %s | %d | %s |" % (
+                p, a, kib(int(s["peak_slab"])), kib(int(s["end_slab"])), kib(int(s["peak_object"])),
+                c, "%.2fx" % (c / base) if base else "-"))
+    pairs = [("slab", "slab-idx4", "Seed 000 (SLAB's freelist index: natural size against 4 bytes, "
+              "`SLAB_IDX=4`): more objects per slab as memory on the trace."),
+             ("slub", "slub-nosheaves", "Sheaves against classic SLUB (`SLUB_SHEAVES=0`): instructions "
+              "per operation and memory.")]
+    for a, b, title in pairs:
+        rows = [(p, by[(a, p)], by[(b, p)]) for p in pages if (a, p) in by and (b, p) in by]
+        if not rows:
+            continue
+        types = [t for t in TYPES if any(int(x.get("ops_%d" % t, "0")) for _, x, _ in rows)]
+        out += ["", title, "",
+                "| page | " + " | ".join("%s %s / %s" % (TYPES[t], a, b) for t in types) +
+                " | peak object memory kB %s / %s | end object memory kB %s / %s | peak difference |"
+                % (a, b, a, b),
+                "|---|" + "---:|" * (len(types) + 3)]
+        for p, x, y in rows:
+            cells = []
+            for t in types:
+                cx, cy = int(x.get("cost_per_op_x10_%d" % t, "0")), int(y.get("cost_per_op_x10_%d" % t, "0"))
+                cells.append("%.1f / %.1f" % (cx / 10, cy / 10))
+            px, py = int(x["peak_object"]), int(y["peak_object"])
+            out.append("| %s | %s | %s / %s | %s / %s | %s kB (%s) |" % (
+                p, " | ".join(cells), kib(px), kib(py), kib(int(x["end_object"])),
+                kib(int(y["end_object"])), kib(py - px), pct(py - px, px)))
+    return out
+
+
 def kernel_sections(d, host):
     lines, bad = [], False
     for arch in ["x86_64", "arm64"]:
@@ -179,6 +227,9 @@ def kernel_sections(d, host):
                   "allocator call, interrupts off, by event type, on %s CPU(s); the counter's own "
                   "read included. Deterministic: each configuration booted twice." % cpus, ""] + \
                  cost_table(runs, "instructions") + [""]
+        if any(r["alloc"] == "slub" for r in runs) and len({r["alloc"] for r in runs}) > 1:
+            lines += ["## The seeds' questions on this trace (%s, -icount)" % arch, ""] + \
+                seeds_section(runs) + [""]
         one = os.path.join(d, "kernel-%s-1cpu" % arch)
         one_runs = load(one) if os.path.isdir(one) else (runs if cpus == "1" else [])
         if one_runs and host:
