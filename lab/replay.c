@@ -85,6 +85,7 @@ static struct {
 	bool stop;			/* an allocation failed, --on-fail stop */
 	unsigned long long n_failed, frees_of_failed;
 	unsigned long bad0, corrupt0;
+	uint64_t sum0;			/* module_sum before the replay */
 } rp;
 
 static inline uint64_t *slot(uint32_t id)
@@ -486,6 +487,19 @@ static bool parse_options(const struct boot_info *bi)
 	return true;
 }
 
+/* A 64-bit sum of the trace (FNV-1a over its words): the module must not change. */
+static uint64_t module_sum(void)
+{
+	const uint64_t *w = (const uint64_t *)rp.v.data;
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (uint64_t i = 0; i < rp.v.size / 8; i++)
+		h = (h ^ w[i]) * 0x100000001b3ULL;
+	for (uint64_t i = rp.v.size & ~7ULL; i < rp.v.size; i++)
+		h = (h ^ rp.v.data[i]) * 0x100000001b3ULL;
+	return h;
+}
+
 /* The module, checked whole; false (said) if there is none or it is refused. */
 static bool load_module(const struct boot_info *bi)
 {
@@ -598,6 +612,7 @@ int replay_run(const struct boot_info *bi, bool icount)
 	rp.start_used = pages_used();
 	rp.start_slab = slab_total_pages();
 	rp.managed = rp.start_free + rp.start_used;
+	rp.sum0 = module_sum();
 	rp.bad0 = slab_bad_frees;
 	rp.corrupt0 = slab_corruptions;
 	rp.step = h->n_events / rp.samples ? h->n_events / rp.samples : 1;
@@ -668,6 +683,12 @@ int replay_run(const struct boot_info *bi, bool icount)
 	if (left != live_end) {
 		printk("replay: accounting: %llu objects freed at the end, %llu were counted live\n",
 		       left, live_end);
+		ok = false;
+	}
+	if (module_sum() != rp.sum0) {	/* its pages handed out: not reserved */
+		printk("replay: the trace module changed during the replay: its memory [%llx-%llx) "
+		       "was written\n", (unsigned long long)bi->module_start,
+		       (unsigned long long)bi->module_end);
 		ok = false;
 	}
 	if (end_free != rp.start_free) {

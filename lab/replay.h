@@ -34,7 +34,8 @@
  * Boot CPU, after smp_init, interrupts on. icount: the counter counts guest
  * instructions. Returns 0 when the trace was replayed with exact accounting
  * (every event ran or was left out as asked, every free freed its object,
- * nothing reported bad, every page back at the end), 1 otherwise: no module,
+ * nothing reported bad, every page back at the end, the module unchanged),
+ * 1 otherwise: no module,
  * a trace refused ("replay: trace module refused: event 7 (kfree):
  * object 3 is not live (freed already)"), a bad
  * option, an allocation failure, or accounting that is not exact (each
