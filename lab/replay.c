@@ -41,7 +41,7 @@
 #define RP_CHUNK_BYTES	(PAGE_SIZE << MAX_ORDER)
 #define RP_PER_CHUNK	(RP_CHUNK_BYTES / sizeof(uint64_t))	/* a power of two */
 #define RP_CALL_TIMEOUT	36000	/* seconds a replay may run on a CPU */
-#define RP_MAX_SAMPLES	50000	/* replay_samples at most (56 bytes each, kept) */
+#define RP_MAX_SAMPLES	50000	/* replay_samples at most (each kept until the end) */
 #define RP_FAILS_SHOWN	10	/* allocation failures shown in full (replay_fail=continue) */
 
 /* One CPU's counts, its own cache line. */

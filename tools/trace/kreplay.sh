@@ -84,6 +84,8 @@ limit=$(( 300 + nev / 500 ))
 boot() {
 	local label=$1 elf=$2 cmd=$3 log=$4 rc
 	shift 4
+	# (no percentages from a multi-CPU -icount replay: the kernel prints nothing during it)
+	[ -t 2 ] && printf '\r%-100s' "kreplay: $label: running" >&2
 	CMDLINE="$cmd" MODULE="$QTR" tests/qemu/run.sh "$elf" "$limit" "$@" 2>&1 |
 		while IFS= read -r line; do
 			printf '%s\n' "$line" >> "$log"
