@@ -35,6 +35,10 @@ ALLOCS=${2:-slab,slub,slob,slob-seg}
 PAGES_LIST=${3:-4K,16K,64K}
 ARCHS=${4:-}
 [ "$ARCHS" = all ] && ARCHS=x86_64,arm64
+for a in ${ARCHS//,/ }; do
+	case $a in x86_64 | arm64) ;; *) die "ARCH '$a': use x86_64, arm64 or all" ;; esac
+done
+case ${SMP:-1} in [1-9] | [1-9][0-9]) ;; *) die "SMP='$SMP': a CPU count from 1 to 64" ;; esac
 [ -n "$TRACE" ] || die "no trace given: make replay TRACE=file [ALLOC=slab,slub] [PAGE_SIZE=4K,64K] [PAGES=1]"
 [ -f "$TRACE" ] || die "$TRACE: no such file"
 name=$(basename "$TRACE")
