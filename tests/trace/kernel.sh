@@ -5,8 +5,8 @@
 # must end with exact accounting within 60 s; then bad modules, each refused
 # with its message and a clean failure (no panic): a trace with a spoiled
 # magic, one cut short, one whose event frees an object twice, the recorded
-# text instead of a converted trace, and no module at all; then the same
-# trace in too little memory, stopped and gone past.
+# text instead of a converted trace, and no module at all, and bad options;
+# then the same trace in too little memory, stopped and gone past.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 
@@ -51,16 +51,16 @@ boot() {
 	CMDLINE="$cmd" MODULE="$module" tests/qemu/run.sh "$elf" 90 "$@" > "$log" 2>&1
 }
 
-# refused ELF ARCH NAME MODULE 'expected message'
+# refused ELF ARCH NAME MODULE 'expected message' [more command line words]
 refused() {
 	local log=$T/bad.log rc
-	boot "$1" "$log" "$4" "replay" -m 256M -smp 1
+	boot "$1" "$log" "$4" "replay${6:+ $6}" -m 256M -smp 1
 	rc=$?
 	if [ $rc -eq 1 ] && grep -qF -- "$5" "$log" && grep -q "Quarry: done, FAILED" "$log" &&
 		! grep -q "PANIC" "$log"; then
-		pass "$2: bad module refused: $3"
+		pass "$2: refused: $3"
 	else
-		fail "$2: bad module '$3': status $rc (expected 1), '$(grep -a "replay:" "$log" | head -3)' (expected '$5')"
+		fail "$2: '$3' not refused: status $rc (expected 1), '$(grep -a "replay:" "$log" | head -3)' (expected '$5')"
 	fi
 }
 
@@ -77,8 +77,9 @@ for arch in ${ARCHES:-x86_64 arm64}; do
 	rc=$?
 	secs=$(($(date +%s) - t0))
 	if [ $rc -eq 0 ] && grep -q "^replay: accounting exact: every event ran" "$T/real-$arch.log" &&
-		grep -q "^REPLAY cpus=2" "$T/real-$arch.log" && [ $secs -lt 60 ]; then
-		pass "$arch: $REAL replayed in the kernel on 2 CPUs with its page events: accounting exact ($secs s)"
+		grep -q "^REPLAY cpus=2" "$T/real-$arch.log" && grep -q "^REPLAY remote_frees=[1-9]" "$T/real-$arch.log" &&
+		[ $secs -lt 60 ]; then
+		pass "$arch: $REAL replayed in the kernel on 2 CPUs with its page events, frees remote: accounting exact ($secs s)"
 	else
 		grep -a "^replay: \(accounting\|event\|trace\)" "$T/real-$arch.log" | head -5
 		fail "$arch: $REAL in the kernel: status $rc, $secs s (see the lines above)"
@@ -93,6 +94,10 @@ for arch in ${ARCHES:-x86_64 arm64}; do
 		"replay: trace module refused: not a Quarry trace (no 'QUARRYTR' at the start)"
 	refused "$elf" "$arch" "no module" "" \
 		"replay: no trace module: boot with one (x86_64: GRUB's module2 line, arm64: QEMU's -initrd"
+	refused "$elf" "$arch" "bad replay_fail=" "$T/sample.qtr" \
+		"replay: replay_fail=maybe: use stop or continue" "replay_fail=maybe"
+	refused "$elf" "$arch" "bad replay_samples=" "$T/sample.qtr" \
+		"replay: replay_samples=0: a number from 1 to 50000" "replay_samples=0"
 	# Memory running out (40 MiB for the trace's 36 MiB of pages and its objects): the
 	# event and the allocator's state said; stop ends the replay, continue goes past,
 	# leaving the frees of what failed out; every page back, no panic, a failure status.
