@@ -24,8 +24,12 @@ CMDLINE   ?=
 ifneq ($(filter replay,$(MAKECMDGOALS)),)
 REPLAY_ALLOC := $(if $(filter command line,$(origin ALLOC)),$(ALLOC))
 REPLAY_PAGE := $(if $(filter command line,$(origin PAGE_SIZE)),$(PAGE_SIZE))
+REPLAY_ARCH := $(if $(filter command line,$(origin ARCH)),$(ARCH))
+REPLAY_SMP := $(if $(filter command line,$(origin SMP)),$(SMP))
 override ALLOC := slab
 override PAGE_SIZE := 4K
+override ARCH := x86_64
+override SMP := 1
 endif
 
 ifeq ($(filter x86_64 arm64,$(ARCH)),)
@@ -105,7 +109,7 @@ KSRCS := $(wildcard kernel/*.c) \
 	$(if $(filter none,$(ALLOC)),lab/leakcheck.c,$(wildcard lab/*.c)) \
 	$(wildcard arch/$(ARCH)/*.c) boot/acpi.c boot/bootinfo.c $(ARCH_SRCS) \
 	$(MM_SRCS) $(TEST_SRCS) $(wildcard tests/kernel/*.c)
-KSRCS += tools/cachemodel/modeltest.c
+KSRCS += tools/cachemodel/modeltest.c $(if $(filter none,$(ALLOC)),,tools/trace/qtr_check.c)
 KOBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(KSRCS)) $(ARCH_AOBJS)
 
 ELF := $(BUILD)/quarry.elf
@@ -279,7 +283,9 @@ help:
 	@echo "                kmem events) while CMD runs -> OUT (build/trace/trace.txt); BUFFER_KB="
 	@echo "  make replay TRACE=file  replay a recorded trace (text, .gz, .xz or converted) through"
 	@echo "                Quarry's mm/ on the host: ALLOC=slab,slub,... PAGE_SIZE=4K,16K,64K lists,"
-	@echo "                PAGES=1 with the page events -> build/replay/<trace>/report.md, memory.png"
+	@echo "                PAGES=1 with the page events -> build/replay/<trace>/report.md, memory.png;"
+	@echo "                ARCH=x86_64|arm64|all adds the kernel half (the trace as a boot module,"
+	@echo "                replayed inside Quarry under -icount, twice, and in real time; SMP=n CPUs)"
 	@echo "                (Documentation/trace-replay.md)"
 	@echo "  make debug    boot QEMU paused with a gdbstub on a free port from 1234, printed"
 	@echo "                (ARCH=arm64 too; CMDLINE=gdbtest: a cache sequence to stop in)"
@@ -348,10 +354,11 @@ bench-scale-bundle: deps
 # make trace-record CMD='perf bench sched messaging' [OUT=build/trace/trace.txt] [BUFFER_KB=131072]
 # Replay a recorded kernel trace (text, .gz, .xz, or converted) through Quarry's mm/ on
 # the host: every allocator and page size unless ALLOC=/PAGE_SIZE= lists narrow it;
-# PAGES=1 replays the page events too. Report in build/replay/<trace>/report.md.
+# PAGES=1 replays the page events too; ARCH=x86_64|arm64|all [SMP=n] replays it
+# inside the kernel as well (tools/trace/kreplay.sh). Report in build/replay/<trace>/report.md.
 .PHONY: replay trace-record
 replay:
-	@PAGES="$(PAGES)" tools/trace/replay.sh "$(TRACE)" "$(REPLAY_ALLOC)" "$(REPLAY_PAGE)"
+	@PAGES="$(PAGES)" SMP="$(REPLAY_SMP)" tools/trace/replay.sh "$(TRACE)" "$(REPLAY_ALLOC)" "$(REPLAY_PAGE)" "$(REPLAY_ARCH)"
 
 trace-record:
 	@[ -n "$(CMD)" ] || { echo "make trace-record: give the command to record, e.g. CMD='perf bench sched messaging'"; exit 1; }

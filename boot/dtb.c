@@ -1,6 +1,7 @@
 /*
  * dtb.c - platform discovery from a flattened device tree (FDT, "DTB"), the
- * arm64 boot protocol: RAM, reserved ranges, command line, and what the arch
+ * arm64 boot protocol: RAM, reserved ranges, command line, the initrd (the
+ * boot module: a trace for "replay"), and what the arch
  * code needs (struct dt_platform, boot/dtb.h). The blob is read in place
  * through the direct map, byte by byte as big-endian (any alignment), and
  * every read is checked against the header's sizes first: malformed input
@@ -307,6 +308,45 @@ static void reserve(struct fdt *f, struct boot_info *bi, uint64_t base, uint64_t
 	boot_reserve(bi, base, base + size);
 }
 
+/* A 32- or 64-bit cell property of n: false if absent; malformed is said. */
+static bool dt_cell(struct fdt *f, const struct dt_node *n, const char *name, uint64_t *v)
+{
+	uint32_t len;
+	const uint8_t *p = dt_prop(f, n, name, &len);
+
+	if (!p)
+		return false;
+	if (len != 4 && len != 8)
+		return fdt_error(f, "property '%s' of %s is %u bytes, not one 32- or 64-bit cell",
+				 name, n->path, len);
+	*v = len == 8 ? be64(p) : be32(p);
+	return true;
+}
+
+/* /chosen's linux,initrd-start and -end (QEMU's -initrd): the boot module, reserved. */
+static void scan_initrd(struct fdt *f, const struct dt_node *n, struct boot_info *bi)
+{
+	uint64_t start, end;
+	bool has_start = dt_cell(f, n, "linux,initrd-start", &start);
+	bool has_end = !f->bad && dt_cell(f, n, "linux,initrd-end", &end);
+
+	if (f->bad || (!has_start && !has_end))
+		return;
+	if (has_start != has_end) {
+		fdt_error(f, "%s has linux,initrd-%s without linux,initrd-%s", n->path,
+			  has_start ? "start" : "end", has_start ? "end" : "start");
+		return;
+	}
+	if (end < start) {
+		fdt_error(f, "%s: linux,initrd-end 0x%llx is below linux,initrd-start 0x%llx",
+			  n->path, (unsigned long long)end, (unsigned long long)start);
+		return;
+	}
+	reserve(f, bi, start, end - start, "initrd");
+	bi->module_start = start;
+	bi->module_end = end;
+}
+
 static void scan_gic(struct fdt *f, const struct dt_node *n, unsigned int v)
 {
 	struct dt_platform *p = &dt_platform;
@@ -359,6 +399,8 @@ static bool scan_node(struct fdt *f, const struct dt_node *n, void *arg)
 	    (s = dt_string(f, n, "bootargs", NULL)) &&
 	    (size_t)snprintf(bi->cmdline, sizeof(bi->cmdline), "%s", s) >= sizeof(bi->cmdline))
 		printk("dtb: bootargs cut to %zu characters\n", sizeof(bi->cmdline) - 1);
+	if (n->depth == 1 && !strcmp(n->name, "chosen"))
+		scan_initrd(f, n, bi);
 	if (n->depth == 2 && !strcmp(parent, "cpus") && type && !strcmp(type, "cpu")) {
 		if (!dt_reg(f, n, 0, &base, &size)) {
 			if (!f->bad)
@@ -468,6 +510,7 @@ int platform_discover(unsigned long magic, unsigned long info, struct boot_info 
 	bi->cmdline[0] = '\0';
 	snprintf(bi->loader, sizeof(bi->loader), "device tree");
 	bi->acpi_rsdp = 0;
+	bi->module_start = bi->module_end = 0;
 	reserve(&f, bi, info, f.size, "device tree");
 
 	for (uint32_t off = f.off_rsvmap; !f.bad; off += 16) {

@@ -1,6 +1,7 @@
 /*
  * multiboot2.c - platform discovery from a Multiboot2 boot information
- * structure: command line, boot loader name, memory map, ACPI RSDP. The
+ * structure: command line, boot loader name, memory map, ACPI RSDP, the
+ * boot modules (each reserved; the first one is bi->module_*). The
  * structure is read through the direct map; nothing is copied but what
  * struct boot_info keeps.
  */
@@ -108,7 +109,19 @@ int platform_discover(unsigned long magic, unsigned long info, struct boot_info 
 			break;
 		case MB2_TAG_MODULE: {
 			const struct mb2_tag_module *mod = (const void *)tag;
+
+			if (mod->mod_end < mod->mod_start) {
+				printk("boot: module [%08x-%08x) ends before it starts; ignored\n",
+				       mod->mod_start, mod->mod_end);
+				break;
+			}
+			printk("  module [%08x-%08x) %u bytes\n", mod->mod_start, mod->mod_end,
+			       mod->mod_end - mod->mod_start);
 			boot_reserve(bi, mod->mod_start, mod->mod_end);
+			if (!bi->module_end) {
+				bi->module_start = mod->mod_start;
+				bi->module_end = mod->mod_end;
+			}
 			break;
 		}
 		case MB2_TAG_MMAP:

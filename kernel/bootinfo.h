@@ -18,6 +18,9 @@ struct boot_info {
 	struct mem_range reserved[BOOT_MAX_RANGES];	/* taken ranges inside RAM */
 	unsigned int n_reserved;
 	uint64_t acpi_rsdp;			/* physical address of the RSDP copy, or 0 */
+	/* The first boot module (GRUB's module2, QEMU's -initrd): [start, end), both
+	 * 0 if none; in bi->reserved, so the page allocator never hands it out. */
+	uint64_t module_start, module_end;
 };
 
 /*

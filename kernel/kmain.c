@@ -13,6 +13,7 @@
  *   "bench": the boot-time benchmarks, with "icount" when QEMU counts
  *   instructions, "quick" for a shorter run and "turn=K" for the operations
  *   a CPU runs before yielding under -icount with several CPUs (bench.h);
+ *   "replay": replay the boot module's recorded trace, lab/replay.h;
  *   "gdbtest": a short cache sequence with named stops for GDB,
  *   lab/gdbtest.h; "modeltest": the cache model's synthetic patterns,
  *   tools/cachemodel/modeltest.h; "stresstest": the
@@ -28,6 +29,7 @@
 #include "kernel/smp.h"
 #include "lab/bench.h"
 #include "lab/gdbtest.h"
+#include "lab/replay.h"
 #include "tools/cachemodel/modeltest.h"
 #include <asm/irqflags.h>
 #include <asm/processor.h>
@@ -166,6 +168,8 @@ void kmain(unsigned long magic, unsigned long info)
 			      BENCH_OBJECTS);
 		bench_run_all(cmdline_has(bi, "icount"));
 	}
+	if (cmdline_has(bi, "replay") && replay_run(bi, cmdline_has(bi, "icount")))
+		failures++;
 	if (cmdline_has(bi, "gdbtest") && gdbtest_run())
 		failures++;
 	if (cmdline_has(bi, "slabinfo"))

@@ -24,7 +24,8 @@
 # allocator at 4K and 64K, with and without faults), the host workloads smoke
 # test (lab/bench/host/smoke.sh: SLAB and SLUB), the trace tools (tests/trace/test.sh:
 # conversion, bad traces refused, a recorded trace replayed through every
-# allocator on the host with exact accounting), bench-scale's host half at 1
+# allocator on the host with exact accounting), the kernel's replay of it
+# (tests/trace/kernel.sh: one boot per arch, bad modules), bench-scale's host half at 1
 # and 2 threads (lab/bench/scale_smoke.sh), the dependency step as a
 # user who is not root, bad build
 # options refused by make (tests/make-options.sh), make bench's real-time host
@@ -310,6 +311,10 @@ suite "allocator fuzzer slice (host, ASan+UBSan)" tests/fuzz/run.sh slice
 suite "host workloads smoke test (SLAB, SLUB; lab/bench/host/smoke.sh)" lab/bench/host/smoke.sh
 suite "trace tools: conversion, bad traces refused, host replay with exact accounting (tests/trace/test.sh)" \
 	tests/trace/test.sh
+# The kernel's replay of a trace (lab/replay.h): one boot per arch tested (SLUB 4K,
+# the hackbench trace on 2 CPUs under -icount), and bad modules refused.
+ARCHES="${arches[*]}" suite "kernel trace replay: a recorded trace as the boot module, bad modules refused (tests/trace/kernel.sh)" \
+	tests/trace/kernel.sh
 suite "bench-scale smoke test (host half, 1 and 2 threads; lab/bench/scale_smoke.sh)" lab/bench/scale_smoke.sh
 suite "dependency step (scripts/deps.sh)" tests/deps-test.sh
 suite "bad build options refused by make" tests/make-options.sh

@@ -160,14 +160,17 @@ static __noreturn void early_fail(const char *msg)
 /*
  * arm64_mmu_boot - called by entry.S with the MMU off: map RAM from its
  * start to the end of the kernel image (the device tree, the image, its
- * .bss) and the device window, and fill mmu_regs. Quarry boots as an ELF,
- * so the device tree is at the start of RAM, inside that first mapping
- * (dtb, where the entry found it, is not needed). A CPU without the
+ * .bss) and the device window, and fill mmu_regs. Booted as an ELF, the
+ * device tree is at the start of RAM, inside that first mapping; booted as
+ * an Image, QEMU puts it above its initrd, and dtb (where the entry found
+ * it) is mapped too, for the header's totalsize. A CPU without the
  * granule, or a pool too small
  * for this (PT_POOL), ends the run with a message on the UART.
  */
 void arm64_mmu_boot(uint64_t dtb)
 {
+	const volatile uint8_t *d = (const volatile uint8_t *)(uintptr_t)dtb;
+	uint64_t dtb_size = 0, dtb_start = ALIGN_DOWN(dtb, 1ULL << PAGE_SHIFT);
 	extern char __kernel_phys_end[];
 	uint64_t kend = ALIGN_UP((uintptr_t)__kernel_phys_end, 1ULL << PAGE_SHIFT);
 	uint64_t mmfr0 = read_sysreg(id_aa64mmfr0_el1);
@@ -182,6 +185,15 @@ void arm64_mmu_boot(uint64_t dtb)
 	    map_range(DEVICE_BASE, DEVICE_SIZE, PROT_DEVICE))
 		early_fail("Quarry: the boot page-table pool is too small (PT_POOL in mmu.c)\n");
 	note_mapped(ARCH_PHYS_OFFSET, kend);
+	if (dtb >= kend) {	/* an Image boot: the tree's totalsize, big-endian at +4 */
+		dtb_size = (uint64_t)d[4] << 24 | (uint64_t)d[5] << 16 | (uint64_t)d[6] << 8 | d[7];
+		if (dtb_size > (16ULL << 20))
+			dtb_size = 16ULL << 20;	/* not a tree: the discovery says so */
+		dtb_size = ALIGN_UP(dtb + (dtb_size ? dtb_size : 1), 1ULL << PAGE_SHIFT) - dtb_start;
+		if (map_range(dtb_start, dtb_size, PROT_NORMAL))
+			early_fail("Quarry: the boot page-table pool is too small (PT_POOL in mmu.c)\n");
+		note_mapped(dtb_start, dtb_start + dtb_size);
+	}
 	mmu_regs.mair = MAIR_VALUE;
 	mmu_regs.tcr = TCR_T0SZ | TCR_IRGN0_WB | TCR_ORGN0_WB | TCR_SH0_INNER | TCR_TG0 |
 		       TCR_EPD1 | TCR_T1SZ | TCR_TG1_4K |

@@ -4,7 +4,11 @@
  *
  * QEMU enters _start at EL1 (EL2 with virtualization=on) with the MMU off;
  * x0 holds the device tree's address for an Image, 0 for an ELF (the tree
- * is then at the start of RAM). We:
+ * is then at the start of RAM). _start opens with an arm64 Image header, so
+ * the ELF's raw binary (objcopy -O binary) boots as a Linux Image too: QEMU
+ * then loads it at RAM + 2 MiB, where it is linked, and passes an -initrd
+ * (a trace for "replay") in the tree's /chosen, which it does not do for an
+ * ELF. We:
  *   1. mask every exception and, at EL2, set up EL2 for a kernel at EL1
  *      (timer and PMU access, GIC system registers, AArch64 EL1) and drop;
  *   2. take the boot stack, clear .bss, install the exception vectors (so a
@@ -35,6 +39,21 @@
 _start:
 	.cfi_startproc
 	.cfi_undefined x30
+	b	primary_start			/* code0; the Image header follows */
+	.long	0				/* code1 */
+	.quad	0x200000			/* text_offset: linked at a 2 MiB boundary + 2 MiB */
+	.quad	__kernel_image_size		/* image_size, .bss included */
+#if PAGE_SHIFT == 12
+	.quad	1 << 1				/* flags: little-endian, 4K pages */
+#elif PAGE_SHIFT == 14
+	.quad	2 << 1				/* flags: little-endian, 16K pages */
+#else
+	.quad	3 << 1				/* flags: little-endian, 64K pages */
+#endif
+	.quad	0, 0, 0				/* res2-res4 */
+	.ascii	"ARM\x64"			/* magic */
+	.long	0				/* res5 */
+primary_start:
 	mov	x19, x0
 	msr	daifset, #0xf
 	bl	drop_to_el1

@@ -294,6 +294,7 @@ SELFTEST_HOST(dtb_host_qemu_virt)
 	ST_EXPECT(!strcmp(bi.loader, "device tree: linux,dummy-virt"), "loader '%s'", bi.loader);
 	ST_EXPECT(!strcmp(bi.cmdline, "selftest quick"), "cmdline '%s'", bi.cmdline);
 	ST_EXPECT(bi.acpi_rsdp == 0, "acpi_rsdp set");
+	ST_EXPECT(bi.module_start == 0 && bi.module_end == 0, "a module without an initrd");
 	ST_EXPECT(bi.n_avail == 2 && range_is(&bi.avail[0], 0x40000000, 0x48000000) &&
 			  range_is(&bi.avail[1], 0x50000000, 0x58000000),
 		  "%u usable ranges, first [0x%llx, 0x%llx)", bi.n_avail,
@@ -594,6 +595,78 @@ static void edit_strings_cut(struct fdtw *w)
 	w->str_len--;	/* "device_type" loses its NUL at the end of the block */
 }
 
+/*
+ * RAM and a /chosen with QEMU's initrd properties (-initrd: the boot module,
+ * a trace for "replay"); start_cells/end_cells 0 leave the property out, 3
+ * makes it 12 bytes.
+ */
+static void prop_cell(struct fdtw *w, const char *name, unsigned int cells, uint64_t val)
+{
+	uint8_t v[12] = { 0 };
+
+	put32(v + 4 * (cells - 1), (uint32_t)val);
+	if (cells >= 2)
+		put32(v + 4 * (cells - 2), (uint32_t)(val >> 32));
+	prop(w, name, v, 4 * cells);
+}
+
+static void build_initrd(struct fdtw *w, unsigned int start_cells, uint64_t start,
+			 unsigned int end_cells, uint64_t end)
+{
+	begin_node(w, "");
+	begin_node(w, "memory@40000000");
+	prop_str(w, "device_type", "memory");
+	prop_cells(w, "reg", 3, 0, 0x40000000, 0x10000000);
+	end_node(w);
+	begin_node(w, "chosen");
+	if (start_cells)
+		prop_cell(w, "linux,initrd-start", start_cells, start);
+	if (end_cells)
+		prop_cell(w, "linux,initrd-end", end_cells, end);
+	end_node(w);
+	end_node(w);
+}
+
+static void edit_initrd_no_end(struct fdtw *w)
+{
+	build_initrd(w, 1, 0x48000000, 0, 0);
+}
+
+static void edit_initrd_backwards(struct fdtw *w)
+{
+	build_initrd(w, 2, 0x48001000, 2, 0x48000000);
+}
+
+static void edit_initrd_three_cells(struct fdtw *w)
+{
+	build_initrd(w, 3, 0x48000000, 1, 0x48001000);
+}
+
+/* QEMU -initrd: the module's range from /chosen (one- and two-cell forms), reserved. */
+SELFTEST_HOST(dtb_host_initrd)
+{
+	static struct boot_info bi;
+	struct fdtw *w = new_writer();
+	uint32_t size;
+	uint8_t *blob;
+	int ret;
+
+	build_initrd(w, 1, 0x48000000, 2, 0x48000300);
+	blob = finish(w, &size);
+	free(w);
+	ret = discover(blob, &bi);
+	free(blob);
+	ST_EXPECT(ret == 0, "platform_discover returned %d", ret);
+	ST_EXPECT(bi.module_start == 0x48000000 && bi.module_end == 0x48000300,
+		  "module [0x%llx, 0x%llx)", (unsigned long long)bi.module_start,
+		  (unsigned long long)bi.module_end);
+	ST_EXPECT(bi.n_reserved == 2 && range_is(&bi.reserved[1], 0x48000000, 0x48000300),
+		  "%u reserved ranges: the initrd is not the second", bi.n_reserved);
+	ST_EXPECT(host_console_contains("  mem [0000000048000000-00000000480002ff] reserved (initrd)\n"),
+		  "the initrd's reservation not printed");
+	return 0;
+}
+
 SELFTEST_HOST(dtb_host_malformed_trees)
 {
 	static const struct {
@@ -624,6 +697,12 @@ SELFTEST_HOST(dtb_host_malformed_trees)
 		  "dtb: /intc@8000000 (GICv3) has fewer than 2 reg entries" },
 		{ "unknown token", edit_bad_token, "dtb: unknown token 0x7 at offset 0x" },
 		{ "too deep", edit_too_deep, "is nested too deep" },
+		{ "initrd start without end", edit_initrd_no_end,
+		  "dtb: /chosen has linux,initrd-start without linux,initrd-end" },
+		{ "initrd ending before it starts", edit_initrd_backwards,
+		  "dtb: /chosen: linux,initrd-end 0x48000000 is below linux,initrd-start 0x48001000" },
+		{ "initrd start of three cells", edit_initrd_three_cells,
+		  "dtb: property 'linux,initrd-start' of /chosen is 12 bytes, not one 32- or 64-bit cell" },
 	};
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++)

@@ -22,6 +22,11 @@
 # Environment:
 #   CMDLINE  kernel command line for an ELF (selftest, bench, "bench icount",
 #            faulttest, ...)
+#   MODULE   a file given to the kernel as its boot module (a trace for
+#            "replay"): x86_64 a GRUB module2 line in the ISO made for an ELF
+#            (an ISO given whole carries its own), arm64 QEMU's -initrd,
+#            with the ELF's raw binary booted as a Linux Image (QEMU passes
+#            an initrd to an Image only, through the device tree)
 #   CPU      arm64 only: QEMU's -cpu. Unset or empty: "max" for a 16K-page
 #            kernel (cortex-a57/a72 have no 16K granule and hang at the MMU
 #            switch), else cortex-a72. The page size comes from the ELF's
@@ -106,7 +111,7 @@ x86_64)
 	if [ "$page" != iso ]; then
 		tmp=$(mktemp -d "${TMPDIR:-/tmp}/quarry-run.XXXXXX") || exit 2
 		iso=$tmp/boot.iso
-		"$here/mkiso.sh" "$image" "$iso" "${CMDLINE:-}" || exit 2
+		"$here/mkiso.sh" "$image" "$iso" "${CMDLINE:-}" "${MODULE:-}" || exit 2
 	fi
 	timeout --foreground -k 5 "$limit" qemu-system-x86_64 -M pc -accel $accel \
 		-cdrom "$iso" -boot d -serial stdio -display none -monitor none -no-reboot \
@@ -118,9 +123,17 @@ arm64)
 	if [ -z "$cpu" ]; then
 		if [ "$page" = 16K ]; then cpu=max; else cpu=cortex-a72; fi
 	fi
+	kernel=$image
+	if [ -n "${MODULE:-}" ]; then
+		[ -f "$MODULE" ] || { echo "run.sh: no such module file: $MODULE" >&2; exit 2; }
+		tmp=$(mktemp -d "${TMPDIR:-/tmp}/quarry-run.XXXXXX") || exit 2
+		kernel=$tmp/Image
+		aarch64-linux-gnu-objcopy -O binary "$image" "$kernel" ||
+			{ echo "run.sh: objcopy could not make an Image of $image" >&2; exit 2; }
+	fi
 	timeout --foreground -k 5 "$limit" qemu-system-aarch64 -M virt,gic-version=3 \
 		-cpu "$cpu" -accel $accel -semihosting-config enable=on,target=native \
-		-kernel "$image" -append "${CMDLINE:-}" \
+		-kernel "$kernel" -append "${CMDLINE:-}" ${MODULE:+-initrd "$MODULE"} \
 		-serial stdio -display none -monitor none -no-reboot "$@"
 	rc=$?
 	;;

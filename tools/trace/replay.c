@@ -16,7 +16,7 @@
  *     --samples N        memory samples over the trace (default 200)
  *     --csv FILE         the samples: event,slab_bytes,used_bytes,object_bytes,
  *                        live_req,live_linux,page_block_bytes
- *     --summary FILE     key=value figures (tools/trace/report.py reads them)
+ *     --summary FILE     key=value figures (tools/trace/report_replay.py reads them)
  *     --passes N         replay the whole trace N times (the memory figures come
  *                        from the first, the times from the fastest; default 1)
  *     --progress         a progress line on stderr
@@ -66,7 +66,7 @@ static struct replay_trace tr;
 static void **objs;			/* object id -> pointer or struct page * */
 static bool *failed;			/* object id -> its allocation failed */
 static struct kmem_cache **qcache;	/* trace cache -> Quarry cache */
-static unsigned long start_free, start_used, managed;
+static unsigned long start_free, start_used, managed, start_slab;
 static unsigned long start_bad_frees, start_corruptions;
 
 /* Live figures during the replay. */
@@ -213,11 +213,6 @@ static bool run_event(unsigned long long i, const struct qtr_event *e)
 	uint64_t t0;
 	void *p;
 
-	if ((e->type == QTR_KFREE || e->type == QTR_CACHE_FREE || e->type == QTR_PAGE_FREE) &&
-	    failed[e->object]) {
-		frees_of_failed++;
-		return true;
-	}
 	if (e->type == QTR_CACHE_ALLOC || (e->type == QTR_CACHE_FREE && e->cache != QTR_NONE)) {
 		c = cache_for(e->cache);
 		if (!c)
@@ -412,6 +407,10 @@ static bool run_pass(unsigned int pass, bool *stopped)
 			n_out++;
 			continue;
 		}
+		if (!qtr_is_alloc(e->type) && failed[e->object]) {
+			frees_of_failed++;	/* left out: its allocation failed */
+			continue;
+		}
 		want[e->type]++;
 		if (!run_event(k, e)) {
 			*stopped = true;
@@ -480,8 +479,9 @@ static bool run_pass(unsigned int pass, bool *stopped)
 		if (opt_summary && !s)
 			perror(opt_summary);
 		if (s) {
-			fprintf(s, "variant=%s\npage_size=%lu\nevents=%llu\narena_mb=%lu\n", opt_variant,
-				(unsigned long)PAGE_SIZE, (unsigned long long)h->n_events, opt_arena_mb);
+			fprintf(s, "variant=%s\npage_size=%lu\nevents=%llu\narena_mb=%lu\nslab_start=%llu\n",
+				opt_variant, (unsigned long)PAGE_SIZE, (unsigned long long)h->n_events,
+				opt_arena_mb, (unsigned long long)start_slab * PAGE_SIZE);
 			for (unsigned int t = 1; t < QTR_NR_TYPES; t++)
 				fprintf(s, "ops_%u=%llu\nskipped_%u=%llu\n", t, done[t], t, skipped[t]);
 			fprintf(s, "peak_slab=%llu\npeak_used=%llu\npeak_object=%llu\npeak_req=%llu\n"
@@ -593,6 +593,7 @@ int main(int argc, char **argv)
 	slab_drain_all();
 	start_free = nr_free_pages();
 	start_used = pages_used();
+	start_slab = slab_total_pages();
 	managed = start_free + start_used;
 	for (unsigned int p = 0; p < passes && ok; p++)
 		ok = run_pass(p, &stopped);

@@ -1,26 +1,18 @@
 /*
  * replay.h - the host replay of a Quarry trace (tools/trace/replay.c): the
- * loaded trace, checked whole before any event runs (replay_load.c).
+ * loaded trace, checked whole before any event runs (replay_load.c, through
+ * the check the kernel's replay shares, qtr_check.c).
  */
 #ifndef TOOLS_TRACE_REPLAY_H
 #define TOOLS_TRACE_REPLAY_H
 
-#include "qtrace.h"
+#include "qtr_check.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
-struct replay_trace {
-	unsigned char *data;		/* the whole file, 8-aligned */
-	size_t size;
-	const struct qtr_header *hdr;
-	const struct qtr_cache *caches;
-	const struct qtr_event *ev;
-	const char *kernel, *command;
-	unsigned long long live_end;	/* objects and blocks the trace never frees */
-	/* Peaks counted from the events (not the header's): the replay's memory. */
-	unsigned long long peak_objects, peak_req, peak_pages, peak_user_pages;
-};
+/* The loaded trace: the shared check's view of it (qtr_check.h). */
+#define replay_trace qtr_view
 
 /*
  * replay_load - read the trace at path and check it whole (header, offsets,

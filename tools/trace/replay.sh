@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# replay.sh - make replay's host half: a recorded trace (text from
+# replay.sh - make replay: a recorded trace (text from
 # tools/trace/record.sh, plain, .gz or .xz, or a converted Quarry trace)
-# replayed through each allocator at each page size, then the report.
+# replayed through each allocator at each page size on the host, then, for
+# each arch asked, inside the kernel (tools/trace/kreplay.sh), then the report.
 #
-#   tools/trace/replay.sh TRACE [ALLOCS] [PAGE_SIZES]
+#   tools/trace/replay.sh TRACE [ALLOCS] [PAGE_SIZES] [ARCHS]
 #     ALLOCS      comma list of slab, slub, slob, slob-seg (default all four)
 #     PAGE_SIZES  comma list of 4K, 16K, 64K (default all three)
+#     ARCHS       x86_64, arm64, a comma list of both, or "all": the kernel
+#                 half on those arches (default none: the host alone); SMP=n
+#                 in the environment, its CPUs (default the trace's)
 #   Environment: PAGES=1 replays the page events too (replay --pages);
 #     PASSES=N times the fastest of N passes (default 3); ON_FAIL=continue
 #     goes past an allocation failure (default stop); ARENA_MB=N sets the
@@ -29,6 +33,12 @@ die() {
 TRACE=${1:-}
 ALLOCS=${2:-slab,slub,slob,slob-seg}
 PAGES_LIST=${3:-4K,16K,64K}
+ARCHS=${4:-}
+[ "$ARCHS" = all ] && ARCHS=x86_64,arm64
+for a in ${ARCHS//,/ }; do
+	case $a in x86_64 | arm64) ;; *) die "ARCH '$a': use x86_64, arm64 or all" ;; esac
+done
+case ${SMP:-1} in [1-9] | [1-9][0-9]) ;; *) die "SMP='$SMP': a CPU count from 1 to 64" ;; esac
 [ -n "$TRACE" ] || die "no trace given: make replay TRACE=file [ALLOC=slab,slub] [PAGE_SIZE=4K,64K] [PAGES=1]"
 [ -f "$TRACE" ] || die "$TRACE: no such file"
 name=$(basename "$TRACE")
@@ -83,6 +93,11 @@ for r in "${runs[@]}"; do
 	[ $rc -eq 0 ] || { echo "replay: $a $p exited with status $rc (see $OUT/$a-$p.err, .log)"; status=1; }
 done
 $BIN/replay-"$tag" --dump "$OUT/trace.qtr" | sed -n '1,4p' > "$OUT/trace-facts.txt"
+rm -rf "$OUT"/kernel-*
+if [ -n "$ARCHS" ]; then
+	echo "replay: the kernel half: $ARCHS"
+	tools/trace/kreplay.sh "$OUT/trace.qtr" "$OUT" "$ARCHS" "$ALLOCS" "$PAGES_LIST" || status=1
+fi
 PY=python3
 python3 -c 'import matplotlib' 2> /dev/null || ! /usr/bin/python3 -c 'import matplotlib' 2> /dev/null ||
 	PY=/usr/bin/python3

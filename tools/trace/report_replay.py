@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""report_replay.py - the report of a host trace replay (tools/trace/replay.sh).
+"""report_replay.py - the report of a trace replay (tools/trace/replay.sh).
 
     report.py replay DIR (lab/bench/report.py)
 
@@ -9,6 +9,17 @@ object_bytes, live_req, live_linux, page_block_bytes) and writes
 DIR/report.md: the memory table (peak and end), the host time per
 operation, and DIR/memory.png (object memory over the trace per allocator,
 one panel per page size) where matplotlib imports.
+
+The kernel half (tools/trace/kreplay.sh) leaves the same files in
+DIR/kernel-<arch>/ (-icount boots), DIR/kernel-<arch>-1cpu/ (one CPU, when
+the replay ran on more) and DIR/kernel-<arch>-realtime/ (MTTCG): their
+memory tables, the instructions per operation by event type, the real-time
+cycles as a second table, and the check that the host and the kernel on one
+CPU agree on the memory figures: object memory and pages in use, peak and
+end, and Slab: beyond the start, each within the kernel's Slab: at the start
+(the boot's own objects leave partly used slabs that the replay fills
+first) of the host's. Exit status 1 if a run's accounting failed or the
+check found a difference beyond that.
 
 Efficiency is live requested bytes / memory at the same sample: Quarry's
 against its object memory (the pages its object allocator holds beyond the
@@ -21,7 +32,7 @@ import os
 import sys
 
 TYPES = {1: "kmalloc", 2: "kfree", 3: "cache alloc", 4: "cache free", 5: "page alloc", 6: "page free"}
-ALLOC_ORDER = ["slab", "slub", "slob", "slob-seg"]
+ALLOC_ORDER = ["slab", "slab-idx4", "slub", "slub-nosheaves", "slob", "slob-seg"]
 PAGE_ORDER = ["4K", "16K", "64K"]
 
 
@@ -98,6 +109,144 @@ def time_table(runs):
     return out
 
 
+def cost_table(runs, unit):
+    types = [t for t in TYPES if any(int(r["s"].get("ops_%d" % t, "0")) for r in runs)]
+    out = ["| allocator | page | CPUs | " + " | ".join("%s" % TYPES[t] for t in types) +
+           " | boots identical | accounting |",
+           "|---|---|---:|" + "---:|" * len(types) + "---|---|"]
+    for r in runs:
+        s = r["s"]
+        cells = []
+        for t in types:
+            n = int(s.get("ops_%d" % t, "0"))
+            x10 = int(s.get("cost_per_op_x10_%d" % t, "0"))
+            cells.append("%d.%d" % (x10 // 10, x10 % 10) if n else "-")
+        ident = s.get("icount_identical", "-")
+        ident = "no" if ident == "0" else ("yes (%s)" % ident if ident != "-" else "-")
+        out.append("| %s | %s | %s | %s | %s | %s |" % (
+            r["alloc"], r["page"], s.get("cpus", "?"), " | ".join(cells), ident,
+            "exact" if s.get("all_passes_ok") == "1" else "NOT EXACT"))
+    return out
+
+
+AGREE_KEYS = [("peak_object", "peak object memory"), ("end_object", "end object memory"),
+              ("peak_used", "peak pages in use"), ("end_used", "end pages in use")]
+
+
+def agreement(host, kern):
+    """Host against kernel on one CPU, per allocator and page size: (lines, all agree)."""
+    hs = {(r["alloc"], r["page"]): r["s"] for r in host}
+    out = ["| allocator | page | " + " | ".join("%s host / kernel kB" % n for _, n in AGREE_KEYS) +
+           " | Slab: beyond start host / kernel kB | tolerance kB | verdict |",
+           "|---|---|" + "---:|" * (len(AGREE_KEYS) + 2) + "---|"]
+    ok = True
+    for r in kern:
+        h = hs.get((r["alloc"], r["page"]))
+        if h is None:
+            continue
+        k = r["s"]
+        tol = max(int(k.get("slab_start", "0")), int(h.get("slab_start", "0")))
+        pairs = [(int(h.get(key, "0")), int(k.get(key, "0"))) for key, _ in AGREE_KEYS]
+        pairs.append((int(h.get("peak_slab", "0")) - int(h.get("slab_start", "0")),
+                      int(k.get("peak_slab", "0")) - int(k.get("slab_start", "0"))))
+        diff = max(abs(a - b) for a, b in pairs)
+        verdict = "identical" if diff == 0 else ("agree (within %s kB)" % kib(diff) if diff <= tol
+                                                 else "DIFFER by %s kB" % kib(diff))
+        ok &= diff <= tol
+        out.append("| %s | %s | %s | %s | %s |" % (
+            r["alloc"], r["page"], " | ".join("%s / %s" % (kib(a), kib(b)) for a, b in pairs),
+            kib(tol), verdict))
+    return out, ok
+
+
+def total_cost(s):
+    return sum(int(s.get("cost_%d" % t, "0")) for t in TYPES)
+
+
+def seeds_section(runs):
+    """The seeds' questions on the trace, from one arch's -icount runs."""
+    by = {(r["alloc"], r["page"]): r["s"] for r in runs}
+    pages = [p for p in PAGE_ORDER if any(r["page"] == p for r in runs)]
+    out = ["Seed 004 (SLOB against the others, `Slab:` and speed): Slab: at the peak and end, "
+           "and all the instructions the trace's allocations and frees took, against SLUB's.", "",
+           "| page | allocator | peak Slab: kB | end Slab: kB | peak object memory kB | "
+           "instructions, whole trace | against SLUB |", "|---|---|---:|---:|---:|---:|---:|"]
+    for p in pages:
+        base = total_cost(by[("slub", p)]) if ("slub", p) in by else 0
+        for a in ["slob", "slob-seg", "slub", "slab"]:
+            s = by.get((a, p))
+            if not s:
+                continue
+            c = total_cost(s)
+            out.append("| %s | %s | %s | %s | %s | %d | %s |" % (
+                p, a, kib(int(s["peak_slab"])), kib(int(s["end_slab"])), kib(int(s["peak_object"])),
+                c, "%.2fx" % (c / base) if base else "-"))
+    pairs = [("slab", "slab-idx4", "Seed 000 (SLAB's freelist index: natural size against 4 bytes, "
+              "`SLAB_IDX=4`): more objects per slab as memory on the trace."),
+             ("slub", "slub-nosheaves", "Sheaves against classic SLUB (`SLUB_SHEAVES=0`): instructions "
+              "per operation and memory.")]
+    for a, b, title in pairs:
+        rows = [(p, by[(a, p)], by[(b, p)]) for p in pages if (a, p) in by and (b, p) in by]
+        if not rows:
+            continue
+        types = [t for t in TYPES if any(int(x.get("ops_%d" % t, "0")) for _, x, _ in rows)]
+        out += ["", title, "",
+                "| page | " + " | ".join("%s %s / %s" % (TYPES[t], a, b) for t in types) +
+                " | peak object memory kB %s / %s | end object memory kB %s / %s | peak difference |"
+                % (a, b, a, b),
+                "|---|" + "---:|" * (len(types) + 3)]
+        for p, x, y in rows:
+            cells = []
+            for t in types:
+                cx, cy = int(x.get("cost_per_op_x10_%d" % t, "0")), int(y.get("cost_per_op_x10_%d" % t, "0"))
+                cells.append("%.1f / %.1f" % (cx / 10, cy / 10))
+            px, py = int(x["peak_object"]), int(y["peak_object"])
+            out.append("| %s | %s | %s / %s | %s / %s | %s kB (%s) |" % (
+                p, " | ".join(cells), kib(px), kib(py), kib(int(x["end_object"])),
+                kib(int(y["end_object"])), kib(py - px), pct(py - px, px)))
+    return out
+
+
+def kernel_sections(d, host):
+    lines, bad = [], False
+    for arch in ["x86_64", "arm64"]:
+        kd = os.path.join(d, "kernel-" + arch)
+        if not os.path.isdir(kd):
+            continue
+        runs = load(kd)
+        if not runs:
+            continue
+        cpus = runs[0]["s"].get("cpus", "?")
+        bad |= any(r["s"].get("all_passes_ok") != "1" or r["s"].get("icount_identical") == "0"
+                   for r in runs)
+        lines += ["## Kernel replay, %s: memory (%s CPU(s))" % (arch, cpus), "",
+                  "The trace as the boot module, replayed inside Quarry under QEMU -icount; the "
+                  "same columns as the host's table.", ""] + memory_table(runs) + [""]
+        lines += ["## Kernel replay, %s: instructions inside the allocator per operation" % arch, "",
+                  "Guest instructions (QEMU -icount shift=0) from just before to just after each "
+                  "allocator call, interrupts off, by event type, on %s CPU(s); the counter's own "
+                  "read included. Deterministic: each configuration booted twice." % cpus, ""] + \
+                 cost_table(runs, "instructions") + [""]
+        if any(r["alloc"] == "slub" for r in runs) and len({r["alloc"] for r in runs}) > 1:
+            lines += ["## The seeds' questions on this trace (%s, -icount)" % arch, ""] + \
+                seeds_section(runs) + [""]
+        one = os.path.join(d, "kernel-%s-1cpu" % arch)
+        one_runs = load(one) if os.path.isdir(one) else (runs if cpus == "1" else [])
+        if one_runs and host:
+            t, ok = agreement(host, one_runs)
+            bad |= not ok
+            lines += ["## Host and kernel (%s, one CPU) memory figures" % arch, ""] + t + [""]
+        rt = os.path.join(d, "kernel-%s-realtime" % arch)
+        rt_runs = load(rt) if os.path.isdir(rt) else []
+        if rt_runs:
+            bad |= any(r["s"].get("all_passes_ok") != "1" for r in rt_runs)
+            lines += ["## Kernel replay, %s: real time (MTTCG), cycles per operation" % arch, "",
+                      "QEMU's CPUs in parallel host threads: cycles of the guest's counter, which "
+                      "depend on this machine and its load; not for comparing small differences.",
+                      ""] + cost_table(rt_runs, "cycles") + [""]
+    return lines, bad
+
+
 def plot(d, runs):
     try:
         import matplotlib
@@ -137,14 +286,14 @@ def main():
         sys.exit("usage: report.py DIR")
     d = sys.argv[1]
     runs = load(d)
-    if not runs:
+    if not runs and not glob.glob(os.path.join(d, "kernel-*")):
         sys.exit("report.py: no *.summary in %s" % d)
     facts = []
     fpath = os.path.join(d, "trace-facts.txt")
     if os.path.exists(fpath):
         with open(fpath) as f:
             facts = [l.rstrip("\n") for l in f]
-    lines = ["# Trace replay on the host: %s" % os.path.basename(os.path.abspath(d)), ""]
+    lines = ["# Trace replay: %s" % os.path.basename(os.path.abspath(d)), ""]
     lines += ["    " + l for l in facts] + [""]
     lines += ["## Memory", "",
               "Peak: the sample where the object memory (pages the allocator holds beyond the start, "
@@ -156,6 +305,8 @@ def main():
     lines += ["## Host time per operation", "",
               "ns per call on this machine's CPU, the fastest pass, the TSC read's own cost taken out; "
               "one thread, the trace's events in order.", ""] + time_table(runs) + [""]
+    klines, kbad = kernel_sections(d, runs)
+    lines += klines
     png = plot(d, runs)
     if png:
         lines += ["![memory over the trace](memory.png)", ""]
@@ -164,7 +315,7 @@ def main():
     with open(os.path.join(d, "report.md"), "w") as f:
         f.write("\n".join(lines))
     bad = [r for r in runs if r["s"].get("all_passes_ok") != "1"]
-    return 1 if bad else 0
+    return 1 if bad or kbad else 0
 
 
 if __name__ == "__main__":
