@@ -15,7 +15,7 @@ Why: real-time figures are the guest's cycle counter, which under TCG without
 -icount follows the host's clock (x86_64 rdtsc is the host TSC), so the time a
 vCPU thread waits for a host CPU is counted as guest cycles. On a shared host
 that wait is most of a boot's time and varies from boot to boot; it was the
-whole of the "64K real-time runs are 4-20x slower than 4K" of issue 14
+whole of what once read as "64K real-time runs are 4-20x slower than 4K"
 (Documentation/benchmarks.md, "64K real-time figures"). Between two HOST lines the share of wall
 time a vCPU ran says how much of a figure was the host's waiting;
 report_rt64k.py turns that into each boot's vCPU share and the figures at

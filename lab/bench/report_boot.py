@@ -30,6 +30,7 @@ import report_pages  # noqa: E402
 import report_perf  # noqa: E402
 import report_mcpu  # noqa: E402
 import report_rt64k  # noqa: E402
+import report_summary  # noqa: E402
 
 COLS = parse.COLUMNS
 ARCH_ORDER = ["x86_64", "arm64"]
@@ -192,8 +193,8 @@ def ratio(a, b):
 
 
 def seed002_section(t, results):
-    """Seed 002's table: kmalloc(N)/kfree, single thread, SLUB against SLAB (icount)."""
-    md = ["\n## Seed 002's table: kmalloc(N)/kfree, single thread, SLUB against SLAB\n\n",
+    """kmalloc(N)/kfree per size, single CPU, SLUB against SLAB (seed 002's table, icount)."""
+    md = ["\n## kmalloc(N)/kfree per size, single CPU: SLUB against SLAB (seed 002's table)\n\n",
           "Guest instructions per operation under `-icount`: test 1 (`10000 times kmalloc(N) -> A "
           "kfree -> B`) as kmalloc / kfree, test 2 (`10000 times kmalloc(N)/kfree -> C`) as the "
           "pair; ratios are SLUB over SLAB (below 1: SLUB runs fewer instructions).\n"]
@@ -231,24 +232,25 @@ def seed002_section(t, results):
     return md
 
 
-# Issue 10's targets: (arch, page, test, size, metric, what, limit, Linux 6.1 SLUB's figure,
-# how the limit follows from it); guest instructions under -icount.
+# SLUB's limits against Linux 6.1's SLUB: (arch, page, test, size, metric, what, limit,
+# Linux's figure, how the limit follows from it); guest instructions under -icount.
+_LX = lambda ar, fig: report_summary.linux(ar, "4K", "slub", fig)
 TARGETS = [
     ("x86_64", "4K", "kmalloc_free_pair", 32, "pair_cost", "kmalloc(32)+kfree pair (test 2)",
-     70, 195, ""),
+     70, _LX("x86_64", "pair"), ""),
 ] + [
-    ("x86_64", "4K", "kmalloc_then_free", s, m, "test 1 %s(%d)" % (op, s), lx / 2.0, lx,
-     " (0.5 x Linux)")
-    for s, la, lf in ((32, 109, 196), (2048, 199, 287), (4096, 211, 302), (8192, 317, 409))
-    for op, m, lx in (("kmalloc", "alloc_cost", la), ("kfree", "free_cost", lf))
+    ("x86_64", "4K", "kmalloc_then_free", s, m, "test 1 %s(%d)" % (op, s),
+     _LX("x86_64", "t1_%d" % s)[i] / 2.0, _LX("x86_64", "t1_%d" % s)[i], " (0.5 x Linux)")
+    for s in (32, 2048, 4096, 8192)
+    for op, m, i in (("kmalloc", "alloc_cost", 0), ("kfree", "free_cost", 1))
 ] + [
     ("arm64", "4K", "kmalloc_free_pair", 32, "pair_cost", "kmalloc(32)+kfree pair (test 2)",
-     92, 184, " (0.5 x Linux)"),
+     _LX("arm64", "pair") / 2, _LX("arm64", "pair"), " (0.5 x Linux)"),
 ]
 
 
 def targets_section(t):
-    md = ["\n## Targets (issue 10): SLUB, guest instructions under -icount\n\n",
+    md = ["\n## SLUB's fast paths against Linux 6.1's SLUB (4K pages, guest instructions)\n\n",
           "Linux 6.1's SLUB (built lean) measured the same way gives the reference figures; "
           "Quarry SLAB's are this run's.\n\n"]
     head = ["arch", "page", "target", "limit", "Linux 6.1 SLUB", "Quarry SLAB", "Quarry SLUB",
@@ -296,6 +298,7 @@ def report(outdir, results, counters):
         return [(ar, a) for ar in t.arches for a in allocs if a in cands
                 and t.has(ar, p, alloc=a, **want)]
 
+    md += report_summary.summary_section(t)
     md += seed002_section(t, results)
     md += targets_section(t)
     md += report_slob.seed004_section(t)
@@ -384,7 +387,7 @@ def report(outdir, results, counters):
                       "kmalloc shares its caches between CPUs; 'private' gives every CPU its own "
                       "kmem_cache of the size, so nothing is shared above the page allocator: its "
                       "ratio is the machine's own (QEMU, host caches, buddy), the floor for kmalloc's. "
-                      "Issue 5's target: kmalloc at most 1.3 at 2 CPUs, 32 bytes.\n")
+                      "The limit set for it: kmalloc at most 1.3 at 2 CPUs, 32 bytes.\n")
 
             def pct(ar, p, a, n, test, s):
                 v = [t.get(ar, p, a, n, "realtime", test, s, "ratio_x100" + k) for k in ("", "_min", "_max")]

@@ -1,9 +1,11 @@
 """report_slob.py - the SLOB parts of `make bench`'s report (imported by report_boot.py):
 seed 004's table (SLOB's sequential fit against its segregated lists: slab
 memory after boot and after the messaging workload, and the messaging time),
-with SLAB and SLUB beside them, and issue 11's targets against Linux 6.1's
-figures. Both take report_boot.py's Table (t) and return markdown lines.
+with SLAB and SLUB beside them, and SLOB's limits against Linux 6.1's
+figures (report_summary.LINUX61). Both take report_boot.py's Table (t) and return markdown lines.
 """
+
+import report_summary
 
 SLOBS = ("slob", "slob-seg")
 FOUR = ("slab", "slub", "slob", "slob-seg")
@@ -23,7 +25,7 @@ def _table(head, rows):
 
 def seed004_section(t):
     """Seed 004's trade, per arch and page size: memory against messaging speed."""
-    md = ["\n## Seed 004's table: SLOB against SLOB with segregated free lists\n\n",
+    md = ["\n## Memory against speed: `Slab:` and messaging, SLOB against SLOB-seg (seed 004's table)\n\n",
           "Single CPU, `-icount` (guest instructions). `Slab:` after boot and after the messaging "
           "workload (kB of pages the allocator holds), and the messaging workload's cost per "
           "message: the whole message, and the part spent inside kmalloc and kfree (the rest, "
@@ -60,17 +62,18 @@ def _verdict(ok):
 
 
 def targets_section(t):
-    """Issue 11's targets, x86_64 4K, guest instructions under -icount."""
+    """SLOB's limits against Linux 6.1's SLOB, x86_64 4K, guest instructions under -icount."""
     ar, p = "x86_64", "4K"
     g = lambda a, test, size, metric: t.get(ar, p, a, 1, "icount", test, size, metric)
-    md = ["\n## Targets (issue 11): SLOB, x86_64 4K, guest instructions under -icount\n\n",
+    lx = lambda fig: report_summary.linux(ar, p, "slob", fig)
+    md = ["\n## SLOB's speed and memory against Linux 6.1's SLOB (x86_64 4K, guest instructions)\n\n",
           "Linux 6.1's SLOB built lean and measured the same way gives the reference figures.\n\n"]
     rows = []
     seg_t1 = g("slob-seg", "kmalloc_then_free", 32, "alloc_cost")
-    rows.append(["slob-seg test 1 kmalloc(32)", "<= 200", 4308, seg_t1,
+    rows.append(["slob-seg test 1 kmalloc(32)", "<= 200", lx("t1_32")[0], seg_t1,
                  _verdict(None if seg_t1 is None else float(seg_t1) <= 200)])
     seg_pair = g("slob-seg", "kmalloc_free_pair", 32, "pair_cost")
-    rows.append(["slob-seg kmalloc(32)+kfree pair", "<= 120", 447, seg_pair,
+    rows.append(["slob-seg kmalloc(32)+kfree pair", "<= 120", lx("pair"), seg_pair,
                  _verdict(None if seg_pair is None else float(seg_pair) <= 120)])
     for metric, what in (("per_message_cost", "whole message"),
                          ("alloc_share_cost", "inside kmalloc+kfree")):
@@ -85,6 +88,8 @@ def targets_section(t):
         ok = None if mine is None or None in others else all(float(mine) < float(o) for o in others)
         rows.append(["%s Slab: after boot below SLAB's and SLUB's" % a,
                      "< %s" % " and ".join(o or "-" for o in others),
-                     "SLOB 2296 kB (SLAB 2400, SLUB 2628)", mine, _verdict(ok)])
+                     "SLOB %s kB (SLAB %s, SLUB %s)" % tuple(
+                         report_summary.linux(ar, p, a, "slab_kb") for a in ("slob", "slab", "slub")),
+                     mine, _verdict(ok)])
     md.append(_table(["target", "limit", "Linux 6.1", "Quarry", "met"], rows))
     return md

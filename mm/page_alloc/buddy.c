@@ -2,7 +2,11 @@
  * buddy.c - the binary buddy page allocator: the zone, its free lists, and
  * checking what callers give back.
  *
- * Data structures. All of RAM is one zone (struct buddy_zone in
+ * The page allocator's design header (the other files of mm/page_alloc/
+ * describe their parts; Documentation/page-allocator.md tells the why and
+ * the history).
+ *
+ * Concepts and data structures. All of RAM is one zone (struct buddy_zone in
  * mm/page_alloc/buddy_internal.h). The zone holds one free list per order
  * 0..MAX_ORDER; a free block of 2^o pages sits on free_list[o] through the
  * lru link of its first (head) struct page. A block is naturally aligned:
@@ -26,12 +30,16 @@
  *  - nr_free[o] is the length of free_list[o], free_pages the sum of 2^o
  *    over the zone's free blocks; the per-CPU counts add the PG_pcp pages.
  *
- * Locking. zone.lock, taken with interrupts off, protects the free lists and
- * the zone counters, and the flags and order of every page that is not on a
- * CPU's list. A CPU's list, its counters, and the flags of the pages on it
- * belong to that CPU and are touched with interrupts off (buddy_pcp.c);
- * the zone lock nests inside that. Owners of allocated blocks (slab) may
- * use the other fields of their pages freely. Event counters are per CPU.
+ * Lock order, outermost first, and what each protects:
+ *  1. interrupts off on a CPU: that CPU's lists, their counters, and the
+ *     flags of the pages on them (mm/page_alloc/buddy_pcp.c). Only that CPU
+ *     touches them; another CPU asks it to drain (drain_all_pages).
+ *  2. zone.lock, taken with interrupts off: the free lists, the zone
+ *     counters, and the flags and order of every page that is not on a
+ *     CPU's list.
+ *  3. the console lock (reports).
+ * Owners of allocated blocks (slab) may use the other fields of their
+ * pages freely. Event counters are per CPU, written by their CPU only.
  *
  * Where we depart from Linux. There is one zone and no watermarks, migrate
  * types or compaction: a request either finds a big enough free block or

@@ -57,6 +57,7 @@ void cache_make_shared(struct kmem_cache *cachep, unsigned int nid)
 	struct kmem_cache_node *n = cachep->node[nid];
 	struct array_cache *sh;
 
+	assert_irqs_disabled();
 	sh = array_alloc(cachep, cachep->shared * cachep->batchcount, cachep->batchcount);
 	if (!sh)
 		return;
@@ -121,6 +122,7 @@ struct array_cache *cache_make_array(struct kmem_cache *cachep)
 {
 	struct array_cache *ac;
 
+	assert_irqs_disabled();
 	if (slab_state < SLAB_UP || this_cpu_read(slab_arrayless) || cachep->min_of)
 		return NULL;	/* a min-order twin never has one */
 	if (!cachep->node[smp_processor_id()])

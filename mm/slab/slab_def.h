@@ -1,9 +1,12 @@
 /*
- * slab_def.h - SLAB's internal data structures and its inline fast paths,
- * shared by mm/slab*.c and mm/kmalloc.c (and read by the tests). Users
- * include mm/slab.h only.
+ * slab_def.h - SLAB: per-CPU arrays of object pointers in front of slabs
+ * whose free objects are a stack of small indexes.
  *
- * A cache (struct kmem_cache) owns slabs: blocks of 2^order pages holding
+ * SLAB's internal data structures and its inline fast paths, shared by
+ * mm/slab*.c and mm/kmalloc.c (and read by the tests). Users include
+ * mm/slab.h only. Documentation/slab.md tells the why and the history.
+ *
+ * Concepts. A cache (struct kmem_cache) owns slabs: blocks of 2^order pages holding
  * 'num' objects 'size' bytes apart. There is no slab descriptor: the head
  * struct page of the block describes the slab (page->slab_cache, s_mem =
  * the caller's pointer to object 0, freelist, active, lru); every page of
@@ -35,16 +38,28 @@
  * cache; until then cpu_array[cpu] is the empty slab_no_array, which sends
  * both fast paths to the slow path).
  *
- * Locks, outermost first: slab_caches_lock (the list of caches) ->
- * node[n].list_lock (node n's lists, counters, shared array and the
- * freelist of every slab on them; one node lock at a time, except
- * kmem_cache_check, which takes them in index order) -> the buddy
- * allocator's zone lock -> the console lock. A node lock is only taken
- * with interrupts off. A CPU's array_cache is touched only by that CPU
- * with interrupts off (slab_reap runs on the CPU it drains); kmem_cache_destroy and kmem_cache_check read
- * other CPUs' arrays, and their callers guarantee the cache is idle. A slab
- * being made (between cache_grow_begin and cache_grow_end) is on no list
- * and belongs to the CPU making it: no lock is needed to take objects from it.
+ * Lock order, outermost first, and what each lock protects:
+ *  1. slab_caches_lock: the list of caches.
+ *  2. node[n].list_lock: node n's three slab lists, its counters, its
+ *     shared array and the freelist and 'active' of every slab on its
+ *     lists. One node lock at a time, except kmem_cache_check, which takes
+ *     them in index order. Only taken with interrupts off.
+ *  3. the buddy allocator's zone lock (slabs made and freed).
+ *  4. the console lock (reports).
+ *
+ * Who touches a CPU's state, with what disabled: a CPU's array_cache is
+ * read and written only by that CPU, with interrupts off (slab_reap runs
+ * on the CPU it drains); kmem_cache_destroy and kmem_cache_check read other
+ * CPUs' arrays, and their callers guarantee the cache is idle. A slab being
+ * made (between cache_grow_begin and cache_grow_end) is on no list and
+ * belongs to the CPU making it: no lock is needed to take objects from it.
+ *
+ * Invariants: a slab's freelist entries [active, num) name exactly its free
+ * objects (none of them in any array); a slab is on its home node's full,
+ * partial or free list as active is num, between, or 0 (or on none while
+ * being made); every page of a slab has slab_cache_map's word naming the
+ * slab's cache (its min-order twin for a min-order slab), every other page
+ * &slab_cache_none; an object is in at most one array or freelist.
  *
  * Min-order slabs: when no block of a cache's order is free, its objects
  * come from slabs of the smallest order that holds one object with the

@@ -1,11 +1,15 @@
 /*
- * slob_def.h - SLOB's internal data structures and inline helpers, shared
- * by mm/slob*.c and mm/kmalloc.c (and read by the tests). Users include
+ * slob_def.h - SLOB: one heap of shared pages for every cache, blocks with
+ * 8-byte headers, one lock, nothing per CPU.
+ *
+ * SLOB's internal data structures and inline helpers, shared by
+ * mm/slob*.c and mm/kmalloc.c (and read by the tests). Users include
  * mm/slab.h only. Two forms, seed 004's "before" and "after", share all
  * but the heap: ALLOC=slob builds mm/slob/slob_fit.c (sequential fit), ALLOC=
  * slob-seg mm/slob/slob_seg.c (segregated free lists).
+ * Documentation/slob.md tells the why and the history.
  *
- * One heap for the whole machine: order-0 pages from the buddy allocator
+ * Concepts. One heap for the whole machine: order-0 pages from the buddy allocator
  * (PG_slab, slab_cache NULL) carved into blocks of whole 8-byte units that
  * tile each page from its first byte. Every block, free or allocated,
  * starts with an 8-byte struct slob_hdr: its size and its left neighbour's
@@ -28,12 +32,16 @@
  * kmalloc uses the kmalloc caches as SLAB and SLUB do; classes of a page
  * or more go to kmalloc_large (KMALLOC_MAX_SLAB).
  *
- * Locking: slab_caches_lock (the list of caches, the id table) -> the heap
- * lock (slob_lock: a test-and-set byte on a cache line of its own, waited
- * for with backoff) -> the zone lock -> the console.
- * The heap lock protects every page of the heap, its headers and lists,
- * the spare page and every cache's 'inuse'; it is only taken with
- * interrupts off, so any context but NMI may allocate. Nothing is per CPU.
+ * Lock order, outermost first, and what each lock protects:
+ *  1. slab_caches_lock: the list of caches and the id table.
+ *  2. the heap lock (slob_lock: a test-and-set byte on a cache line of its
+ *     own, waited for with backoff): every page of the heap, its headers
+ *     and lists, the spare page and every cache's 'inuse'. Only taken with
+ *     interrupts off, so any context but NMI may allocate.
+ *  3. the buddy allocator's zone lock (heap pages and big objects).
+ *  4. the console lock (reports).
+ * Nothing is per CPU: no CPU's state to guard.
+ *
  * Departures from Linux's SLOB: every block has a header (kfree needs no
  * size word, bad pointers and double frees are found); one empty page is
  * kept as a spare (the pair benchmark would otherwise get and free a page

@@ -109,6 +109,7 @@ void slob_quarantine(struct page *page, struct kmem_cache *c, const char *fn, co
 	char buf[256];
 
 	ASSERT(slob_heap.locked && (page->flags & PG_slab));
+	assert_irqs_disabled();
 	if (slob_page_quarantined(page))
 		return;
 	ASSERT(!page->slab_cache);

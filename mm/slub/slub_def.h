@@ -1,9 +1,13 @@
 /*
- * slub_def.h - SLUB's internal data structures and its inline fast paths,
- * shared by mm/slub*.c and mm/kmalloc.c (and read by the tests). Users
- * include mm/slab.h only. SLUB is built instead of SLAB with ALLOC=slub.
+ * slub_def.h - SLUB: free objects chained through themselves, per-CPU
+ * lock-free fast paths, and per-CPU sheaves in front of them.
  *
- * A slab is a block of 2^order pages, aligned to its size, holding 'num'
+ * SLUB's internal data structures and its inline fast paths, shared by
+ * mm/slub*.c and mm/kmalloc.c (and read by the tests). Users include
+ * mm/slab.h only. SLUB is built instead of SLAB with ALLOC=slub.
+ * Documentation/slub.md tells the why and the history.
+ *
+ * Concepts. A slab is a block of 2^order pages, aligned to its size, holding 'num'
  * objects 'size' bytes apart (a min-order slab, below: its twin's order
  * and num). Every page of it has PG_slab, slab_cache and
  * private = the head page, whose slub_freelist and counters (inuse,
@@ -42,7 +46,7 @@
  * capacity 0 sends both fast paths to the sheaves' slow paths, which fall
  * back on the classic paths. SLUB_SHEAVES=0 builds the classic paths alone.
  *
- * Free words and double frees. Invariants: the word at 'offset' of a free
+ * Free words and double frees. Invariants of free words: the word at 'offset' of a free
  * object is stored XORed with the cache's key (fp_secret, whose top two
  * bits are 01; SLAB_FREELIST_HARDENED mixes in the word's address too)
  * and holds its free pointer on a freelist, the mark a free leaves (the
@@ -101,14 +105,25 @@
  * has no CPU slabs, it is a slab like the others. The fallback is
  * counted (stats.new_min).
  *
- * Locks, outermost first: slab_caches_lock -> node.list_lock (the partial
- * list, nr_partial, unfreezing) -> node.barn.lock (the barn's lists; held
- * under the node lock only by kmem_cache_check, and nothing else is taken
- * under it) -> zone lock -> console lock; the node and barn locks only
- * with interrupts off. A CPU's pair is written by that CPU (classic fast
- * paths with interrupts on; slow paths, sheaf refills and flushes, reaps
- * with them off) or, for an idle cache, by kmem_cache_destroy; its partial
- * list and its sheaves only by that CPU with interrupts off (or destroy).
+ * Lock order, outermost first, and what each lock protects:
+ *  1. slab_caches_lock: the list of caches.
+ *  2. node.list_lock: the node's partial list and nr_partial, its
+ *     min-order slabs, and unfreezing a slab. Only taken with interrupts
+ *     off.
+ *  3. node.barn.lock: the barn's lists of full and empty sheaves. Only
+ *     taken with interrupts off; held under the node lock only by
+ *     kmem_cache_check, and nothing else is taken under it.
+ *  4. the buddy allocator's zone lock (slabs made and freed).
+ *  5. the console lock (reports).
+ * A slab's page freelist and counters are changed by one double-word
+ * compare-and-exchange, not under a lock.
+ *
+ * Who touches a CPU's state, with what disabled: a CPU's pair is written
+ * by that CPU (classic fast paths with interrupts on; slow paths, sheaf
+ * refills and flushes, reaps with them off) or, for an idle cache, by
+ * kmem_cache_destroy; its partial list and its sheaves only by that CPU
+ * with interrupts off (or by destroy, for an idle cache).
+ *
  * Departures from Linux: one node (Quarry has one memory node), so one
  * barn; no per-CPU page pointer; debug caches have no CPU slab and take
  * the node lock for every operation; the tick drives the reap, which also

@@ -450,6 +450,7 @@ bool slub_sheaves_reap(struct kmem_cache *s)
 	struct slub_barn *b = &s->node.barn;
 	bool worked = false;
 
+	assert_irqs_disabled();
 	if (!s->sheaf_capacity)
 		return false;
 	if (sh != &slub_sheaf_none) {

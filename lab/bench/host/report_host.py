@@ -522,7 +522,7 @@ def main():
     w("- Quarry's arena (its \"physical memory\", an mmap'd region) is faulted in before the "
       "run, as the kernel's RAM is mapped; the user-space allocators get their memory from "
       "the OS as usual (the warm-up loop takes most of their page faults).\n")
-    w("- Tests follow Lameter's slab_test and issue 5: one byte of each object is written "
+    w("- Tests follow Lameter's slab_test: one byte of each object is written "
       "after allocation.\n\n")
     w("How each allocator was reached:\n\n")
     for a in ORDER:

@@ -161,7 +161,7 @@ def section(out, w):
                              "", "", 1])
 
     nruns = max(len(v["cpu"]) for v in runs.values())
-    w("## Multi-threaded workloads (issue 14, host-native)\n\n")
+    w("## Multi-threaded workloads (host-native)\n\n")
     w("Made by `lab/bench/host/workloads.c` (built as `workloads-4k` with SLAB and the peers, "
       "`workloads-4k-slub`, `-slob` and `-slob-seg` with Quarry's other allocators), threads "
       "pinned one per core acting as Quarry's CPUs, Quarry at 4K pages:\n\n")
