@@ -129,7 +129,8 @@ collect() {
 }
 
 if [ "${MODEL:-}" = 1 ]; then
-	make --no-print-directory -s cachemodel >> "$OUT/kernel-build.log" 2>&1 ||
+	# (the options of the make that runs this one, lists for make replay, come through MAKEFLAGS)
+	make --no-print-directory -s ARCH=x86_64 PAGE_SIZE=4K ALLOC=slab cachemodel >> "$OUT/kernel-build.log" 2>&1 ||
 		die "the cache model's plugin does not build (see $OUT/kernel-build.log)"
 fi
 
