@@ -173,6 +173,47 @@ def model_table(runs):
     return out
 
 
+def model_all_ops(s, key):
+    """One configuration's model count per operation over every event type, weighted by operations."""
+    n = sum(int(s.get("model_ops_%d" % t, "0")) for t in TYPES)
+    tot = sum(float(s.get("model_%s_%d" % (key, t), "0")) * int(s.get("model_ops_%d" % t, "0"))
+              for t in TYPES)
+    return tot / n if n else 0.0
+
+
+def model_seeds(runs):
+    """The seeds' memory questions the model answers: SLAB's index and SLUB's sheaves, per op."""
+    by = {(r["alloc"], r["page"]): r["s"] for r in runs}
+    pages = [p for p in PAGE_ORDER if any(r["page"] == p for r in runs)]
+    keys = [("dl1_miss", "L1D misses"), ("dllc_miss", "LLC misses"), ("dtlb_miss", "DTLB misses"),
+            ("modelled_cycles", "modelled cycles")]
+    out = []
+    for a, b, title in [("slab", "slab-idx4", "Seed 000/003's question on this trace: SLAB's natural "
+                         "freelist index against `SLAB_IDX=4`"),
+                        ("slub", "slub-nosheaves", "SLUB with sheaves against classic SLUB "
+                         "(`SLUB_SHEAVES=0`)")]:
+        rows = [(p, by[(a, p)], by[(b, p)]) for p in pages if (a, p) in by and (b, p) in by]
+        if not rows:
+            continue
+        out += [title + ", per operation (modelled; %s / %s):" % (a, b), "",
+                "| page | event | " + " | ".join(c for _, c in keys) + " |",
+                "|---|---|" + "---:|" * len(keys)]
+        for p, x, y in rows:
+            for t in list(TYPES) + [0]:
+                if t and ("model_ops_%d" % t not in x or "model_ops_%d" % t not in y):
+                    continue
+                cells = []
+                for k, _ in keys:
+                    vx = float(x["model_%s_%d" % (k, t)]) if t else model_all_ops(x, k)
+                    vy = float(y["model_%s_%d" % (k, t)]) if t else model_all_ops(y, k)
+                    f = "%.1f / %.1f" if k == "modelled_cycles" else "%.3f / %.3f"
+                    cells.append(f % (vx, vy))
+                out.append("| %s | %s | %s |" % (p, TYPES[t] if t else "**all operations**",
+                                                 " | ".join(cells)))
+        out.append("")
+    return out
+
+
 def model_section(d, arch):
     """The cache model's section for one arch (make replay MODEL=1), and whether it failed."""
     md = os.path.join(d, "kernel-%s-model" % arch)
@@ -193,6 +234,7 @@ def model_section(d, arch):
              "read it leaves out, checked exact for every type. The caches are warm: the model "
              "also follows the boot and the replay between the calls.", "",
              "Geometry: " + "; ".join("`%s`" % g for g in geos), ""] + model_table(runs) + [""]
+    lines += model_seeds(runs)
     lines += ["The model's boots took %.0f s for %d configuration(s) (two each)%s." % (
         secs, len(runs), ", where the one-CPU -icount boots without it took %.0f s" % sum(plain)
         if len(plain) == len(runs) else ""), ""]
