@@ -235,9 +235,11 @@ def model_section(d, arch):
              "also follows the boot and the replay between the calls.", "",
              "Geometry: " + "; ".join("`%s`" % g for g in geos), ""] + model_table(runs) + [""]
     lines += model_seeds(runs)
-    lines += ["The model's boots took %.0f s for %d configuration(s) (two each)%s." % (
-        secs, len(runs), ", where the one-CPU -icount boots without it took %.0f s" % sum(plain)
-        if len(plain) == len(runs) else ""), ""]
+    lines += ["Time MODEL=1 adds: %.0f s for %d configuration(s), two boots under the model each "
+              "(%.1f s a boot)%s." % (
+                  secs, len(runs), secs / 2 / len(runs),
+                  ", where a one-CPU -icount boot without it takes %.1f s" % (sum(plain) / len(plain))
+                  if len(plain) == len(runs) else ""), ""]
     return lines, bad
 
 
