@@ -285,7 +285,8 @@ help:
 	@echo "                Quarry's mm/ on the host: ALLOC=slab,slub,... PAGE_SIZE=4K,16K,64K lists,"
 	@echo "                PAGES=1 with the page events -> build/replay/<trace>/report.md, memory.png;"
 	@echo "                ARCH=x86_64|arm64|all adds the kernel half (the trace as a boot module,"
-	@echo "                replayed inside Quarry under -icount, twice, and in real time; SMP=n CPUs)"
+	@echo "                replayed inside Quarry under -icount, twice, and in real time; SMP=n CPUs;"
+	@echo "                MODEL=1: the cache model's misses and modelled cycles per operation too)"
 	@echo "                (Documentation/trace-replay.md)"
 	@echo "  make debug    boot QEMU paused with a gdbstub on a free port from 1234, printed"
 	@echo "                (ARCH=arm64 too; CMDLINE=gdbtest: a cache sequence to stop in)"
@@ -358,7 +359,7 @@ bench-scale-bundle: deps
 # inside the kernel as well (tools/trace/kreplay.sh). Report in build/replay/<trace>/report.md.
 .PHONY: replay trace-record
 replay:
-	@PAGES="$(PAGES)" SMP="$(REPLAY_SMP)" tools/trace/replay.sh "$(TRACE)" "$(REPLAY_ALLOC)" "$(REPLAY_PAGE)" "$(REPLAY_ARCH)"
+	@PAGES="$(PAGES)" SMP="$(REPLAY_SMP)" MODEL="$(MODEL)" tools/trace/replay.sh "$(TRACE)" "$(REPLAY_ALLOC)" "$(REPLAY_PAGE)" "$(REPLAY_ARCH)"
 
 trace-record:
 	@[ -n "$(CMD)" ] || { echo "make trace-record: give the command to record, e.g. CMD='perf bench sched messaging'"; exit 1; }

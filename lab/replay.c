@@ -19,7 +19,8 @@
  * lowest number not yet run never waits, so the replay always moves on.
  *
  * Figures: around each allocator call, with interrupts off, the counter
- * (guest instructions under -icount, cycles otherwise) per event type.
+ * (guest instructions under -icount, cycles otherwise) per event type;
+ * each call is also the cache model's region of its type (RP_TIMED).
  */
 #include "lab/replay.h"
 #include "tools/trace/qtr_check.h"
@@ -33,6 +34,7 @@
 #include "mm/page.h"
 #include "mm/slab.h"
 #include "tests/common/test_alloc.h"
+#include "tools/cachemodel/marker.h"
 #include <asm/irqflags.h>
 #include <asm/memlayout.h>
 #include <asm/processor.h>
@@ -43,6 +45,19 @@
 #define RP_CALL_TIMEOUT	36000	/* seconds a replay may run on a CPU */
 #define RP_MAX_SAMPLES	50000	/* replay_samples at most (each kept until the end) */
 #define RP_FAILS_SHOWN	10	/* allocation failures shown in full (replay_fail=continue) */
+
+/*
+ * The timed span of one event type: the counter read before and after the
+ * call, each fused with the cache model's mark of that type's region
+ * (tools/cachemodel/marker.h). The marks lie outside the two reads, so they
+ * add nothing to the figure; the region holds the figure's instructions and
+ * one counter read more.
+ */
+#define RP_TIMED(id, ...) do {			\
+	MODEL_BEGIN_CYCLES(id, t0);		\
+	__VA_ARGS__;				\
+	MODEL_END_CYCLES(id, t1);		\
+} while (0)
 
 /* One CPU's counts, its own cache line. */
 struct rp_cpu {
@@ -327,33 +342,32 @@ static bool run_event(unsigned long long i, const struct qtr_event *e, struct rp
 			return alloc_failed(i, e);
 	}
 	flags = arch_irq_save();
-	t0 = arch_cycles();
 	switch (e->type) {
 	case QTR_KMALLOC:
-		p = (e->flags & QTR_F_ZERO) ? kzalloc(e->size_req) : kmalloc(e->size_req);
+		RP_TIMED(MODEL_R_REPLAY_KMALLOC,
+			 p = (e->flags & QTR_F_ZERO) ? kzalloc(e->size_req) : kmalloc(e->size_req));
 		break;
 	case QTR_CACHE_ALLOC:
-		p = kmem_cache_alloc(k);
-		if (p && (e->flags & QTR_F_ZERO))
-			memset(p, 0, e->size_req);
+		RP_TIMED(MODEL_R_REPLAY_CACHE_ALLOC, p = kmem_cache_alloc(k);
+			 if (p && (e->flags & QTR_F_ZERO))
+				 memset(p, 0, e->size_req));
 		break;
 	case QTR_PAGE_ALLOC:
-		p = alloc_pages(q_order(e->cache));
+		RP_TIMED(MODEL_R_REPLAY_PAGE_ALLOC, p = alloc_pages(q_order(e->cache)));
 		break;
 	case QTR_KFREE:
-		kfree(p);
+		RP_TIMED(MODEL_R_REPLAY_KFREE, kfree(p));
 		break;
 	case QTR_CACHE_FREE:
-		if (k)
-			kmem_cache_free(k, p);
-		else
-			kfree(p);
+		RP_TIMED(MODEL_R_REPLAY_CACHE_FREE, if (k)
+				 kmem_cache_free(k, p);
+			 else
+				 kfree(p));
 		break;
 	default: /* QTR_PAGE_FREE: the check allows no other type */
-		free_pages(p, q_order(e->cache));
+		RP_TIMED(MODEL_R_REPLAY_PAGE_FREE, free_pages(p, q_order(e->cache)));
 		break;
 	}
-	t1 = arch_cycles();
 	arch_irq_restore(flags);
 	c->cost[e->type] += t1 - t0;
 	c->done[e->type]++;

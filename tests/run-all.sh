@@ -25,7 +25,8 @@
 # test (lab/bench/host/smoke.sh: SLAB and SLUB), the trace tools (tests/trace/test.sh:
 # conversion, bad traces refused, a recorded trace replayed through every
 # allocator on the host with exact accounting), the kernel's replay of it
-# (tests/trace/kernel.sh: one boot per arch, bad modules), bench-scale's host half at 1
+# (tests/trace/kernel.sh: one boot per arch, bad modules; tests/trace/model.sh: the
+# loopback trace's replay under the cache model), bench-scale's host half at 1
 # and 2 threads (lab/bench/scale_smoke.sh), the dependency step as a
 # user who is not root, bad build
 # options refused by make (tests/make-options.sh), make bench's real-time host
@@ -327,6 +328,10 @@ case $built in *" x86_64-4k "*)	# the cache model (tools/cachemodel/), arm64 too
 		tools/cachemodel/test.sh "$(build_dir x86_64 4K "")/quarry.elf" \
 		"$(case $built in *" arm64-4k "*) echo "$(build_dir arm64 4K "$(cpu_for 4K)")/quarry.elf" ;; esac)" \
 		"$(case $built in *" x86_64-4k-slob-seg "*) echo build/x86_64-4k-slob-seg/quarry.elf ;; esac)" ;;
+esac
+case " ${arches[*]} " in *" x86_64 "*)	# make replay MODEL=1 (tools/trace/model_replay.py)
+	suite "kernel trace replay under the cache model: figures and model paired exactly (tests/trace/model.sh)" \
+		tests/trace/model.sh ;;
 esac
 case $built in *" x86_64-4k "*" arm64-4k "* | *" arm64-4k "*" x86_64-4k "*)
 	suite "failures never exit 0 (run.sh, selftest.sh, make run)" \

@@ -36,13 +36,46 @@
 #define MODEL_MARK(op, id) __asm__ volatile("" : : : "memory")
 #endif
 
+/*
+ * MODEL_BEGIN_CYCLES(id, v) and MODEL_END_CYCLES(id, v): the kernel's cycle
+ * counter read into v (as arch_cycles() reads it) fused with a mark in one
+ * asm statement, the mark just outside the read, so that no instruction
+ * falls between them: a span timed from one to the other is region id's
+ * pass with one counter read more, and the marks add nothing to the figure.
+ * Kernel only (x86_64 rdtsc, arm64 isb + PMCCNTR_EL0).
+ */
+#if defined(__x86_64__)
+#define MODEL_BEGIN_CYCLES(id, v) do {						\
+	uint32_t lo_, hi_;							\
+	__asm__ volatile(".byte 0x0f, 0x1f, 0x80\n\t.long %c2\n\trdtsc"	\
+			 : "=a"(lo_), "=d"(hi_)					\
+			 : "i"(MODEL_X86_DISP(MODEL_OP_BEGIN, id)) : "memory");	\
+	(v) = ((uint64_t)hi_ << 32) | lo_;					\
+} while (0)
+#define MODEL_END_CYCLES(id, v) do {						\
+	uint32_t lo_, hi_;							\
+	__asm__ volatile("rdtsc\n\t.byte 0x0f, 0x1f, 0x80\n\t.long %c2"	\
+			 : "=a"(lo_), "=d"(hi_)					\
+			 : "i"(MODEL_X86_DISP(MODEL_OP_END, id)) : "memory");	\
+	(v) = ((uint64_t)hi_ << 32) | lo_;					\
+} while (0)
+#elif defined(__aarch64__)
+#define MODEL_BEGIN_CYCLES(id, v)						\
+	__asm__ volatile("isb\n\t.inst %c1\n\tmrs %0, pmccntr_el0"		\
+			 : "=r"(v) : "i"(MODEL_ARM64_INSN(MODEL_OP_BEGIN, id)) : "memory")
+#define MODEL_END_CYCLES(id, v)						\
+	__asm__ volatile("isb\n\tmrs %0, pmccntr_el0\n\t.inst %c1"		\
+			 : "=r"(v) : "i"(MODEL_ARM64_INSN(MODEL_OP_END, id)) : "memory")
+#endif
+
 #define MODEL_BEGIN(id)	MODEL_MARK(MODEL_OP_BEGIN, id)
 #define MODEL_END(id)	MODEL_MARK(MODEL_OP_END, id)
 
 /*
  * Region ids in use: 1 to 15, the modeltest patterns (modeltest.h); from 16,
  * the benchmarks' timed loops, each region exactly the span its figure
- * times (tools/cachemodel/bench.py pairs each pass with its BENCH line).
+ * times (tools/cachemodel/bench.py pairs each pass with its BENCH line),
+ * then the trace replay's calls by event type (tools/trace/model_replay.py).
  */
 #define MODEL_R_KMALLOC_ALLOC	16	/* test 1: N kmalloc(size) */
 #define MODEL_R_KMALLOC_FREE	17	/* test 1: their N kfree */
@@ -50,5 +83,12 @@
 #define MODEL_R_MESSAGING	19	/* messaging: a CPU's send/receive loop */
 #define MODEL_R_PAGES_ALLOC	20	/* pages: N alloc_pages(order) */
 #define MODEL_R_PAGES_FREE	21	/* pages: their N free_pages */
+/* The kernel's trace replay (lab/replay.c): one allocator call per pass. */
+#define MODEL_R_REPLAY_KMALLOC		22	/* kmalloc or kzalloc */
+#define MODEL_R_REPLAY_KFREE		23	/* kfree */
+#define MODEL_R_REPLAY_CACHE_ALLOC	24	/* kmem_cache_alloc (and its zeroing) */
+#define MODEL_R_REPLAY_CACHE_FREE	25	/* kmem_cache_free */
+#define MODEL_R_REPLAY_PAGE_ALLOC	26	/* alloc_pages */
+#define MODEL_R_REPLAY_PAGE_FREE	27	/* free_pages */
 
 #endif

@@ -18,6 +18,11 @@
 #     real-time MTTCG boot; SEEDS=1 adds the seeds' variants (SLAB with
 #     SLAB_IDX=4 as slab-idx4, SLUB with SLUB_SHEAVES=0 as slub-nosheaves,
 #     where slab and slub are listed) for the report's seeds' questions;
+#     MODEL=1 boots each configuration's one-CPU -icount replay twice more
+#     under the cache model (tools/cachemodel/run.sh; MODEL_ARGS= its
+#     arguments), checks the two reports identical and the figures those of
+#     the boot without it, and pairs each event type's figure with the
+#     model's counts (tools/trace/model_replay.py);
 #     other mm/ options come through the environment to make.
 #
 # Each run's files, in the run's directory: <alloc>-<page>.log (the
@@ -25,8 +30,12 @@
 # and the kernel's cost_T, cost_per_op_x10_T per event type), .csv (the
 # memory samples, the host's columns). With SMP above 1, a one-CPU -icount
 # boot more in OUT/kernel-<arch>-1cpu/ for the check against the host.
+# MODEL=1: OUT/kernel-<arch>-model/<alloc>-<page>.{log,report} and
+# .boot2.{log,report} (the two boots), .model (model_replay.py's keys,
+# model_identical=, model_seconds= the two boots, plain_seconds= the
+# one-CPU -icount boot without the model).
 # Exit status 1 if a build, a boot or a run's accounting failed, or two
-# -icount boots differed.
+# -icount boots (or two model reports) differed.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 
@@ -119,6 +128,53 @@ collect() {
 	} > "$dir/$base.csv"
 }
 
+if [ "${MODEL:-}" = 1 ]; then
+	# (the options of the make that runs this one, lists for make replay, come through MAKEFLAGS)
+	make --no-print-directory -s ARCH=x86_64 PAGE_SIZE=4K ALLOC=slab cachemodel >> "$OUT/kernel-build.log" 2>&1 ||
+		die "the cache model's plugin does not build (see $OUT/kernel-build.log)"
+fi
+
+# model TAG ELF ARCH BASE MEM PLAIN PLAIN_SECS: the one-CPU -icount replay booted twice
+# under the cache model; its keys in OUT/kernel-ARCH-model/BASE.model; status 1 on a failure.
+model() {
+	local tag=$1 elf=$2 arch=$3 base=$4 mem=$5 plain=$6 plain_secs=$7 dm rc b t0 secs=0
+	dm=$OUT/kernel-$arch-model
+	mkdir -p "$dm"
+	rm -f "$dm/$base".*
+	for b in 1 2; do
+		local sfx=
+		[ $b -gt 1 ] && sfx=.boot$b
+		[ -t 2 ] && printf '\r%-100s' "kreplay: $tag: under the cache model, boot $b of 2" >&2
+		t0=$(date +%s%N)
+		CMDLINE="$opts icount" MODULE="$QTR" tools/cachemodel/run.sh "$elf" "$limit" \
+			"$dm/$base$sfx.report" -m "$mem" -smp 1 -icount shift=0,sleep=off \
+			> "$dm/$base$sfx.log" 2>&1
+		rc=$?
+		[ -t 2 ] && printf '\r%-100s\r' "" >&2
+		secs=$(awk -v s="$secs" -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", s + (b - a) / 1e9 }')
+		if [ $rc -ne 0 ]; then
+			echo "kreplay: $tag: boot $b under the cache model failed (status $rc, see $dm/$base$sfx.log)"
+			return 1
+		fi
+	done
+	if ! tools/trace/model_replay.py "$dm/$base.log" "$dm/$base.report" "$plain" > "$dm/$base.model"; then
+		echo "kreplay: $tag: the model's counts do not pair with the figures (above)"
+		return 1
+	fi
+	{
+		echo "model_seconds=$secs"
+		echo "plain_seconds=$plain_secs"
+	} >> "$dm/$base.model"
+	if cmp -s "$dm/$base.report" "$dm/$base.boot2.report"; then
+		echo "model_identical=2" >> "$dm/$base.model"
+		echo "kreplay: $tag: cache model: both reports identical, figures as without it ($secs s for the two boots)"
+	else
+		echo "model_identical=0" >> "$dm/$base.model"
+		echo "kreplay: $tag: cache model: the two reports differ ($dm/$base.report, .boot2.report)"
+		return 1
+	fi
+}
+
 runs=()
 for arch in ${ARCHS//,/ }; do
 	case $arch in x86_64 | arm64) ;; *) die "ARCH '$arch': use x86_64 or arm64" ;; esac
@@ -142,6 +198,7 @@ for r in "${runs[@]}"; do
 	IFS=: read -r arch a p var <<< "$r"
 	case $var in SLAB_IDX=4) name=$a-idx4 ;; SLUB_SHEAVES=0) name=$a-nosheaves ;; *) name=$a ;; esac
 	i=$((i + 1))
+	secs_first=- secs1=-
 	tag="[$i/${#runs[@]}] kernel $arch $name $p"
 	echo "kreplay: $tag: building"
 	dir=$OUT/kernel-$arch
@@ -173,6 +230,7 @@ for r in "${runs[@]}"; do
 			break
 		fi
 		if [ "$b" -eq 1 ]; then
+			secs_first=$secs
 			collect "$log" "$dir" "$base" "$arch $name $p"
 			echo "boot_seconds=$secs" >> "$dir/$base.summary"
 			echo "kreplay: $tag: -icount on $smp CPU(s), $mem: $(grep -m1 '^replay: accounting exact' "$log" | cut -c9-60)... ($secs s)"
@@ -188,12 +246,21 @@ for r in "${runs[@]}"; do
 	if [ "$smp" -gt 1 ]; then
 		d1=$OUT/kernel-$arch-1cpu
 		mkdir -p "$d1"
+		t0=$(date +%s%N)
 		if boot "$tag: -icount on 1 CPU" "$elf" "$opts icount" "$d1/$base.log" -m "$mem" -smp 1 \
 			-icount shift=0,sleep=off; then
+			secs1=$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
 			collect "$d1/$base.log" "$d1" "$base" "$arch $name $p"
 		else
 			echo "kreplay: $tag: the one-CPU -icount boot failed (see $d1/$base.log)"
 			status=1
+		fi
+	fi
+	if [ "${MODEL:-}" = 1 ]; then
+		if [ "$smp" -gt 1 ]; then
+			model "$tag" "$elf" "$arch" "$base" "$mem" "$OUT/kernel-$arch-1cpu/$base.log" "$secs1" || status=1
+		else
+			model "$tag" "$elf" "$arch" "$base" "$mem" "$dir/$base.log" "$secs_first" || status=1
 		fi
 	fi
 	if [ "${REALTIME:-1}" != 0 ]; then

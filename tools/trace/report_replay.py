@@ -14,7 +14,9 @@ The kernel half (tools/trace/kreplay.sh) leaves the same files in
 DIR/kernel-<arch>/ (-icount boots), DIR/kernel-<arch>-1cpu/ (one CPU, when
 the replay ran on more) and DIR/kernel-<arch>-realtime/ (MTTCG): their
 memory tables, the instructions per operation by event type, the real-time
-cycles as a second table, and the check that the host and the kernel on one
+cycles as a second table, the cache model's counts per operation where
+DIR/kernel-<arch>-model/ holds them (MODEL=1: tools/trace/model_replay.py's
+.model files), and the check that the host and the kernel on one
 CPU agree on the memory figures: object memory and pages in use, peak and
 end, and Slab: beyond the start, each within the kernel's Slab: at the start
 (the boot's own objects leave partly used slabs that the replay fills
@@ -129,6 +131,118 @@ def cost_table(runs, unit):
     return out
 
 
+MODEL_COLS = [("dl1_miss", "L1D misses"), ("dl2_miss", "L2 misses"), ("dllc_miss", "LLC misses"),
+              ("dtlb_miss", "DTLB misses"), ("dwalks", "page walks"), ("il1_miss", "L1I misses"),
+              ("modelled_cycles", "modelled cycles")]
+
+
+def load_model(d):
+    """DIR/<alloc>-<page>.model files (tools/trace/model_replay.py's keys), as load() orders runs."""
+    out = []
+    for path in glob.glob(os.path.join(d, "*.model")):
+        base = os.path.basename(path)[: -len(".model")]
+        alloc, page = base.rsplit("-", 1)
+        s = {}
+        with open(path) as f:
+            for line in f:
+                if "=" in line:
+                    k, v = line.rstrip("\n").split("=", 1)
+                    s[k] = v
+        out.append({"alloc": alloc, "page": page, "s": s})
+    order = lambda r: (PAGE_ORDER.index(r["page"]) if r["page"] in PAGE_ORDER else 99,
+                       ALLOC_ORDER.index(r["alloc"]) if r["alloc"] in ALLOC_ORDER else 99)
+    return sorted(out, key=order)
+
+
+def model_table(runs):
+    """Per configuration and event type: the figure beside the model's counts per operation."""
+    out = ["| allocator | page | event | ops | instructions (figure) | model's instructions | " +
+           " | ".join(c for _, c in MODEL_COLS) + " | reports identical |",
+           "|---|---|---|---:|---:|---:|" + "---:|" * len(MODEL_COLS) + "---|"]
+    for r in runs:
+        s = r["s"]
+        for t in TYPES:
+            if "model_ops_%d" % t not in s:
+                continue
+            cells = ["%.3f" % float(s["model_%s_%d" % (k, t)]) if k != "modelled_cycles" else
+                     "%.1f" % float(s["model_%s_%d" % (k, t)]) for k, _ in MODEL_COLS]
+            out.append("| %s | %s | %s | %s | %.1f | %.1f | %s | %s |" % (
+                r["alloc"], r["page"], TYPES[t], s["model_ops_%d" % t],
+                float(s["model_figure_%d" % t]), float(s["model_insns_%d" % t]), " | ".join(cells),
+                "yes" if s.get("model_identical") == "2" else "NO"))
+    return out
+
+
+def model_all_ops(s, key):
+    """One configuration's model count per operation over every event type, weighted by operations."""
+    n = sum(int(s.get("model_ops_%d" % t, "0")) for t in TYPES)
+    tot = sum(float(s.get("model_%s_%d" % (key, t), "0")) * int(s.get("model_ops_%d" % t, "0"))
+              for t in TYPES)
+    return tot / n if n else 0.0
+
+
+def model_seeds(runs):
+    """The seeds' memory questions the model answers: SLAB's index and SLUB's sheaves, per op."""
+    by = {(r["alloc"], r["page"]): r["s"] for r in runs}
+    pages = [p for p in PAGE_ORDER if any(r["page"] == p for r in runs)]
+    keys = [("dl1_miss", "L1D misses"), ("dllc_miss", "LLC misses"), ("dtlb_miss", "DTLB misses"),
+            ("modelled_cycles", "modelled cycles")]
+    out = []
+    for a, b, title in [("slab", "slab-idx4", "Seed 000/003's question on this trace: SLAB's natural "
+                         "freelist index against `SLAB_IDX=4`"),
+                        ("slub", "slub-nosheaves", "SLUB with sheaves against classic SLUB "
+                         "(`SLUB_SHEAVES=0`)")]:
+        rows = [(p, by[(a, p)], by[(b, p)]) for p in pages if (a, p) in by and (b, p) in by]
+        if not rows:
+            continue
+        out += [title + ", per operation (modelled; %s / %s):" % (a, b), "",
+                "| page | event | " + " | ".join(c for _, c in keys) + " |",
+                "|---|---|" + "---:|" * len(keys)]
+        for p, x, y in rows:
+            for t in list(TYPES) + [0]:
+                if t and ("model_ops_%d" % t not in x or "model_ops_%d" % t not in y):
+                    continue
+                cells = []
+                for k, _ in keys:
+                    vx = float(x["model_%s_%d" % (k, t)]) if t else model_all_ops(x, k)
+                    vy = float(y["model_%s_%d" % (k, t)]) if t else model_all_ops(y, k)
+                    f = "%.1f / %.1f" if k == "modelled_cycles" else "%.3f / %.3f"
+                    cells.append(f % (vx, vy))
+                out.append("| %s | %s | %s |" % (p, TYPES[t] if t else "**all operations**",
+                                                 " | ".join(cells)))
+        out.append("")
+    return out
+
+
+def model_section(d, arch):
+    """The cache model's section for one arch (make replay MODEL=1), and whether it failed."""
+    md = os.path.join(d, "kernel-%s-model" % arch)
+    runs = load_model(md) if os.path.isdir(md) else []
+    if not runs:
+        return [], False
+    geos = sorted({r["s"].get("geometry", "?") for r in runs})
+    secs = sum(float(r["s"].get("model_seconds", "0")) for r in runs)
+    plain = [float(r["s"]["plain_seconds"]) for r in runs if r["s"].get("plain_seconds", "-") != "-"]
+    bad = any(r["s"].get("model_identical") != "2" for r in runs)
+    lines = ["## Kernel replay, %s: the cache model's counts per operation (modelled)" % arch, "",
+             "Each configuration's one-CPU -icount replay booted twice more under the cache model's "
+             "plugin (tools/cachemodel/, MODEL=1): per event type, per operation, the replay's "
+             "instructions beside the model's misses at each level, DTLB misses, page walks and "
+             "**modelled cycles** (instructions plus misses times the model's latencies: a model of "
+             "one server core, not a measurement). Each allocator call is its event type's region "
+             "(lab/replay.c); the model's instructions are the figure's span plus the one counter "
+             "read it leaves out, checked exact for every type. The caches are warm: the model "
+             "also follows the boot and the replay between the calls.", "",
+             "Geometry: " + "; ".join("`%s`" % g for g in geos), ""] + model_table(runs) + [""]
+    lines += model_seeds(runs)
+    lines += ["Time MODEL=1 adds: %.0f s for %d configuration(s), two boots under the model each "
+              "(%.1f s a boot)%s." % (
+                  secs, len(runs), secs / 2 / len(runs),
+                  ", where a one-CPU -icount boot without it takes %.1f s" % (sum(plain) / len(plain))
+                  if len(plain) == len(runs) else ""), ""]
+    return lines, bad
+
+
 AGREE_KEYS = [("peak_object", "peak object memory"), ("end_object", "end object memory"),
               ("peak_used", "peak pages in use"), ("end_used", "end pages in use")]
 
@@ -227,6 +341,9 @@ def kernel_sections(d, host):
                   "allocator call, interrupts off, by event type, on %s CPU(s); the counter's own "
                   "read included. Deterministic: each configuration booted twice." % cpus, ""] + \
                  cost_table(runs, "instructions") + [""]
+        mlines, mbad = model_section(d, arch)
+        lines += mlines
+        bad |= mbad
         if any(r["alloc"] == "slub" for r in runs) and len({r["alloc"] for r in runs}) > 1:
             lines += ["## The seeds' questions on this trace (%s, -icount)" % arch, ""] + \
                 seeds_section(runs) + [""]
