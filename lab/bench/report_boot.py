@@ -276,6 +276,26 @@ def targets_section(t):
     return md
 
 
+def model_sections(outdir):
+    """MODEL=1 runs: the cache model's tables (OUTDIR/model.md, tools/cachemodel/bench.sh)
+    and, where `make cachemodel-cachegrind` wrote it, its comparison with cachegrind, as
+    sections of this report. Modelled figures, never measurements."""
+    md = []
+    for path, title in ((os.path.join(outdir, "model.md"),
+                         "Cache and TLB model: misses and modelled cycles per operation"),
+                        (os.path.join("build", "cachemodel", "cachegrind.md"),
+                         "Cache model against cachegrind (same geometry)")):
+        if not os.path.exists(path):
+            continue
+        with open(path) as f:
+            body = f.read()
+        # The included file's own headings go two levels down, under this section's.
+        body = "".join(("##" + line) if line.startswith("#") else line
+                       for line in body.splitlines(True))
+        md.append("\n## %s (modelled; %s)\n\n%s" % (title, path, body))
+    return md
+
+
 def report(outdir, results, counters):
     t = Table(results)
     names = ", ".join("%s: %s" % (a, counters[a].get("realtime", counters[a].get("icount", "?")).split(" ")[0])
@@ -506,6 +526,7 @@ def report(outdir, results, counters):
     md += report_mcpu.wide_section(results)
     md.append(report_mcpu.NOTE)
 
+    md += model_sections(outdir)
     pngs = plot(outdir, results, t, counters)
     if pngs:
         md.append("\n## Plots\n\n" + "".join("![%s](%s)\n" % (p, p) for p in pngs))
