@@ -39,7 +39,7 @@
 _start:
 	.cfi_startproc
 	.cfi_undefined x30
-	b	primary_start			/* code0; the Image header follows */
+	b	.Lprimary_start			/* code0; the Image header follows */
 	.long	0				/* code1 */
 	.quad	0x200000			/* text_offset: linked at a 2 MiB boundary + 2 MiB */
 	.quad	__kernel_image_size		/* image_size, .bss included */
@@ -53,7 +53,7 @@ _start:
 	.quad	0, 0, 0				/* res2-res4 */
 	.ascii	"ARM\x64"			/* magic */
 	.long	0				/* res5 */
-primary_start:
+.Lprimary_start:					/* a local label: gdb names the frame _start */
 	mov	x19, x0
 	msr	daifset, #0xf
 	bl	drop_to_el1
