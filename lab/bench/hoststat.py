@@ -88,10 +88,10 @@ def main():
         if qemu is None or not os.path.isdir(qemu):
             qemu = qemu_of(p.pid)
         cpus = vcpus(qemu) if qemu else []
-        # QEMU may have exited before its last lines are read (a loaded host):
-        # those get the last sample its threads gave, so every BENCH line has
-        # its HOST line.
-        if cpus:
+        # QEMU may have exited, or be ending its vCPU threads, before its last
+        # lines are read (a loaded host): those get the last whole sample its
+        # threads gave, so every BENCH line has its HOST line for every vCPU.
+        if cpus and len(cpus) >= len(last):
             last = cpus
         else:
             cpus = last
