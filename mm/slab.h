@@ -50,6 +50,11 @@
 #include "kernel/compiler.h"
 #include "mm/page.h"
 
+/* The build options every allocator reads (mm/files.mk sets them): 0 unless set. */
+#ifndef CONFIG_SLAB_DEBUG
+#define CONFIG_SLAB_DEBUG 0
+#endif
+
 struct kmem_cache;
 
 /* Flags for kmem_cache_create. */

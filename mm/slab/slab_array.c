@@ -138,6 +138,7 @@ struct array_cache *cache_make_array(struct kmem_cache *cachep)
 /* Stay array-less on this CPU (on) or not (off). Interrupts off. */
 void slab_set_arrayless(bool on)
 {
+	ASSERT_DEBUG(arch_irqs_disabled());
 	this_cpu_write(slab_arrayless, on ? 1 : 0);
 }
 

@@ -71,6 +71,7 @@ static inline struct array_cache *cpu_array(struct kmem_cache *cachep)
 /* slab_count_event - count one slow-path operation on this CPU. Interrupts off. */
 void slab_count_event(void)
 {
+	ASSERT_DEBUG(arch_irqs_disabled());
 	this_cpu_inc(slab_events);
 }
 

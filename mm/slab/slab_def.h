@@ -105,9 +105,6 @@
 #ifndef CONFIG_SLAB_FREELIST_RANDOM
 #define CONFIG_SLAB_FREELIST_RANDOM 0	/* SLAB_FREELIST_RANDOM=1: shuffle new slabs' stacks */
 #endif
-#ifndef CONFIG_SLAB_DEBUG
-#define CONFIG_SLAB_DEBUG 0
-#endif
 #include "mm/slab_stats.h"
 #ifndef CONFIG_SLAB_GROW_LOCKED
 #define CONFIG_SLAB_GROW_LOCKED 0

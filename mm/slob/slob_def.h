@@ -71,9 +71,6 @@
 #include <asm/processor.h>
 #include <asm/irqflags.h>
 
-#ifndef CONFIG_SLAB_DEBUG
-#define CONFIG_SLAB_DEBUG 0
-#endif
 #include "mm/slab_stats.h"
 
 #ifdef CONFIG_ALLOC_SLOB_SEG

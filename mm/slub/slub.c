@@ -68,6 +68,7 @@ unsigned long slab_cpu_events(unsigned int cpu)
  */
 void slub_cpu_set(struct kmem_cache_cpu *c, void *freelist, bool remote)
 {
+	ASSERT_DEBUG(remote || arch_irqs_disabled());
 	unsigned long tid = READ_ONCE(c->tid);
 	void *old = READ_ONCE(c->freelist);
 	bool ok;

@@ -148,9 +148,6 @@
 #ifndef CONFIG_SLAB_FREELIST_HARDENED
 #define CONFIG_SLAB_FREELIST_HARDENED 0	/* SLAB_FREELIST_HARDENED=1: see slub_get_fp */
 #endif
-#ifndef CONFIG_SLAB_DEBUG
-#define CONFIG_SLAB_DEBUG 0
-#endif
 #ifndef CONFIG_SLUB_SHEAVES
 #define CONFIG_SLUB_SHEAVES 1	/* SLUB_SHEAVES=0: the classic fast paths only (seed 002) */
 #endif
