@@ -279,6 +279,10 @@ help:
 	@echo "  make bench-scale-bundle  the same as one self-contained tarball for a machine where"
 	@echo "                nothing can be installed (SCALE_CORES=16: its NR_CPUS and counts)"
 	@echo "                -> build/bench-scale-bundle-cpusN.tar.xz; there: tar xf, ./run.sh"
+	@echo "  make coherence-report  cache-line moves between CPUs per operation, modelled on any"
+	@echo "                machine: the host workloads in lock step under qemu-user with the"
+	@echo "                coherence plugin, each allocator at 2, 4, 16 threads ->"
+	@echo "                build/coherence/report.md (CO_ALLOCATORS= CO_THREADS= CO_WORKLOADS= CO_SCALE=)"
 	@echo "  make trace-record CMD='...'  (root) record this machine's kernel allocations (the six"
 	@echo "                kmem events) while CMD runs -> OUT (build/trace/trace.txt); BUFFER_KB="
 	@echo "  make replay TRACE=file  replay a recorded trace (text, .gz, .xz or converted) through"
@@ -334,6 +338,7 @@ clean:
 -include $(KOBJS:.o=.d)
 
 include tools/cachemodel/cachemodel.mk
+include tools/coherence/coherence.mk
 
 bench-host:
 	@$(MAKE) --no-print-directory -f lab/bench/host/bench-host.mk

@@ -48,6 +48,7 @@ declare -A need=(
 	[nasm]=nasm
 	[qemu-system-x86_64]=qemu-system-x86
 	[qemu-system-aarch64]=qemu-system-arm
+	[qemu-x86_64]=qemu-user
 	[grub-mkrescue]=grub-common
 	[xorriso]=xorriso
 	[mformat]=mtools
@@ -56,7 +57,7 @@ declare -A need=(
 	[gdb-multiarch]=gdb-multiarch
 	[python3]=python3
 )
-ALL="python3 qemu-system-x86 qemu-system-arm nasm grub-pc-bin grub-common xorriso mtools gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu gdb-multiarch"
+ALL="python3 qemu-system-x86 qemu-system-arm qemu-user nasm grub-pc-bin grub-common xorriso mtools gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu gdb-multiarch"
 
 missing=()
 for tool in "${!need[@]}"; do

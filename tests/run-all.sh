@@ -22,7 +22,9 @@
 # SLUB without its sheaves (SLUB_SHEAVES=0: host tests, x86_64 4K self-tests),
 # the allocator fuzzer's fixed-seed slice (tests/fuzz/run.sh slice: every
 # allocator at 4K and 64K, with and without faults), the host workloads smoke
-# test (lab/bench/host/smoke.sh: SLAB and SLUB), the trace tools (tests/trace/test.sh:
+# test (lab/bench/host/smoke.sh: SLAB and SLUB), the cache-line ownership model
+# (tests/coherence/test.sh: sharing patterns moved exactly, refusals, SLAB's and
+# SLUB's line moves per operation at 4 threads in lock step), the trace tools (tests/trace/test.sh:
 # conversion, bad traces refused, a recorded trace replayed through every
 # allocator on the host with exact accounting), the kernel's replay of it
 # (tests/trace/kernel.sh: one boot per arch, bad modules; tests/trace/model.sh: the
@@ -310,6 +312,8 @@ fi
 # with memory running out, 1.6 million operations each; then its checks shown to catch planted faults.
 suite "allocator fuzzer slice (host, ASan+UBSan)" tests/fuzz/run.sh slice
 suite "host workloads smoke test (SLAB, SLUB; lab/bench/host/smoke.sh)" lab/bench/host/smoke.sh
+suite "cache-line moves between CPUs, modelled: patterns, refusals, SLAB and SLUB in lock step (tests/coherence/test.sh)" \
+	tests/coherence/test.sh
 suite "trace tools: conversion, bad traces refused, host replay with exact accounting (tests/trace/test.sh)" \
 	tests/trace/test.sh
 # The kernel's replay of a trace (lab/replay.h): one boot per arch tested (SLUB 4K,

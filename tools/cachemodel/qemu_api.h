@@ -1,6 +1,6 @@
 /*
  * qemu_api.h - Quarry's own declarations of the part of QEMU's TCG plugin
- * interface the cache model uses, as QEMU 7.2 defines it (plugin API
+ * interface Quarry's plugins use (the cache model, tools/coherence), as QEMU 7.2 defines it (plugin API
  * version 1; Debian 12's qemu-system-* export these symbols but ship no
  * header).
  *
@@ -100,12 +100,21 @@ struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb
 const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
 size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
+/* The name of the function an instruction is in, from the guest binary's symbols, or NULL. */
+const char *qemu_plugin_insn_symbol(const struct qemu_plugin_insn *insn);
 
 bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
+/* log2 of the access's size in bytes. */
+unsigned int qemu_plugin_mem_size_shift(qemu_plugin_meminfo_t info);
 struct qemu_plugin_hwaddr *qemu_plugin_get_hwaddr(qemu_plugin_meminfo_t info, uint64_t vaddr);
 bool qemu_plugin_hwaddr_is_io(const struct qemu_plugin_hwaddr *haddr);
 uint64_t qemu_plugin_hwaddr_phys_addr(const struct qemu_plugin_hwaddr *haddr);
 
 void qemu_plugin_outs(const char *string);
+
+/* qemu-user only: the guest program's path, and where its code was loaded. */
+const char *qemu_plugin_path_to_binary(void);
+uint64_t qemu_plugin_start_code(void);
+uint64_t qemu_plugin_end_code(void);
 
 #endif

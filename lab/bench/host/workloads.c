@@ -39,6 +39,11 @@
  *     --callgrind         under valgrind's callgrind: one thread, one warm-up and one
  *                         measured run; the measured part of each (workload, allocator)
  *                         is collected and dumped as "workload|allocator|1|ops"
+ *     --lockstep          in the measured part the threads take turns, one allocation
+ *                         (and the free before the next) each, passing a token round:
+ *                         the interleaving of many cores at its finest, the same on every
+ *                         machine, for tools/coherence (times are then meaningless;
+ *                         larson and mixed only)
  *
  * The workloads (written for Quarry; the papers' programs gave the idea only):
  *
@@ -135,18 +140,6 @@ static unsigned int opt_plant;
 static unsigned int plant_left; /* thread 0's allocations until it spoils a tag (0: never) */
 static bool cg_collect;		/* this run's measured parts are collected */
 
-/* The measured part of a one-thread run under --callgrind starts and ends. */
-static inline void cg_begin(void)
-{
-	if (cg_collect)
-		CALLGRIND_TOGGLE_COLLECT;
-}
-
-static inline void cg_end(void)
-{
-	if (cg_collect)
-		CALLGRIND_TOGGLE_COLLECT;
-}
 
 static bool listed(const char *list, const char *key)
 {
@@ -187,6 +180,77 @@ static void futex_wait(uint32_t *addr, uint32_t val)
 static void futex_wake(uint32_t *addr, int n)
 {
 	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}
+
+/*
+ * The measured part's edges as tools/coherence sees them: it counts a
+ * thread's accesses between its calls of these two (found by name).
+ */
+__noinline void wl_window_begin(void);
+__noinline void wl_window_end(void);
+__noinline void wl_window_begin(void)
+{
+	__asm__ __volatile__("" ::: "memory");
+}
+
+__noinline void wl_window_end(void)
+{
+	__asm__ __volatile__("" ::: "memory");
+}
+
+/* ---- --lockstep: one allocation per thread in turn ---- */
+
+static bool opt_lockstep;
+static struct {
+	uint32_t go __aligned(64); /* set: this thread's turn */
+} ls_token[MAX_THREADS];
+static unsigned int ls_threads;	  /* threads in this run */
+static __thread unsigned int ls_self; /* this thread's place in the round */
+static __thread bool ls_in, ls_held;  /* in the measured part; holding the token */
+
+static void lockstep_pass(void)
+{
+	unsigned int next = (ls_self + 1) % ls_threads;
+
+	ls_held = false;
+	__atomic_store_n(&ls_token[next].go, 1, __ATOMIC_RELEASE);
+	futex_wake(&ls_token[next].go, 1);
+}
+
+/* Before each allocation in the measured part: pass the token on, wait for it back. */
+static __noinline void lockstep_turn(void)
+{
+	if (ls_held)
+		lockstep_pass();
+	while (!__atomic_load_n(&ls_token[ls_self].go, __ATOMIC_ACQUIRE))
+		futex_wait(&ls_token[ls_self].go, 0);
+	__atomic_store_n(&ls_token[ls_self].go, 0, __ATOMIC_RELAXED);
+	ls_held = true;
+}
+
+/* The measured part of a run starts and ends (also its --callgrind collection). */
+static inline void cg_begin(unsigned int id)
+{
+	wl_window_begin();
+	if (opt_lockstep) {
+		ls_self = id;
+		ls_in = true;
+	}
+	if (cg_collect)
+		CALLGRIND_TOGGLE_COLLECT;
+}
+
+static inline void cg_end(void)
+{
+	if (cg_collect)
+		CALLGRIND_TOGGLE_COLLECT;
+	if (ls_in) {
+		/* Every thread makes as many allocations: the round ends together. */
+		if (ls_held)
+			lockstep_pass();
+		ls_in = false;
+	}
+	wl_window_end();
 }
 
 /* xorshift64*: each thread's own sequence, seeded from its id and the run. */
@@ -453,7 +517,7 @@ static __always_inline void larson_body(struct wthread *t, void *(*alloc)(size_t
 	t->t0 = clock_ns(CLOCK_MONOTONIC);
 	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	diag_begin(t);
-	cg_begin();
+	cg_begin(t->id);
 	while (done < total) {
 		struct larson_set *set = larson_take(nsets);
 		unsigned int round = MIN(LARSON_SLOTS, total - done);
@@ -499,7 +563,7 @@ static __always_inline void mixed_body(struct wthread *t, void *(*alloc)(size_t)
 	t->t0 = clock_ns(CLOCK_MONOTONIC);
 	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	diag_begin(t);
-	cg_begin();
+	cg_begin(t->id);
 	for (unsigned int k = 0; k < total; k++) {
 		unsigned int j = (unsigned int)((rnd(&s) >> 32) * MIXED_SLOTS >> 32);
 		size_t n = rnd_mixed_size(&s);
@@ -586,7 +650,7 @@ static __always_inline void prodcons_body(struct wthread *t, void *(*alloc)(size
 	t->t0 = clock_ns(CLOCK_MONOTONIC);
 	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	diag_begin(t);
-	cg_begin();
+	cg_begin(t->id);
 	if (t->nthreads == 1) {
 		void **batch = t->slots;
 
@@ -713,6 +777,11 @@ static inline void locked_free(void *p)
 	spin_unlock(&locked_heap_lock);
 }
 
+/*
+ * Each allocator's copies of the workloads, and under --lockstep copies
+ * whose allocations first wait for the token (a separate copy, so that the
+ * timed loops of ordinary runs have no test for it).
+ */
 #define DEFINE_WORKLOADS(NAME)                                                                     \
 	static void NAME##_larson(struct wthread *t)                                               \
 	{                                                                                          \
@@ -725,6 +794,20 @@ static inline void locked_free(void *p)
 	static void NAME##_prodcons(struct wthread *t)                                             \
 	{                                                                                          \
 		prodcons_body(t, NAME##_alloc, NAME##_free);                                       \
+	}                                                                                          \
+	static inline void *NAME##_ls_alloc(size_t n)                                              \
+	{                                                                                          \
+		if (ls_in)                                                                         \
+			lockstep_turn();                                                           \
+		return NAME##_alloc(n);                                                            \
+	}                                                                                          \
+	static void NAME##_larson_ls(struct wthread *t)                                            \
+	{                                                                                          \
+		larson_body(t, NAME##_ls_alloc, NAME##_free);                                      \
+	}                                                                                          \
+	static void NAME##_mixed_ls(struct wthread *t)                                             \
+	{                                                                                          \
+		mixed_body(t, NAME##_ls_alloc, NAME##_free);                                       \
 	}
 
 DEFINE_WORKLOADS(quarry)
@@ -736,14 +819,16 @@ DEFINE_WORKLOADS(locked)
 
 struct allocator {
 	const char *key;
-	void (*fn[3])(struct wthread *t); /* larson, mixed, prodcons */
+	void (*fn[3])(struct wthread *t);    /* larson, mixed, prodcons */
+	void (*fn_ls[3])(struct wthread *t); /* the same under --lockstep (no prodcons) */
 	bool on;
 	char how[256];
 };
 
 #define ALLOCATOR(NAME)                                                                            \
 	{                                                                                          \
-#NAME, {NAME##_larson, NAME##_mixed, NAME##_prodcons }, false, ""                  \
+#NAME, {NAME##_larson, NAME##_mixed, NAME##_prodcons },                            \
+		    {NAME##_larson_ls, NAME##_mixed_ls, NULL}, false, ""                           \
 	}
 
 static struct allocator allocs[] = {
@@ -803,6 +888,9 @@ static bool run_once(struct allocator *a, unsigned int w, unsigned int n, unsign
 	memset(rings, 0, sizeof(rings));
 	for (unsigned int i = 0; i < 2 * n && w == 0; i++)
 		larson_sets[i].busy = 0;
+	ls_threads = n;
+	for (unsigned int i = 0; i < n; i++)
+		ls_token[i].go = i == 0; /* thread 0 starts the round */
 	if (run > 0)
 		perf_ctl("enable\n");
 	for (unsigned int i = 0; i < n; i++) {
@@ -811,7 +899,7 @@ static bool run_once(struct allocator *a, unsigned int w, unsigned int n, unsign
 		t->id = i;
 		t->nthreads = n;
 		t->seed = 0x9e3779b97f4a7c15ULL * (i + 1) + run * 0x632be59bd9b4e019ULL + w;
-		t->fn = a->fn[w];
+		t->fn = opt_lockstep ? a->fn_ls[w] : a->fn[w];
 		t->bad = 0;
 		if (pthread_create(&t->thread, NULL, thread_main, t)) {
 			fprintf(stderr, "workloads: cannot start thread %u\n", i);
@@ -908,7 +996,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: workloads [--csv F] [--meta F] [--diag F] [--variant NAME] [--allocators L] "
 			"[--workloads L] [--threads L] [--runs N] [--scale PCT] [--arena-mb N] "
-			"[--plant N] [--stats] [--callgrind]\n");
+			"[--plant N] [--stats] [--callgrind] [--lockstep]\n");
 	exit(2);
 }
 
@@ -952,6 +1040,10 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(a, "--stats")) {
 			opt_stats = true;
+			continue;
+		}
+		if (!strcmp(a, "--lockstep")) {
+			opt_lockstep = true;
 			continue;
 		}
 		if (!v)
@@ -1003,6 +1095,13 @@ int main(int argc, char **argv)
 	}
 	if (opt_callgrind)
 		opt_runs = 1;
+	if (opt_lockstep && (listed(opt_workloads, "prodcons") || opt_callgrind)) {
+		fprintf(stderr, "workloads: --lockstep runs larson and mixed only, without "
+				"--callgrind (prodcons's consumer waits for its producer, which "
+				"would wait for the token), not '--workloads %s'\n",
+			opt_workloads);
+		return 2;
+	}
 	sched_getaffinity(0, sizeof(set), &set);
 	ncores = (unsigned int)CPU_COUNT(&set);
 	if (ncores < 1)
