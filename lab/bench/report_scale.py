@@ -14,6 +14,7 @@ Writes DIR/report.md and, where matplotlib imports, DIR/scale.png.
 """
 import argparse
 import csv
+import glob
 import os
 import re
 import statistics
@@ -199,6 +200,39 @@ def events_table(events):
     return out
 
 
+def read_profiles(d):
+    """profile/report-A-W-N.txt (perf report --sort symbol) -> {(a, w, n): (event, [(pct, sym)])}."""
+    out = {}
+    for path in sorted(glob.glob(os.path.join(d, "profile", "report-*.txt"))):
+        m = re.match(r"report-(slab|slub)-(larson|mixed)-(\d+)\.txt$", os.path.basename(path))
+        if not m:
+            continue
+        rows = []
+        with open(path) as f:
+            for line in f:
+                r = re.match(r"\s*([\d.]+)%\s+\[([.kuHg])\]\s+(\S+)", line)
+                if r:
+                    rows.append((float(r.group(1)),
+                                 r.group(3) + (" [k]" if r.group(2) == "k" else "")))
+        ev = os.path.join(d, "profile", "event-%s-%s-%s.txt" % m.groups())
+        event = open(ev).read().strip() if os.path.exists(ev) else "?"
+        out[(m.group(1), m.group(2), int(m.group(3)))] = (event, rows)
+    return out
+
+
+def profile_table(prof):
+    out = ["\n### Where the CPU time goes (perf record, %s; the timed run only)\n" %
+           ", ".join(sorted({e for e, _ in prof.values()})),
+           "Share of samples by function, the eight largest; functions of mm/ are the "
+           "allocator's, [k] marks the kernel's. A share that grows from 1 thread to many "
+           "is the cost that grows with cores.\n",
+           "| allocator | workload | threads | the largest shares |", "|---|---|---|---|"]
+    for (a, w, n), (event, rows) in sorted(prof.items()):
+        out.append("| %s | %s | %d | %s |" % (a.upper(), w, n, "; ".join(
+            "%s %.1f%%" % (sym, pct) for pct, sym in rows[:8]) or "(no samples)"))
+    return out
+
+
 def name(a):
     return NAMES.get(a, a)
 
@@ -333,6 +367,9 @@ def main():
     diag = read_diag(args.dir)
     if diag:
         lines += diag_table(diag, threads)
+    prof = read_profiles(args.dir)
+    if prof:
+        lines += profile_table(prof)
     lines += ["", "## The kernel under QEMU MTTCG (x86_64, 4K pages, `%s`)" % meta.get("kcmd", "?"),
               "",
               "Test 3 (concurrent_alloc_free): every CPU allocates then frees BENCH_OBJECTS "

@@ -23,7 +23,15 @@
 #     operation (slow paths, node and barn locks, page cmpxchgs, slabs made
 #     and given back): whether SLUB does more work per operation on more CPUs,
 #     or the same work waits longer.
-#  3. report_scale.py writes OUT/report.md (the tables) and OUT/scale.png (the
+#  3. Profile (SCALE_PROFILE=0 leaves it out): SLAB and SLUB on larson and
+#     mixed at 1 thread and at the largest count, each in its own process under
+#     perf record -e cpu-clock (a software clock: no PMU needed) over the timed
+#     run only, perf report by symbol -> OUT/profile/: where the CPU time per
+#     operation goes when it grows with threads (a spin in a lock, the kernel,
+#     a function whose loads wait on other cores). perf from PATH, or the
+#     bundle's; skipped with a note where perf is missing or not allowed
+#     (kernel.perf_event_paranoid above 2).
+#  4. report_scale.py writes OUT/report.md (the tables) and OUT/scale.png (the
 #     plot, where python3-matplotlib is installed). Beside the figures, per host
 #     run (workloads --diag, OUT/diag.csv): turns of spin-waiting in Quarry's
 #     spinlocks, page faults and context switches per operation, to tell lock
@@ -34,7 +42,7 @@
 #   SCALE_THREADS  thread/CPU counts, commas (default: 1,2,4,... up to nproc, and nproc)
 #   SCALE_RUNS     timed runs per (workload, threads, allocator) (3)
 #   SCALE_PCT      workloads' operations in percent of their defaults (20)
-#   SCALE_HOST=0 / SCALE_KERNEL=0   leave out that half
+#   SCALE_HOST=0 / SCALE_KERNEL=0 / SCALE_PROFILE=0   leave out that part
 #   SCALE_KCMD     the kernel's command line ("bench quick"; "bench" for 5 rounds)
 #   WL_SPINS_PER_YIELD  the host spinlocks' yield interval in turns (64; 1: a yield on
 #                  every turn, the host shim before, to measure what that cost)
@@ -138,6 +146,53 @@ if [ "${SCALE_HOST:-1}" != 0 ]; then
 			--meta "$OUT/logs/host-$a.meta" \
 			> "$OUT/logs/host-$a.log" 2>&1 ||
 			{ echo "bench-scale: workloads-4k$tag failed (see $OUT/logs/host-$a.log)" >&2; status=1; }
+	done
+fi
+
+# ---- where the time goes: perf's cpu-clock samples of SLAB and SLUB ----
+if [ "${SCALE_HOST:-1}" != 0 ] && [ "${SCALE_PROFILE:-1}" != 0 ]; then
+	P=$OUT/profile
+	rm -rf "$P"
+	mkdir -p "$P"
+	if [ -n "$B" ] && [ -x "$B/bin/perf" ]; then
+		perf_cmd() { "$B/lib/ld-linux-x86-64.so.2" --library-path "$B/lib" "$B/bin/perf" "$@"; }
+	elif command -v perf > /dev/null 2>&1; then
+		perf_cmd() { perf "$@"; }
+	else
+		perf_cmd() { return 127; }
+	fi
+	pthreads=1
+	[ "$maxn" -gt 1 ] && pthreads="1 $maxn"
+	for a in slab slub; do
+		tag=$([ $a = slab ] || echo "-$a")
+		for w in larson mixed; do
+			for n in $pthreads; do
+				name=$a-$w-$n
+				echo "bench-scale: [$(elapsed)] profile: $a $w at $n threads (perf, cpu-clock)"
+				rm -f "$P/ctl.fifo" "$P/ack.fifo"
+				mkfifo "$P/ctl.fifo" "$P/ack.fifo"
+				ok=
+				# The kernel's samples too where allowed, else the program's own.
+				for ev in cpu-clock cpu-clock:u; do
+					WL_PERF_CTL="$P/ctl.fifo,$P/ack.fifo" perf_cmd record -q -e $ev -F 5000 \
+						-D -1 --control "fifo:$P/ctl.fifo,$P/ack.fifo" -o "$P/perf-$name.data" \
+						-- $( [ -n "$B" ] && echo "$B/lib/ld-linux-x86-64.so.2 --library-path $B/lib" ) \
+						"$BIN/workloads-4k$tag$suffix" --variant $a --allocators quarry \
+						--workloads $w --threads $n --runs 1 --scale "$PCT" \
+						> "$P/console-$name.log" 2>&1 && { ok=$ev; break; }
+				done
+				rm -f "$P/ctl.fifo" "$P/ack.fifo"
+				if [ -z "$ok" ]; then
+					echo "bench-scale: no profile of $name: perf is missing or refused" \
+						"(see $P/console-$name.log)" >&2
+					continue
+				fi
+				echo "$ok" > "$P/event-$name.txt"
+				perf_cmd report -i "$P/perf-$name.data" --no-children --sort symbol --stdio \
+					--percent-limit 0.5 2> /dev/null > "$P/report-$name.txt"
+				rm -f "$P/perf-$name.data"
+			done
+		done
 	done
 fi
 

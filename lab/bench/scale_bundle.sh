@@ -6,7 +6,7 @@
 #
 # The bundle holds
 #   bin/   the four workloads binaries built with NR_CPUS=N (workloads-4k*-cpusN, or
-#          without the suffix at N = 8)
+#          without the suffix at N = 8), and perf where this machine has it
 #   iso/   the SLAB and SLUB x86_64 kernels (NR_CPUS=N) as GRUB ISOs booting "bench quick"
 #   lib/   this machine's dynamic loader and every library those programs and the
 #          peers (jemalloc, tcmalloc, mimalloc, where installed) load
@@ -65,6 +65,13 @@ copy_libs() {	# copy_libs DIR FILE...
 			done
 	done
 }
+# perf, for the profile step (scale.sh, 3.), where this machine has it.
+perf_bin=$(command -v perf || true)
+if [ -n "$perf_bin" ]; then
+	cp -L "$perf_bin" "$stage/bin/perf"
+else
+	echo "bench-scale-bundle: no perf here (Debian: linux-perf): the bundle goes without the profile" >&2
+fi
 copy_libs "$stage/lib" "$stage"/bin/*
 loader=$(ldd "$stage/bin/workloads-4k$suffix" | awk '/ld-linux/ { print ($3 ~ /^\// ? $3 : $1) }')
 cp -L "$loader" "$stage/lib/ld-linux-x86-64.so.2"
@@ -111,8 +118,9 @@ chmod +x "$stage/run.sh" "$stage/scale.sh"
 cat > "$stage/README.txt" <<TXT
 Quarry bench-scale bundle, NR_CPUS=$ncpus, made $(date -u +%Y-%m-%d) on $(. /etc/os-release; echo "$PRETTY_NAME").
 Run: ./run.sh   (x86_64 Linux; nothing to install; about a minute at 16 cores)
-Options: SCALE_THREADS=1,2,4,8,16 SCALE_RUNS=3 SCALE_PCT=20 SCALE_HOST=0 SCALE_KERNEL=0
+Options: SCALE_THREADS=1,2,4,8,16 SCALE_RUNS=3 SCALE_PCT=20 SCALE_HOST=0 SCALE_KERNEL=0 SCALE_PROFILE=0
 Results: results/report.md, results/host.csv, results/kernel.csv, results/logs/,
+results/profile/ (perf reports of SLAB and SLUB at 1 thread and the most),
 results/scale.png where python3-matplotlib is installed (else copy results/ back and
 run python3 report_scale.py --dir results on a machine that has it).
 TXT

@@ -25,6 +25,28 @@ else
 	fail "lab/bench/scale.sh failed (see $out.log)"
 fi
 rep=$out/report.md
+# The profile (perf's cpu-clock) of SLAB and SLUB, where perf is installed and allowed.
+if perf record -q -e cpu-clock -o /dev/null true > /dev/null 2>&1 ||
+	perf record -q -e cpu-clock:u -o /dev/null true > /dev/null 2>&1; then
+	missing=
+	for a in SLAB SLUB; do
+		for wl in larson mixed; do
+			for n in 1 2; do
+				grep -Eq "^\| $a \| $wl \| $n \| [^|(]+ [0-9.]+%" "$rep" 2>/dev/null ||
+					missing+=" $a/$wl/$n"
+			done
+		done
+	done
+	if [ -z "$missing" ]; then
+		pass "profile: perf's largest shares for SLAB and SLUB, larson and mixed, 1 and 2 threads"
+	else
+		fail "profile: no row of shares for:$missing (see $rep, $out/profile)"
+	fi
+elif grep -q "no profile of slab-larson-1: perf is missing or refused" "$out.log"; then
+	pass "profile: perf is missing or refused here, and the run says so"
+else
+	fail "profile: no perf here, and the run did not say it left the profile out (see $out.log)"
+fi
 for wl in larson mixed prodcons; do
 	missing=
 	for a in SLAB SLUB SLOB SLOB-seg glibc+lock; do

@@ -282,6 +282,7 @@ struct kmem_cache_stats {
 	unsigned long shared_refilled;	/* of those, from the shared array */
 	unsigned long flushed;		/* objects moved out of CPU arrays (to slabs or shared) */
 	unsigned long shared_flushed;	/* of those, into the shared array */
+	unsigned long flushed_remote;	/* of those, to another CPU's node (its lock, its lines) */
 	unsigned long grown_batch;	/* objects taken from new slabs before publishing them */
 	unsigned long grow_failed;	/* slabs we could not make: no pages or no freelist */
 	unsigned long grown_min;	/* min-order slabs made in the twin: the order was not free */

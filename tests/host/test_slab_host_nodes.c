@@ -112,7 +112,7 @@ struct steal_state {
 static int steal_body(struct kmem_cache *big, struct kmem_cache *small, struct steal_state *st)
 {
 	void *smalls = NULL, *p;
-	unsigned long nsmall, given = 0;
+	unsigned long nsmall, given = 0, remote;
 
 	/*
 	 * CPU 1 takes every page with big objects, gives four back (sixteen in
@@ -157,9 +157,13 @@ static int steal_body(struct kmem_cache *big, struct kmem_cache *small, struct s
 		ST_EXPECT(home_of(p) == 1, "object from node %u, not 1", home_of(p));
 	}
 	ST_EXPECT(kmem_cache_check(small) == 0, "inconsistent after taking from node 1");
-	/* Freed by CPU 2, they still go home to node 1. */
+	/* Freed by CPU 2, they still go home to node 1 (counted as sent to another node). */
+	remote = small->stats.flushed_remote;
 	empty(small, &st->taken);
 	kmem_cache_drain_local(small);
+	ST_EXPECT(!CONFIG_SLAB_STATS || small->stats.flushed_remote - remote == given,
+		  "%lu objects counted as sent to another node, not %lu",
+		  small->stats.flushed_remote - remote, given);
 	ST_EXPECT(!small->node[2] || small->node[2]->total_slabs == 0, "node 2 took slabs");
 	as(0);
 	return kmem_cache_check(small) ? selftest_fail("inconsistent at the end") : 0;
