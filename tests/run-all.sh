@@ -19,6 +19,7 @@
 #   (TCG_THREAD=single), once (not with SMP_LIST)
 # then, once: every allocator's host tests built with SLAB_DEBUG=1 (4K, 64K), the
 # hardening options' host tests (SLAB_FREELIST_RANDOM, SLAB_FREELIST_HARDENED),
+# SLAB's and SLUB's host tests with their event counters (SLAB_STATS=1, 4K),
 # SLUB without its sheaves (SLUB_SHEAVES=0: host tests, x86_64 4K self-tests),
 # the allocator fuzzer's fixed-seed slice (tests/fuzz/run.sh slice: every
 # allocator at 4K and 64K, with and without faults), the host workloads smoke
@@ -280,6 +281,14 @@ for ps in 4K 64K; do
 	[ -n "$hard_slub" ] && suite "SLUB host unit tests with SLAB_FREELIST_HARDENED=1, $ps pages" \
 		make --no-print-directory -j"$jobs" test-host ALLOC=slub SLAB_FREELIST_HARDENED=1 PAGE_SIZE=$ps
 done
+# The event counters (SLAB_STATS=1, off in every other build): SLAB's and SLUB's
+# host unit tests at 4K, whose checks of the counters are empty without it.
+case " $want_pages " in *" 4K "*)
+	suite "SLAB host unit tests with SLAB_STATS=1, 4K pages" \
+		make --no-print-directory -j"$jobs" test-host ALLOC=slab SLAB_STATS=1 PAGE_SIZE=4K
+	[ -n "$hard_slub" ] && suite "SLUB host unit tests with SLAB_STATS=1, 4K pages" \
+		make --no-print-directory -j"$jobs" test-host ALLOC=slub SLAB_STATS=1 PAGE_SIZE=4K ;;
+esac
 # SLUB without sheaves (SLUB_SHEAVES=0: seed 002's classic lockless paths, the
 # lab's comparison point; the default SLUB has per-CPU sheaves in front of
 # them): its host tests at both page sizes, and its in-kernel self-tests on
