@@ -64,7 +64,7 @@ for arg in "line=48" "top=0" "bogus=1"; do
 		fail "plugin argument '$arg': no refusal ($msg)"
 	fi
 done
-for bad in "CO_THREADS=0" "CO_THREADS=17" "CO_WORKLOADS=prodcons" "CO_ALLOCATORS=bogus" "CO_SCALE=x"; do
+for bad in "CO_THREADS=0" "CO_THREADS=17" "CO_WORKLOADS=prodcons" "CO_ALLOCATORS=bogus" "CO_SCALE=x" "CO_LIMIT=0"; do
 	msg=$(env "$bad" tools/coherence/run.sh 2>&1)
 	if [ $? -ne 0 ] && echo "$msg" | grep -q "coherence: ${bad%%=*}: '${bad#*=}'"; then
 		pass "run.sh $bad refused with a message"
