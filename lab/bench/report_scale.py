@@ -207,28 +207,31 @@ def read_profiles(d):
         m = re.match(r"report-(slab|slub)-(larson|mixed)-(\d+)\.txt$", os.path.basename(path))
         if not m:
             continue
-        rows = []
+        rows, samples = [], 0
         with open(path) as f:
             for line in f:
+                sm = re.match(r"# Samples: (\d+)", line)
+                if sm:
+                    samples += int(sm.group(1))
                 r = re.match(r"\s*([\d.]+)%\s+\[([.kuHg])\]\s+(\S+)", line)
                 if r:
                     rows.append((float(r.group(1)),
                                  r.group(3) + (" [k]" if r.group(2) == "k" else "")))
         ev = os.path.join(d, "profile", "event-%s-%s-%s.txt" % m.groups())
         event = open(ev).read().strip() if os.path.exists(ev) else "?"
-        out[(m.group(1), m.group(2), int(m.group(3)))] = (event, rows)
+        out[(m.group(1), m.group(2), int(m.group(3)))] = (event, samples, rows)
     return out
 
 
 def profile_table(prof):
     out = ["\n### Where the CPU time goes (perf record, %s; the timed run only)\n" %
-           ", ".join(sorted({e for e, _ in prof.values()})),
+           ", ".join(sorted({e for e, _, _ in prof.values()})),
            "Share of samples by function, the eight largest; functions of mm/ are the "
            "allocator's, [k] marks the kernel's. A share that grows from 1 thread to many "
            "is the cost that grows with cores.\n",
-           "| allocator | workload | threads | the largest shares |", "|---|---|---|---|"]
-    for (a, w, n), (event, rows) in sorted(prof.items()):
-        out.append("| %s | %s | %d | %s |" % (a.upper(), w, n, "; ".join(
+           "| allocator | workload | threads | samples | the largest shares |", "|---|---|---|---|---|"]
+    for (a, w, n), (event, samples, rows) in sorted(prof.items()):
+        out.append("| %s | %s | %d | %d | %s |" % (a.upper(), w, n, samples, "; ".join(
             "%s %.1f%%" % (sym, pct) for pct, sym in rows[:8]) or "(no samples)"))
     return out
 

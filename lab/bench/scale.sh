@@ -25,7 +25,7 @@
 #     or the same work waits longer.
 #  3. Profile (SCALE_PROFILE=0 leaves it out): SLAB and SLUB on larson and
 #     mixed at 1 thread and at the largest count, each in its own process under
-#     perf record -e cpu-clock (a software clock: no PMU needed) over the timed
+#     perf record -e cpu-clock -F 20000 (a software clock: no PMU needed) over the timed
 #     run only, perf report by symbol -> OUT/profile/: where the CPU time per
 #     operation goes when it grows with threads (a spin in a lock, the kernel,
 #     a function whose loads wait on other cores). perf from PATH, or the
@@ -42,6 +42,7 @@
 #   SCALE_THREADS  thread/CPU counts, commas (default: 1,2,4,... up to nproc, and nproc)
 #   SCALE_RUNS     timed runs per (workload, threads, allocator) (3)
 #   SCALE_PCT      workloads' operations in percent of their defaults (20)
+#   SCALE_PROFILE_PCT  the same for the profile's runs (100: enough samples at 20 kHz)
 #   SCALE_HOST=0 / SCALE_KERNEL=0 / SCALE_PROFILE=0   leave out that part
 #   SCALE_KCMD     the kernel's command line ("bench quick"; "bench" for 5 rounds)
 #   WL_SPINS_PER_YIELD  the host spinlocks' yield interval in turns (64; 1: a yield on
@@ -63,6 +64,7 @@ fi
 OUT=${OUT:-build/bench-scale}
 RUNS=${SCALE_RUNS:-3}
 PCT=${SCALE_PCT:-20}
+PPCT=${SCALE_PROFILE_PCT:-100}
 KCMD=${SCALE_KCMD:-bench quick}
 cores=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)
 if [ -n "${SCALE_THREADS:-}" ]; then
@@ -174,11 +176,11 @@ if [ "${SCALE_HOST:-1}" != 0 ] && [ "${SCALE_PROFILE:-1}" != 0 ]; then
 				ok=
 				# The kernel's samples too where allowed, else the program's own.
 				for ev in cpu-clock cpu-clock:u; do
-					WL_PERF_CTL="$P/ctl.fifo,$P/ack.fifo" perf_cmd record -q -e $ev -F 5000 \
+					WL_PERF_CTL="$P/ctl.fifo,$P/ack.fifo" perf_cmd record -q -e $ev -F 20000 \
 						-D -1 --control "fifo:$P/ctl.fifo,$P/ack.fifo" -o "$P/perf-$name.data" \
 						-- $( [ -n "$B" ] && echo "$B/lib/ld-linux-x86-64.so.2 --library-path $B/lib" ) \
 						"$BIN/workloads-4k$tag$suffix" --variant $a --allocators quarry \
-						--workloads $w --threads $n --runs 1 --scale "$PCT" \
+						--workloads $w --threads $n --runs 1 --scale "$PPCT" \
 						> "$P/console-$name.log" 2>&1 && { ok=$ev; break; }
 				done
 				rm -f "$P/ctl.fifo" "$P/ack.fifo"

@@ -18,7 +18,7 @@ fail() {
 	fails=$((fails + 1))
 }
 
-if OUT=$out SCALE_THREADS=1,2 SCALE_RUNS=1 SCALE_PCT=2 SCALE_KERNEL=0 lab/bench/scale.sh \
+if OUT=$out SCALE_THREADS=1,2 SCALE_RUNS=1 SCALE_PCT=2 SCALE_PROFILE_PCT=5 SCALE_KERNEL=0 lab/bench/scale.sh \
 	> "$out.log" 2>&1; then
 	pass "host half at 1 and 2 threads ran (report in $out)"
 else
@@ -32,7 +32,7 @@ if perf record -q -e cpu-clock -o /dev/null true > /dev/null 2>&1 ||
 	for a in SLAB SLUB; do
 		for wl in larson mixed; do
 			for n in 1 2; do
-				grep -Eq "^\| $a \| $wl \| $n \| [^|(]+ [0-9.]+%" "$rep" 2>/dev/null ||
+				grep -Eq "^\| $a \| $wl \| $n \| [0-9]+ \| [^|(]+ [0-9.]+%" "$rep" 2>/dev/null ||
 					missing+=" $a/$wl/$n"
 			done
 		done
