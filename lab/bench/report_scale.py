@@ -210,9 +210,10 @@ def read_profiles(d):
         rows, samples = [], 0
         with open(path) as f:
             for line in f:
-                sm = re.match(r"# Samples: (\d+)", line)
+                sm = re.match(r"# Samples: ([\d.]+)([KM]?)", line)
                 if sm:
-                    samples += int(sm.group(1))
+                    samples += int(float(sm.group(1)) *
+                                   {"": 1, "K": 1000, "M": 1000000}[sm.group(2)])
                 r = re.match(r"\s*([\d.]+)%\s+\[([.kuHg])\]\s+(\S+)", line)
                 if r:
                     rows.append((float(r.group(1)),
