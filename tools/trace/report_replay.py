@@ -18,10 +18,10 @@ cycles as a second table, the cache model's counts per operation where
 DIR/kernel-<arch>-model/ holds them (MODEL=1: tools/trace/model_replay.py's
 .model files), and the check that the host and the kernel on one
 CPU agree on the memory figures: object memory and pages in use, peak and
-end, and Slab: beyond the start, each within the kernel's Slab: at the start
-(the boot's own objects leave partly used slabs that the replay fills
-first) of the host's. Exit status 1 if a run's accounting failed or the
-check found a difference beyond that.
+end, and Slab: beyond the start, each within the larger Slab: at the start
+of the two, beside how many of the samples differ (Slab: beyond each
+start); "identical" when none does. Exit status 1 if a run's accounting
+failed or the check found a difference beyond that.
 
 Efficiency is live requested bytes / memory at the same sample: Quarry's
 against its object memory (the pages its object allocator holds beyond the
@@ -247,29 +247,44 @@ AGREE_KEYS = [("peak_object", "peak object memory"), ("end_object", "end object 
               ("peak_used", "peak pages in use"), ("end_used", "end pages in use")]
 
 
+def sample_diffs(h, k):
+    """The samples of two runs that differ (Slab: taken beyond each one's start), as
+    (how many, of how many, the first one's event or None)."""
+    def norm(run):
+        s0 = int(run["s"].get("slab_start", "0"))
+        return [tuple(v - s0 if c == "slab_bytes" else v for c, v in sorted(r.items()))
+                for r in run["rows"]]
+    hr, kr = norm(h), norm(k)
+    bad = [h["rows"][i]["event"] for i, (a, b) in enumerate(zip(hr, kr)) if a != b]
+    n = len(bad) + abs(len(hr) - len(kr))
+    return n, max(len(hr), len(kr)), (bad[0] if bad else None)
+
+
 def agreement(host, kern):
     """Host against kernel on one CPU, per allocator and page size: (lines, all agree)."""
-    hs = {(r["alloc"], r["page"]): r["s"] for r in host}
+    hs = {(r["alloc"], r["page"]): r for r in host}
     out = ["| allocator | page | " + " | ".join("%s host / kernel kB" % n for _, n in AGREE_KEYS) +
-           " | Slab: beyond start host / kernel kB | tolerance kB | verdict |",
-           "|---|---|" + "---:|" * (len(AGREE_KEYS) + 2) + "---|"]
+           " | Slab: beyond start host / kernel kB | samples differing | tolerance kB | verdict |",
+           "|---|---|" + "---:|" * (len(AGREE_KEYS) + 3) + "---|"]
     ok = True
     for r in kern:
-        h = hs.get((r["alloc"], r["page"]))
-        if h is None:
+        hrun = hs.get((r["alloc"], r["page"]))
+        if hrun is None:
             continue
-        k = r["s"]
+        h, k = hrun["s"], r["s"]
         tol = max(int(k.get("slab_start", "0")), int(h.get("slab_start", "0")))
         pairs = [(int(h.get(key, "0")), int(k.get(key, "0"))) for key, _ in AGREE_KEYS]
         pairs.append((int(h.get("peak_slab", "0")) - int(h.get("slab_start", "0")),
                       int(k.get("peak_slab", "0")) - int(k.get("slab_start", "0"))))
         diff = max(abs(a - b) for a, b in pairs)
-        verdict = "identical" if diff == 0 else ("agree (within %s kB)" % kib(diff) if diff <= tol
-                                                 else "DIFFER by %s kB" % kib(diff))
+        nd, ns, first = sample_diffs(hrun, r)
+        samples = "%d of %d" % (nd, ns) + (" (first: event %d)" % first if first is not None else "")
+        verdict = ("identical" if nd == 0 else "peaks and ends identical") if diff == 0 else (
+            "agree (within %s kB)" % kib(diff) if diff <= tol else "DIFFER by %s kB" % kib(diff))
         ok &= diff <= tol
-        out.append("| %s | %s | %s | %s | %s |" % (
+        out.append("| %s | %s | %s | %s | %s | %s |" % (
             r["alloc"], r["page"], " | ".join("%s / %s" % (kib(a), kib(b)) for a, b in pairs),
-            kib(tol), verdict))
+            samples, kib(tol), verdict))
     return out, ok
 
 
