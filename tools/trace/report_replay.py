@@ -18,10 +18,10 @@ cycles as a second table, the cache model's counts per operation where
 DIR/kernel-<arch>-model/ holds them (MODEL=1: tools/trace/model_replay.py's
 .model files), and the check that the host and the kernel on one
 CPU agree on the memory figures: object memory and pages in use, peak and
-end, and Slab: beyond the start, each within the larger Slab: at the start
-of the two, beside how many of the samples differ (Slab: beyond each
-start); "identical" when none does. Exit status 1 if a run's accounting
-failed or the check found a difference beyond that.
+end, Slab: at and beyond the start, and every sample (Slab: beyond each
+start) must be identical: the same trace through the same mm/ code from
+the same start places every object alike. Exit status 1 if a run's
+accounting failed or the check found a difference.
 
 Efficiency is live requested bytes / memory at the same sample: Quarry's
 against its object memory (the pages its object allocator holds beyond the
@@ -261,30 +261,32 @@ def sample_diffs(h, k):
 
 
 def agreement(host, kern):
-    """Host against kernel on one CPU, per allocator and page size: (lines, all agree)."""
+    """Host against kernel on one CPU, per allocator and page size: (lines, all identical)."""
     hs = {(r["alloc"], r["page"]): r for r in host}
     out = ["| allocator | page | " + " | ".join("%s host / kernel kB" % n for _, n in AGREE_KEYS) +
-           " | Slab: beyond start host / kernel kB | samples differing | tolerance kB | verdict |",
-           "|---|---|" + "---:|" * (len(AGREE_KEYS) + 3) + "---|"]
+           " | Slab: beyond start host / kernel kB | samples differing | verdict |",
+           "|---|---|" + "---:|" * (len(AGREE_KEYS) + 2) + "---|"]
     ok = True
     for r in kern:
         hrun = hs.get((r["alloc"], r["page"]))
         if hrun is None:
             continue
         h, k = hrun["s"], r["s"]
-        tol = max(int(k.get("slab_start", "0")), int(h.get("slab_start", "0")))
         pairs = [(int(h.get(key, "0")), int(k.get(key, "0"))) for key, _ in AGREE_KEYS]
         pairs.append((int(h.get("peak_slab", "0")) - int(h.get("slab_start", "0")),
                       int(k.get("peak_slab", "0")) - int(k.get("slab_start", "0"))))
         diff = max(abs(a - b) for a, b in pairs)
+        start = (int(h.get("slab_start", "0")), int(k.get("slab_start", "0")))
         nd, ns, first = sample_diffs(hrun, r)
         samples = "%d of %d" % (nd, ns) + (" (first: event %d)" % first if first is not None else "")
-        verdict = ("identical" if nd == 0 else "peaks and ends identical") if diff == 0 else (
-            "agree (within %s kB)" % kib(diff) if diff <= tol else "DIFFER by %s kB" % kib(diff))
-        ok &= diff <= tol
-        out.append("| %s | %s | %s | %s | %s | %s |" % (
+        same = diff == 0 and nd == 0 and start[0] == start[1]
+        verdict = "identical" if same else "DIFFER %s%s" % (
+            "by %s kB" % kib(diff) if diff else "in the samples", "" if start[0] == start[1] else
+            ", Slab: at the start %s / %s kB" % (kib(start[0]), kib(start[1])))
+        ok &= same
+        out.append("| %s | %s | %s | %s | %s |" % (
             r["alloc"], r["page"], " | ".join("%s / %s" % (kib(a), kib(b)) for a, b in pairs),
-            samples, kib(tol), verdict))
+            samples, verdict))
     return out, ok
 
 
