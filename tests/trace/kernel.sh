@@ -160,10 +160,12 @@ sys.exit(1 if out else 0)
 EOF
 }
 
+# Both halves built alike: the mm/ options from the environment cleared for both.
+MMOPTS="SLAB_DEBUG= SLAB_STATS= SLAB_IDX= SLUB_SHEAVES= SLAB_FREELIST_HARDENED= SLAB_FREELIST_RANDOM= SLAB_GROW_LOCKED="
 for alloc in slob slob-seg; do
 	for ps in 4K 64K; do
 		tag=$alloc-$(echo $ps | tr K k)
-		if ! make --no-print-directory -j2 -f tools/trace/trace.mk ALLOC=$alloc \
+		if ! make --no-print-directory -j2 -f tools/trace/trace.mk ALLOC=$alloc $MMOPTS \
 			PAGE_SHIFT=$([ $ps = 4K ] && echo 12 || echo 16) > "$T/rbuild.log" 2>&1; then
 			tail -5 "$T/rbuild.log"
 			fail "the host replay of $alloc $ps does not build"
@@ -175,7 +177,7 @@ for alloc in slob slob-seg; do
 			continue
 		fi
 		for arch in ${ARCHES:-x86_64 arm64}; do
-			if ! make --no-print-directory -j2 ARCH="$arch" PAGE_SIZE=$ps ALLOC=$alloc kernel \
+			if ! make --no-print-directory -j2 ARCH="$arch" PAGE_SIZE=$ps ALLOC=$alloc $MMOPTS kernel \
 				> "$T/kbuild.log" 2>&1; then
 				tail -5 "$T/kbuild.log"
 				fail "$arch: the $alloc $ps kernel does not build"
