@@ -9,7 +9,12 @@
  * Memory: the trace stays where the boot loader put it (reserved at boot);
  * the per-object table (8 bytes an object: first the check's record, then
  * the object's pointer) is a row of page blocks of up to MAX_ORDER, taken
- * before the start is counted and given back after the end.
+ * before the start is counted and given back after the end. The replay's
+ * other tables (the row's block pointers, the trace's caches, the samples)
+ * are page blocks too: nothing of the replay's own lives in the slab
+ * allocator it measures, so its heap starts as the host replay's does (the
+ * host's tables are the C library's). A kmalloc'd table there would share
+ * SLOB's pages with the replayed objects and move where they land.
  *
  * CPUs: traced CPU c is replayed by the online CPU of rank c mod n, n the
  * smaller of the online and the traced CPU counts. Each CPU walks the
@@ -118,12 +123,37 @@ static inline void **ptr_slot(uint32_t id)
 	return (void **)slot(id);
 }
 
+/*
+ * One of the replay's own tables: 'bytes' zeroed, as a page block (never
+ * from the slab allocator being measured: see the top). NULL if memory is
+ * short or the table is over a block of MAX_ORDER (the caller says so).
+ * Freed with own_free(p, bytes).
+ */
+static void *own_alloc(uint64_t bytes)
+{
+	void *p;
+
+	if (!bytes || bytes > RP_CHUNK_BYTES)
+		return NULL;
+	p = get_free_pages(get_order((size_t)bytes));
+	if (p)
+		memset(p, 0, (size_t)bytes);
+	return p;
+}
+
+/* Give back a table of own_alloc(bytes) (NULL: nothing). */
+static void own_free(void *p, uint64_t bytes)
+{
+	if (p)
+		free_pages_addr(p, get_order((size_t)bytes));
+}
+
 static void table_free(void)
 {
 	for (unsigned long i = 0; rp.chunk && i < rp.n_chunks; i++)
 		if (rp.chunk[i])
 			free_pages_addr(rp.chunk[i], rp.chunk_order);
-	kfree(rp.chunk);
+	own_free(rp.chunk, rp.n_chunks * sizeof(*rp.chunk));
 	rp.chunk = NULL;
 }
 
@@ -134,7 +164,7 @@ static bool table_alloc(uint64_t n_objects)
 
 	rp.n_chunks = (unsigned long)DIV_ROUND_UP(bytes, RP_CHUNK_BYTES);
 	rp.chunk_order = bytes < RP_CHUNK_BYTES ? get_order(bytes) : MAX_ORDER;
-	rp.chunk = kzalloc(rp.n_chunks * sizeof(*rp.chunk));
+	rp.chunk = own_alloc(rp.n_chunks * sizeof(*rp.chunk));
 	for (unsigned long i = 0; rp.chunk && i < rp.n_chunks; i++) {
 		rp.chunk[i] = get_free_pages(rp.chunk_order);
 		if (!rp.chunk[i]) {
@@ -572,6 +602,16 @@ static void cost_table(const struct rp_cpu *sum)
 	       rp.icount ? "icount" : "realtime", rp.ncpus, sum->remote, sum->waited);
 }
 
+/* Give back every table of the replay's own. */
+static void free_tables(const struct qtr_header *h)
+{
+	own_free(rp.qcache, (h->n_caches + 1) * sizeof(*rp.qcache));
+	own_free(rp.sample, rp.max_samples * sizeof(*rp.sample));
+	rp.qcache = NULL;
+	rp.sample = NULL;
+	table_free();
+}
+
 /* replay_run: see lab/replay.h. */
 int replay_run(const struct boot_info *bi, bool icount)
 {
@@ -599,14 +639,17 @@ int replay_run(const struct boot_info *bi, bool icount)
 	       (unsigned long long)h->n_events, (unsigned long long)h->n_objects, h->n_caches,
 	       h->cpus, rp.ncpus, rp.pages ? ", with page events" : "",
 	       rp.no_user ? " (no user memory)" : "", rp.internal ? ", internal kmallocs too" : "");
-	rp.qcache = kzalloc((h->n_caches + 1) * sizeof(*rp.qcache));
+	rp.qcache = own_alloc((h->n_caches + 1) * sizeof(*rp.qcache));
 	rp.max_samples = rp.samples + 3;	/* at most one per step, the first and the end */
-	rp.sample = kmalloc(rp.max_samples * sizeof(*rp.sample));
+	rp.sample = own_alloc(rp.max_samples * sizeof(*rp.sample));
 	if (!rp.qcache || !rp.sample) {
-		printk("replay: no memory for %u caches and %lu samples\n", h->n_caches, rp.max_samples);
-		kfree(rp.qcache);
-		kfree(rp.sample);
-		table_free();
+		printk("replay: no memory for the replay's tables of %u caches (%llu bytes) and %lu "
+		       "samples (%llu bytes), one page block each, %lu kB at most: boot with more "
+		       "memory\n", h->n_caches,
+		       (unsigned long long)(h->n_caches + 1) * sizeof(*rp.qcache), rp.max_samples,
+		       (unsigned long long)rp.max_samples * sizeof(*rp.sample),
+		       (unsigned long)(RP_CHUNK_BYTES >> 10));
+		free_tables(h);
 		return 1;
 	}
 	rp.progress = !icount || rp.ncpus == 1;
@@ -742,8 +785,6 @@ int replay_run(const struct boot_info *bi, bool icount)
 		       "free freed its object, %llu left live by the trace freed at the end, all %lu "
 		       "pages back\n", n_out, rp.n_failed ? ", and the frees of failed allocations" : "",
 		       left, rp.start_free);
-	kfree(rp.qcache);
-	kfree(rp.sample);
-	table_free();
+	free_tables(h);
 	return ok && !stopped && !rp.n_failed ? 0 : 1;
 }

@@ -6,7 +6,12 @@
 # with its message and a clean failure (no panic): a trace with a spoiled
 # magic, one cut short, one whose event frees an object twice, the recorded
 # text instead of a converted trace, and no module at all, and bad options;
-# then the same trace in too little memory, stopped and gone past.
+# then the same trace in too little memory, stopped and gone past. Last, per
+# arch, the host against the kernel on one CPU for both SLOBs (every size
+# shares their heap pages, so any difference in where the replay starts moves
+# every object after it) at 4K and 64K: the same trace through the same mm/
+# code from the same start, so the kernel's memory figures (start, peaks, end
+# and every sample) must equal the host replay's exactly.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 
@@ -118,6 +123,78 @@ for arch in ${ARCHES:-x86_64 arm64}; do
 		else
 			fail "$arch: allocation failure, replay_fail=$mode: status $rc, '$(grep -a "^replay: \(event\|acc\|stop\|going\)" "$log" | head -3)'"
 		fi
+	done
+done
+
+# same_memory HOST_BASE KERNEL_LOG: the host replay's memory figures (HOST_BASE.summary
+# and .csv) against the kernel's REPLAY lines; silent and 0 if every one is equal, else
+# what differs (the first differing sample in full) and 1.
+same_memory() {
+	python3 - "$1.summary" "$1.csv" "$2" <<'EOF'
+import sys
+keys = ["slab_start", "peak_slab", "peak_used", "peak_object", "peak_req", "peak_linux",
+        "end_slab", "end_used", "end_object", "end_req", "end_linux", "end_live"]
+cols = "event,Slab:,pages in use,object memory,live requested,live Linux,page blocks".split(",")
+host = dict(l.rstrip("\n").split("=", 1) for l in open(sys.argv[1]) if "=" in l)
+hrows = [l.strip() for l in open(sys.argv[2])][1:]
+kern, krows = {}, []
+for l in open(sys.argv[3], errors="replace"):
+    l = l.strip()
+    if l.startswith("REPLAY-SAMPLE "):
+        krows.append(l[len("REPLAY-SAMPLE "):])
+    elif l.startswith("REPLAY ") and "=" in l:
+        k, v = l[len("REPLAY "):].split("=", 1)
+        kern[k] = v
+out = ["%s %s host, %s kernel" % (k, host.get(k), kern.get(k))
+       for k in keys if host.get(k) is None or host.get(k) != kern.get(k)]
+bad = [i for i, (a, b) in enumerate(zip(hrows, krows)) if a != b]
+if len(hrows) != len(krows) or not hrows:
+    out.append("%d samples host, %d kernel" % (len(hrows), len(krows)))
+if bad:
+    a, b = hrows[bad[0]].split(","), krows[bad[0]].split(",")
+    out.append("%d of %d samples differ, the first at event %s: %s" % (
+        len(bad), len(hrows), a[0], ", ".join("%s %s host, %s kernel" % (c, x, y)
+                                              for c, x, y in zip(cols, a, b) if x != y)))
+print("; ".join(out))
+sys.exit(1 if out else 0)
+EOF
+}
+
+# Both halves built alike: the mm/ options from the environment cleared for both.
+MMOPTS="SLAB_DEBUG= SLAB_STATS= SLAB_IDX= SLUB_SHEAVES= SLAB_FREELIST_HARDENED= SLAB_FREELIST_RANDOM= SLAB_GROW_LOCKED="
+for alloc in slob slob-seg; do
+	for ps in 4K 64K; do
+		tag=$alloc-$(echo $ps | tr K k)
+		if ! make --no-print-directory -j2 -f tools/trace/trace.mk ALLOC=$alloc $MMOPTS \
+			PAGE_SHIFT=$([ $ps = 4K ] && echo 12 || echo 16) > "$T/rbuild.log" 2>&1; then
+			tail -5 "$T/rbuild.log"
+			fail "the host replay of $alloc $ps does not build"
+			continue
+		fi
+		if ! $BIN/replay-$tag --variant "$alloc $ps" --csv "$T/host-$tag.csv" \
+			--summary "$T/host-$tag.summary" "$T/real.qtr" > "$T/host-$tag.log" 2>&1; then
+			fail "$alloc $ps: the host replay of $REAL failed: $(tail -2 "$T/host-$tag.log")"
+			continue
+		fi
+		for arch in ${ARCHES:-x86_64 arm64}; do
+			if ! make --no-print-directory -j2 ARCH="$arch" PAGE_SIZE=$ps ALLOC=$alloc $MMOPTS kernel \
+				> "$T/kbuild.log" 2>&1; then
+				tail -5 "$T/kbuild.log"
+				fail "$arch: the $alloc $ps kernel does not build"
+				continue
+			fi
+			log=$T/agree-$arch-$tag.log
+			boot build/$arch-$(echo $ps | tr K k)-$alloc/quarry.elf "$log" "$T/real.qtr" "replay icount" -m 512M -smp 1 \
+				-icount shift=0,sleep=off
+			rc=$?
+			if [ $rc -ne 0 ] || ! grep -q "^replay: accounting exact" "$log"; then
+				fail "$arch $alloc $ps: the one-CPU kernel replay of $REAL failed: status $rc, '$(grep -a "^replay: \(acc\|event\|trace\)" "$log" | head -2)'"
+			elif why=$(same_memory "$T/host-$tag" "$log"); then
+				pass "$arch $alloc $ps: host and kernel replays of $REAL on one CPU agree exactly: start, peaks, end and all $(grep -c "^REPLAY-SAMPLE" "$log") samples"
+			else
+				fail "$arch $alloc $ps: host and kernel replays of $REAL on one CPU differ: $why"
+			fi
+		done
 	done
 done
 

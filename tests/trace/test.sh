@@ -200,6 +200,45 @@ if [ -f $REAL ]; then
 				fi
 			done
 		done
+		# The report's host-against-kernel check (report_replay.py) on a host run posing as
+		# the kernel's one-CPU run: identical passes; one sample off, or another Slab: at the
+		# start, is a DIFFER naming it, and the report fails.
+		A=$T/agree
+		mkdir -p "$A/kernel-x86_64"
+		$BIN/replay-slob-4k --variant "slob 4K" --csv "$A/slob-4K.csv" --summary "$A/slob-4K.summary" \
+			"$T/real.qtr" > /dev/null 2>&1
+		# report A KERNEL-EDIT (python on the kernel's csv rows r and summary text s)
+		report() {
+			python3 - "$A" "$2" <<'EOF'
+import sys
+a, edit = sys.argv[1], sys.argv[2]
+r = open(a + "/slob-4K.csv").read().split("\n")
+s = open(a + "/slob-4K.summary").read() + "cpus=1\n"
+exec(edit)
+open(a + "/kernel-x86_64/slob-4K.csv", "w").write("\n".join(r))
+open(a + "/kernel-x86_64/slob-4K.summary", "w").write(s)
+EOF
+			python3 lab/bench/report.py replay "$A" > "$A/out" 2>&1
+			rc=$?
+			grep -a "^| slob | 4K |" "$A/report.md" | tail -1 | sed 's/.* | //; s/ |$//'
+			return $rc
+		}
+		v=$(report "$A" "")
+		rc=$?
+		[ $rc -eq 0 ] && [ "$v" = identical ] && pass "report: host and kernel figures identical: '$v'" ||
+			fail "report: identical runs: status $rc, verdict '$v'"
+		v=$(report "$A" "f = r[50].split(','); f[2] = str(int(f[2]) + 4096); r[50] = ','.join(f)")
+		rc=$?
+		ev=$(sed -n 51p "$A/slob-4K.csv" | cut -d, -f1)
+		[ $rc -ne 0 ] && [ "$v" = "DIFFER in the samples" ] &&
+			grep -qF "| 1 of 202 (first: event $ev) | DIFFER in the samples |" "$A/report.md" &&
+			pass "report: one sample 4 kB off caught: '$v', first: event $ev" ||
+			fail "report: one sample off: status $rc, verdict '$v'"
+		v=$(report "$A" "s = s.replace('slab_start=4096', 'slab_start=8192').replace('end_object=', 'end_object=1')")
+		rc=$?
+		[ $rc -ne 0 ] && [[ "$v" == "DIFFER by "*" kB, Slab: at the start 4 / 8 kB" ]] &&
+			pass "report: another start and end caught: '$v'" ||
+			fail "report: another start and end: status $rc, verdict '$v'"
 		# Allocations failing all along (24 MiB for 36 MiB of pages), gone past: the frees
 		# of what failed are left out, so the accounting is still exact.
 		out=$($BIN/replay-slub-4k --variant small --pages --arena-mb 24 --on-fail continue \

@@ -18,10 +18,10 @@ cycles as a second table, the cache model's counts per operation where
 DIR/kernel-<arch>-model/ holds them (MODEL=1: tools/trace/model_replay.py's
 .model files), and the check that the host and the kernel on one
 CPU agree on the memory figures: object memory and pages in use, peak and
-end, and Slab: beyond the start, each within the kernel's Slab: at the start
-(the boot's own objects leave partly used slabs that the replay fills
-first) of the host's. Exit status 1 if a run's accounting failed or the
-check found a difference beyond that.
+end, Slab: at and beyond the start, and every sample (Slab: beyond each
+start) must be identical: the same trace through the same mm/ code from
+the same start places every object alike. Exit status 1 if a run's
+accounting failed or the check found a difference.
 
 Efficiency is live requested bytes / memory at the same sample: Quarry's
 against its object memory (the pages its object allocator holds beyond the
@@ -247,29 +247,46 @@ AGREE_KEYS = [("peak_object", "peak object memory"), ("end_object", "end object 
               ("peak_used", "peak pages in use"), ("end_used", "end pages in use")]
 
 
+def sample_diffs(h, k):
+    """The samples of two runs that differ (Slab: taken beyond each one's start), as
+    (how many, of how many, the first one's event or None)."""
+    def norm(run):
+        s0 = int(run["s"].get("slab_start", "0"))
+        return [tuple(v - s0 if c == "slab_bytes" else v for c, v in sorted(r.items()))
+                for r in run["rows"]]
+    hr, kr = norm(h), norm(k)
+    bad = [h["rows"][i]["event"] for i, (a, b) in enumerate(zip(hr, kr)) if a != b]
+    n = len(bad) + abs(len(hr) - len(kr))
+    return n, max(len(hr), len(kr)), (bad[0] if bad else None)
+
+
 def agreement(host, kern):
-    """Host against kernel on one CPU, per allocator and page size: (lines, all agree)."""
-    hs = {(r["alloc"], r["page"]): r["s"] for r in host}
+    """Host against kernel on one CPU, per allocator and page size: (lines, all identical)."""
+    hs = {(r["alloc"], r["page"]): r for r in host}
     out = ["| allocator | page | " + " | ".join("%s host / kernel kB" % n for _, n in AGREE_KEYS) +
-           " | Slab: beyond start host / kernel kB | tolerance kB | verdict |",
+           " | Slab: beyond start host / kernel kB | samples differing | verdict |",
            "|---|---|" + "---:|" * (len(AGREE_KEYS) + 2) + "---|"]
     ok = True
     for r in kern:
-        h = hs.get((r["alloc"], r["page"]))
-        if h is None:
+        hrun = hs.get((r["alloc"], r["page"]))
+        if hrun is None:
             continue
-        k = r["s"]
-        tol = max(int(k.get("slab_start", "0")), int(h.get("slab_start", "0")))
+        h, k = hrun["s"], r["s"]
         pairs = [(int(h.get(key, "0")), int(k.get(key, "0"))) for key, _ in AGREE_KEYS]
         pairs.append((int(h.get("peak_slab", "0")) - int(h.get("slab_start", "0")),
                       int(k.get("peak_slab", "0")) - int(k.get("slab_start", "0"))))
         diff = max(abs(a - b) for a, b in pairs)
-        verdict = "identical" if diff == 0 else ("agree (within %s kB)" % kib(diff) if diff <= tol
-                                                 else "DIFFER by %s kB" % kib(diff))
-        ok &= diff <= tol
+        start = (int(h.get("slab_start", "0")), int(k.get("slab_start", "0")))
+        nd, ns, first = sample_diffs(hrun, r)
+        samples = "%d of %d" % (nd, ns) + (" (first: event %d)" % first if first is not None else "")
+        same = diff == 0 and nd == 0 and start[0] == start[1]
+        verdict = "identical" if same else "DIFFER %s%s" % (
+            "by %s kB" % kib(diff) if diff else "in the samples", "" if start[0] == start[1] else
+            ", Slab: at the start %s / %s kB" % (kib(start[0]), kib(start[1])))
+        ok &= same
         out.append("| %s | %s | %s | %s | %s |" % (
             r["alloc"], r["page"], " | ".join("%s / %s" % (kib(a), kib(b)) for a, b in pairs),
-            kib(tol), verdict))
+            samples, verdict))
     return out, ok
 
 
