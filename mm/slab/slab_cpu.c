@@ -556,10 +556,17 @@ static unsigned int drain_oldest(struct kmem_cache *cachep, struct kmem_cache_no
 /*
  * cache_drain_array - give the n oldest objects of ac (all if fewer) back
  * to their slabs on their home nodes. Interrupts off; ac is the running
- * CPU's array (or slab_no_array), or the cache is idle everywhere.
+ * CPU's array (or slab_no_array), or the cache is idle everywhere, which
+ * is known by its being off slab_caches (kmem_cache_destroy takes it off
+ * before it drains every CPU's array). Both asserted in the builds that
+ * check (ASSERT_DEBUG): another CPU's array of a listed cache would race
+ * with that CPU's lock-free pushes and pops.
  */
 void cache_drain_array(struct kmem_cache *cachep, struct array_cache *ac, unsigned int n)
 {
+	ASSERT_DEBUG(arch_irqs_disabled());
+	ASSERT_DEBUG(ac == cpu_array(cachep) || ac == &slab_no_array ||
+		     list_empty(&cachep->list));
 	n = drain_oldest(cachep, cachep->node[slab_cpu_node(cachep)], &ac, n);
 	if (n) {
 		stat(cachep, flushed, n);
