@@ -349,22 +349,11 @@ struct kmem_cache {
 #define KMALLOC_ALIGN(size) \
 	(((size) & ((size) - 1)) == 0 ? MIN((size_t)(size), (size_t)PAGE_SIZE) : 0)
 
-/* Boot progress: kmalloc and per-CPU arrays become usable in steps. */
-enum slab_state {
-	SLAB_DOWN,	/* nothing yet */
-	SLAB_PARTIAL,	/* the kmem_cache cache works, array-less */
-	SLAB_KMALLOC,	/* kmalloc caches exist, array-less */
-	SLAB_UP,	/* CPUs make their arrays as they use a cache */
-};
+/* Boot steps, slab_caches, kmalloc_caches[], kmem_cache_boot, making a cache. */
+#include "mm/slab_common.h"
 
-extern enum slab_state slab_state;
 /* The nodes of CPUs other than 0 (aligned to a cache line, which kmalloc's red zones would break). */
 extern struct kmem_cache *slab_node_cache;
-/* The cache of struct kmem_cache (mm/slab/slab.c): caches and their min-order twins. */
-extern struct kmem_cache kmem_cache_boot;
-extern struct list_head slab_caches;
-extern struct spinlock slab_caches_lock;
-extern struct kmem_cache *kmalloc_caches[KMALLOC_SHIFT_HIGH + 1];
 
 /* The caller's object pointer for index idx of the slab headed by page. */
 static inline void *slab_obj(const struct kmem_cache *cachep, const struct page *page,
@@ -623,9 +612,6 @@ void cache_free_nodes(struct kmem_cache *cachep);
 bool slab_debug_check_freelist(struct kmem_cache *cachep, struct page *page);
 struct page *slab_find_head(struct kmem_cache *cachep, const void *objp, const char *fn);
 
-/* mm/kmalloc.c */
-void kmalloc_caches_init(void);
-
 /* mm/slab/slab_layout.c */
 bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_t align,
 		 unsigned int flags, void (*ctor)(void *));
@@ -639,10 +625,6 @@ const char *slab_layout_name(const struct kmem_cache *cachep);
 bool slab_min_cache_make(struct kmem_cache *cachep);
 void slab_min_cache_free(struct kmem_cache *cachep);
 
-/* mm/slab/slab.c */
-void slab_caches_add(struct kmem_cache *cachep);	/* mm/slab_common.c */
-struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t align,
-				       unsigned int flags, void (*ctor)(void *));
 
 /*
  * The hooks of mm/slab_impl.h. SLAB's own: slab_kmalloc_alloc_fi and

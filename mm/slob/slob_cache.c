@@ -121,22 +121,14 @@ static bool fits_page(size_t size, size_t align)
 	return align < PAGE_SIZE && first + size <= PAGE_SIZE;
 }
 
-/* Fill in a zeroed cache (see above); false (reported) on no room for it. */
-static bool cache_setup(struct kmem_cache *c, const char *name, size_t size, size_t align,
+/* kmem_cache_setup: see mm/slab_common.h. SLOB's (see above): false (reported) on no room for it. */
+bool kmem_cache_setup(struct kmem_cache *c, const char *name, size_t size, size_t align,
 			unsigned int flags, void (*ctor)(void *))
 {
-	size_t ralign = SLOB_UNIT, usable;
+	size_t ralign = slab_cache_align(size, align, flags, SLOB_UNIT), usable;
 
 	if (CONFIG_SLAB_DEBUG && !(flags & SLAB_NO_DEBUG))
 		flags |= SLAB_DEBUG;
-	if (flags & SLAB_HWCACHE_ALIGN) {
-		size_t r = SLAB_CACHE_LINE;
-
-		while (size <= r / 2 && r > ralign)
-			r /= 2;
-		ralign = MAX(ralign, r);
-	}
-	ralign = MAX(ralign, align);
 	usable = ALIGN_UP(MAX(size, (size_t)SLOB_UNIT), (size_t)SLOB_UNIT);
 	if (SLOB_SEG)
 		usable = MAX(usable, (size_t)(SLOB_MIN_UNITS - 1) * SLOB_UNIT);
@@ -181,25 +173,6 @@ static bool cache_setup(struct kmem_cache *c, const char *name, size_t size, siz
 		return false;
 	}
 	return true;
-}
-
-/*
- * __kmem_cache_create - allocate and set up a cache without putting it on
- * slab_caches (the callers do).
- */
-struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t align,
-				       unsigned int flags, void (*ctor)(void *))
-{
-	struct kmem_cache *c = kmem_cache_alloc(&kmem_cache_boot);
-
-	if (!c)
-		return NULL;
-	memset(c, 0, sizeof(*c));
-	if (!cache_setup(c, name, size, align, flags, ctor)) {
-		kmem_cache_free(&kmem_cache_boot, c);
-		return NULL;
-	}
-	return c;
 }
 
 /* The objects of c allocated now. */
@@ -491,7 +464,7 @@ void kmem_cache_init(void)
 	ASSERT(slab_state == SLAB_DOWN);
 	slob_heap_init();
 	slob_heap.poison = CONFIG_SLAB_DEBUG;
-	if (!cache_setup(&kmem_cache_boot, "kmem_cache", sizeof(struct kmem_cache),
+	if (!kmem_cache_setup(&kmem_cache_boot, "kmem_cache", sizeof(struct kmem_cache),
 			 __alignof__(struct kmem_cache), 0, NULL))
 		panic(SLOB_NAME ": cannot lay out the kmem_cache cache");
 	slab_caches_add(&kmem_cache_boot);

@@ -349,19 +349,8 @@ struct kmem_cache {
 	struct kmem_cache_stats stats;
 };
 
-/* Boot progress (the names are SLAB's, so the shared code reads both). */
-enum slab_state {
-	SLAB_DOWN,	/* nothing yet */
-	SLAB_PARTIAL,	/* the kmem_cache cache works */
-	SLAB_KMALLOC,	/* kmalloc caches exist */
-	SLAB_UP,	/* everything */
-};
-
-extern enum slab_state slab_state;
-extern struct list_head slab_caches;
-extern struct spinlock slab_caches_lock;
-extern struct kmem_cache *kmalloc_caches[KMALLOC_SHIFT_HIGH + 1];
-extern struct kmem_cache kmem_cache_boot;
+/* Boot steps, slab_caches, kmalloc_caches[], kmem_cache_boot, making a cache. */
+#include "mm/slab_common.h"
 
 /*
  * SLUB keeps a power-of-two kmalloc object aligned to its size in debug
@@ -913,14 +902,6 @@ static inline struct kmem_cache *slab_obj_cache(const struct page *page, const v
 	(void)p;
 	return slub_owner(page->slab_cache);
 }
-
-/* mm/slub/slub_cache.c */
-struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t align,
-				       unsigned int flags, void (*ctor)(void *));
-void slab_caches_add(struct kmem_cache *s);	/* mm/slab_common.c */
-
-/* mm/kmalloc.c */
-void kmalloc_caches_init(void);
 
 /*
  * The hooks of mm/slab_impl.h. SLUB's own: slab_kmalloc_alloc (the free
