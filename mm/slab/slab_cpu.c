@@ -353,7 +353,7 @@ out:
 	if (likely(objp)) {
 		if (!slab_debug_on(cachep))
 			*slab_mark(objp, cachep->mark_off) = 0;	/* handed out: not free */
-		stat(cachep, allocs, 1);
+		stat(cachep, shared.allocs, 1);
 	}
 	arch_irq_restore(irqflags);
 	return objp;
@@ -462,7 +462,7 @@ void cache_free_slow(struct kmem_cache *cachep, void *objp, unsigned long irqfla
 		/* Red zones: a pointer just before s_mem passes the fast test; look again. */
 		if (slab_find_head(cachep, objp, fn) && slab_debug_free(cachep, objp, fn)) {
 			cache_free_one(cachep, objp);
-			stat(cachep, frees, 1);
+			stat(cachep, shared.frees, 1);
 		}
 		goto out;
 	}
@@ -471,7 +471,7 @@ void cache_free_slow(struct kmem_cache *cachep, void *objp, unsigned long irqfla
 		ac = cache_make_array(cachep);
 		if (!ac) {
 			cache_free_one(cachep, objp);
-			stat(cachep, frees, 1);
+			stat(cachep, shared.frees, 1);
 			goto out;
 		}
 	}
@@ -482,7 +482,7 @@ void cache_free_slow(struct kmem_cache *cachep, void *objp, unsigned long irqfla
 		stat(cachep, free_hits, 1);
 	}
 	ac->entry[++ac->avail] = objp;
-	stat(cachep, frees, 1);
+	stat(cachep, shared.frees, 1);
 out:
 	arch_irq_restore(irqflags);
 }

@@ -272,8 +272,6 @@ _Static_assert(NR_CPUS <= 256, "a node number fits eight bits of page->flags");
 /* Event counters of one cache (mm/slab_stats.h); all zero unless CONFIG_SLAB_STATS. */
 struct kmem_cache_stats {
 	struct slab_stats shared;	/* slabs_made: slabs made with pages from the buddy */
-	unsigned long allocs;		/* objects handed to callers */
-	unsigned long frees;		/* objects taken back from callers */
 	unsigned long alloc_hits;	/* allocations served from the CPU array */
 	unsigned long alloc_misses;	/* allocations that found the CPU array empty */
 	unsigned long free_hits;	/* frees that found room in the CPU array */
@@ -503,7 +501,7 @@ static __always_inline void *slab_alloc_marked(struct kmem_cache *cachep, bool m
 	ac->avail = avail - 1;
 	*slab_mark(objp, mark_at_0 ? 0 : ac->mark_off) = 0;
 	stat(cachep, alloc_hits, 1);
-	stat(cachep, allocs, 1);
+	stat(cachep, shared.allocs, 1);
 	arch_irq_restore(flags);
 	return objp;
 }
@@ -544,7 +542,7 @@ static __always_inline void slab_free(struct kmem_cache *cachep, void *objp, con
 	ac->entry[avail + 1] = objp;
 	ac->avail = avail + 1;
 	stat(cachep, free_hits, 1);
-	stat(cachep, frees, 1);
+	stat(cachep, shared.frees, 1);
 	arch_irq_restore(flags);
 }
 

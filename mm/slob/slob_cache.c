@@ -278,7 +278,7 @@ static void big_free(struct kmem_cache *c, struct page *page)
 	__atomic_fetch_sub(&c->inuse, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_sub(&big_pages, 1UL << c->order, __ATOMIC_RELAXED);
 	this_cpu_inc(slob_events);
-	stat(c, frees, 1);
+	stat(c, shared.frees, 1);
 	free_pages(page, c->order);
 }
 
@@ -305,7 +305,7 @@ void *slob_alloc_slow(struct kmem_cache *c)
 	}
 	if (!p)
 		return NULL;
-	stat(c, allocs, 1);
+	stat(c, shared.allocs, 1);
 	if (c->ctor)
 		c->ctor(p);
 	return p;
@@ -358,7 +358,7 @@ void slob_free_slow(struct kmem_cache *c, void *p, const char *fn)
 	if (slob_page_quarantined(page))
 		slob_quarantined_free(owner, p);
 	slob_unlock(flags);
-	stat(owner, frees, 1);
+	stat(owner, shared.frees, 1);
 }
 
 /* slab_obj_size: see slob_def.h. p was checked by slab_find_head. */

@@ -192,8 +192,6 @@ static __always_inline bool slob_in_page(const struct slob_hdr *h, const struct 
 /* Event counters of one cache (mm/slab_stats.h); all zero unless CONFIG_SLAB_STATS. */
 struct kmem_cache_stats {
 	struct slab_stats shared;	/* slabs_made: heap pages this cache's allocations brought in */
-	unsigned long allocs;		/* objects handed out */
-	unsigned long frees;		/* objects taken back */
 	unsigned long pages_scanned;	/* pages looked at by the search (sequential fit) */
 	unsigned long blocks_scanned;	/* free blocks looked at by the search */
 	unsigned long splits;		/* allocations that left a free remainder */

@@ -282,7 +282,7 @@ void *slob_alloc(struct kmem_cache *c)
 	flags = slob_lock();
 	p = slob_heap_alloc(c);
 	slob_unlock(flags);
-	stat(c, allocs, 1);
+	stat(c, shared.allocs, 1);
 	return p;
 }
 
@@ -424,7 +424,7 @@ static __always_inline void free_block(struct kmem_cache *c, struct page *page, 
 		goto slow_unlock;
 	owner->inuse--;
 	slob_unlock(flags);
-	stat(owner, frees, 1);
+	stat(owner, shared.frees, 1);
 	if (unlikely(release))
 		slob_release_page(release);
 	return;

@@ -117,8 +117,8 @@ void kmem_cache_stats_own(struct kmem_cache *c, char *buf, size_t len)
 {
 	const struct kmem_cache_stats *t = &c->stats;
 
-	snprintf(buf, len, "alloc %lu free %lu; scanned %lu pages %lu blocks; split %lu merge %lu",
-		 t->allocs, t->frees, t->pages_scanned, t->blocks_scanned, t->splits, t->merges);
+	snprintf(buf, len, "scanned %lu pages %lu blocks; split %lu merge %lu", t->pages_scanned,
+		 t->blocks_scanned, t->splits, t->merges);
 }
 
 /* slob_next_heap_page: see slob_def.h. */

@@ -378,7 +378,7 @@ static __noinline void *alloc_search(struct kmem_cache *c, unsigned long flags)
 	if (!p)
 		p = slob_heap_alloc(c);
 	slob_unlock(flags);
-	stat(c, allocs, p != NULL);
+	stat(c, shared.allocs, p != NULL);
 	return p;
 }
 
@@ -418,7 +418,7 @@ void *slob_alloc(struct kmem_cache *c)
 	page_hdr(f)->nr_alloc++;
 	c->inuse++;
 	slob_unlock(flags);
-	stat(c, allocs, 1);
+	stat(c, shared.allocs, 1);
 	return f + 1;
 }
 
@@ -537,12 +537,12 @@ static __always_inline void free_block(struct kmem_cache *c, struct page *page, 
 		return;
 	}
 	owner->inuse--;
+	stat(owner, shared.frees, 1);	/* here: a free that empties its page counts too */
 	if (unlikely(--page_hdr(b)->nr_alloc == 0) && page != slob_heap.spare) {
 		free_emptied(page, flags);
 		return;
 	}
 	slob_unlock(flags);
-	stat(owner, frees, 1);
 }
 
 /* slob_free and slob_kfree: the entry both heaps share, around free_block above. */

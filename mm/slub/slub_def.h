@@ -657,6 +657,7 @@ static __always_inline void *slub_alloc_classic_at(struct kmem_cache *s, bool fp
 	slub_cmpxchg_double_goto(c, obj, tid, next, tid + 1, retry);
 	slub_fw_clear(s, (void *)obj, fp_at_0);
 	stat(s, alloc_fast, 1);
+	stat(s, shared.allocs, 1);
 	return (void *)obj;
 retry:
 	return slab_alloc_retry(s);
@@ -701,6 +702,7 @@ static __always_inline void *slab_alloc_at(struct kmem_cache *s, bool fp_at_0)
 	__asm__("" : "+r"(x));
 	sh->size = n - 1;
 	stat(s, alloc_sheaf, 1);
+	stat(s, shared.allocs, 1);
 	arch_irq_restore(flags);
 	slub_fw_clear(s, x, fp_at_0);
 	return x;
@@ -772,6 +774,7 @@ static __always_inline void slub_free_classic(struct kmem_cache *s, void *x, con
 	*slot = head ^ key;
 	slub_cmpxchg_goto((unsigned long PERCPU_SEG *)&c->freelist, head, (unsigned long)x, retry);
 	stat(s, free_fast, 1);
+	stat(s, shared.frees, 1);
 	return;
 retry:
 	slab_free_retry(x, s, fn, on_slab);
@@ -824,6 +827,7 @@ static __always_inline void slub_free(struct kmem_cache *s, void *x, const char 
 	ARCH_WORD_AT(sh, objects, n, 0) = x;
 	sh->size = n + 1;
 	stat(s, free_sheaf, 1);
+	stat(s, shared.frees, 1);
 	arch_irq_restore(flags);
 #else
 	slub_free_classic(s, x, fn, on_slab, true);
