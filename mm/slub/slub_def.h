@@ -278,10 +278,15 @@ struct kmem_cache_stats {
 	struct slab_stats shared;	/* slabs_made: slabs made with pages from the buddy */
 	unsigned long alloc_fast;	/* allocations from the CPU freelist */
 	unsigned long alloc_slow;	/* allocations through slab_alloc_slow */
-	unsigned long alloc_retries;	/* fast-path allocation cmpxchgs that failed (tid moved) */
+	/*
+	 * The two retry counts are 32 bits (an interrupt between a fast path's
+	 * load and its cmpxchg is rare), so that the shared allocs and frees
+	 * fit without making struct kmem_cache a cache line longer.
+	 */
+	unsigned int alloc_retries;	/* fast-path allocation cmpxchgs that failed (tid moved) */
+	unsigned int free_retries;	/* fast-path free cmpxchgs that failed */
 	unsigned long free_fast;	/* frees onto the CPU freelist */
 	unsigned long free_slow;	/* frees onto a page freelist (or debug frees) */
-	unsigned long free_retries;	/* fast-path free cmpxchgs that failed */
 	unsigned long page_retries;	/* page (freelist, counters) cmpxchgs that failed */
 	unsigned long free_frozen;	/* slow frees into a frozen slab */
 	unsigned long refill_remote;	/* CPU slab refilled from its own page freelist */
