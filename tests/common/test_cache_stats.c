@@ -11,8 +11,8 @@
  */
 #include "test_alloc.h"
 
-/* Enough objects of 64 bytes that every allocator leaves its fast path and makes slabs. */
-#define STATS_OBJS	600
+/* Three pages' worth of 64-byte objects: every allocator leaves its fast path and makes slabs. */
+#define STATS_OBJS	((unsigned int)(3 * PAGE_SIZE / 64))
 
 static int stats_one_cache(const char *name, unsigned int flags, void **objs)
 {
@@ -39,14 +39,14 @@ static int stats_one_cache(const char *name, unsigned int flags, void **objs)
 		kmem_cache_free(c, objs[i]);
 	if (CONFIG_SLAB_STATS) {
 		ST_EXPECT(s->allocs == STATS_OBJS && s->frees == STATS_OBJS,
-			  "%s: shared counters: allocs %lu frees %lu, not %d and %d", name, s->allocs,
+			  "%s: shared counters: allocs %lu frees %lu, not %u and %u", name, s->allocs,
 			  s->frees, STATS_OBJS, STATS_OBJS);
 		ST_EXPECT(s->bad_frees == 1 && s->corruptions == 0 && s->slabs_made > 0,
 			  "%s: shared counters: bad %lu corrupt %lu slabs made %lu, not 1, 0, some",
 			  name, s->bad_frees, s->corruptions, s->slabs_made);
 		slab_test_console_clear();
 		kmem_cache_stats_show(c);
-		snprintf(want, sizeof(want), "; allocs %d frees %d slabs made %lu bad 1 corrupt 0\n",
+		snprintf(want, sizeof(want), "; allocs %u frees %u slabs made %lu bad 1 corrupt 0\n",
 			 STATS_OBJS, STATS_OBJS, s->slabs_made);
 		ST_EXPECT(slab_test_console_has(name) && slab_test_console_has(want),
 			  "%s: no stats line ending \"%s\"", name, want);
