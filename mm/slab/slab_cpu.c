@@ -360,6 +360,32 @@ out:
 }
 
 /*
+ * cache_make_shared - give node nid (made) its shared array, unless another
+ * CPU got there first; no memory: it stays without one. Interrupts off
+ * (asserted in the builds that check). Here, beside its one caller, which
+ * inlines it: out of line (in slab_array.c), or with an always-on assert,
+ * it changed the registers of cache_flusharray's path, an instruction more
+ * per flush.
+ */
+static void cache_make_shared(struct kmem_cache *cachep, unsigned int nid)
+{
+	struct kmem_cache_node *n = cachep->node[nid];
+	struct array_cache *sh;
+
+	ASSERT_DEBUG(arch_irqs_disabled());
+	sh = cache_array_alloc(cachep, cachep->shared * cachep->batchcount, cachep->batchcount);
+	if (!sh)
+		return;
+	spin_lock(&n->list_lock);
+	if (!n->shared) {
+		n->shared = sh;
+		sh = NULL;
+	}
+	spin_unlock(&n->list_lock);
+	kfree(sh);
+}
+
+/*
  * The array is full: send its oldest batch home, shared arrays first. The
  * first time objects go home to a node, that node gets its shared array
  * (made before the batch is taken: making it may allocate from this very

@@ -595,7 +595,8 @@ void slab_count_event(void);
 
 /* mm/slab/slab_array.c: making and freeing the arrays and nodes. */
 struct array_cache *cache_make_array(struct kmem_cache *cachep);
-void cache_make_shared(struct kmem_cache *cachep, unsigned int nid);
+struct array_cache *cache_array_alloc(struct kmem_cache *cachep, unsigned int limit,
+				      unsigned int batchcount);
 void cache_free_arrays(struct kmem_cache *cachep);
 void slab_set_arrayless(bool on);
 void slab_drop_local_arrays(void);
