@@ -319,6 +319,19 @@ static __always_inline bool slob_page_quarantined(const struct page *page)
 	return page->slab_cache == &slob_quarantine_mark;
 }
 
+/*
+ * SLOB_CHECK(cond, fmt, ...) - for the heap's consistency checks (functions
+ * returning int): when cond is false, print "slob: check failed: ..." (or
+ * slob-seg) and return -1.
+ */
+#define SLOB_CHECK(cond, fmt, ...)                                                   \
+	do {                                                                         \
+		if (unlikely(!(cond))) {                                             \
+			printk(SLOB_NAME ": check failed: " fmt "\n", ##__VA_ARGS__); \
+			return -1;                                                   \
+		}                                                                    \
+	} while (0)
+
 /* Boot steps, slab_caches, kmalloc_caches[], kmem_cache_boot, making a cache. */
 #include "mm/slab_common.h"
 
