@@ -200,6 +200,13 @@ run: deps images
 bench: deps
 	@lab/bench/run.sh $(if $(QUICK),quick) $(if $(filter command line,$(origin ARCH)),$(ARCH)) $(if $(BENCH_ALLOC),alloc=$(BENCH_ALLOC)) $(if $(filter only,$(MCPU)),mcpu,$(if $(filter 0,$(MCPU)),nomcpu))
 
+# Every single-CPU -icount figure of this tree against OLD (a revision or a
+# checkout), all 20 configurations (lab/bench/icount-compare.sh; Documentation/benchmarks.md).
+.PHONY: icount-compare
+icount-compare: deps
+	@[ -n "$(OLD)" ] || { echo "make icount-compare: give OLD=<revision or directory> to compare with"; exit 2; }
+	@lab/bench/icount-compare.sh "$(OLD)"
+
 # SMP=N given to `make test` runs the SMP self-tests and boot checks on N
 # CPUs instead of the default counts (2, 4 and 8; see tests/run-all.sh);
 # ARCH=arm64 (or ARCHES="x86_64 arm64") narrows it to those arches.
@@ -266,6 +273,8 @@ help:
 	@echo "                MCPU=only: just the 2/4/8-CPU -icount mode; MCPU=0: without it)"
 	@echo "                MODEL=1: also the cache model's misses and modelled cycles per operation"
 	@echo "                -> build/bench/model.md (tools/cachemodel/README.md)"
+	@echo "  make icount-compare OLD=<rev or dir>  every single-CPU -icount figure of the 20"
+	@echo "                configurations against OLD's, field by field -> build/icount-compare/"
 	@echo "  make cachemodel  the cache and TLB model's QEMU plugin; make cachemodel-cachegrind,"
 	@echo "                make cachemodel-seeds: its comparison with cachegrind, the seeds' claims"
 	@echo "  make bench-host  mm/ as a Linux program against glibc, jemalloc, tcmalloc, mimalloc:"

@@ -29,6 +29,7 @@
  */
 #include "lab/replay.h"
 #include "tools/trace/qtr_check.h"
+#include "tools/trace/replay_common.h"
 #include "kernel/arch.h"
 #include "kernel/bug.h"
 #include "kernel/printk.h"
@@ -184,26 +185,13 @@ static bool table_alloc(uint64_t n_objects)
 /* The Quarry order of a traced block of 2^order trace pages. */
 static unsigned int q_order(uint32_t order)
 {
-	size_t bytes = (size_t)rp.v.hdr->page_size << order;
-
-	return bytes <= PAGE_SIZE ? 0 : get_order(bytes);
+	return qtr_quarry_order(rp.v.hdr->page_size, order);
 }
 
 /* Does this run leave the event out (as the command line asks)? */
 static bool left_out(const struct qtr_event *e)
 {
-	if (e->type == QTR_PAGE_ALLOC || e->type == QTR_PAGE_FREE)
-		return !rp.pages || (e->flags & QTR_F_NOT_REPLAYED) ||
-		       (rp.no_user && (e->flags & QTR_F_USER));
-	return (e->flags & QTR_F_INTERNAL) && !rp.internal;
-}
-
-static unsigned long pages_used(void)
-{
-	struct buddy_stats st;
-
-	buddy_read_stats(&st);
-	return st.managed_pages - st.free_pages;
+	return qtr_left_out(e, rp.pages, rp.no_user, rp.internal);
 }
 
 static inline unsigned long long rd(unsigned long long *p)
@@ -218,7 +206,7 @@ static inline void add(unsigned long long *p, long long d)
 
 static void state_line(void)
 {
-	unsigned long used = pages_used();
+	unsigned long used = qtr_pages_used();
 
 	printk("  allocator state: Slab: %lu kB, pages in use %lu of %lu (%lu free), live: %llu "
 	       "objects (%llu bytes requested), %llu page blocks (%llu bytes)\n",
@@ -230,7 +218,7 @@ static void state_line(void)
 static void sample(unsigned long long i)
 {
 	unsigned long long slab = (unsigned long long)slab_total_pages() * PAGE_SIZE;
-	unsigned long long used = (unsigned long long)(pages_used() - rp.start_used) * PAGE_SIZE;
+	unsigned long long used = (unsigned long long)(qtr_pages_used() - rp.start_used) * PAGE_SIZE;
 	unsigned long long blocks = rd(&rp.block_bytes), req = rd(&rp.live_req);
 	unsigned long long lin = rd(&rp.live_linux), object = used - blocks;
 	struct rp_peak *p = &rp.peak;
@@ -666,7 +654,7 @@ int replay_run(const struct boot_info *bi, bool icount)
 		smp_call_on_cpu(cpu, settle_cpu, NULL);
 	slab_drain_all();
 	rp.start_free = nr_free_pages();
-	rp.start_used = pages_used();
+	rp.start_used = qtr_pages_used();
 	rp.start_slab = slab_total_pages();
 	rp.managed = rp.start_free + rp.start_used;
 	rp.sum0 = module_sum();
@@ -711,7 +699,7 @@ int replay_run(const struct boot_info *bi, bool icount)
 		}
 	}
 	slab_end = (unsigned long long)slab_total_pages() * PAGE_SIZE;
-	used_end = (unsigned long long)(pages_used() - rp.start_used) * PAGE_SIZE;
+	used_end = (unsigned long long)(qtr_pages_used() - rp.start_used) * PAGE_SIZE;
 	live_end = rp.live_objs;
 	req_end = rp.live_req;
 	linux_end = rp.live_linux;

@@ -11,6 +11,7 @@
 #include "mm/slab_impl.h"
 #include "mm/buddy.h"
 #include "kernel/printk.h"
+#include "kernel/string.h"
 #include <asm/processor.h>
 
 /* slab_random's state: SplitMix64's counter; 0 until the first call seeds it. */
@@ -147,7 +148,22 @@ bool slab_free_cache_refused(struct kmem_cache *cachep, const void *objp)
 	return true;
 }
 
-/* slab_caches_add: see mm/slab_impl.h. Newest first. */
+/* slab_cache_align: see mm/slab_common.h. */
+size_t slab_cache_align(size_t size, size_t align, unsigned int flags, size_t least)
+{
+	size_t ralign = least;
+
+	if (flags & SLAB_HWCACHE_ALIGN) {
+		size_t r = SLAB_CACHE_LINE;
+
+		while (size <= r / 2 && r > ralign)
+			r /= 2;
+		ralign = MAX(ralign, r);
+	}
+	return MAX(ralign, align);
+}
+
+/* slab_caches_add: see mm/slab_common.h. Newest first. */
 void slab_caches_add(struct kmem_cache *cachep)
 {
 	unsigned long flags = spin_lock_irqsave(&slab_caches_lock);
@@ -156,7 +172,23 @@ void slab_caches_add(struct kmem_cache *cachep)
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
-/* kmem_cache_create: see slab.h. The allocator's __kmem_cache_create makes it. */
+/* __kmem_cache_create: see mm/slab_common.h. */
+struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t align,
+				       unsigned int flags, void (*ctor)(void *))
+{
+	struct kmem_cache *cachep = kmem_cache_alloc(&kmem_cache_boot);
+
+	if (!cachep)
+		return NULL;
+	memset(cachep, 0, sizeof(*cachep));
+	if (!kmem_cache_setup(cachep, name, size, align, flags, ctor)) {
+		kmem_cache_free(&kmem_cache_boot, cachep);
+		return NULL;
+	}
+	return cachep;
+}
+
+/* kmem_cache_create: see slab.h. __kmem_cache_create makes it. */
 struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
 				     unsigned int flags, void (*ctor)(void *))
 {

@@ -11,7 +11,8 @@
  * kfree's fast path slab_kfree_fast(p), or slab_obj_head(p) (a page of a
  * slab whose slab_cache owns p, or NULL) to build it from,
  * slab_find_head(cachep, p, fn) (checks p in full, reports it if bad);
- * __kmem_cache_create and slab_caches_add for kmalloc_caches_init.
+ * kmem_cache_setup, which mm/slab_common.c's __kmem_cache_create calls (the
+ * declarations every allocator shares are in mm/slab_common.h).
  */
 #ifndef MM_SLAB_IMPL_H
 #define MM_SLAB_IMPL_H

@@ -65,8 +65,8 @@ void kmem_cache_stats_show(struct kmem_cache *cachep)
 	char own[512];
 
 	kmem_cache_stats_own(cachep, own, sizeof(own));
-	printk("  %-17s %s; slabs made %lu bad %lu corrupt %lu\n", cachep->name, own,
-	       s->slabs_made, s->bad_frees, s->corruptions);
+	printk("  %-17s %s; allocs %lu frees %lu slabs made %lu bad %lu corrupt %lu\n",
+	       cachep->name, own, s->allocs, s->frees, s->slabs_made, s->bad_frees, s->corruptions);
 #else
 	(void)cachep;
 #endif

@@ -9,11 +9,12 @@
  * counters after the allocator's own, which it formats with
  * kmem_cache_stats_own (mm/slab_impl.h).
  *
- * Counters not shared: SLAB and SLOB count every object handed out and
- * taken back, SLUB counts them by path (CPU freelist, sheaf, slow) and no
- * total, so that its fast paths add one counter, not two; SLAB and SLUB
- * count empty slabs given back, SLOB gives heap pages back for all its
- * caches at once and counts them per CPU (slab_cpu_events).
+ * Counters not shared: each allocator's paths (SLAB's arrays, SLUB's CPU
+ * freelist and sheaves, SLOB's search), which SLUB counts beside the
+ * totals, so that a SLAB_STATS=1 build's fast paths add two counters
+ * there; empty slabs given back: SLAB and SLUB count them per cache
+ * (reaped, discarded), SLOB gives heap pages back for all its caches at
+ * once and counts them per CPU (slab_cpu_events).
  *
  * Included by each allocator's def header after its CONFIG_SLAB_DEBUG
  * default.
@@ -35,6 +36,8 @@ struct slab_stats {
 	unsigned long slabs_made;	/* slabs (SLOB: heap pages) made with the buddy's pages */
 	unsigned long bad_frees;	/* frees reported and refused */
 	unsigned long corruptions;	/* red zone, poison, freelist or header damage found */
+	unsigned long allocs;		/* objects handed to callers */
+	unsigned long frees;		/* objects taken back from callers (refused frees not) */
 };
 
 #if CONFIG_SLAB_STATS

@@ -31,6 +31,8 @@ import report_perf  # noqa: E402
 import report_mcpu  # noqa: E402
 import report_rt64k  # noqa: E402
 import report_summary  # noqa: E402
+import report_md  # noqa: E402
+from report_md import ratio  # noqa: E402
 
 COLS = parse.COLUMNS
 ARCH_ORDER = ["x86_64", "arm64"]
@@ -116,10 +118,8 @@ class Table:
 
 
 def md_table(head, rows):
-    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    out += ["| " + " | ".join(str(c) if c is not None else "-" for c in row) + " |"
-            for row in report_mcpu.flag_rows(rows)]
-    return "\n".join(out) + "\n"
+    """report_md.table, with the rows whose figures vary too much flagged (report_mcpu)."""
+    return report_md.table(head, report_mcpu.flag_rows(rows))
 
 
 def sizes_of(results, test, page=None):
@@ -183,13 +183,6 @@ def counter_text(counters):
         for mode in ordered(counters[arch], ["icount", "realtime"]):
             out.append("- %s, %s: `%s`\n" % (arch, mode, counters[arch][mode]))
     return "".join(out)
-
-
-def ratio(a, b):
-    """a / b to two decimals, '-' when either is missing."""
-    if a is None or b is None or float(b) == 0:
-        return "-"
-    return "%.2f" % (float(a) / float(b))
 
 
 def seed002_section(t, results):

@@ -12,23 +12,13 @@ wide_ranges / wide_section: real-time figures are medians over boots with
 _min and _max rows; a figure whose max / min exceeds WIDE (2) is flagged in
 the tables (mark) and listed in one section, so nobody quotes it as a figure.
 """
+from report_md import ratio, table
+
 
 ALLOCS = ("slab", "slab-growlocked", "slub")
 MCPU_CPUS = (2, 4, 8)
 WIDE = 2.0
 MARK = " (!)"
-
-
-def _table(head, rows):
-    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    out += ["| " + " | ".join("-" if c is None else str(c) for c in row) + " |" for row in rows]
-    return "\n".join(out) + "\n"
-
-
-def _ratio(a, b):
-    if a is None or b is None or float(b) == 0:
-        return "-"
-    return "%.2f" % (float(a) / float(b))
 
 
 def is_wide(lo, hi):
@@ -96,9 +86,9 @@ def wide_section(results):
         md.append("\nNone: every real-time figure stayed within 2x over its boots.\n")
     else:
         md.append("\n%d figures:\n\n" % len(rows))
-        md.append(_table(["arch", "page", "allocator", "CPUs", "test", "size", "metric", "median",
+        md.append(table(["arch", "page", "allocator", "CPUs", "test", "size", "metric", "median",
                           "min", "max", "max / min"],
-                         [list(r) + [_ratio(r[9], r[8])] for r in rows]))
+                         [list(r) + [ratio(r[9], r[8])] for r in rows]))
     return md
 
 
@@ -150,7 +140,7 @@ def mcpu_section(t, sizes):
                         v = cell(a, n, s)
                         row.append("%s / %s" % tuple(v) if v else "-")
                 rows.append(row)
-            md.append(_table(head, rows))
+            md.append(table(head, rows))
 
             if "slab" in allocs and len(allocs) > 1:
                 md.append("\nRatios, alloc / free (below 1: fewer instructions than the "
@@ -179,14 +169,14 @@ def mcpu_section(t, sizes):
                             if not base or not o:
                                 row.append("-")
                             elif inv:
-                                row.append("%s / %s" % (_ratio(base[0], o[0]), _ratio(base[1], o[1])))
+                                row.append("%s / %s" % (ratio(base[0], o[0]), ratio(base[1], o[1])))
                             else:
-                                row.append("%s / %s" % (_ratio(o[0], base[0]), _ratio(o[1], base[1])))
+                                row.append("%s / %s" % (ratio(o[0], base[0]), ratio(o[1], base[1])))
                         priv = cell("slab", n, s, private=True)
-                        row.append("%s / %s" % (_ratio(priv[0], base[0]), _ratio(priv[1], base[1]))
+                        row.append("%s / %s" % (ratio(priv[0], base[0]), ratio(priv[1], base[1]))
                                    if priv and base else "-")
                     rows.append(row)
-                md.append(_table(head, rows))
+                md.append(table(head, rows))
     if not found:
         md.append("\nNot measured in this run (`make bench` without QUICK=1, or `make bench "
                   "MCPU=only`).\n")

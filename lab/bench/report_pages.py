@@ -12,6 +12,8 @@ at most 100. Three earlier figures stand beside this run's, as history:
 their cheaper drains (drain loop on list links, drains keeping a batch,
 one-compare range check), each measured the same way.
 """
+from report_md import table
+
 
 ORDERS = range(4)
 
@@ -72,6 +74,5 @@ def targets_section(t):
     if not rows:
         md.append("Not measured in this run (no SLAB single-CPU page allocator figures).\n")
         return md
-    md.append("| " + " | ".join(head) + " |\n|" + "---|" * len(head) + "\n")
-    md += ["| " + " | ".join(str(c) for c in r) + " |\n" for r in rows]
+    md.append(table(head, rows))
     return md

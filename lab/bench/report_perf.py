@@ -14,6 +14,8 @@ another size takes the limit of the known size nearest to it on a log scale
 (8-128 B: 32 B's, 256 and 512 B: 1024 B's; 192 B is about as far from both:
 it takes the stricter, 32 B's). The pair's limit is 63 at every size.
 """
+from report_md import table
+
 
 # Linux 6.1, x86_64 4K, -icount: the better of SLAB and SLUB (kmalloc, kfree).
 LINUX = {32: (109, 196), 1024: (192, 280), 2048: (199, 287), 4096: (211, 302), 8192: (317, 409)}
@@ -92,12 +94,6 @@ def _met(v, limit):
     return "met" if float(v) <= limit else "NOT met"
 
 
-def _table(head, rows):
-    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    out += ["| " + " | ".join("-" if c is None else str(c) for c in row) + " |" for row in rows]
-    return "\n".join(out) + "\n"
-
-
 def _pair(a, b):
     return "%s / %s" % (_n(a), _n(b))
 
@@ -145,7 +141,7 @@ def targets_section(t):
                          _pair(v["slob"][0], v["slob"][1]) + ", " + _n(v["slob"][2]),
                          _pair(v["slob-seg"][0], v["slob-seg"][1]) + ", " + _n(v["slob-seg"][2]),
                          verdicts[0], verdicts[1]])
-        md.append(_table(["size", "limit kmalloc / kfree", "Linux 6.1", "before (kmalloc / kfree, pair)",
+        md.append(table(["size", "limit kmalloc / kfree", "Linux 6.1", "before (kmalloc / kfree, pair)",
                           "SLAB", "SLUB", "SLOB", "SLOB-seg", "SLAB met (test 1 / pair)",
                           "SLUB met (test 1 / pair)"], rows))
         md += _memory(t, ar, p)
@@ -171,7 +167,7 @@ def _memory(t, ar, p):
                      "-" if was is None else "%.1f" % was, "-" if now is None else "%.1f" % now, change])
     md = ["\nSLAB's slabs (kmalloc caches): objects per slab and slab bytes per object, before and "
           "in this run (within 10% of before's up to 1 KiB is the limit).\n\n",
-          _table(["cache", "before", "now", "bytes/object before", "now", "change"], rows)]
+          table(["cache", "before", "now", "bytes/object before", "now", "change"], rows)]
     end, end0 = g("memory_end", 0, "slab_kb"), was_.get("slab_end_kb")
     md.append("\n`Slab:` after the workloads: before %s kB, now %s kB.\n" % (_n(end0), _n(end)))
     return md

@@ -6,21 +6,10 @@ figures (report_summary.LINUX61). Both take report_boot.py's Table (t) and retur
 """
 
 import report_summary
+from report_md import ratio, table
 
 SLOBS = ("slob", "slob-seg")
 FOUR = ("slab", "slub", "slob", "slob-seg")
-
-
-def _ratio(a, b):
-    if a is None or b is None or float(b) == 0:
-        return "-"
-    return "%.2f" % (float(a) / float(b))
-
-
-def _table(head, rows):
-    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    out += ["| " + " | ".join("-" if c is None else str(c) for c in row) + " |" for row in rows]
-    return "\n".join(out) + "\n"
 
 
 def seed004_section(t):
@@ -45,12 +34,12 @@ def seed004_section(t):
                 g = lambda test, metric: t.get(ar, p, a, 1, "icount", test, 0, metric)
                 rows.append([a, g("memory_boot", "slab_kb"), g("messaging", "slab_after_kb"),
                              g("messaging", "per_message_cost"), g("messaging", "alloc_share_cost")])
-            md.append(_table(["allocator", "Slab: after boot (kB)", "after messaging (kB)",
+            md.append(table(["allocator", "Slab: after boot (kB)", "after messaging (kB)",
                               "per message", "in kmalloc+kfree per message"], rows))
             v = {a: (t.get(ar, p, a, 1, "icount", "messaging", 0, "per_message_cost"),
                      t.get(ar, p, a, 1, "icount", "messaging", 0, "alloc_share_cost")) for a in SLOBS}
             md.append("\nslob / slob-seg: %s per message, %s inside the allocator.\n"
-                      % (_ratio(v["slob"][0], v["slob-seg"][0]), _ratio(v["slob"][1], v["slob-seg"][1])))
+                      % (ratio(v["slob"][0], v["slob-seg"][0]), ratio(v["slob"][1], v["slob-seg"][1])))
     if not found:
         md.append("\nNot measured: it needs single-CPU runs of SLOB or SLOB-seg "
                   "(`make bench ALLOC=slob,slob-seg`).\n")
@@ -78,7 +67,7 @@ def targets_section(t):
     for metric, what in (("per_message_cost", "whole message"),
                          ("alloc_share_cost", "inside kmalloc+kfree")):
         a, b = g("slob", "messaging", 0, metric), g("slob-seg", "messaging", 0, metric)
-        r = _ratio(a, b)
+        r = ratio(a, b)
         rows.append(["messaging, slob / slob-seg (%s)" % what, ">= 5", "-",
                      "%s / %s = %s" % (a or "-", b or "-", r),
                      _verdict(None if r == "-" else float(r) >= 5)])
@@ -91,5 +80,5 @@ def targets_section(t):
                      "SLOB %s kB (SLAB %s, SLUB %s)" % tuple(
                          report_summary.linux(ar, p, a, "slab_kb") for a in ("slob", "slab", "slub")),
                      mine, _verdict(ok)])
-    md.append(_table(["target", "limit", "Linux 6.1", "Quarry", "met"], rows))
+    md.append(table(["target", "limit", "Linux 6.1", "Quarry", "met"], rows))
     return md

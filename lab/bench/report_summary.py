@@ -9,6 +9,8 @@ LINUX61 holds every Linux 6.1 figure the report compares against (Linux built
 lean and measured with the same benchmarks under -icount); the sections that
 set limits from them (report_boot.py, report_slob.py) read them here.
 """
+from report_md import table
+
 
 # (arch, page, allocator) -> {figure: value}; figures: "t1_32" and "t1_4096" are
 # (kmalloc, kfree) of test 1, "pair" the kmalloc(32)+kfree pair, "slab_kb"
@@ -75,6 +77,5 @@ def summary_section(t):
     if not rows:
         md.append("Nothing single-CPU (-icount) at 4K pages was measured in this run.\n")
         return md
-    md.append("| " + " | ".join(head) + " |\n|" + "---|" * len(head) + "\n")
-    md += ["| " + " | ".join(str(c) for c in r) + " |\n" for r in rows]
+    md.append(table(head, rows))
     return md

@@ -84,27 +84,20 @@ struct spinlock slab_caches_lock = SPINLOCK_INIT;
 struct kmem_cache kmem_cache_boot;
 
 /*
- * __kmem_cache_create - allocate and set up a cache, without per-CPU arrays
- * and without putting it on slab_caches (the callers do both).
+ * kmem_cache_setup: see mm/slab_common.h. SLAB's: the layout (cache_setup),
+ * then the min-order twin; no per-CPU arrays (each CPU makes its own as it
+ * first uses the cache).
  */
-struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t align,
-				       unsigned int flags, void (*ctor)(void *))
+bool kmem_cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_t align,
+		      unsigned int flags, void (*ctor)(void *))
 {
-	struct kmem_cache *cachep = kmem_cache_alloc(&kmem_cache_boot);
-
-	if (!cachep)
-		return NULL;
-	*cachep = (struct kmem_cache){ 0 };
-	if (!cache_setup(cachep, name, size, align, flags, ctor)) {
-		kmem_cache_free(&kmem_cache_boot, cachep);
-		return NULL;
-	}
+	if (!cache_setup(cachep, name, size, align, flags, ctor))
+		return false;
 	if (!slab_min_cache_make(cachep)) {
 		printk("slab: %s: no memory for the twin of its min-order slabs\n", cachep->name);
-		kmem_cache_free(&kmem_cache_boot, cachep);
-		return NULL;
+		return false;
 	}
-	return cachep;
+	return true;
 }
 
 /*

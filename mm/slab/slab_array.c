@@ -1,8 +1,9 @@
 /*
  * slab_array.c - the life of SLAB's per-CPU and shared arrays and of its
  * nodes: made on a CPU's first use of a cache (cache_make_array, which
- * makes the CPU's node too) or on a node's first overflow
- * (cache_make_shared), all of one CPU's given back at once
+ * makes the CPU's node too) or on a node's first overflow (with
+ * cache_array_alloc, by slab_cpu.c's flush, which inlines the step so
+ * that its path keeps the code it had), all of one CPU's given back at once
  * (slab_drop_local_arrays), and freed with their cache. What the arrays
  * are for, and the paths that fill and empty them, are in slab_cpu.c.
  *
@@ -27,12 +28,14 @@ static inline size_t array_bytes(unsigned int limit)
 }
 
 /*
- * kmalloc an empty array, this CPU's own allocations going array-less
+ * cache_array_alloc - kmalloc an empty array of limit entries (batchcount
+ * its batch) for cachep, this CPU's own allocations going array-less
  * meanwhile (and staying so after, if they were already: a flush in the
- * middle of slab_drop_local_arrays can get here).
+ * middle of slab_drop_local_arrays can get here). NULL when kmalloc has no
+ * memory; the caller kfrees the array. Interrupts off.
  */
-static struct array_cache *array_alloc(struct kmem_cache *cachep, unsigned int limit,
-				       unsigned int batchcount)
+struct array_cache *cache_array_alloc(struct kmem_cache *cachep, unsigned int limit,
+				      unsigned int batchcount)
 {
 	unsigned int was = this_cpu_read(slab_arrayless);
 	struct array_cache *ac;
@@ -46,28 +49,6 @@ static struct array_cache *array_alloc(struct kmem_cache *cachep, unsigned int l
 	if (ac)
 		ac->entry[0] = NULL;
 	return ac;
-}
-
-/*
- * cache_make_shared - give node nid (made) its shared array, unless another
- * CPU got there first; no memory: it stays without one. Interrupts off.
- */
-void cache_make_shared(struct kmem_cache *cachep, unsigned int nid)
-{
-	struct kmem_cache_node *n = cachep->node[nid];
-	struct array_cache *sh;
-
-	assert_irqs_disabled();
-	sh = array_alloc(cachep, cachep->shared * cachep->batchcount, cachep->batchcount);
-	if (!sh)
-		return;
-	spin_lock(&n->list_lock);
-	if (!n->shared) {
-		n->shared = sh;
-		sh = NULL;
-	}
-	spin_unlock(&n->list_lock);
-	kfree(sh);
 }
 
 /* cache_node_init - an empty node of cachep (lists, lock, free_limit). */
@@ -127,7 +108,7 @@ struct array_cache *cache_make_array(struct kmem_cache *cachep)
 		return NULL;	/* a min-order twin never has one */
 	if (!cachep->node[smp_processor_id()])
 		cache_make_node(cachep);
-	ac = array_alloc(cachep, cachep->limit, cachep->batchcount);
+	ac = cache_array_alloc(cachep, cachep->limit, cachep->batchcount);
 	if (!ac)
 		return NULL;
 	atomic_inc(&cachep->nr_arrays);

@@ -355,10 +355,36 @@ out:
 	if (likely(objp)) {
 		if (!slab_debug_on(cachep))
 			*slab_mark(objp, cachep->mark_off) = 0;	/* handed out: not free */
-		stat(cachep, allocs, 1);
+		stat(cachep, shared.allocs, 1);
 	}
 	arch_irq_restore(irqflags);
 	return objp;
+}
+
+/*
+ * cache_make_shared - give node nid (made) its shared array, unless another
+ * CPU got there first; no memory: it stays without one. Interrupts off
+ * (asserted in the builds that check). Here, beside its one caller, which
+ * inlines it: out of line (in slab_array.c), or with an always-on assert,
+ * it changed the registers of cache_flusharray's path, an instruction more
+ * per flush.
+ */
+static void cache_make_shared(struct kmem_cache *cachep, unsigned int nid)
+{
+	struct kmem_cache_node *n = cachep->node[nid];
+	struct array_cache *sh;
+
+	ASSERT_DEBUG(arch_irqs_disabled());
+	sh = cache_array_alloc(cachep, cachep->shared * cachep->batchcount, cachep->batchcount);
+	if (!sh)
+		return;
+	spin_lock(&n->list_lock);
+	if (!n->shared) {
+		n->shared = sh;
+		sh = NULL;
+	}
+	spin_unlock(&n->list_lock);
+	kfree(sh);
 }
 
 /*
@@ -464,7 +490,7 @@ void cache_free_slow(struct kmem_cache *cachep, void *objp, unsigned long irqfla
 		/* Red zones: a pointer just before s_mem passes the fast test; look again. */
 		if (slab_find_head(cachep, objp, fn) && slab_debug_free(cachep, objp, fn)) {
 			cache_free_one(cachep, objp);
-			stat(cachep, frees, 1);
+			stat(cachep, shared.frees, 1);
 		}
 		goto out;
 	}
@@ -473,7 +499,7 @@ void cache_free_slow(struct kmem_cache *cachep, void *objp, unsigned long irqfla
 		ac = cache_make_array(cachep);
 		if (!ac) {
 			cache_free_one(cachep, objp);
-			stat(cachep, frees, 1);
+			stat(cachep, shared.frees, 1);
 			goto out;
 		}
 	}
@@ -484,7 +510,7 @@ void cache_free_slow(struct kmem_cache *cachep, void *objp, unsigned long irqfla
 		stat(cachep, free_hits, 1);
 	}
 	ac->entry[++ac->avail] = objp;
-	stat(cachep, frees, 1);
+	stat(cachep, shared.frees, 1);
 out:
 	arch_irq_restore(irqflags);
 }
@@ -558,10 +584,17 @@ static unsigned int drain_oldest(struct kmem_cache *cachep, struct kmem_cache_no
 /*
  * cache_drain_array - give the n oldest objects of ac (all if fewer) back
  * to their slabs on their home nodes. Interrupts off; ac is the running
- * CPU's array (or slab_no_array), or the cache is idle everywhere.
+ * CPU's array (or slab_no_array), or the cache is idle everywhere, which
+ * is known by its being off slab_caches (kmem_cache_destroy takes it off
+ * before it drains every CPU's array). Both asserted in the builds that
+ * check (ASSERT_DEBUG): another CPU's array of a listed cache would race
+ * with that CPU's lock-free pushes and pops.
  */
 void cache_drain_array(struct kmem_cache *cachep, struct array_cache *ac, unsigned int n)
 {
+	ASSERT_DEBUG(arch_irqs_disabled());
+	ASSERT_DEBUG(ac == cpu_array(cachep) || ac == &slab_no_array ||
+		     list_empty(&cachep->list));
 	n = drain_oldest(cachep, cachep->node[slab_cpu_node(cachep)], &ac, n);
 	if (n) {
 		stat(cachep, flushed, n);

@@ -272,8 +272,6 @@ _Static_assert(NR_CPUS <= 256, "a node number fits eight bits of page->flags");
 /* Event counters of one cache (mm/slab_stats.h); all zero unless CONFIG_SLAB_STATS. */
 struct kmem_cache_stats {
 	struct slab_stats shared;	/* slabs_made: slabs made with pages from the buddy */
-	unsigned long allocs;		/* objects handed to callers */
-	unsigned long frees;		/* objects taken back from callers */
 	unsigned long alloc_hits;	/* allocations served from the CPU array */
 	unsigned long alloc_misses;	/* allocations that found the CPU array empty */
 	unsigned long free_hits;	/* frees that found room in the CPU array */
@@ -350,22 +348,11 @@ struct kmem_cache {
 #define KMALLOC_ALIGN(size) \
 	(((size) & ((size) - 1)) == 0 ? MIN((size_t)(size), (size_t)PAGE_SIZE) : 0)
 
-/* Boot progress: kmalloc and per-CPU arrays become usable in steps. */
-enum slab_state {
-	SLAB_DOWN,	/* nothing yet */
-	SLAB_PARTIAL,	/* the kmem_cache cache works, array-less */
-	SLAB_KMALLOC,	/* kmalloc caches exist, array-less */
-	SLAB_UP,	/* CPUs make their arrays as they use a cache */
-};
+/* Boot steps, slab_caches, kmalloc_caches[], kmem_cache_boot, making a cache. */
+#include "mm/slab_common.h"
 
-extern enum slab_state slab_state;
 /* The nodes of CPUs other than 0 (aligned to a cache line, which kmalloc's red zones would break). */
 extern struct kmem_cache *slab_node_cache;
-/* The cache of struct kmem_cache (mm/slab/slab.c): caches and their min-order twins. */
-extern struct kmem_cache kmem_cache_boot;
-extern struct list_head slab_caches;
-extern struct spinlock slab_caches_lock;
-extern struct kmem_cache *kmalloc_caches[KMALLOC_SHIFT_HIGH + 1];
 
 /* The caller's object pointer for index idx of the slab headed by page. */
 static inline void *slab_obj(const struct kmem_cache *cachep, const struct page *page,
@@ -515,7 +502,7 @@ static __always_inline void *slab_alloc_marked(struct kmem_cache *cachep, bool m
 	ac->avail = avail - 1;
 	*slab_mark(objp, mark_at_0 ? 0 : ac->mark_off) = 0;
 	stat(cachep, alloc_hits, 1);
-	stat(cachep, allocs, 1);
+	stat(cachep, shared.allocs, 1);
 	arch_irq_restore(flags);
 	return objp;
 }
@@ -556,7 +543,7 @@ static __always_inline void slab_free(struct kmem_cache *cachep, void *objp, con
 	ac->entry[avail + 1] = objp;
 	ac->avail = avail + 1;
 	stat(cachep, free_hits, 1);
-	stat(cachep, frees, 1);
+	stat(cachep, shared.frees, 1);
 	arch_irq_restore(flags);
 }
 
@@ -609,7 +596,8 @@ void slab_count_event(void);
 
 /* mm/slab/slab_array.c: making and freeing the arrays and nodes. */
 struct array_cache *cache_make_array(struct kmem_cache *cachep);
-void cache_make_shared(struct kmem_cache *cachep, unsigned int nid);
+struct array_cache *cache_array_alloc(struct kmem_cache *cachep, unsigned int limit,
+				      unsigned int batchcount);
 void cache_free_arrays(struct kmem_cache *cachep);
 void slab_set_arrayless(bool on);
 void slab_drop_local_arrays(void);
@@ -624,9 +612,6 @@ void cache_free_nodes(struct kmem_cache *cachep);
 bool slab_debug_check_freelist(struct kmem_cache *cachep, struct page *page);
 struct page *slab_find_head(struct kmem_cache *cachep, const void *objp, const char *fn);
 
-/* mm/kmalloc.c */
-void kmalloc_caches_init(void);
-
 /* mm/slab/slab_layout.c */
 bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_t align,
 		 unsigned int flags, void (*ctor)(void *));
@@ -640,10 +625,6 @@ const char *slab_layout_name(const struct kmem_cache *cachep);
 bool slab_min_cache_make(struct kmem_cache *cachep);
 void slab_min_cache_free(struct kmem_cache *cachep);
 
-/* mm/slab/slab.c */
-void slab_caches_add(struct kmem_cache *cachep);	/* mm/slab_common.c */
-struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t align,
-				       unsigned int flags, void (*ctor)(void *));
 
 /*
  * The hooks of mm/slab_impl.h. SLAB's own: slab_kmalloc_alloc_fi and

@@ -240,16 +240,9 @@ static void red_zone_geometry(size_t usable, size_t ralign, size_t *obj_offset, 
 bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_t align,
 		 unsigned int flags, void (*ctor)(void *))
 {
-	size_t ralign = sizeof(unsigned long long), usable, obj_offset, rsize, tail;
+	size_t ralign = slab_cache_align(size, align, flags, sizeof(unsigned long long));
+	size_t usable, obj_offset, rsize, tail;
 
-	if (flags & SLAB_HWCACHE_ALIGN) {
-		size_t r = SLAB_CACHE_LINE;
-
-		while (size <= r / 2 && r > ralign)
-			r /= 2;
-		ralign = MAX(ralign, r);
-	}
-	ralign = MAX(ralign, align);
 	usable = ALIGN_UP(MAX(size, (size_t)SLAB_OBJ_MIN_SIZE), sizeof(unsigned long long));
 	if (CONFIG_SLAB_DEBUG && !(flags & SLAB_NO_DEBUG))
 		flags |= SLAB_DEBUG;

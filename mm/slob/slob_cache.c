@@ -121,22 +121,14 @@ static bool fits_page(size_t size, size_t align)
 	return align < PAGE_SIZE && first + size <= PAGE_SIZE;
 }
 
-/* Fill in a zeroed cache (see above); false (reported) on no room for it. */
-static bool cache_setup(struct kmem_cache *c, const char *name, size_t size, size_t align,
+/* kmem_cache_setup: see mm/slab_common.h. SLOB's (see above): false (reported) on no room for it. */
+bool kmem_cache_setup(struct kmem_cache *c, const char *name, size_t size, size_t align,
 			unsigned int flags, void (*ctor)(void *))
 {
-	size_t ralign = SLOB_UNIT, usable;
+	size_t ralign = slab_cache_align(size, align, flags, SLOB_UNIT), usable;
 
 	if (CONFIG_SLAB_DEBUG && !(flags & SLAB_NO_DEBUG))
 		flags |= SLAB_DEBUG;
-	if (flags & SLAB_HWCACHE_ALIGN) {
-		size_t r = SLAB_CACHE_LINE;
-
-		while (size <= r / 2 && r > ralign)
-			r /= 2;
-		ralign = MAX(ralign, r);
-	}
-	ralign = MAX(ralign, align);
 	usable = ALIGN_UP(MAX(size, (size_t)SLOB_UNIT), (size_t)SLOB_UNIT);
 	if (SLOB_SEG)
 		usable = MAX(usable, (size_t)(SLOB_MIN_UNITS - 1) * SLOB_UNIT);
@@ -181,25 +173,6 @@ static bool cache_setup(struct kmem_cache *c, const char *name, size_t size, siz
 		return false;
 	}
 	return true;
-}
-
-/*
- * __kmem_cache_create - allocate and set up a cache without putting it on
- * slab_caches (the callers do).
- */
-struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t align,
-				       unsigned int flags, void (*ctor)(void *))
-{
-	struct kmem_cache *c = kmem_cache_alloc(&kmem_cache_boot);
-
-	if (!c)
-		return NULL;
-	memset(c, 0, sizeof(*c));
-	if (!cache_setup(c, name, size, align, flags, ctor)) {
-		kmem_cache_free(&kmem_cache_boot, c);
-		return NULL;
-	}
-	return c;
 }
 
 /* The objects of c allocated now. */
@@ -305,7 +278,7 @@ static void big_free(struct kmem_cache *c, struct page *page)
 	__atomic_fetch_sub(&c->inuse, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_sub(&big_pages, 1UL << c->order, __ATOMIC_RELAXED);
 	this_cpu_inc(slob_events);
-	stat(c, frees, 1);
+	stat(c, shared.frees, 1);
 	free_pages(page, c->order);
 }
 
@@ -332,7 +305,7 @@ void *slob_alloc_slow(struct kmem_cache *c)
 	}
 	if (!p)
 		return NULL;
-	stat(c, allocs, 1);
+	stat(c, shared.allocs, 1);
 	if (c->ctor)
 		c->ctor(p);
 	return p;
@@ -385,7 +358,7 @@ void slob_free_slow(struct kmem_cache *c, void *p, const char *fn)
 	if (slob_page_quarantined(page))
 		slob_quarantined_free(owner, p);
 	slob_unlock(flags);
-	stat(owner, frees, 1);
+	stat(owner, shared.frees, 1);
 }
 
 /* slab_obj_size: see slob_def.h. p was checked by slab_find_head. */
@@ -491,7 +464,7 @@ void kmem_cache_init(void)
 	ASSERT(slab_state == SLAB_DOWN);
 	slob_heap_init();
 	slob_heap.poison = CONFIG_SLAB_DEBUG;
-	if (!cache_setup(&kmem_cache_boot, "kmem_cache", sizeof(struct kmem_cache),
+	if (!kmem_cache_setup(&kmem_cache_boot, "kmem_cache", sizeof(struct kmem_cache),
 			 __alignof__(struct kmem_cache), 0, NULL))
 		panic(SLOB_NAME ": cannot lay out the kmem_cache cache");
 	slab_caches_add(&kmem_cache_boot);

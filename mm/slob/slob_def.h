@@ -192,8 +192,6 @@ static __always_inline bool slob_in_page(const struct slob_hdr *h, const struct 
 /* Event counters of one cache (mm/slab_stats.h); all zero unless CONFIG_SLAB_STATS. */
 struct kmem_cache_stats {
 	struct slab_stats shared;	/* slabs_made: heap pages this cache's allocations brought in */
-	unsigned long allocs;		/* objects handed out */
-	unsigned long frees;		/* objects taken back */
 	unsigned long pages_scanned;	/* pages looked at by the search (sequential fit) */
 	unsigned long blocks_scanned;	/* free blocks looked at by the search */
 	unsigned long splits;		/* allocations that left a free remainder */
@@ -321,19 +319,22 @@ static __always_inline bool slob_page_quarantined(const struct page *page)
 	return page->slab_cache == &slob_quarantine_mark;
 }
 
-/* Boot progress (the names are SLAB's, so the shared code reads all allocators). */
-enum slab_state {
-	SLAB_DOWN,	/* nothing yet */
-	SLAB_PARTIAL,	/* the kmem_cache cache works */
-	SLAB_KMALLOC,	/* kmalloc caches exist */
-	SLAB_UP,	/* everything */
-};
+/*
+ * SLOB_CHECK(cond, fmt, ...) - for the heap's consistency checks (functions
+ * returning int): when cond is false, print "slob: check failed: ..." (or
+ * slob-seg) and return -1.
+ */
+#define SLOB_CHECK(cond, fmt, ...)                                                   \
+	do {                                                                         \
+		if (unlikely(!(cond))) {                                             \
+			printk(SLOB_NAME ": check failed: " fmt "\n", ##__VA_ARGS__); \
+			return -1;                                                   \
+		}                                                                    \
+	} while (0)
 
-extern enum slab_state slab_state;
-extern struct list_head slab_caches;
-extern struct spinlock slab_caches_lock;
-extern struct kmem_cache *kmalloc_caches[KMALLOC_SHIFT_HIGH + 1];
-extern struct kmem_cache kmem_cache_boot;
+/* Boot steps, slab_caches, kmalloc_caches[], kmem_cache_boot, making a cache. */
+#include "mm/slab_common.h"
+
 extern struct kmem_cache *slob_cache_of[SLOB_MAX_CACHES];
 /* Heap page events per CPU (new, emptied, released pages; bad frees): slab_cpu_events. */
 DECLARE_PER_CPU(unsigned long, slob_events);
@@ -448,9 +449,6 @@ void *slob_alloc_slow(struct kmem_cache *c);
 void slob_free_slow(struct kmem_cache *c, void *p, const char *fn);
 struct page *slob_new_page(void);
 void slob_release_page(struct page *page);
-struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t align,
-				       unsigned int flags, void (*ctor)(void *));
-void slab_caches_add(struct kmem_cache *c);	/* mm/slab_common.c */
 
 /* mm/slob/slob_info.c: the heap's pages in mem_map order (heap lock held); NULL after the last. */
 struct page *slob_next_heap_page(struct page *after);
@@ -482,9 +480,6 @@ void slob_quarantine(struct page *page, struct kmem_cache *c, const char *fn, co
 		     const char *what, struct slob_hdr *keep);
 struct kmem_cache *slob_quarantined_owner(const void *p, const char **what);
 void slob_quarantined_free(struct kmem_cache *owner, const void *p);
-
-/* mm/kmalloc.c */
-void kmalloc_caches_init(void);
 
 /*
  * The hooks of mm/slab_impl.h. SLOB's own: slab_kfree, slab_obj_size and

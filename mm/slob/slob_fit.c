@@ -282,7 +282,7 @@ void *slob_alloc(struct kmem_cache *c)
 	flags = slob_lock();
 	p = slob_heap_alloc(c);
 	slob_unlock(flags);
-	stat(c, allocs, 1);
+	stat(c, shared.allocs, 1);
 	return p;
 }
 
@@ -424,7 +424,7 @@ static __always_inline void free_block(struct kmem_cache *c, struct page *page, 
 		goto slow_unlock;
 	owner->inuse--;
 	slob_unlock(flags);
-	stat(owner, frees, 1);
+	stat(owner, shared.frees, 1);
 	if (unlikely(release))
 		slob_release_page(release);
 	return;
@@ -434,32 +434,8 @@ slow:
 	slob_free_slow(c, (void *)p, fn);
 }
 
-/* slob_free: see slob_def.h. */
-void slob_free(struct kmem_cache *c, void *p, const char *fn)
-{
-	uintptr_t off = (uintptr_t)p & (PAGE_SIZE - 1);
-	struct page *page;
-
-	if (likely(!(off & 7) && off && virt_addr_valid(p))) {
-		page = virt_to_page(p);
-		if (likely((page->flags & PG_slab) && !page->slab_cache)) {
-			free_block(c, page, p, fn);
-			return;
-		}
-	}
-	slob_free_slow(c, p, fn);
-}
-
-/* slob_kfree: see slob_def.h. */
-void slob_kfree(struct page *page, const void *p)
-{
-	uintptr_t off = (uintptr_t)p & (PAGE_SIZE - 1);
-
-	if (likely(!(off & 7) && off && !page->slab_cache))
-		free_block(NULL, page, p, "kfree");
-	else
-		slob_free_slow(NULL, (void *)p, "kfree");
-}
+/* slob_free and slob_kfree: the entry both heaps share, around free_block above. */
+#include "mm/slob/slob_free_entry.h"
 
 /* slob_heap_take_spare: see slob_def.h. */
 struct page *slob_heap_take_spare(void)
@@ -490,14 +466,6 @@ unsigned int slob_heap_start(unsigned int units, unsigned int r, bool *fit, unsi
 	return slob_list_of((unsigned long)units * SLOB_UNIT);
 }
 
-#define CHECK(cond, fmt, ...)                                                        \
-	do {                                                                         \
-		if (unlikely(!(cond))) {                                             \
-			printk(SLOB_NAME ": check failed: " fmt "\n", ##__VA_ARGS__); \
-			return -1;                                                   \
-		}                                                                    \
-	} while (0)
-
 /* slob_heap_check_lists: see slob_def.h. Each page once, on the list it says; 'listed' pages. */
 int slob_heap_check_lists(unsigned long *listed)
 {
@@ -509,15 +477,15 @@ int slob_heap_check_lists(unsigned long *listed)
 		for (l = head->next; l != head; l = l->next) {
 			struct page *sp = list_entry(l, struct page, lru);
 
-			CHECK(l->next->prev == l && l->prev->next == l, "list %u badly linked at %p",
+			SLOB_CHECK(l->next->prev == l && l->prev->next == l, "list %u badly linked at %p",
 			      i, (void *)sp);
-			CHECK(sp >= mem_map && sp < mem_map + mem_map_entries() &&
+			SLOB_CHECK(sp >= mem_map && sp < mem_map + mem_map_entries() &&
 				      (sp->flags & PG_slab) && !sp->slab_cache,
 			      "list %u: %p is no heap page", i, (void *)sp);
-			CHECK(sp->private == i + 1 && sp->active > 0,
+			SLOB_CHECK(sp->private == i + 1 && sp->active > 0,
 			      "page %p on list %u says list %lu, %u free units", page_address(sp), i,
 			      sp->private - 1, sp->active);
-			CHECK(++n <= slob_heap.nr_pages, "the lists hold more pages than the heap");
+			SLOB_CHECK(++n <= slob_heap.nr_pages, "the lists hold more pages than the heap");
 		}
 	}
 	*listed = n;
@@ -544,19 +512,19 @@ long slob_heap_check_page(struct page *sp, unsigned long free_units, unsigned lo
 	unsigned long n = 0;
 
 	(void)alloc_blocks;
-	CHECK(sp->active == free_units, "page %p: active %u, its free blocks hold %lu units",
+	SLOB_CHECK(sp->active == free_units, "page %p: active %u, its free blocks hold %lu units",
 	      (void *)base, sp->active, free_units);
-	CHECK((sp->private != 0) == (free_units != 0) && sp->private <= SLOB_NR_LISTS,
+	SLOB_CHECK((sp->private != 0) == (free_units != 0) && sp->private <= SLOB_NR_LISTS,
 	      "page %p: %lu free units, list %lu", (void *)base, free_units, sp->private);
 	for (; slob_in_page(h, sp) && h->units; h = slob_next(h)) {
 		if (!slob_is_free(h))
 			continue;
-		CHECK(f == h, "page %p: free block %p, its list has %p there", (void *)base,
+		SLOB_CHECK(f == h, "page %p: free block %p, its list has %p there", (void *)base,
 		      (void *)h, (void *)f);
 		f = fnext(base, f);
 		n++;
 	}
-	CHECK(!f && n == free_blocks, "page %p: the free list goes on past its blocks (%p)",
+	SLOB_CHECK(!f && n == free_blocks, "page %p: the free list goes on past its blocks (%p)",
 	      (void *)base, (void *)f);
 	return sp->private ? 1 : 0;
 }

@@ -117,8 +117,8 @@ void kmem_cache_stats_own(struct kmem_cache *c, char *buf, size_t len)
 {
 	const struct kmem_cache_stats *t = &c->stats;
 
-	snprintf(buf, len, "alloc %lu free %lu; scanned %lu pages %lu blocks; split %lu merge %lu",
-		 t->allocs, t->frees, t->pages_scanned, t->blocks_scanned, t->splits, t->merges);
+	snprintf(buf, len, "scanned %lu pages %lu blocks; split %lu merge %lu", t->pages_scanned,
+		 t->blocks_scanned, t->splits, t->merges);
 }
 
 /* slob_next_heap_page: see slob_def.h. */
@@ -135,21 +135,13 @@ struct page *slob_next_heap_page(struct page *after)
 	return NULL;
 }
 
-#define CHECK(cond, fmt, ...)                                                        \
-	do {                                                                         \
-		if (unlikely(!(cond))) {                                             \
-			printk(SLOB_NAME ": check failed: " fmt "\n", ##__VA_ARGS__); \
-			return -1;                                                   \
-		}                                                                    \
-	} while (0)
-
 /* The whole body of a poisoned free block but its header (and links): poison. */
 static int check_poison(struct slob_hdr *h)
 {
 	char *from = (char *)(h + 1) + (SLOB_SEG ? sizeof(struct list_head) : 0);
 	long at = slob_poison_broken(from, slob_next(h));
 
-	CHECK(at < 0, "poisoned free block %p (%u units): poison broken at byte %ld of it "
+	SLOB_CHECK(at < 0, "poisoned free block %p (%u units): poison broken at byte %ld of it "
 		      "(a write after free)", (void *)h, h->units, at + (from - (char *)h));
 	return 0;
 }
@@ -164,22 +156,22 @@ static int check_page(struct page *page, struct kmem_cache *c, unsigned long *mi
 	bool prev_free = false;
 	long e;
 
-	CHECK(!(page->flags & (PG_buddy | PG_pcp | PG_reserved | PG_large)) &&
+	SLOB_CHECK(!(page->flags & (PG_buddy | PG_pcp | PG_reserved | PG_large)) &&
 		      (page->flags & PG_head) && page->order == 0,
 	      "heap page %p: flags 0x%lx order %u", (void *)h, page->flags, page->order);
 	while (slob_in_page(h, page)) {
-		CHECK(h->tag == slob_tag(h), "page %p: header at +%u has a bad tag (not where a "
+		SLOB_CHECK(h->tag == slob_tag(h), "page %p: header at +%u has a bad tag (not where a "
 					     "block starts, or overwritten)",
 		      (void *)page_address(page), slob_off(h) * SLOB_UNIT);
-		CHECK(h->units >= (slob_is_free(h) ? SLOB_MIN_FREE_UNITS :
+		SLOB_CHECK(h->units >= (slob_is_free(h) ? SLOB_MIN_FREE_UNITS :
 				   h->info == SLOB_PAGE_HDR ? 2 : SLOB_MIN_UNITS) &&
 			      slob_off(h) + h->units <= SLOB_PAGE_UNITS,
 		      "block %p: %u units at unit %u of the page", (void *)h, h->units,
 		      slob_off(h));
-		CHECK(h->prev == prev, "block %p: prev %u, the block before has %u units",
+		SLOB_CHECK(h->prev == prev, "block %p: prev %u, the block before has %u units",
 		      (void *)h, h->prev, prev);
 		if (slob_is_free(h)) {
-			CHECK(!prev_free || SLOB_SEG, "free blocks side by side at %p (not "
+			SLOB_CHECK(!prev_free || SLOB_SEG, "free blocks side by side at %p (not "
 			      "coalesced)", (void *)h);
 			if ((h->info & SLOB_POISONED) && check_poison(h))
 				return -1;
@@ -188,10 +180,10 @@ static int check_page(struct page *page, struct kmem_cache *c, unsigned long *mi
 			free_units += h->units;
 			free_blocks++;
 		} else if (SLOB_SEG && h == slob_page_first(page)) {
-			CHECK(h->info == SLOB_PAGE_HDR, "page %p starts with info 0x%x, not its "
+			SLOB_CHECK(h->info == SLOB_PAGE_HDR, "page %p starts with info 0x%x, not its "
 			      "page header", (void *)h, h->info);
 		} else {
-			CHECK(h->info - 1U < SLOB_MAX_CACHES - 1 && slob_cache_of[h->info],
+			SLOB_CHECK(h->info - 1U < SLOB_MAX_CACHES - 1 && slob_cache_of[h->info],
 			      "block %p: info 0x%x is no live cache", (void *)h, h->info);
 			*mine += h->info == c->id;
 			alloc_blocks++;
@@ -201,7 +193,7 @@ static int check_page(struct page *page, struct kmem_cache *c, unsigned long *mi
 		sum += h->units;
 		h = slob_next(h);
 	}
-	CHECK(sum == SLOB_PAGE_UNITS, "page %p: blocks of %lu units", page_address(page), sum);
+	SLOB_CHECK(sum == SLOB_PAGE_UNITS, "page %p: blocks of %lu units", page_address(page), sum);
 	e = slob_heap_check_page(page, free_units, free_blocks, alloc_blocks);
 	if (e < 0)
 		return -1;
@@ -228,11 +220,11 @@ static int check_heap(struct kmem_cache *c, unsigned long *mine)
 		pages++;
 		spare_found |= page == slob_heap.spare;
 	}
-	CHECK((unsigned long)entries == listed, "the lists hold %lu entries, the pages %ld",
+	SLOB_CHECK((unsigned long)entries == listed, "the lists hold %lu entries, the pages %ld",
 	      listed, entries);
-	CHECK(pages == slob_heap.nr_pages, "%lu heap pages in mem_map, nr_pages %lu", pages,
+	SLOB_CHECK(pages == slob_heap.nr_pages, "%lu heap pages in mem_map, nr_pages %lu", pages,
 	      slob_heap.nr_pages);
-	CHECK(spare_found, "the spare %p is no heap page", (void *)slob_heap.spare);
+	SLOB_CHECK(spare_found, "the spare %p is no heap page", (void *)slob_heap.spare);
 	return 0;
 }
 
@@ -244,7 +236,7 @@ static int check_big(struct kmem_cache *c, unsigned long *mine)
 
 		if (!(page->flags & PG_slab) || page->slab_cache != c)
 			continue;
-		CHECK((page->flags & PG_head) && page->order == c->order,
+		SLOB_CHECK((page->flags & PG_head) && page->order == c->order,
 		      "%s: big object %p: flags 0x%lx order %u", c->name, page_address(page),
 		      page->flags, page->order);
 		(*mine)++;

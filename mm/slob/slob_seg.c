@@ -378,7 +378,7 @@ static __noinline void *alloc_search(struct kmem_cache *c, unsigned long flags)
 	if (!p)
 		p = slob_heap_alloc(c);
 	slob_unlock(flags);
-	stat(c, allocs, p != NULL);
+	stat(c, shared.allocs, p != NULL);
 	return p;
 }
 
@@ -418,7 +418,7 @@ void *slob_alloc(struct kmem_cache *c)
 	page_hdr(f)->nr_alloc++;
 	c->inuse++;
 	slob_unlock(flags);
-	stat(c, allocs, 1);
+	stat(c, shared.allocs, 1);
 	return f + 1;
 }
 
@@ -537,40 +537,16 @@ static __always_inline void free_block(struct kmem_cache *c, struct page *page, 
 		return;
 	}
 	owner->inuse--;
+	stat(owner, shared.frees, 1);	/* here: a free that empties its page counts too */
 	if (unlikely(--page_hdr(b)->nr_alloc == 0) && page != slob_heap.spare) {
 		free_emptied(page, flags);
 		return;
 	}
 	slob_unlock(flags);
-	stat(owner, frees, 1);
 }
 
-/* slob_free: see slob_def.h. kmem_cache_free's path (c given) and kfree's slow one. */
-void slob_free(struct kmem_cache *c, void *p, const char *fn)
-{
-	uintptr_t off = (uintptr_t)p & (PAGE_SIZE - 1);
-	struct page *page;
-
-	if (likely(!(off & 7) && off && virt_addr_valid(p))) {
-		page = virt_to_page(p);
-		if (likely((page->flags & PG_slab) && !page->slab_cache)) {
-			free_block(c, page, p, fn);
-			return;
-		}
-	}
-	slob_free_slow(c, p, fn);
-}
-
-/* slob_kfree: see slob_def.h. kfree's fast path: page is p's PG_slab page. */
-void slob_kfree(struct page *page, const void *p)
-{
-	uintptr_t off = (uintptr_t)p & (PAGE_SIZE - 1);
-
-	if (likely(!(off & 7) && off && !page->slab_cache))
-		free_block(NULL, page, p, "kfree");
-	else
-		slob_free_slow(NULL, (void *)p, "kfree");
-}
+/* slob_free and slob_kfree: the entry both heaps share, around free_block above. */
+#include "mm/slob/slob_free_entry.h"
 
 /* slob_heap_take_spare: see slob_def.h. Heap lock held. */
 struct page *slob_heap_take_spare(void)

@@ -143,14 +143,6 @@ bool slob_seg_cls_check(struct kmem_cache *c, const char *fn, struct slob_hdr *h
 }
 #endif
 
-#define CHECK(cond, fmt, ...)                                                        \
-	do {                                                                         \
-		if (unlikely(!(cond))) {                                             \
-			printk(SLOB_NAME ": check failed: " fmt "\n", ##__VA_ARGS__); \
-			return -1;                                                   \
-		}                                                                    \
-	} while (0)
-
 /*
  * A check of free block h (in a heap page) on a class list: on failure,
  * reported, h's page quarantined (the lists rebuilt without it: the marks
@@ -199,16 +191,16 @@ int slob_heap_check_lists(unsigned long *listed)
 		struct list_head *head = &slob_heap.cls[c], *l;
 		bool bit = slob_heap.map[c / 64] & (1ULL << (c % 64));
 
-		CHECK(bit == !list_empty(head), "class %u: map bit %d, list %s", c, bit,
+		SLOB_CHECK(bit == !list_empty(head), "class %u: map bit %d, list %s", c, bit,
 		      list_empty(head) ? "empty" : "not empty");
 		for (l = head->next; l != head; l = l->next) {
 			struct slob_hdr *h = link_blk(l);
 			struct page *page;
 
 			/* the list's first node comes from its head; each next one passed below */
-			CHECK(virt_addr_valid(h), "class %u: node %p outside RAM", c, (void *)h);
+			SLOB_CHECK(virt_addr_valid(h), "class %u: node %p outside RAM", c, (void *)h);
 			page = virt_to_page(h);
-			CHECK((page->flags & PG_slab) && !page->slab_cache,
+			SLOB_CHECK((page->flags & PG_slab) && !page->slab_cache,
 			      "class %u: node %p not in a heap page", c, (void *)h);
 			NODE_CHECK(h, h->tag == slob_tag(h) && slob_is_free(h) && !(h->info & SLOB_SEEN),
 				   "class %u: node %p: header info 0x%x tag %s%s", c, (void *)h, h->info,
@@ -234,9 +226,9 @@ int slob_heap_check_lists(unsigned long *listed)
 int slob_heap_check_block(struct page *page, struct slob_hdr *h)
 {
 	(void)page;
-	CHECK(h->info & SLOB_SEEN, "free block %p (%u units) is on no list", (void *)h, h->units);
+	SLOB_CHECK(h->info & SLOB_SEEN, "free block %p (%u units) is on no list", (void *)h, h->units);
 	h->info &= (uint16_t)~SLOB_SEEN;
-	CHECK(h->units >= SLOB_MIN_UNITS, "free block %p of %u units", (void *)h, h->units);
+	SLOB_CHECK(h->units >= SLOB_MIN_UNITS, "free block %p of %u units", (void *)h, h->units);
 	return 0;
 }
 
@@ -251,12 +243,12 @@ long slob_heap_check_page(struct page *page, unsigned long free_units, unsigned 
 	struct slob_page_hdr *ph = (struct slob_page_hdr *)slob_page_first(page);
 
 	(void)free_units;
-	CHECK(ph->hdr.info == SLOB_PAGE_HDR && ph->hdr.units >= SLOB_HDR_UNITS,
+	SLOB_CHECK(ph->hdr.info == SLOB_PAGE_HDR && ph->hdr.units >= SLOB_HDR_UNITS,
 	      "page %p: no page header block (info 0x%x, %u units)", (void *)ph, ph->hdr.info,
 	      ph->hdr.units);
-	CHECK(ph->nr_alloc == alloc_blocks, "page %p: its header counts %u allocated blocks, it "
+	SLOB_CHECK(ph->nr_alloc == alloc_blocks, "page %p: its header counts %u allocated blocks, it "
 	      "holds %lu", (void *)ph, ph->nr_alloc, alloc_blocks);
-	CHECK(alloc_blocks || page == slob_heap.spare, "page %p: empty, and not the spare",
+	SLOB_CHECK(alloc_blocks || page == slob_heap.spare, "page %p: empty, and not the spare",
 	      (void *)ph);
 	return (long)free_blocks;
 }

@@ -355,20 +355,28 @@ double_free:
  * __slab_free - push x onto its slab's page freelist (page_push). 'page' is
  * the slab's head page; x is on one of its object boundaries. A double
  * free is reported; a free that empties an unfrozen slab goes to
- * free_to_empty.
+ * free_to_empty. 'caller' (a constant at each call): x comes from a
+ * caller's free, which the shared frees counter counts once taken (not
+ * an object a sheaf gives back). A double free that only free_to_empty's
+ * locked re-check finds (two CPUs freeing x at once) counts in both frees
+ * and bad frees.
  */
 static __always_inline void __slab_free(struct kmem_cache *s, struct page *page, void *x,
-					const char *fn)
+					const char *fn, bool caller)
 {
 	void *prior;
 
 	switch (page_push(s, page, x, x, NULL, 1, &prior)) {
 	case PAGE_PUSHED:
+		if (caller)
+			stat(s, shared.frees, 1);
 		break;
 	case PAGE_PUSH_DOUBLE:
 		free_double(s, x, fn, prior == x);
 		break;
 	case PAGE_PUSH_EMPTIES:
+		if (caller)
+			stat(s, shared.frees, 1);
 		free_to_empty(s, page, x, fn);
 		break;
 	}
@@ -397,7 +405,7 @@ static __noinline void free_page_suspect(struct kmem_cache *s, struct page *page
 					 const char *fn)
 {
 	if (!free_refused(s, x, fn))
-		__slab_free(s, page, x, fn);
+		__slab_free(s, page, x, fn, true);
 }
 
 /*
@@ -415,7 +423,7 @@ static __always_inline void slab_free_page(struct kmem_cache *s, struct page *pa
 		free_page_suspect(s, page, x, fn);
 		return;
 	}
-	__slab_free(s, page, x, fn);
+	__slab_free(s, page, x, fn, true);
 }
 
 /*
@@ -612,7 +620,7 @@ void slub_free_to_slabs(struct kmem_cache *s, void *x, const char *fn)
 		slab_bad_free(s, fn, x, "double free (already on the CPU's freelist)");
 		return;
 	}
-	__slab_free(s, (struct page *)virt_to_page(x)->private, x, fn);
+	__slab_free(s, (struct page *)virt_to_page(x)->private, x, fn, false);
 }
 
 /* kmem_cache_alloc: see slab.h. */

@@ -138,18 +138,11 @@ static bool calculate_order(struct kmem_cache *s)
 /* Object geometry (see above) for a zeroed cache. */
 static void calculate_sizes(struct kmem_cache *s, size_t size, size_t align, unsigned int flags)
 {
-	size_t ralign = sizeof(unsigned long long), usable, end;
+	size_t ralign = slab_cache_align(size, align, flags, sizeof(unsigned long long));
+	size_t usable, end;
 
 	s->obj_offset = 0;
 	s->offset = 0;
-	if (flags & SLAB_HWCACHE_ALIGN) {
-		size_t r = SLAB_CACHE_LINE;
-
-		while (size <= r / 2 && r > ralign)
-			r /= 2;
-		ralign = MAX(ralign, r);
-	}
-	ralign = MAX(ralign, align);
 	usable = ALIGN_UP(MAX(size, (size_t)SLUB_MIN_SIZE), sizeof(unsigned long long));
 	s->align = (unsigned int)ralign;
 	if (flags & SLAB_RED_ZONE) {
@@ -217,8 +210,12 @@ static void min_cache_free(struct kmem_cache *s)
 	s->min_cache = NULL;
 }
 
-/* Fill in a zeroed cache; false (reported) when no slab holds such an object or no slot is left. */
-static bool cache_setup(struct kmem_cache *s, const char *name, size_t size, size_t align,
+/*
+ * kmem_cache_setup: see mm/slab_common.h. SLUB's: false (reported) when no
+ * slab holds such an object, no min-order twin could be had, or no per-CPU
+ * slot is left.
+ */
+bool kmem_cache_setup(struct kmem_cache *s, const char *name, size_t size, size_t align,
 			unsigned int flags, void (*ctor)(void *))
 {
 	if (CONFIG_SLAB_DEBUG && !(flags & SLAB_NO_DEBUG))
@@ -284,25 +281,6 @@ static bool cache_setup(struct kmem_cache *s, const char *name, size_t size, siz
 	}
 	slub_sheaf_setup(s);
 	return true;
-}
-
-/*
- * __kmem_cache_create - allocate and set up a cache without putting it on
- * slab_caches (the callers do).
- */
-struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t align,
-				       unsigned int flags, void (*ctor)(void *))
-{
-	struct kmem_cache *s = kmem_cache_alloc(&kmem_cache_boot);
-
-	if (!s)
-		return NULL;
-	memset(s, 0, sizeof(*s));
-	if (!cache_setup(s, name, size, align, flags, ctor)) {
-		kmem_cache_free(&kmem_cache_boot, s);
-		return NULL;
-	}
-	return s;
 }
 
 /* Objects still allocated: every slab's objects less the free ones on the node's lists. */
@@ -371,7 +349,7 @@ void kmem_cache_init(void)
 		      "(QEMU x86_64: -cpu max or -cpu qemu64,+cx16; or build ALLOC=slab)",
 		      ARCH_CMPXCHG_DOUBLE_NAME);
 	BUG_ON(!IS_ALIGNED((uintptr_t)this_cpu_ptr(slub_cpu), 16));
-	if (!cache_setup(&kmem_cache_boot, "kmem_cache", sizeof(struct kmem_cache),
+	if (!kmem_cache_setup(&kmem_cache_boot, "kmem_cache", sizeof(struct kmem_cache),
 			 __alignof__(struct kmem_cache), 0, NULL))
 		panic("slub: cannot lay out the kmem_cache cache");
 	slab_caches_add(&kmem_cache_boot);

@@ -215,6 +215,7 @@ void slub_debug_free(struct kmem_cache *s, struct page *page, void *x, const cha
 	slub_set_fp(s, x, prior);
 	WRITE_ONCE(page->slub_freelist, x);
 	WRITE_ONCE(page->counters, counters - 1);
+	stat(s, shared.frees, 1);
 	if (slub_is_end(prior)) {
 		list_add_tail(&page->lru, &n->partial);
 		n->nr_partial++;

@@ -278,10 +278,15 @@ struct kmem_cache_stats {
 	struct slab_stats shared;	/* slabs_made: slabs made with pages from the buddy */
 	unsigned long alloc_fast;	/* allocations from the CPU freelist */
 	unsigned long alloc_slow;	/* allocations through slab_alloc_slow */
-	unsigned long alloc_retries;	/* fast-path allocation cmpxchgs that failed (tid moved) */
+	/*
+	 * The two retry counts are 32 bits (an interrupt between a fast path's
+	 * load and its cmpxchg is rare), so that the shared allocs and frees
+	 * fit without making struct kmem_cache a cache line longer.
+	 */
+	unsigned int alloc_retries;	/* fast-path allocation cmpxchgs that failed (tid moved) */
+	unsigned int free_retries;	/* fast-path free cmpxchgs that failed */
 	unsigned long free_fast;	/* frees onto the CPU freelist */
 	unsigned long free_slow;	/* frees onto a page freelist (or debug frees) */
-	unsigned long free_retries;	/* fast-path free cmpxchgs that failed */
 	unsigned long page_retries;	/* page (freelist, counters) cmpxchgs that failed */
 	unsigned long free_frozen;	/* slow frees into a frozen slab */
 	unsigned long refill_remote;	/* CPU slab refilled from its own page freelist */
@@ -349,19 +354,8 @@ struct kmem_cache {
 	struct kmem_cache_stats stats;
 };
 
-/* Boot progress (the names are SLAB's, so the shared code reads both). */
-enum slab_state {
-	SLAB_DOWN,	/* nothing yet */
-	SLAB_PARTIAL,	/* the kmem_cache cache works */
-	SLAB_KMALLOC,	/* kmalloc caches exist */
-	SLAB_UP,	/* everything */
-};
-
-extern enum slab_state slab_state;
-extern struct list_head slab_caches;
-extern struct spinlock slab_caches_lock;
-extern struct kmem_cache *kmalloc_caches[KMALLOC_SHIFT_HIGH + 1];
-extern struct kmem_cache kmem_cache_boot;
+/* Boot steps, slab_caches, kmalloc_caches[], kmem_cache_boot, making a cache. */
+#include "mm/slab_common.h"
 
 /*
  * SLUB keeps a power-of-two kmalloc object aligned to its size in debug
@@ -668,6 +662,7 @@ static __always_inline void *slub_alloc_classic_at(struct kmem_cache *s, bool fp
 	slub_cmpxchg_double_goto(c, obj, tid, next, tid + 1, retry);
 	slub_fw_clear(s, (void *)obj, fp_at_0);
 	stat(s, alloc_fast, 1);
+	stat(s, shared.allocs, 1);
 	return (void *)obj;
 retry:
 	return slab_alloc_retry(s);
@@ -712,6 +707,7 @@ static __always_inline void *slab_alloc_at(struct kmem_cache *s, bool fp_at_0)
 	__asm__("" : "+r"(x));
 	sh->size = n - 1;
 	stat(s, alloc_sheaf, 1);
+	stat(s, shared.allocs, 1);
 	arch_irq_restore(flags);
 	slub_fw_clear(s, x, fp_at_0);
 	return x;
@@ -783,6 +779,7 @@ static __always_inline void slub_free_classic(struct kmem_cache *s, void *x, con
 	*slot = head ^ key;
 	slub_cmpxchg_goto((unsigned long PERCPU_SEG *)&c->freelist, head, (unsigned long)x, retry);
 	stat(s, free_fast, 1);
+	stat(s, shared.frees, 1);
 	return;
 retry:
 	slab_free_retry(x, s, fn, on_slab);
@@ -835,6 +832,7 @@ static __always_inline void slub_free(struct kmem_cache *s, void *x, const char 
 	ARCH_WORD_AT(sh, objects, n, 0) = x;
 	sh->size = n + 1;
 	stat(s, free_sheaf, 1);
+	stat(s, shared.frees, 1);
 	arch_irq_restore(flags);
 #else
 	slub_free_classic(s, x, fn, on_slab, true);
@@ -913,14 +911,6 @@ static inline struct kmem_cache *slab_obj_cache(const struct page *page, const v
 	(void)p;
 	return slub_owner(page->slab_cache);
 }
-
-/* mm/slub/slub_cache.c */
-struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t align,
-				       unsigned int flags, void (*ctor)(void *));
-void slab_caches_add(struct kmem_cache *s);	/* mm/slab_common.c */
-
-/* mm/kmalloc.c */
-void kmalloc_caches_init(void);
 
 /*
  * The hooks of mm/slab_impl.h. SLUB's own: slab_kmalloc_alloc (the free

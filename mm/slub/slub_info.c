@@ -125,7 +125,7 @@ void kmem_cache_stats_own(struct kmem_cache *s, char *buf, size_t len)
 {
 	const struct kmem_cache_stats *t = &s->stats;
 
-	snprintf(buf, len, "alloc fast %lu slow %lu retry %lu; free fast %lu slow %lu retry %lu"
+	snprintf(buf, len, "alloc fast %lu slow %lu retry %u; free fast %lu slow %lu retry %u"
 		 " frozen %lu; page retries %lu; refill %lu cpu-partial %lu/%lu node %lu"
 		 " failed %lu min-order %lu; flush %lu unfreeze %lu discard %lu; sheaf alloc %lu"
 		 " free %lu swap %lu refill %lu barn get %lu put %lu flush %lu made %lu; page"

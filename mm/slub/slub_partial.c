@@ -270,8 +270,11 @@ void *slab_alloc_slow(struct kmem_cache *s)
 
 	this_cpu_inc(slub_events);
 	stat(s, alloc_slow, 1);
-	if (unlikely(slub_debug_on(s)))
-		return slub_debug_alloc(s);
+	if (unlikely(slub_debug_on(s))) {
+		x = slub_debug_alloc(s);
+		stat(s, shared.allocs, x != NULL);
+		return x;
+	}
 	flags = arch_irq_save();
 	c = slub_this_cpu(s);
 	x = READ_ONCE(c->freelist);
@@ -282,6 +285,7 @@ void *slab_alloc_slow(struct kmem_cache *s)
 	arch_irq_restore(flags);
 	if (x)
 		slub_fw_clear(s, x, false);	/* handed out: see slub_def.h */
+	stat(s, shared.allocs, x != NULL);
 	return x;
 }
 

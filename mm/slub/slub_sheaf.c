@@ -298,6 +298,7 @@ void *slub_sheaf_alloc_slow(struct kmem_cache *s, unsigned long flags)
 	arch_irq_restore(flags);
 	if (x)
 		slub_fw_clear(s, x, false);
+	stat(s, shared.allocs, x != NULL);
 	return x;
 }
 
@@ -352,6 +353,7 @@ void slub_sheaf_free_slow(void *x, struct kmem_cache *s, const char *fn, bool on
 	}
 	*slot = mark;
 	sh->objects[sh->size++] = x;
+	stat(s, shared.frees, 1);
 	arch_irq_restore(flags);
 }
 

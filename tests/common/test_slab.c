@@ -427,14 +427,14 @@ SELFTEST(slab_per_cpu_array_limits_and_batches)
 		const struct kmem_cache_stats *s = &c->stats;
 
 		/* Into the array (refill, new slab, free) equals out (alloc, flush). */
-		ST_EXPECT(s->allocs == ARRAY_SIZE(objs) && s->frees == ARRAY_SIZE(objs) &&
-				  s->alloc_hits + s->alloc_misses == s->allocs &&
-				  s->free_hits + s->free_misses == s->frees &&
+		ST_EXPECT(s->shared.allocs == ARRAY_SIZE(objs) && s->shared.frees == ARRAY_SIZE(objs) &&
+				  s->alloc_hits + s->alloc_misses == s->shared.allocs &&
+				  s->free_hits + s->free_misses == s->shared.frees &&
 				  s->refilled + s->grown_batch == s->flushed &&
 				  s->shared.slabs_made == s->reaped && s->shared.slabs_made > 0 &&
 				  s->free_misses > 0,
 			  "stats: allocs %lu frees %lu refilled %lu grown_batch %lu flushed %lu"
-			  " slabs made %lu reaped %lu", s->allocs, s->frees, s->refilled, s->grown_batch,
+			  " slabs made %lu reaped %lu", s->shared.allocs, s->shared.frees, s->refilled, s->grown_batch,
 			  s->flushed, s->shared.slabs_made, s->reaped);
 	}
 #endif

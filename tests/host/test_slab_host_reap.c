@@ -13,6 +13,10 @@
  *    and the free page count is what it was before any CPU used the caches.
  */
 #include "tests/common/test_slab.h"
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define SHARED_OBJS	700
 
@@ -311,5 +315,103 @@ SELFTEST_HOST(slab_host_drain_all_frees_arrays)
 		ST_EXPECT(kmem_cache_check(c) == 0, "%s inconsistent", c->name);
 	}
 	ST_EXPECT(nr_free_pages() == pages, "%lu pages free, %lu before", nr_free_pages(), pages);
+	return 0;
+}
+
+/*
+ * Run fn(c) in a child process whose console goes to a pipe; the child's
+ * exit status (-1: it did not exit) and up to len - 1 bytes of what it
+ * printed go back. For a precondition that must stop the machine: the
+ * BUG's exit ends the child, and this process carries on.
+ */
+static int run_dying(void (*fn)(struct kmem_cache *), struct kmem_cache *c, char *out, size_t len)
+{
+	int fds[2], status = 0;
+	size_t got = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(fds))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		dup2(fds[1], STDOUT_FILENO);
+		fn(c);
+		fflush(stdout);
+		_exit(0);	/* no BUG: the precondition was not checked */
+	}
+	close(fds[1]);
+	while (pid > 0 && got + 1 < len && (n = read(fds[0], out + got, len - 1 - got)) > 0)
+		got += (size_t)n;
+	out[got] = '\0';
+	close(fds[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* CPU 0 drains CPU 1's array of a listed cache: neither its own array nor an idle cache. */
+static void drain_other_cpus_array(struct kmem_cache *c)
+{
+	unsigned long flags = arch_irq_save();
+
+	cache_drain_array(c, c->cpu_array[1], ~0U);
+	arch_irq_restore(flags);
+}
+
+/* The same from CPU 1, its own array, with interrupts on. */
+static void drain_own_array_irqs_on(struct kmem_cache *c)
+{
+	as(1);
+	cache_drain_array(c, c->cpu_array[1], ~0U);
+}
+
+/*
+ * cache_drain_array's precondition, asserted in the builds that check:
+ * interrupts off, and the array the running CPU's (or slab_no_array), or
+ * the cache off slab_caches. Draining another CPU's array of a live cache
+ * stops the machine with a BUG naming the condition; so does draining
+ * with interrupts on. kmem_cache_destroy, which drains every CPU's array
+ * once the cache is off the list, still passes.
+ */
+SELFTEST_HOST(slab_host_drain_array_precondition)
+{
+	struct slab_test_mark pages;
+	struct kmem_cache *c;
+	char out[4096];
+	unsigned long avail;
+	void *objs[8];
+	int st;
+
+	slab_drain_all();
+	slab_test_begin(&pages);
+	c = kmem_cache_create("test-drain-pre", 64, 0, SLAB_NO_DEBUG, NULL);
+	ST_EXPECT(c, "create failed");
+	as(1);
+	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
+		ST_EXPECT((objs[i] = kmem_cache_alloc(c)) != NULL, "alloc %u failed", i);
+	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
+		kmem_cache_free(c, objs[i]);
+	as(0);
+	ST_EXPECT(c->cpu_array[1] != &slab_no_array && c->cpu_array[1]->avail >= ARRAY_SIZE(objs),
+		  "CPU 1's array does not hold the %zu objects", ARRAY_SIZE(objs));
+	avail = c->cpu_array[1]->avail;
+
+	st = run_dying(drain_other_cpus_array, c, out, sizeof(out));
+	ST_EXPECT(st == 1 && strstr(out, "PANIC on CPU 0: BUG at mm/slab/slab_cpu.c:") &&
+			  strstr(out, "ac == cpu_array(cachep) || ac == &slab_no_array || "
+				      "list_empty(&cachep->list)"),
+		  "another CPU's array drained: exit %d, console \"%s\"", st, out);
+	st = run_dying(drain_own_array_irqs_on, c, out, sizeof(out));
+	ST_EXPECT(st == 1 && strstr(out, "PANIC on CPU 1: BUG at mm/slab/slab_cpu.c:") &&
+			  strstr(out, "arch_irqs_disabled()"),
+		  "drained with interrupts on: exit %d, console \"%s\"", st, out);
+
+	/* Off the list, every CPU's array may go: the destroy drains CPU 1's from CPU 0. */
+	ST_EXPECT(c->cpu_array[1]->avail == avail, "the parent's array changed");
+	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
+	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;
 }

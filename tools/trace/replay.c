@@ -48,6 +48,7 @@
 #include "mm/buddy.h"
 #include "tests/common/test_alloc.h"
 #include "replay.h"
+#include "replay_common.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,31 +117,18 @@ static uint64_t now_ns(void)
 /* The Quarry order of a traced block of 2^order trace pages. */
 static unsigned int q_order(uint32_t order)
 {
-	size_t bytes = (size_t)tr.hdr->page_size << order;
-
-	return bytes <= PAGE_SIZE ? 0 : get_order(bytes);
+	return qtr_quarry_order(tr.hdr->page_size, order);
 }
 
 /* Does this run leave the event out (as the options ask)? */
 static bool left_out(const struct qtr_event *e)
 {
-	if (e->type == QTR_PAGE_ALLOC || e->type == QTR_PAGE_FREE)
-		return !opt_pages || (e->flags & QTR_F_NOT_REPLAYED) ||
-		       (opt_no_user && (e->flags & QTR_F_USER));
-	return (e->flags & QTR_F_INTERNAL) && !opt_internal;
-}
-
-static unsigned long pages_used(void)
-{
-	struct buddy_stats st;
-
-	buddy_read_stats(&st);
-	return st.managed_pages - st.free_pages;
+	return qtr_left_out(e, opt_pages, opt_no_user, opt_internal);
 }
 
 static void state_line(FILE *f)
 {
-	unsigned long used = pages_used();
+	unsigned long used = qtr_pages_used();
 
 	fprintf(f, "  allocator state: Slab: %lu kB, pages in use %lu of %lu (%lu free), live: %llu "
 		   "objects (%llu bytes requested), %llu page blocks (%llu bytes)\n",
@@ -153,7 +141,7 @@ static FILE *csv;
 static void sample(unsigned long long i)
 {
 	unsigned long long slab = (unsigned long long)slab_total_pages() * PAGE_SIZE;
-	unsigned long long used = (unsigned long long)(pages_used() - start_used) * PAGE_SIZE;
+	unsigned long long used = (unsigned long long)(qtr_pages_used() - start_used) * PAGE_SIZE;
 	unsigned long long object = used - block_bytes_live;
 
 	if (slab > peak.slab)
@@ -436,7 +424,7 @@ static bool run_pass(unsigned int pass, bool *stopped)
 			expect_live -= !left_out(&tr.ev[e->alloc_event]) && !failed[e->object];
 	}
 	slab_end = (unsigned long long)slab_total_pages() * PAGE_SIZE;
-	used_end = (unsigned long long)(pages_used() - start_used) * PAGE_SIZE;
+	used_end = (unsigned long long)(qtr_pages_used() - start_used) * PAGE_SIZE;
 	live_end = live_objs;
 	req_end = live_req;
 	linux_end = live_linux;
@@ -592,7 +580,7 @@ int main(int argc, char **argv)
 	host_set_cpu(0);
 	slab_drain_all();
 	start_free = nr_free_pages();
-	start_used = pages_used();
+	start_used = qtr_pages_used();
 	start_slab = slab_total_pages();
 	managed = start_free + start_used;
 	for (unsigned int p = 0; p < passes && ok; p++)
