@@ -12,6 +12,7 @@
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
+#include <asm/irqflags.h>
 #include <asm/processor.h>
 
 static DEFINE_PER_CPU(unsigned long, ticks);
@@ -114,6 +115,23 @@ int timer_wait_all_cpus(unsigned int n)
 		cpu_relax();
 	} while (timer_ticks(self) - my_start < (unsigned long)WATCHDOG_SECONDS * HZ + n);
 	return -1;
+}
+
+/* timer_idle_until_tick: see timer.h. */
+void timer_idle_until_tick(void)
+{
+	unsigned int self = smp_processor_id();
+	unsigned long start = timer_ticks(self);
+
+	ASSERT(!arch_irqs_disabled());
+	for (;;) {
+		/* Look with interrupts off, so the tick cannot slip in before the halt. */
+		arch_irq_disable();
+		if (timer_ticks(self) != start)
+			break;
+		arch_cpu_idle();	/* returns with interrupts on, the interrupt taken */
+	}
+	arch_irq_enable();
 }
 
 /* timer_watchdog_start: see timer.h. */

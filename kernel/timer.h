@@ -39,6 +39,16 @@ void (*timer_set_hook(void (*fn)(unsigned int cpu)))(unsigned int cpu);
  */
 int timer_wait_all_cpus(unsigned int n);
 
+/*
+ * timer_idle_until_tick - halt the calling CPU until its own next tick has
+ * been taken (other interrupts wake it and it halts again). The caller must
+ * have interrupts on; they are on at the return. Under QEMU -icount with
+ * every other CPU idle too, this puts all of them to sleep at once, which
+ * restarts QEMU's own virtual timers from the tick's time (see
+ * lab/replay.c for why that matters).
+ */
+void timer_idle_until_tick(void);
+
 /* timer_watchdog_start - start checking for stuck CPUs (smp_init, once all are up). */
 void timer_watchdog_start(void);
 

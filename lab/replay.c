@@ -36,6 +36,7 @@
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/string.h"
+#include "kernel/timer.h"
 #include "mm/buddy.h"
 #include "mm/page.h"
 #include "mm/slab.h"
@@ -665,6 +666,20 @@ int replay_run(const struct boot_info *bi, bool icount)
 	rp.next_progress = 0;
 
 	smp_call_timeout = RP_CALL_TIMEOUT;
+	/*
+	 * Under -icount with several CPUs, QEMU runs them round-robin in slices
+	 * that end at its next virtual timer, its own vCPU kick timer among
+	 * them. That timer keeps the phase it had before the kernel started,
+	 * and the firmware and GRUB (their CD reads complete in host time)
+	 * reach the kernel after a different number of instructions each boot:
+	 * the slices would fall elsewhere in the replay and change who takes a
+	 * lock first, and the figures. With every CPU idle at once QEMU stops
+	 * that timer and starts it again when one wakes: so the boot CPU sleeps
+	 * until its tick (the others are idle already), and from then on every
+	 * timer runs at the same point of the kernel's own work each boot.
+	 */
+	if (icount && rp.ncpus > 1)
+		timer_idle_until_tick();
 	t0 = arch_cycles();
 	on_each_cpu_wait(replay_cpu, NULL);
 	t1 = arch_cycles();
