@@ -163,7 +163,8 @@ static void cache_free_home(struct kmem_cache *cachep, void *const *objs, unsign
 		if (k < n)
 			k += cache_free_objs(cachep, nid, objs + k, n - k, &release);
 		spin_unlock(&node->list_lock);
-		if (nid != slab_cpu_node(cachep))
+		/* Stats builds only: the per-CPU read in slab_cpu_node is never dropped by itself. */
+		if (CONFIG_SLAB_STATS && nid != slab_cpu_node(cachep))
 			stat(cachep, flushed_remote, k);
 		slabs_release(cachep, &release);
 		objs += k;
