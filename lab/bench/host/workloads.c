@@ -86,6 +86,7 @@
 #include "kernel/spinlock.h"
 #include <asm/processor.h>
 #include "peers.h"
+#include "workloads_sync.h"
 
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>
@@ -97,9 +98,7 @@
 #endif
 
 #include <errno.h>
-#include <fcntl.h>
 #include <gnu/libc-version.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -107,7 +106,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -172,70 +170,14 @@ static inline void spin_pause(unsigned long *spins)
 		sched_yield();
 }
 
-static void futex_wait(uint32_t *addr, uint32_t val)
-{
-	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
-}
-
-static void futex_wake(uint32_t *addr, int n)
-{
-	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
-}
-
-/*
- * The measured part's edges as tools/coherence sees them: it counts a
- * thread's accesses between its calls of these two (found by name).
- */
-__noinline void wl_window_begin(void);
-__noinline void wl_window_end(void);
-__noinline void wl_window_begin(void)
-{
-	__asm__ __volatile__("" ::: "memory");
-}
-
-__noinline void wl_window_end(void)
-{
-	__asm__ __volatile__("" ::: "memory");
-}
-
-/* ---- --lockstep: one allocation per thread in turn ---- */
-
 static bool opt_lockstep;
-static struct {
-	uint32_t go __aligned(64); /* set: this thread's turn */
-} ls_token[MAX_THREADS];
-static unsigned int ls_threads;	  /* threads in this run */
-static __thread unsigned int ls_self; /* this thread's place in the round */
-static __thread bool ls_in, ls_held;  /* in the measured part; holding the token */
-
-static void lockstep_pass(void)
-{
-	unsigned int next = (ls_self + 1) % ls_threads;
-
-	ls_held = false;
-	__atomic_store_n(&ls_token[next].go, 1, __ATOMIC_RELEASE);
-	futex_wake(&ls_token[next].go, 1);
-}
-
-/* Before each allocation in the measured part: pass the token on, wait for it back. */
-static __noinline void lockstep_turn(void)
-{
-	if (ls_held)
-		lockstep_pass();
-	while (!__atomic_load_n(&ls_token[ls_self].go, __ATOMIC_ACQUIRE))
-		futex_wait(&ls_token[ls_self].go, 0);
-	__atomic_store_n(&ls_token[ls_self].go, 0, __ATOMIC_RELAXED);
-	ls_held = true;
-}
 
 /* The measured part of a run starts and ends (also its --callgrind collection). */
 static inline void cg_begin(unsigned int id)
 {
 	wl_window_begin();
-	if (opt_lockstep) {
-		ls_self = id;
-		ls_in = true;
-	}
+	if (opt_lockstep)
+		lockstep_enter(id);
 	if (cg_collect)
 		CALLGRIND_TOGGLE_COLLECT;
 }
@@ -244,12 +186,8 @@ static inline void cg_end(void)
 {
 	if (cg_collect)
 		CALLGRIND_TOGGLE_COLLECT;
-	if (ls_in) {
-		/* Every thread makes as many allocations: the round ends together. */
-		if (ls_held)
-			lockstep_pass();
-		ls_in = false;
-	}
+	if (ls_in)
+		lockstep_leave();
 	wl_window_end();
 }
 
@@ -323,78 +261,6 @@ static inline size_t tag_check(struct wthread *t, const void *p)
 		return 0;
 	}
 	return n;
-}
-
-/* ---- perf's control fifos (WL_PERF_CTL="ctl-fifo,ack-fifo"), or none ---- */
-
-static int perf_ctl_fd = -1, perf_ack_fd = -1;
-
-static void perf_ctl_init(void)
-{
-	const char *e = getenv("WL_PERF_CTL");
-	const char *comma = e ? strchr(e, ',') : NULL;
-	char ctl[256];
-
-	if (!e)
-		return;
-	if (!comma || (size_t)(comma - e) >= sizeof(ctl)) {
-		fprintf(stderr, "workloads: WL_PERF_CTL='%s' is not 'ctl-fifo,ack-fifo': ignored\n",
-			e);
-		return;
-	}
-	memcpy(ctl, e, (size_t)(comma - e));
-	ctl[comma - e] = 0;
-	perf_ctl_fd = open(ctl, O_WRONLY | O_CLOEXEC);
-	perf_ack_fd = open(comma + 1, O_RDONLY | O_CLOEXEC);
-	if (perf_ctl_fd < 0 || perf_ack_fd < 0) {
-		fprintf(stderr, "workloads: WL_PERF_CTL: cannot open '%s' or '%s': %s\n", ctl,
-			comma + 1, strerror(errno));
-		perf_ctl_fd = -1;
-	}
-}
-
-/* Tell perf "enable" or "disable" and wait for its ack. */
-static void perf_ctl(const char *cmd)
-{
-	char ack[8];
-
-	if (perf_ctl_fd < 0)
-		return;
-	if (write(perf_ctl_fd, cmd, strlen(cmd)) < 0 || read(perf_ack_fd, ack, sizeof(ack)) < 0) {
-		fprintf(stderr, "workloads: perf control: %s\n", strerror(errno));
-		perf_ctl_fd = -1;
-	}
-}
-
-/* ---- threads, barrier ---- */
-
-struct barrier {
-	uint32_t count __aligned(64);
-	uint32_t gen __aligned(64);
-	uint32_t n;
-};
-
-/*
- * Wait for all b->n threads: a short spin, then sleep on a futex (no
- * sched_yield, so that the yields a profile shows are Quarry's spinlocks').
- */
-static void barrier_wait(struct barrier *b)
-{
-	uint32_t gen = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
-
-	if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == b->n) {
-		__atomic_store_n(&b->count, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&b->gen, gen + 1, __ATOMIC_SEQ_CST);
-		futex_wake(&b->gen, INT32_MAX);
-		return;
-	}
-	for (unsigned int spin = 0; spin < 2000; spin++) {
-		if (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) != gen)
-			return;
-		__asm__ __volatile__("pause" ::: "memory");
-	}
-	while (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == gen)
-		futex_wait(&b->gen, gen);
 }
 
 struct wthread {
@@ -888,9 +754,7 @@ static bool run_once(struct allocator *a, unsigned int w, unsigned int n, unsign
 	memset(rings, 0, sizeof(rings));
 	for (unsigned int i = 0; i < 2 * n && w == 0; i++)
 		larson_sets[i].busy = 0;
-	ls_threads = n;
-	for (unsigned int i = 0; i < n; i++)
-		ls_token[i].go = i == 0; /* thread 0 starts the round */
+	lockstep_reset(n);
 	if (run > 0)
 		perf_ctl("enable\n");
 	for (unsigned int i = 0; i < n; i++) {
