@@ -94,6 +94,7 @@ def main():
         peer = run['allocator'] in ('glibc', 'jemalloc', 'tcmalloc', 'mimalloc', 'locked')
         moves = defaultdict(int)
         cls = {}
+        syms = {pc: sym for pc, sym, *_ in insns}
         for pc, sym, acc, tr, inv in insns:
             cls[pc] = klass(pc, sym, head, binary)
             moves[cls[pc]] += tr + inv
@@ -109,7 +110,7 @@ def main():
             where = []
             for (pc, n) in by:
                 if peer and cls.get(pc, 'library') == 'library':
-                    where.append('%s (library) %d' % (dict((p, s) for p, s, *_ in insns).get(pc, '?'), n))
+                    where.append('%s (library) %d' % (syms.get(pc, '?'), n))
                 elif cls.get(pc) == mine:
                     fn, loc = binary.where([pc])[0]
                     where.append('%s %s %d' % (fn, loc, n))
