@@ -237,6 +237,81 @@ def profile_table(prof):
     return out
 
 
+# perf stat's hardware events, and how the counters table names them per operation.
+COUNTER_COLS = [("instructions", "instructions"), ("cycles", "cycles"),
+                ("cache-references", "cache refs"), ("cache-misses", "cache misses")]
+
+
+def read_counters(d):
+    """profile/stat-A-W-N.csv (perf stat -x,) and ops-A-W-N.csv (the run's workloads
+    --csv row) -> {(a, w, n): (ops, {event: count or None where not supported})}."""
+    out = {}
+    for path in sorted(glob.glob(os.path.join(d, "profile", "stat-*.csv"))):
+        m = re.match(r"stat-([a-z]+)-(larson|mixed)-(\d+)\.csv$", os.path.basename(path))
+        if not m:
+            continue
+        ops = 0
+        opsf = os.path.join(d, "profile", "ops-%s-%s-%s.csv" % m.groups())
+        if os.path.exists(opsf):
+            with open(opsf) as f:
+                for line in f:
+                    p = line.strip().split(",")
+                    if len(p) >= 7 and p[6].isdigit():
+                        ops += int(p[6])
+        counts = {}
+        with open(path) as f:
+            for line in f:
+                p = line.strip().split(",")
+                if len(p) < 3 or line.startswith("#"):
+                    continue
+                ev = re.sub(r":u$", "", p[2])
+                try:
+                    counts[ev] = float(p[0])
+                except ValueError:	# <not supported>, <not counted>
+                    counts[ev] = None
+        if ops and counts:
+            out[(m.group(1), m.group(2), int(m.group(3)))] = (ops, counts)
+    return out
+
+
+def counters_table(cnt):
+    hw = any(c.get(ev) is not None for _, c in cnt.values() for ev, _ in COUNTER_COLS)
+    out = ["\n### Counters per operation (perf stat over the timed run)\n",
+           "The same runs as the profile (and mimalloc's, the reference), counted: CPU ns "
+           "(task-clock, all threads) and the hardware events per operation; its threads' "
+           "set-up and clean-up are inside the counted span (under 1% of its operations at "
+           "the profile's scale). Instructions that grow with threads are more work "
+           "(spinning, slow paths); cycles and cache misses that grow while the "
+           "instructions stay flat are the same work waiting on memory (cache lines moving "
+           "between cores, or capacity).\n"]
+    if not hw:
+        out.append("This machine counted no hardware event (no PMU: perf says "
+                   "<not supported>, as in most virtual machines); only the software "
+                   "ones are shown.\n")
+    cols = [("task-clock", "CPU ns")] + (COUNTER_COLS if hw else []) + \
+        [("context-switches", "switches"), ("page-faults", "faults")]
+    out.append("| allocator | workload | threads | " + " | ".join(c for _, c in cols) +
+               (" | IPC |" if hw else " |"))
+    out.append("|---|---|---|" + "---|" * (len(cols) + (1 if hw else 0)))
+    for (a, w, n), (ops, c) in sorted(cnt.items(), key=lambda kv: (
+            ["slab", "slub"].index(kv[0][0]) if kv[0][0] in ("slab", "slub") else 2,
+            kv[0][1], kv[0][2])):
+        cells = []
+        for ev, _ in cols:
+            v = c.get(ev)
+            # task-clock is in msec; per operation in ns.
+            cells.append("-" if ev not in c else "n/s" if v is None else
+                         "%.2f" % (v * 1e6 / ops if ev == "task-clock" else v / ops))
+        row = "| %s | %s | %d | %s |" % (name(a), w, n, " | ".join(cells))
+        if hw:
+            i, y = c.get("instructions"), c.get("cycles")
+            row += " %s |" % ("%.2f" % (i / y) if i and y else "-")
+        out.append(row)
+    if hw:
+        out.append("\nn/s: not supported by this machine's PMU.")
+    return out
+
+
 def name(a):
     return NAMES.get(a, a)
 
@@ -374,6 +449,9 @@ def main():
     prof = read_profiles(args.dir)
     if prof:
         lines += profile_table(prof)
+    cnt = read_counters(args.dir)
+    if cnt:
+        lines += counters_table(cnt)
     lines += ["", "## The kernel under QEMU MTTCG (x86_64, 4K pages, `%s`)" % meta.get("kcmd", "?"),
               "",
               "Test 3 (concurrent_alloc_free): every CPU allocates then frees BENCH_OBJECTS "

@@ -30,7 +30,13 @@
 #     operation goes when it grows with threads (a spin in a lock, the kernel,
 #     a function whose loads wait on other cores). perf from PATH, or the
 #     bundle's; skipped with a note where perf is missing or not allowed
-#     (kernel.perf_event_paranoid above 2).
+#     (kernel.perf_event_paranoid above 2). The same runs, and mimalloc's as the
+#     reference, once more under perf stat (SCALE_COUNTERS: cycles, instructions,
+#     cache misses, ...) -> OUT/profile/stat-*.csv: per operation, whether more
+#     threads make an operation do more work (instructions: spinning, slow paths)
+#     or wait longer for the same work (cycles, cache misses: lines moving between
+#     cores). Where the machine has no PMU (most virtual machines), perf says
+#     "<not supported>" for the hardware events and the report says so.
 #  4. report_scale.py writes OUT/report.md (the tables) and OUT/scale.png (the
 #     plot, where python3-matplotlib is installed). Beside the figures, per host
 #     run (workloads --diag, OUT/diag.csv): turns of spin-waiting in Quarry's
@@ -43,6 +49,8 @@
 #   SCALE_RUNS     timed runs per (workload, threads, allocator) (3)
 #   SCALE_PCT      workloads' operations in percent of their defaults (20)
 #   SCALE_PROFILE_PCT  the same for the profile's runs (100: enough samples at 20 kHz)
+#   SCALE_COUNTERS perf stat's events for the counters (task-clock,cycles,instructions,
+#                  cache-references,cache-misses,context-switches,cpu-migrations,page-faults)
 #   SCALE_HOST=0 / SCALE_KERNEL=0 / SCALE_PROFILE=0   leave out that part
 #   SCALE_KCMD     the kernel's command line ("bench quick"; "bench" for 5 rounds)
 #   WL_SPINS_PER_YIELD  the host spinlocks' yield interval in turns (64; 1: a yield on
@@ -65,6 +73,12 @@ OUT=${OUT:-build/bench-scale}
 RUNS=${SCALE_RUNS:-3}
 PCT=${SCALE_PCT:-20}
 PPCT=${SCALE_PROFILE_PCT:-100}
+SCALE_COUNTERS=${SCALE_COUNTERS:-task-clock,cycles,instructions,cache-references,cache-misses,context-switches,cpu-migrations,page-faults}
+case $SCALE_COUNTERS in
+'' | *[!a-zA-Z0-9:,_.-]* | ,* | *, | *,,*)
+	echo "bench-scale: SCALE_COUNTERS '$SCALE_COUNTERS': perf event names separated by commas" >&2
+	exit 2 ;;
+esac
 KCMD=${SCALE_KCMD:-bench quick}
 cores=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)
 if [ -n "${SCALE_THREADS:-}" ]; then
@@ -165,34 +179,61 @@ if [ "${SCALE_HOST:-1}" != 0 ] && [ "${SCALE_PROFILE:-1}" != 0 ]; then
 	fi
 	pthreads=1
 	[ "$maxn" -gt 1 ] && pthreads="1 $maxn"
-	for a in slab slub; do
-		tag=$([ $a = slab ] || echo "-$a")
+	# perf_run WHAT NAME BINARY-ARGS...: perf WHAT (record or stat, its options first,
+	# up to --) over the timed run only, through the control fifos; the console in
+	# console-NAME.log. Fails where perf is missing or refused.
+	perf_run() {
+		local name=$1 rc
+		shift
+		rm -f "$P/ctl.fifo" "$P/ack.fifo"
+		mkfifo "$P/ctl.fifo" "$P/ack.fifo"
+		WL_PERF_CTL="$P/ctl.fifo,$P/ack.fifo" perf_cmd "$@" > "$P/console-$name.log" 2>&1
+		rc=$?
+		rm -f "$P/ctl.fifo" "$P/ack.fifo"
+		return $rc
+	}
+	loader=$( [ -n "$B" ] && echo "$B/lib/ld-linux-x86-64.so.2 --library-path $B/lib" )
+	# SLAB and SLUB sampled and counted; mimalloc (the peer that scales best) counted
+	# only, as the reference for what an operation costs in instructions and cycles.
+	for a in slab slub mimalloc; do
+		tag=
+		[ $a = slub ] && tag=-slub
+		allocs=quarry
+		[ $a = mimalloc ] && allocs=mimalloc
 		for w in larson mixed; do
 			for n in $pthreads; do
 				name=$a-$w-$n
-				echo "bench-scale: [$(elapsed)] profile: $a $w at $n threads (perf, cpu-clock)"
-				rm -f "$P/ctl.fifo" "$P/ack.fifo"
-				mkfifo "$P/ctl.fifo" "$P/ack.fifo"
-				ok=
-				# The kernel's samples too where allowed, else the program's own.
-				for ev in cpu-clock cpu-clock:u; do
-					WL_PERF_CTL="$P/ctl.fifo,$P/ack.fifo" perf_cmd record -q -e $ev -F 20000 \
-						-D -1 --control "fifo:$P/ctl.fifo,$P/ack.fifo" -o "$P/perf-$name.data" \
-						-- $( [ -n "$B" ] && echo "$B/lib/ld-linux-x86-64.so.2 --library-path $B/lib" ) \
-						"$BIN/workloads-4k$tag$suffix" --variant $a --allocators quarry \
-						--workloads $w --threads $n --runs 1 --scale "$PPCT" \
-						> "$P/console-$name.log" 2>&1 && { ok=$ev; break; }
-				done
-				rm -f "$P/ctl.fifo" "$P/ack.fifo"
-				if [ -z "$ok" ]; then
-					echo "bench-scale: no profile of $name: perf is missing or refused" \
-						"(see $P/console-$name.log)" >&2
-					continue
+				prog=("$BIN/workloads-4k$tag$suffix" --variant "${a/mimalloc/slab}" \
+					--allocators $allocs --workloads $w --threads $n --runs 1 --scale "$PPCT")
+				if [ $a != mimalloc ]; then
+					echo "bench-scale: [$(elapsed)] profile: $a $w at $n threads (perf, cpu-clock)"
+					ok=
+					# The kernel's samples too where allowed, else the program's own.
+					for ev in cpu-clock cpu-clock:u; do
+						perf_run "$name" record -q -e $ev -F 20000 -D -1 \
+							--control "fifo:$P/ctl.fifo,$P/ack.fifo" -o "$P/perf-$name.data" \
+							-- $loader "${prog[@]}" && { ok=$ev; break; }
+					done
+					if [ -n "$ok" ]; then
+						echo "$ok" > "$P/event-$name.txt"
+						perf_cmd report -i "$P/perf-$name.data" --no-children --sort symbol \
+							--stdio --percent-limit 0.5 2> /dev/null > "$P/report-$name.txt"
+						rm -f "$P/perf-$name.data"
+					else
+						echo "bench-scale: no profile of $name: perf is missing or refused" \
+							"(see $P/console-$name.log)" >&2
+					fi
 				fi
-				echo "$ok" > "$P/event-$name.txt"
-				perf_cmd report -i "$P/perf-$name.data" --no-children --sort symbol --stdio \
-					--percent-limit 0.5 2> /dev/null > "$P/report-$name.txt"
-				rm -f "$P/perf-$name.data"
+				# Counters: whether an operation does more work with more threads
+				# (instructions) or the same work waits longer (cycles, cache misses).
+				# A machine without a PMU says <not supported>, and the report says so.
+				echo "bench-scale: [$(elapsed)] counters: $a $w at $n threads (perf stat)"
+				rm -f "$P/ops-$name.csv"
+				perf_run "stat-$name" stat -x, -e "$SCALE_COUNTERS" -D -1 \
+					--control "fifo:$P/ctl.fifo,$P/ack.fifo" -o "$P/stat-$name.csv" \
+					-- $loader "${prog[@]}" --csv "$P/ops-$name.csv" ||
+					echo "bench-scale: no counters of $name: perf is missing or refused" \
+						"(see $P/console-stat-$name.log)" >&2
 			done
 		done
 	done

@@ -47,6 +47,49 @@ elif grep -q "no profile of slab-larson-1: perf is missing or refused" "$out.log
 else
 	fail "profile: no perf here, and the run did not say it left the profile out (see $out.log)"
 fi
+# The counters (perf stat): a row per allocator, workload and count, hardware events
+# where the machine has a PMU, else the note that it has none.
+if perf stat -e task-clock -o /dev/null true > /dev/null 2>&1; then
+	missing=
+	for a in SLAB SLUB; do
+		for wl in larson mixed; do
+			for n in 1 2; do
+				sed -n '/^### Counters per operation/,/^##/p' "$rep" 2>/dev/null |
+					grep -Eq "^\| $a \| $wl \| $n \| [0-9.]+ \|" || missing+=" $a/$wl/$n"
+			done
+		done
+	done
+	if [ -z "$missing" ]; then
+		pass "counters: CPU ns per operation for SLAB and SLUB, larson and mixed, 1 and 2 threads"
+	else
+		fail "counters: no row for:$missing (see $rep, $out/profile)"
+	fi
+elif grep -q "no counters of slab-larson-1: perf is missing or refused" "$out.log"; then
+	pass "counters: perf is missing or refused here, and the run says so"
+else
+	fail "counters: no perf here, and the run did not say it left the counters out (see $out.log)"
+fi
+# The counters' arithmetic on a machine with a PMU, from perf stat -x, output as
+# perf 6.1 writes it (this machine may have none): 2,000,000 operations, task-clock
+# 30 ms, 40,000,000 instructions, 60,000,000 cycles, a cache-miss count not supported.
+fake=$out-counters
+rm -rf "$fake"
+mkdir -p "$fake/profile"
+printf '%s\n' '# started on Fri Nov 27 02:48:51 2026' '' \
+	'30.00,msec,task-clock,30000000,100.00,1.900,CPUs utilized' \
+	'60000000,,cycles,30000000,100.00,2.000,GHz' \
+	'40000000,,instructions,30000000,100.00,0.67,insn per cycle' \
+	'<not supported>,,cache-misses,0,100.00,,' \
+	'3,,context-switches,30000000,100.00,0.100,K/sec' > "$fake/profile/stat-slab-mixed-2.csv"
+echo 'slab,2,mixed,1,15000000,30000000,2000000' > "$fake/profile/ops-slab-mixed-2.csv"
+python3 lab/bench/report_scale.py --dir "$fake" > /dev/null 2>&1
+if grep -Eq '^\| SLAB \| mixed \| 2 \| 15\.00 \| 20\.00 \| 30\.00 \| - \| n/s \| 0\.00 \| - \| 0\.67 \|$' \
+	"$fake/report.md" 2>/dev/null; then
+	pass "counters: per operation from perf stat's output (15 CPU ns, 20 instructions, 30 cycles, n/s, IPC 0.67)"
+else
+	fail "counters: canned perf stat output not read as expected (see $fake/report.md)"
+fi
+rm -rf "$fake"
 for wl in larson mixed prodcons; do
 	missing=
 	for a in SLAB SLUB SLOB SLOB-seg glibc+lock; do
@@ -78,6 +121,7 @@ check_refused() {	# check_refused WHAT EXPECTED ENV...
 }
 check_refused "SCALE_THREADS=1,x" "'x' is no count" SCALE_THREADS=1,x
 check_refused "SCALE_THREADS=65" "at most 64 threads" SCALE_THREADS=65
+check_refused "SCALE_COUNTERS=cycles,,x" "perf event names separated by commas" SCALE_COUNTERS=cycles,,x
 msg=$(WL_SPINS_PER_YIELD=0 build/bench-host/workloads-4k --allocators quarry --workloads mixed \
 	--threads 1 --runs 1 --scale 1 2>&1 >/dev/null)
 if [ $? -ne 0 ] && grep -q "WL_SPINS_PER_YIELD wants a number from 1" <<< "$msg"; then
