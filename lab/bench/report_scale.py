@@ -239,7 +239,8 @@ def profile_table(prof):
 
 # perf stat's hardware events, and how the counters table names them per operation.
 COUNTER_COLS = [("instructions", "instructions"), ("cycles", "cycles"),
-                ("cache-references", "cache refs"), ("cache-misses", "cache misses")]
+                ("cache-references", "cache refs"), ("cache-misses", "cache misses"),
+                ("L1-dcache-load-misses", "L1d load misses"), ("dTLB-load-misses", "dTLB load misses")]
 
 
 def read_counters(d):
@@ -283,7 +284,9 @@ def counters_table(cnt):
            "the profile's scale). Instructions that grow with threads are more work "
            "(spinning, slow paths); cycles and cache misses that grow while the "
            "instructions stay flat are the same work waiting on memory (cache lines moving "
-           "between cores, or capacity).\n"]
+           "between cores, or capacity). At one thread, against another machine's report "
+           "or mimalloc's row, the same columns say why one operation costs what it does "
+           "there (L1 and TLB misses: the pages and lines an operation touches).\n"]
     if not hw:
         out.append("This machine counted no hardware event (no PMU: perf says "
                    "<not supported>, as in most virtual machines); only the software "

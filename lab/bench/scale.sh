@@ -49,8 +49,9 @@
 #   SCALE_RUNS     timed runs per (workload, threads, allocator) (3)
 #   SCALE_PCT      workloads' operations in percent of their defaults (20)
 #   SCALE_PROFILE_PCT  the same for the profile's runs (100: enough samples at 20 kHz)
-#   SCALE_COUNTERS perf stat's events for the counters (task-clock,cycles,instructions,
-#                  cache-references,cache-misses,context-switches,cpu-migrations,page-faults)
+#   SCALE_COUNTERS perf stat's events for the counters (task-clock, cycles, instructions,
+#                  cache-references, cache-misses, L1-dcache-load-misses, dTLB-load-misses,
+#                  context-switches, cpu-migrations, page-faults; commas between)
 #   SCALE_HOST=0 / SCALE_KERNEL=0 / SCALE_PROFILE=0   leave out that part
 #   SCALE_KCMD     the kernel's command line ("bench quick"; "bench" for 5 rounds)
 #   WL_SPINS_PER_YIELD  the host spinlocks' yield interval in turns (64; 1: a yield on
@@ -73,7 +74,7 @@ OUT=${OUT:-build/bench-scale}
 RUNS=${SCALE_RUNS:-3}
 PCT=${SCALE_PCT:-20}
 PPCT=${SCALE_PROFILE_PCT:-100}
-SCALE_COUNTERS=${SCALE_COUNTERS:-task-clock,cycles,instructions,cache-references,cache-misses,context-switches,cpu-migrations,page-faults}
+SCALE_COUNTERS=${SCALE_COUNTERS:-task-clock,cycles,instructions,cache-references,cache-misses,L1-dcache-load-misses,dTLB-load-misses,context-switches,cpu-migrations,page-faults}
 case $SCALE_COUNTERS in
 '' | *[!a-zA-Z0-9:,_.-]* | ,* | *, | *,,*)
 	echo "bench-scale: SCALE_COUNTERS '$SCALE_COUNTERS': perf event names separated by commas" >&2

@@ -71,7 +71,8 @@ else
 fi
 # The counters' arithmetic on a machine with a PMU, from perf stat -x, output as
 # perf 6.1 writes it (this machine may have none): 2,000,000 operations, task-clock
-# 30 ms, 40,000,000 instructions, 60,000,000 cycles, a cache-miss count not supported.
+# 30 ms, 40,000,000 instructions, 60,000,000 cycles, a cache-miss count not supported,
+# 1,000,000 dTLB load misses.
 fake=$out-counters
 rm -rf "$fake"
 mkdir -p "$fake/profile"
@@ -80,12 +81,13 @@ printf '%s\n' '# started on Fri Nov 27 02:48:51 2026' '' \
 	'60000000,,cycles,30000000,100.00,2.000,GHz' \
 	'40000000,,instructions,30000000,100.00,0.67,insn per cycle' \
 	'<not supported>,,cache-misses,0,100.00,,' \
+	'1000000,,dTLB-load-misses,30000000,100.00,,' \
 	'3,,context-switches,30000000,100.00,0.100,K/sec' > "$fake/profile/stat-slab-mixed-2.csv"
 echo 'slab,2,mixed,1,15000000,30000000,2000000' > "$fake/profile/ops-slab-mixed-2.csv"
 python3 lab/bench/report_scale.py --dir "$fake" > /dev/null 2>&1
-if grep -Eq '^\| SLAB \| mixed \| 2 \| 15\.00 \| 20\.00 \| 30\.00 \| - \| n/s \| 0\.00 \| - \| 0\.67 \|$' \
+if grep -Eq '^\| SLAB \| mixed \| 2 \| 15\.00 \| 20\.00 \| 30\.00 \| - \| n/s \| - \| 0\.50 \| 0\.00 \| - \| 0\.67 \|$' \
 	"$fake/report.md" 2>/dev/null; then
-	pass "counters: per operation from perf stat's output (15 CPU ns, 20 instructions, 30 cycles, n/s, IPC 0.67)"
+	pass "counters: per operation from perf stat's output (15 CPU ns, 20 instructions, 30 cycles, n/s, 0.5 dTLB misses, IPC 0.67)"
 else
 	fail "counters: canned perf stat output not read as expected (see $fake/report.md)"
 fi
