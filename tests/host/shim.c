@@ -206,6 +206,23 @@ void *host_mm_setup(size_t bytes)
 				    ARRAY_SIZE(reserved));
 }
 
+/* host_mm_setup_bench: see host_shim.h. */
+void *host_mm_setup_bench(size_t bytes, bool prefault)
+{
+	const struct mem_range avail[] = { { HOST_PHYS_BASE, HOST_PHYS_BASE + bytes } };
+	const struct mem_range reserved[] = { { HOST_PHYS_BASE, HOST_PHYS_BASE + (1UL << 20) } };
+	char *mem = host_mm_setup_layout(bytes, HOST_PHYS_BASE, avail, 1, reserved, 1);
+
+	if (!prefault)
+		return mem;
+#ifdef MADV_POPULATE_WRITE
+	if (madvise((void *)ALIGN_DOWN((uintptr_t)mem, 4096), bytes, MADV_POPULATE_WRITE))
+#endif
+		for (size_t off = 0; off < bytes; off += 4096)
+			__atomic_fetch_add((volatile char *)mem + off, 0, __ATOMIC_RELAXED);
+	return mem;
+}
+
 /* host_mm_save: see host_shim.h. */
 void host_mm_save(struct host_mm_saved *s)
 {

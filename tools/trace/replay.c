@@ -337,12 +337,8 @@ static unsigned long arena_mb(void)
 
 static void setup(void)
 {
-	size_t bytes = (size_t)opt_arena_mb << 20;
-	const struct mem_range avail[] = {{HOST_PHYS_BASE, HOST_PHYS_BASE + bytes}};
-	const struct mem_range reserved[] = {{HOST_PHYS_BASE, HOST_PHYS_BASE + (1UL << 20)}};
-
 	host_set_cpu(0);
-	host_mm_setup_layout(bytes, HOST_PHYS_BASE, avail, 1, reserved, 1);
+	host_mm_setup_bench((size_t)opt_arena_mb << 20, false);
 	kmem_cache_init();
 }
 

@@ -28,7 +28,8 @@
 # Binaries: one per page size and freelist index width, each built from the
 # same mm/ sources as the kernel (mm/files.mk) with -O2 and -DQUARRY_HOST, no
 # sanitizers: build/bench-host/bench-{4k,64k}{,-idx4}; beside each the
-# multi-threaded workloads (workloads.c, workloads_sync.c, peers.c: larson, mixed, prodcons),
+# multi-threaded workloads (workloads.c, workloads_main.c, workloads_sync.c, peers.c:
+# larson, mixed, prodcons),
 # workloads-{4k,...}, and for SLUB, SLOB and SLOB-seg (BH_ALLOC=slub, slob,
 # slob-seg) workloads-4k-slub, -slob, -slob-seg. Three host-only choices:
 # -DHOST_IRQS_UNTRACKED (a thread has no interrupts to disable, so the shim's
@@ -131,7 +132,8 @@ BH_LIB_SRCS := $(MM_SRCS) kernel/printk.c kernel/panic.c tests/host/shim.c
 BH_LIB_OBJS := $(patsubst %.c,$(BH_OBJDIR)/%.o,$(BH_LIB_SRCS))
 BH_OBJS := $(BH_LIB_OBJS) $(BH_OBJDIR)/$(BH_DIR)/bench.o $(BH_OBJDIR)/$(BH_DIR)/peers.o
 BH_WL_OBJS := $(BH_LIB_OBJS) $(BH_OBJDIR)/$(BH_DIR)/workloads.o \
-	$(BH_OBJDIR)/$(BH_DIR)/workloads_sync.o $(BH_OBJDIR)/$(BH_DIR)/peers.o
+	$(BH_OBJDIR)/$(BH_DIR)/workloads_sync.o $(BH_OBJDIR)/$(BH_DIR)/workloads_main.o \
+	$(BH_OBJDIR)/$(BH_DIR)/peers.o
 BH_STAMP := $(BH_OBJDIR)/cflags
 
 # The kernel counts slab events only with SLAB_STATS=1; the host build would

@@ -838,19 +838,9 @@ static void run_callgrind(void)
 
 static void quarry_setup(void)
 {
-	size_t bytes = opt_arena_mb << 20;
-	const struct mem_range avail[] = { { HOST_PHYS_BASE, HOST_PHYS_BASE + bytes } };
-	const struct mem_range reserved[] = { { HOST_PHYS_BASE, HOST_PHYS_BASE + (1UL << 20) } };
-	char *mem;
-
 	host_set_cpu(0);
-	mem = host_mm_setup_layout(bytes, HOST_PHYS_BASE, avail, 1, reserved, 1);
 	/* The kernel's RAM is mapped: fault the arena in now, contents unchanged. */
-#ifdef MADV_POPULATE_WRITE
-	if (madvise((void *)ALIGN_DOWN((uintptr_t)mem, 4096), bytes, MADV_POPULATE_WRITE))
-#endif
-		for (size_t off = 0; off < bytes; off += 4096)
-			__atomic_fetch_add((volatile char *)mem + off, 0, __ATOMIC_RELAXED);
+	host_mm_setup_bench(opt_arena_mb << 20, true);
 	kmem_cache_init();
 }
 

@@ -2,48 +2,9 @@
  * workloads.c - multi-threaded, malloc-heavy workloads of the kind allocator
  * papers run, with Quarry's mm/ (built for Linux user space, threads pinned to
  * cores acting as CPUs) beside glibc, jemalloc, tcmalloc and mimalloc in one
- * process, in wall-clock time. Issue 14, "Host-native: real allocation patterns".
- *
- *   workloads [options]
- *     --csv FILE          append one row per timed run: allocator,threads,workload,run,
- *                         wall_ns,cpu_ns,ops (ops: allocations, each freed once)
- *     --meta FILE         write key=value facts (how each allocator was reached, load)
- *     --diag FILE         append one row per timed run: allocator,threads,workload,run,ops,
- *                         spins,minflt,nvcsw,nivcsw: all threads' turns of a spin-wait in
- *                         Quarry's spinlocks (cpu_relax; Quarry and "locked" only, a peer's
- *                         own spinning is not seen), minor page faults, voluntary and
- *                         involuntary context switches in the measured part
- *     --variant NAME      Quarry's allocator name in the rows ("slab" or "slub")
- *     --allocators LIST   subset of quarry,glibc,jemalloc,tcmalloc,mimalloc,locked
- *                         (locked: glibc's malloc behind one kernel/spinlock.h
- *                         lock, the plain spinlock-protected heap that SLOB and
- *                         SLOB-seg, one heap lock by design, are measured against;
- *                         not in the default list)
- *     --workloads LIST    subset of larson,mixed,prodcons
- *     --threads LIST      thread counts (default 1,2; prodcons needs 1 or an even count)
- *     --runs N            timed runs per (workload, threads, allocator), after one
- *                         untimed warm-up run (5); the allocators take turns in each run,
- *                         and each timed run follows an untimed one of the same allocator,
- *                         workload and threads, so that it starts with its own objects and
- *                         memory in the caches, not the previous allocator's (without it,
- *                         runs this short moved by up to a tenth with the order of turns)
- *     --no-warm-each      no untimed run before each timed one (half the time)
- *     --scale PCT         operations per thread in percent of the defaults (100)
- *     --arena-mb N        Quarry's "physical memory" (512)
- *     --plant N           test the checks: in each timed run, thread 0 spoils the tag of
- *                         its N-th object; the run must then fail (lab/bench/host/smoke.sh)
- *     --stats             at the end, print Quarry's slab event counters (slab_stats_show;
- *                         counts only in a SLAB_STATS=1 build) and slabinfo
- *     (environment) WL_SPINS_PER_YIELD=N   Quarry's spinlocks yield every N turns of a
- *                         wait (the host shim's cpu_relax; default 64; 1: on every turn)
- *     --callgrind         under valgrind's callgrind: one thread, one warm-up and one
- *                         measured run; the measured part of each (workload, allocator)
- *                         is collected and dumped as "workload|allocator|1|ops"
- *     --lockstep          in the measured part the threads take turns, one allocation
- *                         (and the free before the next) each, passing a token round:
- *                         the interleaving of many cores at its finest, the same on every
- *                         machine, for tools/coherence (times are then meaningless;
- *                         larson and mixed only)
+ * process, in wall-clock time: the workloads' timed loops, each allocator's
+ * copy of them, and one run of a workload (wl_run_once). The program's options,
+ * set-up and main loop are in workloads_main.c; workloads.h is what the two share.
  *
  * The workloads (written for Quarry; the papers' programs gave the idea only):
  *
@@ -87,6 +48,7 @@
 #include <asm/processor.h>
 #include "peers.h"
 #include "workloads_sync.h"
+#include "workloads.h"
 
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>
@@ -97,19 +59,15 @@
 #define CALLGRIND_DUMP_STATS_AT(s) ((void)(s))
 #endif
 
-#include <errno.h>
-#include <gnu/libc-version.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_THREADS  NR_CPUS
 #define LARSON_SLOTS 1000
 #define LARSON_MIN   8
 #define LARSON_MAX   1000
@@ -123,23 +81,24 @@
 #define PC_BATCH     256
 #define TAG_SALT     0x5157a11c0ffee000ULL
 
-/* Options. */
-static unsigned int opt_runs = 5;
-static unsigned int opt_scale = 100;
-static size_t opt_arena_mb = 512;
-static const char *opt_csv, *opt_meta, *opt_diag, *opt_variant = "slab";
-static const char *opt_allocators = "quarry,glibc,jemalloc,tcmalloc,mimalloc";
-static const char *opt_workloads = "larson,mixed,prodcons";
-static const char *opt_threads = "1,2";
-static unsigned int ncores;
-static bool opt_callgrind, opt_stats;
-static bool opt_warm_each = true;
-static unsigned int opt_plant;
+/* The options (workloads_main.c parses them), with their defaults. */
+struct wl_options wl_opt = {
+	.runs = 5,
+	.scale = 100,
+	.arena_mb = 512,
+	.variant = "slab",
+	.allocators = "quarry,glibc,jemalloc,tcmalloc,mimalloc",
+	.workloads = "larson,mixed,prodcons",
+	.threads = "1,2",
+	.warm_each = true,
+};
+unsigned int wl_ncores = 1;
+const bool wl_have_callgrind = HAVE_CALLGRIND;
 static unsigned int plant_left; /* thread 0's allocations until it spoils a tag (0: never) */
 static bool cg_collect;		/* this run's measured parts are collected */
 
-
-static bool listed(const char *list, const char *key)
+/* wl_listed: see workloads.h. */
+bool wl_listed(const char *list, const char *key)
 {
 	size_t k = strlen(key);
 
@@ -154,7 +113,8 @@ static bool listed(const char *list, const char *key)
 	return false;
 }
 
-static uint64_t clock_ns(clockid_t id)
+/* wl_clock_ns: see workloads.h. */
+uint64_t wl_clock_ns(clockid_t id)
 {
 	struct timespec t;
 
@@ -170,13 +130,11 @@ static inline void spin_pause(unsigned long *spins)
 		sched_yield();
 }
 
-static bool opt_lockstep;
-
 /* The measured part of a run starts and ends (also its --callgrind collection). */
 static inline void cg_begin(unsigned int id)
 {
 	wl_window_begin();
-	if (opt_lockstep)
+	if (wl_opt.lockstep)
 		lockstep_enter(id);
 	if (cg_collect)
 		CALLGRIND_TOGGLE_COLLECT;
@@ -334,7 +292,7 @@ static __always_inline void *obj_new(struct wthread *t, void *(*alloc)(size_t), 
 
 static unsigned int ops_scaled(unsigned int n)
 {
-	uint64_t v = (uint64_t)n * opt_scale / 100;
+	uint64_t v = (uint64_t)n * wl_opt.scale / 100;
 
 	return v ? (unsigned int)v : 1;
 }
@@ -380,8 +338,8 @@ static __always_inline void larson_body(struct wthread *t, void *(*alloc)(size_t
 		}
 	}
 	barrier_wait(&start_barrier);
-	t->t0 = clock_ns(CLOCK_MONOTONIC);
-	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	t->t0 = wl_clock_ns(CLOCK_MONOTONIC);
+	t->cpu_ns = wl_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	diag_begin(t);
 	cg_begin(t->id);
 	while (done < total) {
@@ -400,8 +358,8 @@ static __always_inline void larson_body(struct wthread *t, void *(*alloc)(size_t
 		__atomic_store_n(&set->busy, 0, __ATOMIC_RELEASE);
 	}
 	cg_end();
-	t->t1 = clock_ns(CLOCK_MONOTONIC);
-	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t->cpu_ns;
+	t->t1 = wl_clock_ns(CLOCK_MONOTONIC);
+	t->cpu_ns = wl_clock_ns(CLOCK_THREAD_CPUTIME_ID) - t->cpu_ns;
 	diag_end(t);
 	t->ops = done;
 	/* Clean-up (untimed): every set freed by the thread that filled it. */
@@ -426,8 +384,8 @@ static __always_inline void mixed_body(struct wthread *t, void *(*alloc)(size_t)
 
 	memset(slot, 0, MIXED_SLOTS * sizeof(*slot));
 	barrier_wait(&start_barrier);
-	t->t0 = clock_ns(CLOCK_MONOTONIC);
-	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	t->t0 = wl_clock_ns(CLOCK_MONOTONIC);
+	t->cpu_ns = wl_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	diag_begin(t);
 	cg_begin(t->id);
 	for (unsigned int k = 0; k < total; k++) {
@@ -441,8 +399,8 @@ static __always_inline void mixed_body(struct wthread *t, void *(*alloc)(size_t)
 		slot[j] = obj_new(t, alloc, n);
 	}
 	cg_end();
-	t->t1 = clock_ns(CLOCK_MONOTONIC);
-	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t->cpu_ns;
+	t->t1 = wl_clock_ns(CLOCK_MONOTONIC);
+	t->cpu_ns = wl_clock_ns(CLOCK_THREAD_CPUTIME_ID) - t->cpu_ns;
 	diag_end(t);
 	t->ops = total;
 	for (unsigned int j = 0; j < MIXED_SLOTS; j++) {
@@ -513,8 +471,8 @@ static __always_inline void prodcons_body(struct wthread *t, void *(*alloc)(size
 	uint64_t s = t->seed;
 
 	barrier_wait(&start_barrier);
-	t->t0 = clock_ns(CLOCK_MONOTONIC);
-	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	t->t0 = wl_clock_ns(CLOCK_MONOTONIC);
+	t->cpu_ns = wl_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	diag_begin(t);
 	cg_begin(t->id);
 	if (t->nthreads == 1) {
@@ -577,8 +535,8 @@ static __always_inline void prodcons_body(struct wthread *t, void *(*alloc)(size
 		t->ops = 0; /* the producer counts the pairs */
 	}
 	cg_end();
-	t->t1 = clock_ns(CLOCK_MONOTONIC);
-	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t->cpu_ns;
+	t->t1 = wl_clock_ns(CLOCK_MONOTONIC);
+	t->cpu_ns = wl_clock_ns(CLOCK_THREAD_CPUTIME_ID) - t->cpu_ns;
 	diag_end(t);
 	t->seed = s;
 }
@@ -683,30 +641,23 @@ DEFINE_WORKLOADS(tcmalloc)
 DEFINE_WORKLOADS(mimalloc)
 DEFINE_WORKLOADS(locked)
 
-struct allocator {
-	const char *key;
-	void (*fn[3])(struct wthread *t);    /* larson, mixed, prodcons */
-	void (*fn_ls[3])(struct wthread *t); /* the same under --lockstep (no prodcons) */
-	bool on;
-	char how[256];
-};
-
 #define ALLOCATOR(NAME)                                                                            \
 	{                                                                                          \
 #NAME, {NAME##_larson, NAME##_mixed, NAME##_prodcons },                            \
 		    {NAME##_larson_ls, NAME##_mixed_ls, NULL}, false, ""                           \
 	}
 
-static struct allocator allocs[] = {
+struct allocator wl_allocs[WL_NALLOCS] = {
     ALLOCATOR(quarry),	 ALLOCATOR(glibc),    ALLOCATOR(jemalloc),
     ALLOCATOR(tcmalloc), ALLOCATOR(mimalloc), ALLOCATOR(locked),
 };
 
-static const char *const workload_names[3] = {"larson", "mixed", "prodcons"};
+const char *const wl_workload_names[3] = {"larson", "mixed", "prodcons"};
 
-static const char *alloc_name(const struct allocator *a)
+/* wl_alloc_name: see workloads.h. */
+const char *wl_alloc_name(const struct allocator *a)
 {
-	return a == &allocs[0] ? opt_variant : a->key;
+	return a == &wl_allocs[0] ? wl_opt.variant : a->key;
 }
 
 /* ---- running ---- */
@@ -725,30 +676,27 @@ static void *thread_main(void *arg)
 {
 	struct wthread *t = arg;
 
-	pin(t->id % ncores);
+	pin(t->id % wl_ncores);
 	host_set_cpu(t->id);
 	t->fn(t);
 	return NULL;
 }
 
-/*
- * One run of workload w with allocator a on n threads: the measured part is
- * from the common start to the last thread's end. Returns false when an
- * object's tag did not check.
- */
-static FILE *diag_file; /* --diag */
+FILE *wl_diag_file;
 
-static bool run_once(struct allocator *a, unsigned int w, unsigned int n, unsigned int run,
+/* wl_run_once: see workloads.h. */
+
+bool wl_run_once(struct allocator *a, unsigned int w, unsigned int n, unsigned int run,
 		     FILE *csv)
 {
 	uint64_t t0 = UINT64_MAX, t1 = 0, cpu = 0, ops = 0, spins = 0, minflt = 0, nvcsw = 0;
 	uint64_t nivcsw = 0;
 	unsigned long bad = 0;
 
-	cg_collect = opt_callgrind && run > 0 && n == 1;
-	plant_left = run > 0 ? opt_plant : 0;
-	cur_alloc = alloc_name(a);
-	cur_workload = workload_names[w];
+	cg_collect = wl_opt.callgrind && run > 0 && n == 1;
+	plant_left = run > 0 ? wl_opt.plant : 0;
+	cur_alloc = wl_alloc_name(a);
+	cur_workload = wl_workload_names[w];
 	start_barrier = (struct barrier){.n = n};
 	larson_next = 0;
 	memset(rings, 0, sizeof(rings));
@@ -763,7 +711,7 @@ static bool run_once(struct allocator *a, unsigned int w, unsigned int n, unsign
 		t->id = i;
 		t->nthreads = n;
 		t->seed = 0x9e3779b97f4a7c15ULL * (i + 1) + run * 0x632be59bd9b4e019ULL + w;
-		t->fn = opt_lockstep ? a->fn_ls[w] : a->fn[w];
+		t->fn = wl_opt.lockstep ? a->fn_ls[w] : a->fn[w];
 		t->bad = 0;
 		if (pthread_create(&t->thread, NULL, thread_main, t)) {
 			fprintf(stderr, "workloads: cannot start thread %u\n", i);
@@ -789,277 +737,35 @@ static bool run_once(struct allocator *a, unsigned int w, unsigned int n, unsign
 	if (cg_collect) {
 		char name[96];
 
-		snprintf(name, sizeof(name), "%s|%s|%u|%llu", workload_names[w], alloc_name(a), n,
+		snprintf(name, sizeof(name), "%s|%s|%u|%llu", wl_workload_names[w], wl_alloc_name(a), n,
 			 (unsigned long long)ops);
 		CALLGRIND_DUMP_STATS_AT(name);
 	}
 	if (csv && run > 0)
-		fprintf(csv, "%s,%u,%s,%u,%llu,%llu,%llu\n", alloc_name(a), n, workload_names[w],
+		fprintf(csv, "%s,%u,%s,%u,%llu,%llu,%llu\n", wl_alloc_name(a), n, wl_workload_names[w],
 			run, (unsigned long long)(t1 - t0), (unsigned long long)cpu,
 			(unsigned long long)ops);
-	if (diag_file && csv && run > 0)
-		fprintf(diag_file, "%s,%u,%s,%u,%llu,%llu,%llu,%llu,%llu\n", alloc_name(a), n,
-			workload_names[w], run, (unsigned long long)ops, (unsigned long long)spins,
+	if (wl_diag_file && csv && run > 0)
+		fprintf(wl_diag_file, "%s,%u,%s,%u,%llu,%llu,%llu,%llu,%llu\n", wl_alloc_name(a), n,
+			wl_workload_names[w], run, (unsigned long long)ops, (unsigned long long)spins,
 			(unsigned long long)minflt, (unsigned long long)nvcsw,
 			(unsigned long long)nivcsw);
 	if (bad)
 		fprintf(stderr, "workloads: %s, %s, %u threads: %lu objects with bad tags\n",
-			alloc_name(a), workload_names[w], n, bad);
+			wl_alloc_name(a), wl_workload_names[w], n, bad);
 	return bad == 0;
 }
 
-static void setup_allocators(void)
+/* wl_prepare: see workloads.h. */
+bool wl_prepare(unsigned int maxn)
 {
-	for (unsigned int i = 0; i < ARRAY_SIZE(allocs); i++)
-		allocs[i].on = listed(opt_allocators, allocs[i].key);
-	snprintf(allocs[0].how, sizeof(allocs[0].how),
-		 "Quarry mm/ (buddy + %s) compiled into this program: kmalloc()/kfree(), "
-		 "threads as CPUs (host_cpu_id), arena pre-faulted",
-		 opt_variant);
-	snprintf(allocs[1].how, sizeof(allocs[1].how),
-		 "glibc %s malloc()/free(), the process's own allocator", gnu_get_libc_version());
-	snprintf(allocs[5].how, sizeof(allocs[5].how),
-		 "glibc %s malloc()/free() behind one spinlock (kernel/spinlock.h, the "
-		 "host's cpu_relax): a plain spinlock-protected heap", gnu_get_libc_version());
-	for (unsigned int i = 2; i < 5; i++)
-		if (allocs[i].on && !peer_open(allocs[i].key, allocs[i].how, sizeof(allocs[i].how)))
-			allocs[i].on = false;
-}
-
-static void quarry_setup(void)
-{
-	size_t bytes = opt_arena_mb << 20;
-	const struct mem_range avail[] = {{HOST_PHYS_BASE, HOST_PHYS_BASE + bytes}};
-	const struct mem_range reserved[] = {{HOST_PHYS_BASE, HOST_PHYS_BASE + (1UL << 20)}};
-	char *mem;
-
-	host_set_cpu(0);
-	mem = host_mm_setup_layout(bytes, HOST_PHYS_BASE, avail, 1, reserved, 1);
-#ifdef MADV_POPULATE_WRITE
-	if (madvise((void *)ALIGN_DOWN((uintptr_t)mem, 4096), bytes, MADV_POPULATE_WRITE))
-#endif
-		for (size_t off = 0; off < bytes; off += 4096)
-			__atomic_fetch_add((volatile char *)mem + off, 0, __ATOMIC_RELAXED);
-	kmem_cache_init();
-}
-
-static void meta_loadavg(FILE *meta, const char *key)
-{
-	FILE *f = fopen("/proc/loadavg", "r");
-	char a[16], b[16], c[16];
-
-	if (f && fscanf(f, "%15s %15s %15s", a, b, c) == 3)
-		fprintf(meta, "%s=%s %s %s\n", key, a, b, c);
-	else
-		fprintf(meta, "%s=unknown\n", key);
-	if (f)
-		fclose(f);
-}
-
-static void usage(void)
-{
-	fprintf(stderr, "usage: workloads [--csv F] [--meta F] [--diag F] [--variant NAME] [--allocators L] "
-			"[--workloads L] [--threads L] [--runs N] [--scale PCT] [--arena-mb N] "
-			"[--plant N] [--stats] [--callgrind] [--lockstep]\n");
-	exit(2);
-}
-
-static unsigned int parse_uint(const char *opt, const char *v, unsigned int lo, unsigned int hi)
-{
-	char *end;
-	unsigned long x;
-
-	errno = 0;
-	x = strtoul(v, &end, 10);
-	if (errno || end == v || *end || x < lo || x > hi) {
-		fprintf(stderr, "workloads: %s wants a number from %u to %u, not '%s'\n", opt, lo,
-			hi, v);
-		exit(2);
-	}
-	return (unsigned int)x;
-}
-
-int main(int argc, char **argv)
-{
-	unsigned int nthr[MAX_THREADS], nn = 0, maxn = 1;
-	cpu_set_t set;
-	FILE *csv = NULL, *meta = NULL;
-	bool ok = true;
-
-	peer_static_tls(argv);
-	perf_ctl_init();
-	if (getenv("WL_SPINS_PER_YIELD"))
-		host_spins_per_yield = parse_uint("WL_SPINS_PER_YIELD", getenv("WL_SPINS_PER_YIELD"), 1,
-						  1000000);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(a, "--callgrind")) {
-			opt_callgrind = true;
-			continue;
-		}
-		if (!strcmp(a, "--no-warm-each")) {
-			opt_warm_each = false;
-			continue;
-		}
-		if (!strcmp(a, "--stats")) {
-			opt_stats = true;
-			continue;
-		}
-		if (!strcmp(a, "--lockstep")) {
-			opt_lockstep = true;
-			continue;
-		}
-		if (!v)
-			usage();
-		i++;
-		if (!strcmp(a, "--csv"))
-			opt_csv = v;
-		else if (!strcmp(a, "--meta"))
-			opt_meta = v;
-		else if (!strcmp(a, "--diag"))
-			opt_diag = v;
-		else if (!strcmp(a, "--variant"))
-			opt_variant = v;
-		else if (!strcmp(a, "--allocators"))
-			opt_allocators = v;
-		else if (!strcmp(a, "--workloads"))
-			opt_workloads = v;
-		else if (!strcmp(a, "--threads"))
-			opt_threads = v;
-		else if (!strcmp(a, "--runs"))
-			opt_runs = parse_uint(a, v, 1, 1000);
-		else if (!strcmp(a, "--scale"))
-			opt_scale = parse_uint(a, v, 1, 100000);
-		else if (!strcmp(a, "--plant"))
-			opt_plant = parse_uint(a, v, 1, 1000000);
-		else if (!strcmp(a, "--arena-mb"))
-			opt_arena_mb = parse_uint(a, v, 64, 1 << 20);
-		else
-			usage();
-	}
-	for (unsigned int n = 1; n <= MAX_THREADS; n++) {
-		char buf[8];
-
-		snprintf(buf, sizeof(buf), "%u", n);
-		if (listed(opt_threads, buf)) {
-			nthr[nn++] = n;
-			maxn = n;
-		}
-	}
-	if (!nn) {
-		fprintf(stderr, "workloads: --threads '%s': no count from 1 to %u\n", opt_threads,
-			MAX_THREADS);
-		return 2;
-	}
-	if (opt_callgrind && (!HAVE_CALLGRIND || nn != 1 || nthr[0] != 1)) {
-		fprintf(stderr, "workloads: --callgrind needs <valgrind/callgrind.h> at build time "
-				"and --threads 1\n");
-		return 2;
-	}
-	if (opt_callgrind)
-		opt_runs = 1;
-	if (opt_lockstep && (listed(opt_workloads, "prodcons") || opt_callgrind)) {
-		fprintf(stderr, "workloads: --lockstep runs larson and mixed only, without "
-				"--callgrind (prodcons's consumer waits for its producer, which "
-				"would wait for the token), not '--workloads %s'\n",
-			opt_workloads);
-		return 2;
-	}
-	sched_getaffinity(0, sizeof(set), &set);
-	ncores = (unsigned int)CPU_COUNT(&set);
-	if (ncores < 1)
-		ncores = 1;
-
-	setup_allocators();
-	quarry_setup();
 	larson_sets = calloc(2 * maxn, sizeof(*larson_sets));
-	for (unsigned int i = 0; i < maxn; i++)
+	if (!larson_sets)
+		return false;
+	for (unsigned int i = 0; i < maxn; i++) {
 		threads[i].slots = calloc(MAX(MIXED_SLOTS, PC_BATCH), sizeof(void *));
-	if (!larson_sets) {
-		fprintf(stderr, "workloads: out of memory for the larson sets\n");
-		return 2;
-	}
-	for (unsigned int i = 0; i < maxn; i++)
 		if (!threads[i].slots)
-			return 2;
-	if (opt_csv && !(csv = fopen(opt_csv, "a"))) {
-		perror(opt_csv);
-		return 2;
+			return false;
 	}
-	if (opt_diag && !(diag_file = fopen(opt_diag, "a"))) {
-		perror(opt_diag);
-		return 2;
-	}
-	if (opt_meta) {
-		meta = fopen(opt_meta, "w");
-		if (!meta) {
-			perror(opt_meta);
-			return 2;
-		}
-		fprintf(meta, "page_size=%s\nvariant=%s\ncores=%u\nruns=%u\nscale=%u\n"
-			"spins_per_yield=%u\n", PAGE_SIZE_NAME, opt_variant, ncores, opt_runs, opt_scale,
-			host_spins_per_yield);
-		meta_loadavg(meta, "loadavg_start");
-		for (unsigned int i = 0; i < ARRAY_SIZE(allocs); i++)
-			if (listed(opt_allocators, allocs[i].key))
-				fprintf(meta, "how_%s=%s\n", alloc_name(&allocs[i]), allocs[i].how);
-		fflush(meta);
-	}
-	for (unsigned int i = 0; i < ARRAY_SIZE(allocs); i++)
-		if (listed(opt_allocators, allocs[i].key))
-			fprintf(stderr, "  %-9s %s\n", alloc_name(&allocs[i]), allocs[i].how);
-
-	/* Run 0 is the untimed warm-up; the allocators take turns within each run. */
-	for (unsigned int run = 0; run <= opt_runs; run++) {
-		uint64_t r0 = clock_ns(CLOCK_MONOTONIC);
-
-		fprintf(stderr, "  run %u/%u%s ...", run, opt_runs, run ? "" : " (warm-up)");
-		for (unsigned int w = 0; w < 3; w++) {
-			if (!listed(opt_workloads, workload_names[w]))
-				continue;
-			for (unsigned int k = 0; k < nn; k++) {
-				unsigned int n = nthr[k];
-
-				if (w == 2 && n > 1 && n % 2) {
-					if (run == 0)
-						fprintf(stderr,
-							" (prodcons: %u threads is no "
-							"whole number of pairs: skipped)",
-							n);
-					continue;
-				}
-				for (unsigned int j = 0; j < ARRAY_SIZE(allocs); j++) {
-					struct allocator *a =
-					    &allocs[(j + run) % ARRAY_SIZE(allocs)];
-
-					if (!a->on)
-						continue;
-					/* Warm this allocator's caches and memory first (see --runs). */
-					if (run > 0 && opt_warm_each)
-						ok &= run_once(a, w, n, 0, NULL);
-					ok &= run_once(a, w, n, run, csv);
-				}
-			}
-		}
-		fprintf(stderr, " %.1f s\n", (double)(clock_ns(CLOCK_MONOTONIC) - r0) / 1e9);
-	}
-	if (opt_stats && allocs[0].on) {
-		host_set_cpu(0);
-		slab_stats_show();
-		slabinfo_show();
-	}
-	if (csv)
-		fclose(csv);
-	if (diag_file)
-		fclose(diag_file);
-	if (meta) {
-		meta_loadavg(meta, "loadavg_end");
-		fclose(meta);
-	}
-	if (!ok) {
-		fprintf(stderr, "workloads: some objects came back overwritten (see above)\n");
-		return 1;
-	}
-	return 0;
+	return true;
 }

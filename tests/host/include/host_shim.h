@@ -52,6 +52,15 @@ void *host_mm_setup_layout(size_t bytes, uint64_t phys_base, const struct mem_ra
 			   unsigned int n_reserved);
 
 /*
+ * host_mm_setup_bench - a benchmark's arena: bytes of RAM at physical
+ * HOST_PHYS_BASE in one range, its first MiB reserved as a kernel image would
+ * be; with prefault, every page is faulted in now (contents unchanged), so that
+ * no timed run pays a page fault. Returns the host address of HOST_PHYS_BASE.
+ * Exits the process if mmap fails. The caller then runs kmem_cache_init().
+ */
+void *host_mm_setup_bench(size_t bytes, bool prefault);
+
+/*
  * host_mm_save/host_mm_restore - keep the current mm state (arena, mem_map,
  * max_pfn, buddy lists and stats) across a test that re-initialises mm/ on a
  * private arena, so later tests find the allocator as they left it. Pairs
