@@ -66,6 +66,7 @@
 #include <string.h>
 #include <time.h>
 
+/* Which allocators --allocators names, and how each is reached (the peers' libraries opened). */
 static void setup_allocators(void)
 {
 	for (unsigned int i = 0; i < ARRAY_SIZE(wl_allocs); i++)
@@ -84,6 +85,7 @@ static void setup_allocators(void)
 			wl_allocs[i].on = false;
 }
 
+/* Quarry's memory (a pre-faulted arena of --arena-mb) and its caches, set up as CPU 0. */
 static void quarry_setup(void)
 {
 	host_set_cpu(0);
