@@ -200,36 +200,61 @@ def events_table(events):
     return out
 
 
+def perf_report_line(line):
+    """A line of perf report --stdio --sort symbol: (samples it declares, (pct, symbol) or None)."""
+    sm = re.match(r"# Samples: ([\d.]+)([KM]?)", line)
+    if sm:
+        return int(float(sm.group(1)) * {"": 1, "K": 1000, "M": 1000000}[sm.group(2)]), None
+    r = re.match(r"\s*([\d.]+)%\s+\[([.kuHg])\]\s+(\S+)", line)
+    if r:
+        return 0, (float(r.group(1)), r.group(3) + (" [k]" if r.group(2) == "k" else ""))
+    return 0, None
+
+
+def sample_line(line):
+    """A line of workloads --sample's file: (samples it declares, (pct, function) or None)."""
+    sm = re.match(r"# workloads --sample: .* samples (\d+)", line)
+    if sm:
+        return int(sm.group(1)), None
+    r = re.match(r"\s*([\d.]+)% \d+ (.+)$", line.rstrip("\n"))
+    if r and float(r.group(1)) >= 0.5:
+        return 0, (float(r.group(1)), r.group(2))
+    return 0, None
+
+
 def read_profiles(d):
-    """profile/report-A-W-N.txt (perf report --sort symbol) -> {(a, w, n): (event, [(pct, sym)])}."""
+    """profile/report-A-W-N.txt (perf report --sort symbol), or where perf could not run
+    profile/sample-A-W-N.txt (the workloads' own samples, --sample)
+    -> {(a, w, n): (event, samples, [(pct, sym)])}."""
     out = {}
-    for path in sorted(glob.glob(os.path.join(d, "profile", "report-*.txt"))):
-        m = re.match(r"report-(slab|slub)-(larson|mixed)-(\d+)\.txt$", os.path.basename(path))
-        if not m:
-            continue
-        rows, samples = [], 0
-        with open(path) as f:
-            for line in f:
-                sm = re.match(r"# Samples: ([\d.]+)([KM]?)", line)
-                if sm:
-                    samples += int(float(sm.group(1)) *
-                                   {"": 1, "K": 1000, "M": 1000000}[sm.group(2)])
-                r = re.match(r"\s*([\d.]+)%\s+\[([.kuHg])\]\s+(\S+)", line)
-                if r:
-                    rows.append((float(r.group(1)),
-                                 r.group(3) + (" [k]" if r.group(2) == "k" else "")))
-        ev = os.path.join(d, "profile", "event-%s-%s-%s.txt" % m.groups())
-        event = open(ev).read().strip() if os.path.exists(ev) else "?"
-        out[(m.group(1), m.group(2), int(m.group(3)))] = (event, samples, rows)
+    for kind, parse in (("report", perf_report_line), ("sample", sample_line)):
+        for path in sorted(glob.glob(os.path.join(d, "profile", kind + "-*.txt"))):
+            m = re.match(kind + r"-(slab|slub)-(larson|mixed)-(\d+)\.txt$",
+                         os.path.basename(path))
+            if not m:
+                continue
+            rows, samples = [], 0
+            with open(path) as f:
+                for line in f:
+                    n, row = parse(line)
+                    samples += n
+                    if row:
+                        rows.append(row)
+            ev = os.path.join(d, "profile", "event-%s-%s-%s.txt" % m.groups())
+            event = ("the workloads' own SIGPROF samples" if kind == "sample" else
+                     "perf record -e " + (open(ev).read().strip() if os.path.exists(ev) else "?"))
+            out[(m.group(1), m.group(2), int(m.group(3)))] = (event, samples, rows)
     return out
 
 
 def profile_table(prof):
-    out = ["\n### Where the CPU time goes (perf record, %s; the timed run only)\n" %
+    out = ["\n### Where the CPU time goes (%s; the timed run only)\n" %
            ", ".join(sorted({e for e, _, _ in prof.values()})),
            "Share of samples by function, the eight largest; functions of mm/ are the "
-           "allocator's, [k] marks the kernel's. A share that grows from 1 thread to many "
-           "is the cost that grows with cores.\n",
+           "allocator's, [k] marks the kernel's (perf), [lib] a shared library's. A share "
+           "that grows from 1 thread to many is the cost that grows with cores. Where perf "
+           "could not run, the workloads sampled themselves (--sample: SIGPROF to each "
+           "thread at 20 kHz; time in the kernel shows on the system call's stub).\n",
            "| allocator | workload | threads | samples | the largest shares |", "|---|---|---|---|---|"]
     for (a, w, n), (event, samples, rows) in sorted(prof.items()):
         out.append("| %s | %s | %d | %d | %s |" % (a.upper(), w, n, samples, "; ".join(

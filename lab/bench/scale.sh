@@ -29,8 +29,9 @@
 #     run only, perf report by symbol -> OUT/profile/: where the CPU time per
 #     operation goes when it grows with threads (a spin in a lock, the kernel,
 #     a function whose loads wait on other cores). perf from PATH, or the
-#     bundle's; skipped with a note where perf is missing or not allowed
-#     (kernel.perf_event_paranoid above 2). The same runs, and mimalloc's as the
+#     bundle's. Where perf is missing or not allowed (kernel.perf_event_paranoid
+#     above 2, a container refusing perf_event_open), the workloads sample
+#     themselves instead (--sample, lab/bench/host/workloads_sample.h). The same runs, and mimalloc's as the
 #     reference, once more under perf stat (SCALE_COUNTERS: cycles, instructions,
 #     cache misses, ...) -> OUT/profile/stat-*.csv: per operation, whether more
 #     threads make an operation do more work (instructions: spinning, slow paths)
@@ -49,6 +50,9 @@
 #   SCALE_RUNS     timed runs per (workload, threads, allocator) (3)
 #   SCALE_PCT      workloads' operations in percent of their defaults (20)
 #   SCALE_PROFILE_PCT  the same for the profile's runs (100: enough samples at 20 kHz)
+#   SCALE_PROFILER the profile's sampler: perf (perf record), self (the workloads'
+#                  own, --sample: SIGPROF at 20 kHz, no perf or privilege needed) or
+#                  auto (perf, else self; the default)
 #   SCALE_COUNTERS perf stat's events for the counters (task-clock, cycles, instructions,
 #                  cache-references, cache-misses, L1-dcache-load-misses, dTLB-load-misses,
 #                  context-switches, cpu-migrations, page-faults; commas between)
@@ -74,6 +78,11 @@ OUT=${OUT:-build/bench-scale}
 RUNS=${SCALE_RUNS:-3}
 PCT=${SCALE_PCT:-20}
 PPCT=${SCALE_PROFILE_PCT:-100}
+PROFILER=${SCALE_PROFILER:-auto}
+case $PROFILER in
+auto | perf | self) ;;
+*) echo "bench-scale: SCALE_PROFILER '$PROFILER': auto, perf or self" >&2; exit 2 ;;
+esac
 SCALE_COUNTERS=${SCALE_COUNTERS:-task-clock,cycles,instructions,cache-references,cache-misses,L1-dcache-load-misses,dTLB-load-misses,context-switches,cpu-migrations,page-faults}
 case $SCALE_COUNTERS in
 '' | *[!a-zA-Z0-9:,_.-]* | ,* | *, | *,,*)
@@ -207,10 +216,10 @@ if [ "${SCALE_HOST:-1}" != 0 ] && [ "${SCALE_PROFILE:-1}" != 0 ]; then
 				prog=("$BIN/workloads-4k$tag$suffix" --variant "${a/mimalloc/slab}" \
 					--allocators $allocs --workloads $w --threads $n --runs 1 --scale "$PPCT")
 				if [ $a != mimalloc ]; then
-					echo "bench-scale: [$(elapsed)] profile: $a $w at $n threads (perf, cpu-clock)"
 					ok=
 					# The kernel's samples too where allowed, else the program's own.
-					for ev in cpu-clock cpu-clock:u; do
+					[ "$PROFILER" = self ] || for ev in cpu-clock cpu-clock:u; do
+						echo "bench-scale: [$(elapsed)] profile: $a $w at $n threads (perf, $ev)"
 						perf_run "$name" record -q -e $ev -F 20000 -D -1 \
 							--control "fifo:$P/ctl.fifo,$P/ack.fifo" -o "$P/perf-$name.data" \
 							-- $loader "${prog[@]}" && { ok=$ev; break; }
@@ -220,6 +229,15 @@ if [ "${SCALE_HOST:-1}" != 0 ] && [ "${SCALE_PROFILE:-1}" != 0 ]; then
 						perf_cmd report -i "$P/perf-$name.data" --no-children --sort symbol \
 							--stdio --percent-limit 0.5 2> /dev/null > "$P/report-$name.txt"
 						rm -f "$P/perf-$name.data"
+					elif [ "$PROFILER" != perf ]; then
+						# No perf here: the workloads sample themselves (--sample).
+						[ "$PROFILER" = self ] ||
+							echo "bench-scale: perf is missing or refused for $name" \
+								"(see $P/console-$name.log): the workloads sample it themselves" >&2
+						echo "bench-scale: [$(elapsed)] profile: $a $w at $n threads (--sample)"
+						run_prog "${prog[@]}" --sample "$P/sample-$name.txt" \
+							> "$P/console-$name.log" 2>&1 ||
+							echo "bench-scale: no profile of $name (see $P/console-$name.log)" >&2
 					else
 						echo "bench-scale: no profile of $name: perf is missing or refused" \
 							"(see $P/console-$name.log)" >&2

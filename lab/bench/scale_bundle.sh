@@ -120,8 +120,9 @@ Quarry bench-scale bundle, NR_CPUS=$ncpus, made $(date -u +%Y-%m-%d) on $(. /etc
 Run: ./run.sh   (x86_64 Linux; nothing to install; about a minute at 16 cores)
 Options: SCALE_THREADS=1,2,4,8,16 SCALE_RUNS=3 SCALE_PCT=20 SCALE_HOST=0 SCALE_KERNEL=0 SCALE_PROFILE=0
 Results: results/report.md, results/host.csv, results/kernel.csv, results/logs/,
-results/profile/ (perf reports of SLAB and SLUB at 1 thread and the most, and perf stat's
-counters of the same runs and mimalloc's: the hardware events only where the machine has a PMU),
+results/profile/ (perf reports of SLAB and SLUB at 1 thread and the most, or the workloads'
+own samples where perf may not run; perf stat's counters of the same runs and mimalloc's: the
+hardware events only where the machine has a PMU),
 results/scale.png where python3-matplotlib is installed (else copy results/ back and
 run python3 report_scale.py --dir results on a machine that has it).
 TXT

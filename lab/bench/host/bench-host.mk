@@ -133,6 +133,7 @@ BH_LIB_OBJS := $(patsubst %.c,$(BH_OBJDIR)/%.o,$(BH_LIB_SRCS))
 BH_OBJS := $(BH_LIB_OBJS) $(BH_OBJDIR)/$(BH_DIR)/bench.o $(BH_OBJDIR)/$(BH_DIR)/peers.o
 BH_WL_OBJS := $(BH_LIB_OBJS) $(BH_OBJDIR)/$(BH_DIR)/workloads.o \
 	$(BH_OBJDIR)/$(BH_DIR)/workloads_sync.o $(BH_OBJDIR)/$(BH_DIR)/workloads_main.o \
+	$(BH_OBJDIR)/$(BH_DIR)/workloads_sample.o \
 	$(BH_OBJDIR)/$(BH_DIR)/peers.o
 BH_STAMP := $(BH_OBJDIR)/cflags
 

@@ -49,6 +49,7 @@
 #include "peers.h"
 #include "workloads_sync.h"
 #include "workloads.h"
+#include "workloads_sample.h"
 
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>
@@ -672,13 +673,20 @@ static void pin(unsigned int core)
 		fprintf(stderr, "workloads: cannot pin to core %u\n", core);
 }
 
+/* This run's threads are sampled (--sample, timed runs only). */
+static bool sample_run;
+
 static void *thread_main(void *arg)
 {
 	struct wthread *t = arg;
 
 	pin(t->id % wl_ncores);
 	host_set_cpu(t->id);
+	if (sample_run)
+		wl_sample_thread_start(t->id);
 	t->fn(t);
+	if (sample_run)
+		wl_sample_thread_stop();
 	return NULL;
 }
 
@@ -695,6 +703,7 @@ bool wl_run_once(struct allocator *a, unsigned int w, unsigned int n, unsigned i
 
 	cg_collect = wl_opt.callgrind && run > 0 && n == 1;
 	plant_left = run > 0 ? wl_opt.plant : 0;
+	sample_run = wl_opt.sample && run > 0;
 	cur_alloc = wl_alloc_name(a);
 	cur_workload = wl_workload_names[w];
 	start_barrier = (struct barrier){.n = n};

@@ -18,7 +18,7 @@
 /* The options, set by workloads_main.c before the first run (see its header). */
 struct wl_options {
 	unsigned int runs, scale, plant, arena_mb;
-	const char *csv, *meta, *diag, *variant, *allocators, *workloads, *threads;
+	const char *csv, *meta, *diag, *variant, *allocators, *workloads, *threads, *sample;
 	bool callgrind, stats, warm_each, lockstep;
 };
 extern struct wl_options wl_opt;

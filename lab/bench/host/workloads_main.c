@@ -37,6 +37,9 @@
  *     --callgrind         under valgrind's callgrind: one thread, one warm-up and one
  *                         measured run; the measured part of each (workload, allocator)
  *                         is collected and dumped as "workload|allocator|1|ops"
+ *     --sample FILE       profile the timed runs without perf: each thread is sampled
+ *                         (SIGPROF every 50 us) and FILE gets the share of the samples by
+ *                         function (workloads_sample.h)
  *     --lockstep          in the measured part the threads take turns, one allocation
  *                         (and the free before the next) each, passing a token round:
  *                         the interleaving of many cores at its finest, the same on every
@@ -57,6 +60,7 @@
 #include "peers.h"
 #include "workloads_sync.h"
 #include "workloads.h"
+#include "workloads_sample.h"
 
 #include <errno.h>
 #include <gnu/libc-version.h>
@@ -111,7 +115,7 @@ static void usage(void)
 	fprintf(stderr, "usage: workloads [--csv F] [--meta F] [--diag F] [--variant NAME] "
 			"[--allocators L] [--workloads L] [--threads L] [--runs N] [--no-warm-each] "
 			"[--scale PCT] [--arena-mb N] [--plant N] [--stats] [--callgrind] "
-			"[--lockstep]\n");
+			"[--lockstep] [--sample F]\n");
 	exit(2);
 }
 
@@ -149,6 +153,7 @@ static const struct option_def {
 	{"--allocators", .text = &wl_opt.allocators},
 	{"--workloads", .text = &wl_opt.workloads},
 	{"--threads", .text = &wl_opt.threads},
+	{"--sample", .text = &wl_opt.sample},
 	{"--runs", .num = &wl_opt.runs, .lo = 1, .hi = 1000},
 	{"--scale", .num = &wl_opt.scale, .lo = 1, .hi = 100000},
 	{"--plant", .num = &wl_opt.plant, .lo = 1, .hi = 1000000},
@@ -220,6 +225,8 @@ int main(int argc, char **argv)
 	if (wl_ncores < 1)
 		wl_ncores = 1;
 
+	if (wl_opt.sample && !wl_sample_init(wl_opt.sample, maxn))
+		return 2;
 	setup_allocators();
 	quarry_setup();
 	if (!wl_prepare(maxn)) {
@@ -292,6 +299,8 @@ int main(int argc, char **argv)
 		slab_stats_show();
 		slabinfo_show();
 	}
+	if (wl_opt.sample && !wl_sample_write())
+		return 2;
 	if (csv)
 		fclose(csv);
 	if (wl_diag_file)
