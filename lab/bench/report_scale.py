@@ -265,7 +265,8 @@ def profile_table(prof):
 # perf stat's hardware events, and how the counters table names them per operation.
 COUNTER_COLS = [("instructions", "instructions"), ("cycles", "cycles"),
                 ("cache-references", "cache refs"), ("cache-misses", "cache misses"),
-                ("L1-dcache-load-misses", "L1d load misses"), ("dTLB-load-misses", "dTLB load misses")]
+                ("L1-dcache-load-misses", "L1d load misses"),
+                ("dTLB-load-misses", "dTLB load misses")]
 
 
 def read_counters(d):

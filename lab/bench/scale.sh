@@ -31,8 +31,8 @@
 #     a function whose loads wait on other cores). perf from PATH, or the
 #     bundle's. Where perf is missing or not allowed (kernel.perf_event_paranoid
 #     above 2, a container refusing perf_event_open), the workloads sample
-#     themselves instead (--sample, lab/bench/host/workloads_sample.h). The same runs, and mimalloc's as the
-#     reference, once more under perf stat (SCALE_COUNTERS: cycles, instructions,
+#     themselves instead (--sample, lab/bench/host/workloads_sample.h). The
+#     same runs, and mimalloc's as the reference, once more under perf stat (SCALE_COUNTERS: cycles, instructions,
 #     cache misses, ...) -> OUT/profile/stat-*.csv: per operation, whether more
 #     threads make an operation do more work (instructions: spinning, slow paths)
 #     or wait longer for the same work (cycles, cache misses: lines moving between
@@ -83,7 +83,9 @@ case $PROFILER in
 auto | perf | self) ;;
 *) echo "bench-scale: SCALE_PROFILER '$PROFILER': auto, perf or self" >&2; exit 2 ;;
 esac
-SCALE_COUNTERS=${SCALE_COUNTERS:-task-clock,cycles,instructions,cache-references,cache-misses,L1-dcache-load-misses,dTLB-load-misses,context-switches,cpu-migrations,page-faults}
+counters=task-clock,cycles,instructions,cache-references,cache-misses
+counters+=,L1-dcache-load-misses,dTLB-load-misses,context-switches,cpu-migrations,page-faults
+SCALE_COUNTERS=${SCALE_COUNTERS:-$counters}
 case $SCALE_COUNTERS in
 '' | *[!a-zA-Z0-9:,_.-]* | ,* | *, | *,,*)
 	echo "bench-scale: SCALE_COUNTERS '$SCALE_COUNTERS': perf event names separated by commas" >&2
