@@ -1,8 +1,8 @@
 /*
  * workloads_sample.c - the workloads' own CPU-time profiler: see
  * workloads_sample.h. The program's functions are named from its own ELF
- * symbol table (/proc/self/exe), so the file it writes needs nothing else to
- * be read; shared libraries' by dladdr.
+ * symbol table, so the file it writes needs nothing else to be read; shared
+ * libraries' by dladdr.
  */
 #ifndef _GNU_SOURCE
 #error "build with -D_GNU_SOURCE"
@@ -161,9 +161,9 @@ static int self_sym_cmp(const void *a, const void *b)
  * position-independent program) or absolute. NULL (and *n 0) when the table
  * cannot be read: the program's samples are then written by address.
  */
-static struct self_sym *self_syms(size_t *n, bool *pie)
+static struct self_sym *self_syms(const char *path, size_t *n, bool *pie)
 {
-	FILE *f = fopen("/proc/self/exe", "rb");
+	FILE *f = fopen(path, "rb");
 	Elf64_Ehdr eh;
 	Elf64_Shdr *sh = NULL;
 	char *str = NULL;
@@ -252,7 +252,7 @@ bool wl_sample_write(void)
 	Dl_info self;
 	size_t nsyms, nlines = 0;
 	bool pie = true;
-	struct self_sym *syms = self_syms(&nsyms, &pie);
+	struct self_sym *syms;
 	struct sample_line *lines = calloc(SAMPLE_LINES + 1, sizeof(*lines));
 	unsigned long total = 0, lost = 0;
 	FILE *f;
@@ -261,6 +261,15 @@ bool wl_sample_write(void)
 		fprintf(stderr, "workloads: --sample: cannot merge the samples\n");
 		return false;
 	}
+	/*
+	 * The program's file: the name its loader gave it, which is the program
+	 * even when it was started through a dynamic loader named on the command
+	 * line (the bundle's), where /proc/self/exe is the loader.
+	 */
+	syms = self_syms(self.dli_fname && *self.dli_fname ? self.dli_fname : "/proc/self/exe",
+			 &nsyms, &pie);
+	if (!syms && self.dli_fname && *self.dli_fname)
+		syms = self_syms("/proc/self/exe", &nsyms, &pie);
 	for (unsigned int t = 0; t < ntables; t++) {
 		lost += tables[t].lost;
 		for (unsigned int k = 0; k < SAMPLE_SLOTS; k++) {
