@@ -254,7 +254,7 @@ def profile_table(prof):
            "allocator's, [k] marks the kernel's (perf), [lib] a shared library's. A share "
            "that grows from 1 thread to many is the cost that grows with cores. Where perf "
            "could not run, the workloads sampled themselves (--sample: SIGPROF to each "
-           "thread at 20 kHz; time in the kernel shows on the system call's stub).\n",
+           "thread at 20 kHz; time in the kernel shows on the C library's wrapper of the system call).\n",
            "| allocator | workload | threads | samples | the largest shares |", "|---|---|---|---|---|"]
     for (a, w, n), (event, samples, rows) in sorted(prof.items()):
         out.append("| %s | %s | %d | %d | %s |" % (a.upper(), w, n, samples, "; ".join(

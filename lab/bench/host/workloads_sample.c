@@ -255,7 +255,6 @@ bool wl_sample_write(void)
 	struct self_sym *syms;
 	struct sample_line *lines = calloc(SAMPLE_LINES + 1, sizeof(*lines));
 	unsigned long total = 0, lost = 0;
-	FILE *f;
 
 	if (!lines || !dladdr((void *)wl_sample_write, &self)) {
 		fprintf(stderr, "workloads: --sample: cannot merge the samples\n");
@@ -310,14 +309,13 @@ bool wl_sample_write(void)
 	if (lines[SAMPLE_LINES].n)
 		nlines++;	/* "(other)" */
 	qsort(lines, nlines, sizeof(*lines), sample_line_cmp);
-	f = out;
-	fprintf(f, "# workloads --sample: SIGPROF to each thread every %ld ns; "
+	fprintf(out, "# workloads --sample: SIGPROF to each thread every %ld ns; "
 		   "samples %lu, lost %lu (a thread's table full)\n", WL_SAMPLE_PERIOD_NS, total, lost);
 	for (size_t j = 0; j < nlines; j++)
-		fprintf(f, "%6.2f%% %lu %s\n", total ? 100.0 * (double)lines[j].n / (double)total : 0.0,
+		fprintf(out, "%6.2f%% %lu %s\n", total ? 100.0 * (double)lines[j].n / (double)total : 0.0,
 			lines[j].n, lines[j].name);
 	free(lines);
-	if (fclose(f)) {
+	if (fclose(out)) {
 		fprintf(stderr, "workloads: --sample: %s: %s\n", out_file, strerror(errno));
 		return false;
 	}

@@ -9,13 +9,11 @@
  * CLOCK_MONOTONIC: a CPU-time clock's timers fire only at the scheduler's
  * tick (a few hundred samples a second), a monotonic one at its period. The
  * threads are pinned, one per core, and busy in the measured part, so wall
- * time is their CPU time there; a sample that finds a thread waiting in a
- * system call lands on the call's stub in the C library, which shows waiting
- * as such. At the end the tables are merged and written, by function: the
- * program's own named from its ELF symbol table, a shared library's by
- * dladdr's nearest symbol. Time spent in the kernel is charged to the user
- * instruction it returns to (the system-call stub), not to a kernel function
- * as perf's samples would be.
+ * time is their CPU time there. A sample that finds a thread in the kernel
+ * (waiting in a futex, say) lands on the C library's wrapper of that system
+ * call, not on a kernel function as perf's samples would. At the end the
+ * tables are merged and written, by function: the program's own named from
+ * its ELF symbol table, a shared library's by dladdr's nearest symbol.
  */
 #ifndef LAB_BENCH_HOST_WORKLOADS_SAMPLE_H
 #define LAB_BENCH_HOST_WORKLOADS_SAMPLE_H
