@@ -121,9 +121,9 @@ static bool fits_page(size_t size, size_t align)
 	return align < PAGE_SIZE && first + size <= PAGE_SIZE;
 }
 
-/* kmem_cache_setup: see mm/slab_common.h. SLOB's (see above): false (reported) on no room for it. */
+/* kmem_cache_setup: see mm/slab_common.h. SLOB's (see above): false (reported) on no room. */
 bool kmem_cache_setup(struct kmem_cache *c, const char *name, size_t size, size_t align,
-			unsigned int flags, void (*ctor)(void *))
+		      unsigned int flags, void (*ctor)(void *))
 {
 	size_t ralign = slab_cache_align(size, align, flags, SLOB_UNIT), usable;
 
@@ -465,7 +465,7 @@ void kmem_cache_init(void)
 	slob_heap_init();
 	slob_heap.poison = CONFIG_SLAB_DEBUG;
 	if (!kmem_cache_setup(&kmem_cache_boot, "kmem_cache", sizeof(struct kmem_cache),
-			 __alignof__(struct kmem_cache), 0, NULL))
+			      __alignof__(struct kmem_cache), 0, NULL))
 		panic(SLOB_NAME ": cannot lay out the kmem_cache cache");
 	slab_caches_add(&kmem_cache_boot);
 	slab_state = SLAB_PARTIAL;

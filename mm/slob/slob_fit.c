@@ -477,14 +477,14 @@ int slob_heap_check_lists(unsigned long *listed)
 		for (l = head->next; l != head; l = l->next) {
 			struct page *sp = list_entry(l, struct page, lru);
 
-			SLOB_CHECK(l->next->prev == l && l->prev->next == l, "list %u badly linked at %p",
-			      i, (void *)sp);
+			SLOB_CHECK(l->next->prev == l && l->prev->next == l,
+				   "list %u badly linked at %p", i, (void *)sp);
 			SLOB_CHECK(sp >= mem_map && sp < mem_map + mem_map_entries() &&
-				      (sp->flags & PG_slab) && !sp->slab_cache,
-			      "list %u: %p is no heap page", i, (void *)sp);
+				       (sp->flags & PG_slab) && !sp->slab_cache,
+				   "list %u: %p is no heap page", i, (void *)sp);
 			SLOB_CHECK(sp->private == i + 1 && sp->active > 0,
-			      "page %p on list %u says list %lu, %u free units", page_address(sp), i,
-			      sp->private - 1, sp->active);
+				   "page %p on list %u says list %lu, %u free units",
+				   page_address(sp), i, sp->private - 1, sp->active);
 			SLOB_CHECK(++n <= slob_heap.nr_pages, "the lists hold more pages than the heap");
 		}
 	}
@@ -513,19 +513,19 @@ long slob_heap_check_page(struct page *sp, unsigned long free_units, unsigned lo
 
 	(void)alloc_blocks;
 	SLOB_CHECK(sp->active == free_units, "page %p: active %u, its free blocks hold %lu units",
-	      (void *)base, sp->active, free_units);
+		   (void *)base, sp->active, free_units);
 	SLOB_CHECK((sp->private != 0) == (free_units != 0) && sp->private <= SLOB_NR_LISTS,
-	      "page %p: %lu free units, list %lu", (void *)base, free_units, sp->private);
+		   "page %p: %lu free units, list %lu", (void *)base, free_units, sp->private);
 	for (; slob_in_page(h, sp) && h->units; h = slob_next(h)) {
 		if (!slob_is_free(h))
 			continue;
 		SLOB_CHECK(f == h, "page %p: free block %p, its list has %p there", (void *)base,
-		      (void *)h, (void *)f);
+			   (void *)h, (void *)f);
 		f = fnext(base, f);
 		n++;
 	}
 	SLOB_CHECK(!f && n == free_blocks, "page %p: the free list goes on past its blocks (%p)",
-	      (void *)base, (void *)f);
+		   (void *)base, (void *)f);
 	return sp->private ? 1 : 0;
 }
 

@@ -141,8 +141,10 @@ static int check_poison(struct slob_hdr *h)
 	char *from = (char *)(h + 1) + (SLOB_SEG ? sizeof(struct list_head) : 0);
 	long at = slob_poison_broken(from, slob_next(h));
 
-	SLOB_CHECK(at < 0, "poisoned free block %p (%u units): poison broken at byte %ld of it "
-		      "(a write after free)", (void *)h, h->units, at + (from - (char *)h));
+	SLOB_CHECK(at < 0,
+		   "poisoned free block %p (%u units): poison broken at byte %ld of it "
+		   "(a write after free)",
+		   (void *)h, h->units, at + (from - (char *)h));
 	return 0;
 }
 
@@ -157,22 +159,25 @@ static int check_page(struct page *page, struct kmem_cache *c, unsigned long *mi
 	long e;
 
 	SLOB_CHECK(!(page->flags & (PG_buddy | PG_pcp | PG_reserved | PG_large)) &&
-		      (page->flags & PG_head) && page->order == 0,
-	      "heap page %p: flags 0x%lx order %u", (void *)h, page->flags, page->order);
+		       (page->flags & PG_head) && page->order == 0,
+		   "heap page %p: flags 0x%lx order %u", (void *)h, page->flags, page->order);
 	while (slob_in_page(h, page)) {
-		SLOB_CHECK(h->tag == slob_tag(h), "page %p: header at +%u has a bad tag (not where a "
-					     "block starts, or overwritten)",
-		      (void *)page_address(page), slob_off(h) * SLOB_UNIT);
+		SLOB_CHECK(h->tag == slob_tag(h),
+			   "page %p: header at +%u has a bad tag (not where a "
+			   "block starts, or overwritten)",
+			   (void *)page_address(page), slob_off(h) * SLOB_UNIT);
 		SLOB_CHECK(h->units >= (slob_is_free(h) ? SLOB_MIN_FREE_UNITS :
-				   h->info == SLOB_PAGE_HDR ? 2 : SLOB_MIN_UNITS) &&
-			      slob_off(h) + h->units <= SLOB_PAGE_UNITS,
-		      "block %p: %u units at unit %u of the page", (void *)h, h->units,
-		      slob_off(h));
+					h->info == SLOB_PAGE_HDR ? 2 : SLOB_MIN_UNITS) &&
+			       slob_off(h) + h->units <= SLOB_PAGE_UNITS,
+			   "block %p: %u units at unit %u of the page", (void *)h, h->units,
+			   slob_off(h));
 		SLOB_CHECK(h->prev == prev, "block %p: prev %u, the block before has %u units",
-		      (void *)h, h->prev, prev);
+			   (void *)h, h->prev, prev);
 		if (slob_is_free(h)) {
-			SLOB_CHECK(!prev_free || SLOB_SEG, "free blocks side by side at %p (not "
-			      "coalesced)", (void *)h);
+			SLOB_CHECK(!prev_free || SLOB_SEG,
+				   "free blocks side by side at %p (not "
+				   "coalesced)",
+				   (void *)h);
 			if ((h->info & SLOB_POISONED) && check_poison(h))
 				return -1;
 			if (slob_heap_check_block(page, h))
@@ -180,11 +185,13 @@ static int check_page(struct page *page, struct kmem_cache *c, unsigned long *mi
 			free_units += h->units;
 			free_blocks++;
 		} else if (SLOB_SEG && h == slob_page_first(page)) {
-			SLOB_CHECK(h->info == SLOB_PAGE_HDR, "page %p starts with info 0x%x, not its "
-			      "page header", (void *)h, h->info);
+			SLOB_CHECK(h->info == SLOB_PAGE_HDR,
+				   "page %p starts with info 0x%x, not its "
+				   "page header",
+				   (void *)h, h->info);
 		} else {
 			SLOB_CHECK(h->info - 1U < SLOB_MAX_CACHES - 1 && slob_cache_of[h->info],
-			      "block %p: info 0x%x is no live cache", (void *)h, h->info);
+				   "block %p: info 0x%x is no live cache", (void *)h, h->info);
 			*mine += h->info == c->id;
 			alloc_blocks++;
 		}
@@ -221,9 +228,9 @@ static int check_heap(struct kmem_cache *c, unsigned long *mine)
 		spare_found |= page == slob_heap.spare;
 	}
 	SLOB_CHECK((unsigned long)entries == listed, "the lists hold %lu entries, the pages %ld",
-	      listed, entries);
+		   listed, entries);
 	SLOB_CHECK(pages == slob_heap.nr_pages, "%lu heap pages in mem_map, nr_pages %lu", pages,
-	      slob_heap.nr_pages);
+		   slob_heap.nr_pages);
 	SLOB_CHECK(spare_found, "the spare %p is no heap page", (void *)slob_heap.spare);
 	return 0;
 }
@@ -237,8 +244,8 @@ static int check_big(struct kmem_cache *c, unsigned long *mine)
 		if (!(page->flags & PG_slab) || page->slab_cache != c)
 			continue;
 		SLOB_CHECK((page->flags & PG_head) && page->order == c->order,
-		      "%s: big object %p: flags 0x%lx order %u", c->name, page_address(page),
-		      page->flags, page->order);
+			   "%s: big object %p: flags 0x%lx order %u", c->name, page_address(page),
+			   page->flags, page->order);
 		(*mine)++;
 	}
 	return 0;

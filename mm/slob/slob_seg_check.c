@@ -192,7 +192,7 @@ int slob_heap_check_lists(unsigned long *listed)
 		bool bit = slob_heap.map[c / 64] & (1ULL << (c % 64));
 
 		SLOB_CHECK(bit == !list_empty(head), "class %u: map bit %d, list %s", c, bit,
-		      list_empty(head) ? "empty" : "not empty");
+			   list_empty(head) ? "empty" : "not empty");
 		for (l = head->next; l != head; l = l->next) {
 			struct slob_hdr *h = link_blk(l);
 			struct page *page;
@@ -201,7 +201,7 @@ int slob_heap_check_lists(unsigned long *listed)
 			SLOB_CHECK(virt_addr_valid(h), "class %u: node %p outside RAM", c, (void *)h);
 			page = virt_to_page(h);
 			SLOB_CHECK((page->flags & PG_slab) && !page->slab_cache,
-			      "class %u: node %p not in a heap page", c, (void *)h);
+				   "class %u: node %p not in a heap page", c, (void *)h);
 			NODE_CHECK(h, h->tag == slob_tag(h) && slob_is_free(h) && !(h->info & SLOB_SEEN),
 				   "class %u: node %p: header info 0x%x tag %s%s", c, (void *)h, h->info,
 				   h->tag == slob_tag(h) ? "ok" : "bad",
@@ -244,12 +244,14 @@ long slob_heap_check_page(struct page *page, unsigned long free_units, unsigned 
 
 	(void)free_units;
 	SLOB_CHECK(ph->hdr.info == SLOB_PAGE_HDR && ph->hdr.units >= SLOB_HDR_UNITS,
-	      "page %p: no page header block (info 0x%x, %u units)", (void *)ph, ph->hdr.info,
-	      ph->hdr.units);
-	SLOB_CHECK(ph->nr_alloc == alloc_blocks, "page %p: its header counts %u allocated blocks, it "
-	      "holds %lu", (void *)ph, ph->nr_alloc, alloc_blocks);
+		   "page %p: no page header block (info 0x%x, %u units)", (void *)ph, ph->hdr.info,
+		   ph->hdr.units);
+	SLOB_CHECK(ph->nr_alloc == alloc_blocks,
+		   "page %p: its header counts %u allocated blocks, it "
+		   "holds %lu",
+		   (void *)ph, ph->nr_alloc, alloc_blocks);
 	SLOB_CHECK(alloc_blocks || page == slob_heap.spare, "page %p: empty, and not the spare",
-	      (void *)ph);
+		   (void *)ph);
 	return (long)free_blocks;
 }
 
