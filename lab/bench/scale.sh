@@ -215,7 +215,7 @@ if [ "${SCALE_HOST:-1}" != 0 ] && [ "${SCALE_PROFILE:-1}" != 0 ]; then
 		for w in larson mixed; do
 			for n in $pthreads; do
 				name=$a-$w-$n
-				prog=("$BIN/workloads-4k$tag$suffix" --variant "${a/mimalloc/slab}" \
+				prog=("$BIN/workloads-4k$tag$suffix" --variant "$a" \
 					--allocators $allocs --workloads $w --threads $n --runs 1 --scale "$PPCT")
 				if [ $a != mimalloc ]; then
 					ok=
