@@ -282,9 +282,10 @@ help:
 	@echo "                make bench-host-profile: perf + fast-path counts on the workloads"
 	@echo "  make bench-scale  throughput against threads (1, 2, 4, ... nproc): the host workloads"
 	@echo "                for SLAB, SLUB, SLOB, SLOB-seg and the peers, and the SLAB and SLUB"
-	@echo "                kernels under QEMU MTTCG at as many vCPUs -> build/bench-scale/report.md"
-	@echo "                and scale.png; about 2 min on 2 cores (SCALE_THREADS=1,2,4 SCALE_RUNS=3"
-	@echo "                SCALE_PCT=20 SCALE_KERNEL=0 SCALE_HOST=0)"
+	@echo "                x86_64 and arm64 kernels under QEMU MTTCG at as many vCPUs"
+	@echo "                -> build/bench-scale/report.md and scale.png; about 2 min on 2 cores"
+	@echo "                (SCALE_THREADS=1,2,4 SCALE_RUNS=3 SCALE_PCT=20 SCALE_KERNEL=0"
+	@echo "                SCALE_HOST=0 SCALE_ARCHES=x86_64,arm64)"
 	@echo "  make bench-scale-bundle  the same as one self-contained tarball for a machine where"
 	@echo "                nothing can be installed (SCALE_CORES=16: its NR_CPUS and counts)"
 	@echo "                -> build/bench-scale-bundle-cpusN.tar.xz; there: tar xf, ./run.sh"
@@ -360,7 +361,8 @@ bench-host-profile:
 .PHONY: bench-scale bench-scale-bundle
 bench-scale: deps
 	@SCALE_THREADS="$(SCALE_THREADS)" SCALE_RUNS="$(SCALE_RUNS)" SCALE_PCT="$(SCALE_PCT)" \
-		SCALE_HOST="$(SCALE_HOST)" SCALE_KERNEL="$(SCALE_KERNEL)" lab/bench/scale.sh
+		SCALE_HOST="$(SCALE_HOST)" SCALE_KERNEL="$(SCALE_KERNEL)" SCALE_ARCHES="$(SCALE_ARCHES)" \
+		lab/bench/scale.sh
 
 bench-scale-bundle: deps
 	@lab/bench/scale_bundle.sh $(SCALE_CORES)

@@ -6,8 +6,9 @@ host.csv: the workloads' rows, allocator,threads,workload,run,wall_ns,cpu_ns,ops
 a figure is the median over runs of wall_ns / ops (host wall-clock ns per
 operation, all threads together: lower is better) and beside it the speed-up
 over the same allocator's one-thread figure (throughput ratio).
-kernel.csv: alloc,cpus,size,alloc_cycles,free_cycles,counter_khz from the
-kernels' concurrent_alloc_free lines under MTTCG; a figure is ns of guest time
+kernel.csv: kernel,cpus,size,alloc_cycles,free_cycles,counter_khz from the
+kernels' concurrent_alloc_free lines under MTTCG (kernel: slab, slub for
+x86_64; arm64-slab, arm64-slub for arm64); a figure is ns of guest time
 per kmalloc + kfree pair on each CPU (real time of a TCG guest, the emulator
 included), and the aggregate throughput (CPUs / ns per pair) against one CPU.
 Writes DIR/report.md and, where matplotlib imports, DIR/scale.png.
@@ -136,7 +137,7 @@ def read_kernel_logs(d):
     except OSError:
         return atomics, events
     for fn in names:
-        m = re.match(r"kernel-([a-z-]+)-smp(\d+)\.log$", fn)
+        m = re.match(r"kernel-([a-z0-9-]+)-smp(\d+)\.log$", fn)
         if not m:
             continue
         alloc, cpus = m.group(1), int(m.group(2))
@@ -145,7 +146,7 @@ def read_kernel_logs(d):
         for a in re.finditer(r"test=atomic_probe size=(\d+) cpus=\d+ alone_cost=(\d+) "
                              r"all_cost=(\d+)", text):
             atomics[(alloc, cpus, int(a.group(1)))] = (int(a.group(2)), int(a.group(3)))
-        if alloc != "slub-stats":
+        if not alloc.endswith("slub-stats"):
             continue
         for e in re.finditer(r"events over the last run on \d+ CPUs, (\d+) kmallocs.*\n"
                              r"\s+kmalloc-(\d+)\s+(.*\n(?:.*waited.*\n)*)", text):
@@ -154,7 +155,7 @@ def read_kernel_logs(d):
             for _, rx in EVENT_KEYS:
                 v = re.search(rx, line)
                 vals.append(int(v.group(1)) * 1000.0 / ops if v and ops else None)
-            events[(int(e.group(2)), cpus)] = vals
+            events[(alloc, int(e.group(2)), cpus)] = vals
     return atomics, events
 
 
@@ -164,7 +165,7 @@ def atomic_table(atomics):
            "at once, and their ratio: on hardware about 1 at every count. A ratio growing "
            "with the vCPUs is the emulator's cost (an atomic QEMU runs with the other vCPUs "
            "stopped), and that part of a kernel figure above is not the allocator's.\n"]
-    runs = sorted({(k[0], k[1]) for k in atomics})
+    runs = sorted({(k[0], k[1]) for k in atomics}, key=lambda r: (kernel_order(r[0]), r[1]))
     out.append("| kernel | vCPUs | " + " | ".join(ATOMIC_KINDS) + " |")
     out.append("|---|---|" + "---|" * len(ATOMIC_KINDS))
     for alloc, cpus in runs:
@@ -173,7 +174,7 @@ def atomic_table(atomics):
             v = atomics.get((alloc, cpus, k))
             cells.append("-" if v is None else "%d / %d (%.2fx)" % (v[0], v[1],
                                                                     v[1] / max(v[0], 1)))
-        out.append("| %s | %d | %s |" % (name(alloc), cpus, " | ".join(cells)))
+        out.append("| %s | %d | %s |" % (kname(alloc), cpus, " | ".join(cells)))
     return out
 
 
@@ -187,16 +188,18 @@ def events_table(events):
            "held, and the turns spent waiting for the node's (kernel/spinlock.h counts them "
            "in this build). This build's timings are not reported (its counters are "
            "atomics all CPUs share).\n"]
-    cpus = sorted({k[1] for k in events})
     heads = [h for h, _ in EVENT_KEYS]
-    out.append("| size | vCPUs | " + " | ".join(heads) + " |")
-    out.append("|---|---|" + "---|" * len(heads))
-    for s in sorted({k[0] for k in events}):
-        for c in cpus:
-            v = events.get((s, c))
-            if v:
-                out.append("| %d | %d | %s |" % (s, c, " | ".join(
-                    "-" if x is None else "%.1f" % x for x in v)))
+    out.append("| arch | size | vCPUs | " + " | ".join(heads) + " |")
+    out.append("|---|---|---|" + "---|" * len(heads))
+    for k in sorted({k[0] for k in events}, key=kernel_order):
+        arch = "arm64" if k.startswith("arm64-") else "x86_64"
+        cpus = sorted({e[2] for e in events if e[0] == k})
+        for s in sorted({e[1] for e in events if e[0] == k}):
+            for c in cpus:
+                v = events.get((k, s, c))
+                if v:
+                    out.append("| %s | %d | %d | %s |" % (arch, s, c, " | ".join(
+                        "-" if x is None else "%.1f" % x for x in v)))
     return out
 
 
@@ -342,7 +345,21 @@ def counters_table(cnt):
 
 
 def name(a):
+    """An allocator's or a kernel variant's name (arm64-slub -> SLUB (arm64))."""
+    if a.startswith("arm64-"):
+        return "%s (arm64)" % NAMES.get(a[6:], a[6:])
     return NAMES.get(a, a)
+
+
+def kname(v):
+    """A kernel variant's name with its arch: slub -> SLUB (x86_64)."""
+    return name(v) if v.startswith("arm64-") else "%s (x86_64)" % name(v)
+
+
+def kernel_order(v):
+    """x86_64's kernels first (slab, slub, slub-stats), then arm64's."""
+    arm = v.startswith("arm64-")
+    return (arm, v[6:] if arm else v)
 
 
 def host_tables(host, threads):
@@ -373,11 +390,11 @@ def host_tables(host, threads):
 
 def kernel_tables(kern):
     out = []
-    for alloc in sorted({k[0] for k in kern}):
+    for alloc in sorted({k[0] for k in kern}, key=kernel_order):
         cpus = sorted({k[2] for k in kern if k[0] == alloc})
         sizes = sorted({k[1] for k in kern if k[0] == alloc})
         out.append("\n### Kernel %s under MTTCG: ns of guest time per kmalloc + kfree pair per CPU,"
-                   " aggregate throughput over 1 vCPU\n" % name(alloc))
+                   " aggregate throughput over 1 vCPU\n" % kname(alloc))
         out.append("| size | " + " | ".join("%d vCPU" % c for c in cpus) + " |")
         out.append("|---|" + "---|" * len(cpus))
         for s in sizes:
@@ -402,7 +419,7 @@ def plot(d, host, kern, threads, meta):
         import matplotlib.pyplot as plt
     except ImportError:
         return "no plot: python3-matplotlib is not installed (Debian: apt-get install python3-matplotlib)"
-    kallocs = sorted({k[0] for k in kern})
+    kallocs = sorted({k[0] for k in kern}, key=kernel_order)
     panels = [wl for wl in WORKLOADS if any(k[0] == wl for k in host)] + kallocs
     if not panels:
         return "no plot: no figures"
@@ -426,7 +443,7 @@ def plot(d, host, kern, threads, meta):
                 xs = sorted(c for (a, sz, c) in kern if a == p and sz == s)
                 ys = [c * 1e3 / kern[(p, s, c)] for c in xs]
                 ax.plot(xs, ys, "-o", label="%d B" % s)
-            ax.set_title("kernel %s, QEMU MTTCG" % name(p))
+            ax.set_title("kernel %s, QEMU MTTCG" % kname(p))
             ax.set_ylabel("M kmalloc+kfree pairs/s (guest real time, emulator incl.)")
             ax.set_xlabel("vCPUs")
         ax.set_xscale("log", base=2)
@@ -481,7 +498,8 @@ def main():
     cnt = read_counters(args.dir)
     if cnt:
         lines += counters_table(cnt)
-    lines += ["", "## The kernel under QEMU MTTCG (x86_64, 4K pages, `%s`)" % meta.get("kcmd", "?"),
+    lines += ["", "## The kernel under QEMU MTTCG (%s; 4K pages, `%s`)" % (
+                  meta.get("arches", "x86_64").replace(",", ", "), meta.get("kcmd", "?")),
               "",
               "Test 3 (concurrent_alloc_free): every CPU allocates then frees BENCH_OBJECTS "
               "objects of one size at once. ns of guest time per kmalloc + kfree pair on each "

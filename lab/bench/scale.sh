@@ -11,8 +11,11 @@
 #     "locked" (glibc's malloc behind one kernel spinlock, the yardstick of a
 #     one-lock heap). Figures: host wall-clock ns per operation, aggregate
 #     (wall time of a run / all threads' operations), median of the runs.
-#  2. Kernel: SLAB's and SLUB's x86_64 kernels booted with "bench quick" under
-#     QEMU MTTCG (one host thread per vCPU) at the same CPU counts; test 3's
+#  2. Kernel: SLAB's and SLUB's x86_64 and arm64 kernels booted with "bench
+#     quick" under QEMU MTTCG (one host thread per vCPU) at the same CPU counts
+#     (arm64: QEMU virt, GICv3, cortex-a72, whose load/store-exclusive pairs
+#     take another path through QEMU than x86's lock-prefixed instructions: a
+#     cost only one arch shows points at the emulator); test 3's
 #     concurrent_alloc_free figures (kmalloc then kfree of BENCH_OBJECTS
 #     objects per CPU at once) in ns of guest time per operation per CPU: real
 #     time of a TCG guest, the emulator's own cost included. The same boots
@@ -58,6 +61,7 @@
 #                  context-switches, cpu-migrations, page-faults; commas between)
 #   SCALE_HOST=0 / SCALE_KERNEL=0 / SCALE_PROFILE=0   leave out that part
 #   SCALE_KCMD     the kernel's command line ("bench quick"; "bench" for 5 rounds)
+#   SCALE_ARCHES   the kernels' arches, commas (x86_64,arm64)
 #   WL_SPINS_PER_YIELD  the host spinlocks' yield interval in turns (64; 1: a yield on
 #                  every turn, the host shim before, to measure what that cost)
 #   OUT            where everything goes (build/bench-scale)
@@ -92,6 +96,15 @@ case $SCALE_COUNTERS in
 	exit 2 ;;
 esac
 KCMD=${SCALE_KCMD:-bench quick}
+SCALE_ARCHES=${SCALE_ARCHES:-x86_64,arm64}
+IFS=, read -r -a alist <<< "$SCALE_ARCHES"
+[ ${#alist[@]} -gt 0 ] || { echo "bench-scale: SCALE_ARCHES is empty: x86_64, arm64 or both" >&2; exit 2; }
+for arch in "${alist[@]}"; do
+	case $arch in
+	x86_64 | arm64) ;;
+	*) echo "bench-scale: SCALE_ARCHES '$SCALE_ARCHES': '$arch' is no arch (x86_64, arm64)" >&2; exit 2 ;;
+	esac
+done
 cores=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)
 if [ -n "${SCALE_THREADS:-}" ]; then
 	threads=$SCALE_THREADS
@@ -143,6 +156,7 @@ export GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.rtld.optional_st
 	echo "runs=$RUNS"
 	echo "scale=$PCT"
 	echo "kcmd=$KCMD"
+	echo "arches=$SCALE_ARCHES"
 	echo "spins_per_yield=${WL_SPINS_PER_YIELD:-64}"
 	echo "cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
 	echo "date=$(date -u +%Y-%m-%dT%H:%MZ)"
@@ -261,45 +275,81 @@ if [ "${SCALE_HOST:-1}" != 0 ] && [ "${SCALE_PROFILE:-1}" != 0 ]; then
 fi
 
 # ---- the kernel under MTTCG ----
+# Variants: SLAB, SLUB and the counting SLUB per arch; arm64's carry the arch in
+# their names (arm64-slab, ...), x86_64's none (slab, ...).
+kvariants() {	# kvariants ARCH
+	local p=$([ "$1" = arm64 ] && echo arm64-)
+	echo "${p}slab ${p}slub ${p}slub-stats"
+}
 if [ "${SCALE_KERNEL:-1}" != 0 ]; then
 	if [ -n "$B" ]; then
-		qemu_run() {	# qemu_run ISO SMP
-			QEMU_MODULE_DIR=$B/qemu timeout --foreground -k 5 600 \
-				"$B/lib/ld-linux-x86-64.so.2" --library-path "$B/qemu:$B/lib" \
-				"$B/qemu/qemu-system-x86_64" -L "$B/fw" -M pc -accel tcg,thread=multi \
-				-smp "$2" -m 1G -cdrom "$1" -boot d -serial stdio -display none \
-				-monitor none -no-reboot -nic none -vga none \
-				-device isa-debug-exit,iobase=0xf4,iosize=0x04
+		qemu_run() {	# qemu_run VARIANT SMP
+			case $1 in
+			arm64-*)
+				QEMU_MODULE_DIR=$B/qemu timeout --foreground -k 5 600 \
+					"$B/lib/ld-linux-x86-64.so.2" --library-path "$B/qemu:$B/lib" \
+					"$B/qemu/qemu-system-aarch64" -M virt,gic-version=3 -cpu cortex-a72 \
+					-accel tcg,thread=multi -semihosting-config enable=on,target=native \
+					-smp "$2" -m 1G -kernel "$B/iso/quarry-$1.elf" -append "$KCMD" \
+					-serial stdio -display none -monitor none -no-reboot -nic none ;;
+			*)
+				QEMU_MODULE_DIR=$B/qemu timeout --foreground -k 5 600 \
+					"$B/lib/ld-linux-x86-64.so.2" --library-path "$B/qemu:$B/lib" \
+					"$B/qemu/qemu-system-x86_64" -L "$B/fw" -M pc -accel tcg,thread=multi \
+					-smp "$2" -m 1G -cdrom "$B/iso/quarry-$1.iso" -boot d -serial stdio \
+					-display none -monitor none -no-reboot -nic none -vga none \
+					-device isa-debug-exit,iobase=0xf4,iosize=0x04 ;;
+			esac
 			[ $? = 33 ]
 		}
-		iso_of() { echo "$B/iso/quarry-$1.iso"; }
+		# A bundle made before arm64 was added has no arm64 kernels.
+		have_variant() { [ -e "$B/iso/quarry-$1.iso" ] || [ -e "$B/iso/quarry-$1.elf" ]; }
 	else
-		qemu_run() {	# qemu_run ISO SMP
-			TCG_THREAD=multi tests/qemu/run.sh "$1" 600 -m 1G -smp "$2"
+		qemu_run() {	# qemu_run VARIANT SMP
+			case $1 in
+			arm64-*) CMDLINE=$KCMD TCG_THREAD=multi tests/qemu/run.sh "$OUT/quarry-$1.elf" \
+					600 -m 1G -smp "$2" ;;
+			*) TCG_THREAD=multi tests/qemu/run.sh "$OUT/quarry-$1.iso" 600 -m 1G -smp "$2" ;;
+			esac
 		}
-		iso_of() { echo "$OUT/quarry-$1.iso"; }
-		for a in slab slub slub-stats; do
-			echo "bench-scale: [$(elapsed)] building the $a kernel (x86_64, 4K, NR_CPUS=$ncpus)"
-			make --no-print-directory -j"$cores" ARCH=x86_64 PAGE_SIZE=4K ALLOC=${a%-stats} \
-				NR_CPUS=$ncpus SLAB_DEBUG= SLAB_STATS=$([ $a = slub-stats ] && echo 1) kernel \
-				> "$OUT/logs/build-kernel-$a.log" 2>&1 &&
-				tests/qemu/mkiso.sh "build/x86_64-4k$([ $a = slab ] || echo "-$a")$suffix/quarry.elf" \
-					"$(iso_of $a)" "$KCMD" >> "$OUT/logs/build-kernel-$a.log" 2>&1 ||
-				{ echo "bench-scale: kernel build failed (see $OUT/logs/build-kernel-$a.log)" >&2; exit 1; }
+		have_variant() { true; }
+		for arch in "${alist[@]}"; do
+			for v in $(kvariants "$arch"); do
+				a=${v#arm64-}
+				echo "bench-scale: [$(elapsed)] building the $v kernel ($arch, 4K, NR_CPUS=$ncpus)"
+				elf=build/$arch-4k$([ "$a" = slab ] || echo "-$a")$suffix/quarry.elf
+				log=$OUT/logs/build-kernel-$v.log
+				make --no-print-directory -j"$cores" ARCH="$arch" PAGE_SIZE=4K ALLOC=${a%-stats} \
+					NR_CPUS=$ncpus SLAB_DEBUG= SLAB_STATS=$([ "$a" = slub-stats ] && echo 1) \
+					kernel > "$log" 2>&1 ||
+					{ echo "bench-scale: kernel build failed (see $log)" >&2; exit 1; }
+				if [ "$arch" = arm64 ]; then
+					cp "$elf" "$OUT/quarry-$v.elf"
+				else
+					tests/qemu/mkiso.sh "$elf" "$OUT/quarry-$v.iso" "$KCMD" >> "$log" 2>&1 ||
+						{ echo "bench-scale: no ISO of $elf (see $log)" >&2; exit 1; }
+				fi
+			done
 		done
 	fi
-	for a in slab slub slub-stats; do
-		for n in "${tlist[@]}"; do
-			echo "bench-scale: [$(elapsed)] kernel: $a, MTTCG -smp $n"
-			log=$OUT/logs/kernel-$a-smp$n.log
-			qemu_run "$(iso_of $a)" "$n" > "$log" 2>&1 ||
-				{ echo "bench-scale: the $a kernel at -smp $n failed (see $log)" >&2; status=1; }
-			# The counting build's timings are not the allocator's (shared counters): its
-			# events and the atomics probe are read from its log by report_scale.py.
-			[ $a = slub-stats ] && continue
-			khz=$(sed -n 's/.*test=header .*counter_khz=\([0-9]*\).*/\1/p' "$log" | head -1)
-			sed -n 's/^BENCH .* alloc=\([a-z-]*\) cpus=\([0-9]*\) mode=realtime test=concurrent_alloc_free size=\([0-9]*\) alloc_cost=\([0-9]*\) free_cost=\([0-9]*\) .*/\1,\2,\3,\4,\5/p' \
-				"$log" | tr -d '\r' | sed "s/\$/,${khz:-0}/" >> "$OUT/kernel.csv"
+	for arch in "${alist[@]}"; do
+		for v in $(kvariants "$arch"); do
+			if ! have_variant "$v"; then
+				echo "bench-scale: this bundle has no $v kernel: left out" >&2
+				continue
+			fi
+			for n in "${tlist[@]}"; do
+				echo "bench-scale: [$(elapsed)] kernel: $v, MTTCG -smp $n"
+				log=$OUT/logs/kernel-$v-smp$n.log
+				qemu_run "$v" "$n" > "$log" 2>&1 ||
+					{ echo "bench-scale: the $v kernel at -smp $n failed (see $log)" >&2; status=1; }
+				# The counting build's timings are not the allocator's (shared counters): its
+				# events and the atomics probe are read from its log by report_scale.py.
+				[ "${v%-stats}" != "$v" ] && continue
+				khz=$(sed -n 's/.*test=header .*counter_khz=\([0-9]*\).*/\1/p' "$log" | head -1)
+				sed -n 's/^BENCH .* cpus=\([0-9]*\) mode=realtime test=concurrent_alloc_free size=\([0-9]*\) alloc_cost=\([0-9]*\) free_cost=\([0-9]*\) .*/\1,\2,\3,\4/p' \
+					"$log" | tr -d '\r' | sed "s/^/$v,/; s/\$/,${khz:-0}/" >> "$OUT/kernel.csv"
+			done
 		done
 	done
 fi

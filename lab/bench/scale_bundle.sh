@@ -7,10 +7,12 @@
 # The bundle holds
 #   bin/   the four workloads binaries built with NR_CPUS=N (workloads-4k*-cpusN, or
 #          without the suffix at N = 8), and perf where this machine has it
-#   iso/   the SLAB and SLUB x86_64 kernels (NR_CPUS=N) as GRUB ISOs booting "bench quick"
+#   iso/   the SLAB, SLUB and counting-SLUB kernels (NR_CPUS=N): x86_64's as GRUB ISOs
+#          booting "bench quick", arm64's as ELFs (quarry-arm64-*.elf) QEMU loads itself
 #   lib/   this machine's dynamic loader and every library those programs and the
 #          peers (jemalloc, tcmalloc, mimalloc, where installed) load
-#   qemu/  qemu-system-x86_64, the libraries it loads, its TCG module
+#   qemu/  qemu-system-x86_64 and qemu-system-aarch64, the libraries they load, x86's
+#          TCG module
 #   fw/    the firmware it reads (SeaBIOS, kvmvapic, linuxboot_dma)
 #   scale.sh, report.py, report_scale.py   the same scripts as `make bench-scale`
 #   run.sh  on the target: SCALE_BUNDLE=<its dir> scale.sh, so every program
@@ -19,7 +21,7 @@
 #          (report.md; scale.png where python3-matplotlib is installed; the CSVs
 #          to take home: python3 report_scale.py --dir results).
 # On the target: tar xJf bench-scale-bundle-cpusN.tar.xz && cd bench-scale-bundle-cpusN
-# && ./run.sh (SCALE_THREADS, SCALE_RUNS, SCALE_PCT, SCALE_HOST, SCALE_KERNEL as for
+# && ./run.sh (SCALE_THREADS, SCALE_RUNS, SCALE_PCT, SCALE_HOST, SCALE_KERNEL, SCALE_ARCHES as for
 # make bench-scale). x86_64 Linux only.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -52,6 +54,11 @@ for a in slab slub slub-stats; do
 		{ echo "bench-scale-bundle: build failed: build/bench-scale/logs/bundle-kernel-$a.log" >&2; exit 1; }
 	tests/qemu/mkiso.sh "build/x86_64-4k$([ $a = slab ] || echo "-$a")$suffix/quarry.elf" \
 		"$stage/iso/quarry-$a.iso" "bench quick"
+	make --no-print-directory -j"$(nproc)" ARCH=arm64 PAGE_SIZE=4K ALLOC=${a%-stats} NR_CPUS=$ncpus \
+		SLAB_DEBUG= SLAB_STATS=$([ $a = slub-stats ] && echo 1) kernel \
+		> build/bench-scale/logs/bundle-kernel-arm64-$a.log 2>&1 ||
+		{ echo "bench-scale-bundle: build failed: build/bench-scale/logs/bundle-kernel-arm64-$a.log" >&2; exit 1; }
+	cp "build/arm64-4k$([ $a = slab ] || echo "-$a")$suffix/quarry.elf" "$stage/iso/quarry-arm64-$a.elf"
 done
 
 # Every library a program or library loads, resolved here, into dir (no links).
@@ -87,9 +94,11 @@ for p in libjemalloc.so.2 libtcmalloc_minimal.so.4 libmimalloc.so.2; do
 done
 [ ${#peers[@]} -gt 0 ] && copy_libs "$stage/lib" "${peers[@]}"
 
-qemu=$(command -v qemu-system-x86_64)
-cp -L "$qemu" "$stage/qemu/"
-copy_libs "$stage/qemu" "$qemu"
+for q in qemu-system-x86_64 qemu-system-aarch64; do
+	qemu=$(command -v $q)
+	cp -L "$qemu" "$stage/qemu/"
+	copy_libs "$stage/qemu" "$qemu"
+done
 tcg=$(ls /usr/lib/x86_64-linux-gnu/qemu/accel-tcg-x86_64.so 2>/dev/null || true)
 if [ -n "$tcg" ]; then
 	cp -L "$tcg" "$stage/qemu/"
@@ -119,6 +128,7 @@ cat > "$stage/README.txt" <<TXT
 Quarry bench-scale bundle, NR_CPUS=$ncpus, made $(date -u +%Y-%m-%d) on $(. /etc/os-release; echo "$PRETTY_NAME").
 Run: ./run.sh   (x86_64 Linux; nothing to install; about a minute at 16 cores)
 Options: SCALE_THREADS=1,2,4,8,16 SCALE_RUNS=3 SCALE_PCT=20 SCALE_HOST=0 SCALE_KERNEL=0 SCALE_PROFILE=0
+SCALE_ARCHES=x86_64,arm64 (the kernels booted)
 Results: results/report.md, results/host.csv, results/kernel.csv, results/logs/,
 results/profile/ (perf reports of SLAB and SLUB at 1 thread and the most, or the workloads'
 own samples where perf may not run; perf stat's counters of the same runs and mimalloc's: the

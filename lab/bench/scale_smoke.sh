@@ -115,6 +115,33 @@ else
 	fail "counters: canned perf stat output not read as expected (see $fake/report.md)"
 fi
 rm -rf "$fake"
+# The kernel half's report for both arches, from canned figures (make test boots the
+# kernels elsewhere): x86_64's SLUB at 200 and 300 ns per pair on 1 and 2 vCPUs, arm64's
+# at 250 and 500; arm64's test 3a with all CPUs twice as slow as one; its counting
+# SLUB's events for kmalloc-64 over 20,000 pairs (348 node locks, 20 barn locks).
+fake=$out-kernel
+rm -rf "$fake"
+mkdir -p "$fake/logs"
+printf '%s\n' slub,1,64,100,100,1000000 slub,2,64,150,150,1000000 \
+	arm64-slub,1,64,120,130,1000000 arm64-slub,2,64,200,300,1000000 > "$fake/kernel.csv"
+echo 'BENCH arch=arm64 page=4K alloc=slub cpus=2 mode=realtime test=atomic_probe size=1 cpus=2 alone_cost=39 all_cost=78 ratio_x100=200 unit=cycles' \
+	> "$fake/logs/kernel-arm64-slub-smp2.log"
+printf '%s\n' '  events over the last run on 2 CPUs, 20000 kmallocs and as many kfrees:' \
+	'  kmalloc-64        alloc fast 0 slow 0 retry 0; free fast 0 slow 953 retry 0; page cmpxchg 1577; locks node 348 barn 20; node lock waited 5 times, 11 turns; allocs 20000' \
+	'  page allocator: zone lock waited 2 times, 3 turns' > "$fake/logs/kernel-arm64-slub-stats-smp2.log"
+echo 'arches=x86_64,arm64' > "$fake/meta.txt"
+python3 lab/bench/report_scale.py --dir "$fake" > /dev/null 2>&1
+krep=$fake/report.md
+if grep -q '^## The kernel under QEMU MTTCG (x86_64, arm64;' "$krep" 2>/dev/null &&
+	sed -n '/^### Kernel SLUB (x86_64) under MTTCG/,/^###/p' "$krep" | grep -q '^| 64 | 200\.0 | 300\.0 (1\.33x) |$' &&
+	sed -n '/^### Kernel SLUB (arm64) under MTTCG/,/^###/p' "$krep" | grep -q '^| 64 | 250\.0 | 500\.0 (1\.00x) |$' &&
+	grep -q '^| SLUB (arm64) | 2 | - | 39 / 78 (2\.00x) | - |$' "$krep" &&
+	grep -Eq '^\| arm64 \| 64 \| 2 \| 17\.4 \| 1\.0 \| 78\.[89] \|' "$krep"; then
+	pass "kernel report: x86_64's and arm64's tables, arm64's test 3a and events apart"
+else
+	fail "kernel report: canned x86_64 and arm64 figures not read as expected (see $krep)"
+fi
+rm -rf "$fake"
 for wl in larson mixed prodcons; do
 	missing=
 	for a in SLAB SLUB SLOB SLOB-seg glibc+lock; do
@@ -148,6 +175,7 @@ check_refused "SCALE_THREADS=1,x" "'x' is no count" SCALE_THREADS=1,x
 check_refused "SCALE_THREADS=65" "at most 64 threads" SCALE_THREADS=65
 check_refused "SCALE_PROFILER=gprof" "auto, perf or self" SCALE_PROFILER=gprof
 check_refused "SCALE_COUNTERS=cycles,,x" "perf event names separated by commas" SCALE_COUNTERS=cycles,,x
+check_refused "SCALE_ARCHES=x86" "'x86' is no arch" SCALE_ARCHES=x86
 msg=$(WL_SPINS_PER_YIELD=0 build/bench-host/workloads-4k --allocators quarry --workloads mixed \
 	--threads 1 --runs 1 --scale 1 2>&1 >/dev/null)
 if [ $? -ne 0 ] && grep -q "WL_SPINS_PER_YIELD wants a number from 1" <<< "$msg"; then
