@@ -470,8 +470,10 @@ def main():
     kern = read_kernel(args.dir)
     threads = sorted({k[2] for k in host} | {k[2] for k in kern})
     lines = ["# Quarry bench-scale", "",
-             "Machine: %s cores (%s); %s; thread counts %s; NR_CPUS=%s build%s." % (
-                 meta.get("cores", "?"), meta.get("cpu", "?"), meta.get("date", "?"),
+             "Machine: %s cores (%s%s); %s; thread counts %s; NR_CPUS=%s build%s." % (
+                 meta.get("cores", "?"), meta.get("cpu", "?"),
+                 "".join(", " + meta[k] for k in ("cpu_id", "caches") if meta.get(k)),
+                 meta.get("date", "?"),
                  meta.get("threads", "?"), meta.get("nr_cpus", "?"),
                  ", from a bundle" if meta.get("bundle") else ""),
              "Load average at the start and end: %s / %s (other work on the machine moves "

@@ -159,6 +159,18 @@ export GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.rtld.optional_st
 	echo "arches=$SCALE_ARCHES"
 	echo "spins_per_yield=${WL_SPINS_PER_YIELD:-64}"
 	echo "cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
+	# A virtual machine often names its CPU only "Intel(R) Xeon(R) Processor": the
+	# family, model and stepping say which one (family 6 model 207: Emerald Rapids).
+	echo "cpu_id=$(awk -F': *' '/^cpu family/ && !f {f = $2} /^model\t/ && !m {m = $2}
+		/^stepping/ && !s {s = $2} END {printf "family %s model %s stepping %s", f, m, s}' \
+		/proc/cpuinfo 2>/dev/null)"
+	caches=
+	for d in /sys/devices/system/cpu/cpu0/cache/index*; do
+		[ -r "$d/size" ] || continue
+		[ "$(cat "$d/type")" = Instruction ] && continue
+		caches+="${caches:+, }L$(cat "$d/level") $(cat "$d/size") $(cat "$d/ways_of_associativity" 2>/dev/null)-way"
+	done
+	echo "caches=$caches"
 	echo "date=$(date -u +%Y-%m-%dT%H:%MZ)"
 	echo "bundle=${B:+yes}"
 	echo "loadavg_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
