@@ -5,15 +5,12 @@
  *    object as it is handed out (aligned, inside a slab of its cache, not
  *    live already), its contents when freed (no two live objects overlap),
  *    and every few thousand operations each cache's invariants and that the
- *    slabs' active count equals live objects plus those in CPU arrays;
- *  - threads acting as CPUs (host_cpu_id 1..4) allocating and freeing into
- *    each other's hands, then the invariants and every page back.
- * Both end with nr_free_pages() as it was before they started.
+ *    slabs' active count equals live objects plus those in CPU arrays,
+ *    ending with nr_free_pages() as it was before it started.
  * The random run is tests/host/stress.c's; this file gives it SLAB's checks.
  */
 #include "tests/common/test_slab.h"
 #include "host_stress.h"
-#include <pthread.h>
 
 #define SLAB_RANDOM_OPS		120000
 
