@@ -16,269 +16,61 @@
  *    reap (busy ones keep them), an untouched barn is emptied, drain_all
  *    leaves no sheaf.
  * All end with every page back.
+ * The random run is tests/host/stress.c's; this file gives it SLUB's checks.
  */
 #include "tests/common/test_slub.h"
+#include "host_stress.h"
 
 #define RANDOM_OPS	150000
-#define MAX_TCACHES	12
-#define MAX_LIVE	4096
-#define LIVE_BYTES_MAX	(12UL << 20)
 #define HOP_CPUS	4
-#define CTOR_MAGIC	0x5eedc0ffee15600dULL
 
-static uint64_t rng;
-
-static uint64_t rnd(void)
+/* An object of a slab of its cache (kmalloc's large ones come from pages). */
+static int slub_check_object(struct kmem_cache *c, const void *p, size_t size)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	struct page *head;
+	struct kmem_cache *owner;
+	uintptr_t off;
+
+	if (!c && size > KMALLOC_MAX_CACHE_SIZE)
+		return 0;
+	head = slub_test_page(p);
+	owner = head->slab_cache;
+	off = (uintptr_t)p - (uintptr_t)page_address(head) - owner->obj_offset;
+	ST_EXPECT((!c || owner == c) && off % owner->size == 0 && off / owner->size < owner->num &&
+			  size <= owner->object_size,
+		  "%p is not an object of a slab of its cache", p);
+	return 0;
 }
 
-static unsigned long rnd_below(unsigned long n)
+/* Callers hold exactly the live objects. */
+static int slub_check_cache(struct kmem_cache *c, unsigned long live)
 {
-	return (unsigned long)(rnd() % n);
+	ST_EXPECT(slub_test_held(c) == live, "%s: %lu objects held, %lu live", c->name,
+		  slub_test_held(c), live);
+	return 0;
 }
 
-struct tcache {
-	struct kmem_cache *c;
-	size_t size, align;
-	unsigned long live;
+/* The standard limits and caches, the thread hopping between CPUs, one per step. */
+static const struct stress_config slub_stress = {
+	.ops = RANDOM_OPS, .hop_cpus = HOP_CPUS, .check_every = 3000,
+	.create_below = 12, .shrink_below = 20, .reap_below = 24, .alloc_below = 530,
+	.tag_span = 192, .cache_flags = SLAB_NO_DEBUG,
+	.check_object = slub_check_object, .check_cache = slub_check_cache,
 };
-
-struct tobj {
-	unsigned char *p;
-	int cache;		/* index in tcaches, or -1 for kmalloc */
-	size_t size;
-	unsigned char tag;
-};
-
-static struct tcache tcaches[MAX_TCACHES];
-static struct tobj live[MAX_LIVE];
-static unsigned int nlive;
-static unsigned long live_bytes;
-
-static void ctor_magic(void *p)
-{
-	*(uint64_t *)p = CTOR_MAGIC;
-}
-
-static bool is_live(const void *p)
-{
-	for (unsigned int i = 0; i < nlive; i++)
-		if (live[i].p == p)
-			return true;
-	return false;
-}
-
-/* Fill (or check) the bytes of an object the test owns with its tag (ctor word excepted). */
-static bool pattern(struct tobj *o, bool check)
-{
-	size_t start = o->cache >= 0 && tcaches[o->cache].c->ctor ? 8 : 0;
-	size_t span = MIN(o->size, (size_t)192);
-
-	for (size_t k = start; k < span; k++) {
-		size_t a = k, b = o->size - 1 - (k - start);
-
-		if (check && (o->p[a] != o->tag || o->p[b] != o->tag))
-			return false;
-		if (!check)
-			o->p[a] = o->p[b] = o->tag;
-	}
-	return true;
-}
-
-static int new_object(int ci, size_t size)
-{
-	struct kmem_cache *c = ci >= 0 ? tcaches[ci].c : NULL;
-	struct tobj *o = &live[nlive];
-
-	o->p = c ? kmem_cache_alloc(c) : kmalloc(size);
-	ST_EXPECT(o->p, "allocation of %zu failed with %lu bytes live", size, live_bytes);
-	ST_EXPECT(!is_live(o->p), "%p handed out while live", (void *)o->p);
-	ST_EXPECT(((uintptr_t)o->p & 7) == 0, "%p not 8-aligned", (void *)o->p);
-	if (c) {
-		size_t align = MAX((size_t)c->align, tcaches[ci].align);
-
-		ST_EXPECT(((uintptr_t)o->p & (align - 1)) == 0, "%p not aligned for %s",
-			  (void *)o->p, c->name);
-		ST_EXPECT(!c->ctor || *(uint64_t *)o->p == CTOR_MAGIC, "%s: not constructed",
-			  c->name);
-	}
-	if (c || size <= KMALLOC_MAX_CACHE_SIZE) {
-		struct page *head = slub_test_page(o->p);
-		struct kmem_cache *owner = head->slab_cache;
-		uintptr_t off = (uintptr_t)o->p - (uintptr_t)page_address(head) - owner->obj_offset;
-
-		ST_EXPECT((!c || owner == c) && off % owner->size == 0 &&
-				  off / owner->size < owner->num && size <= owner->object_size,
-			  "%p is not an object of a slab of its cache", (void *)o->p);
-	}
-	o->cache = ci;
-	o->size = size;
-	o->tag = (unsigned char)rnd();
-	pattern(o, false);
-	nlive++;
-	live_bytes += size;
-	if (ci >= 0)
-		tcaches[ci].live++;
-	return 0;
-}
-
-static int free_object(unsigned int i)
-{
-	struct tobj *o = &live[i];
-
-	ST_EXPECT(pattern(o, true), "object %p (%zu bytes) overwritten: overlap?", (void *)o->p,
-		  o->size);
-	if (o->cache >= 0) {
-		if (tcaches[o->cache].c->ctor)
-			*(uint64_t *)o->p = CTOR_MAGIC;	/* back in its constructed state */
-		kmem_cache_free(tcaches[o->cache].c, o->p);
-		tcaches[o->cache].live--;
-	} else {
-		kfree(o->p);
-	}
-	live_bytes -= o->size;
-	live[i] = live[--nlive];
-	return 0;
-}
-
-static int create_cache(unsigned int slot)
-{
-	static const size_t aligns[] = { 0, 0, 8, 16, 64, 256 };
-	size_t size = rnd_below(4) ? 1 + rnd_below(rnd_below(2) ? 128 : 1100)
-				   : 1 + rnd_below(2 * PAGE_SIZE);
-	unsigned int flags = SLAB_NO_DEBUG;
-	char name[24];
-
-	if (rnd_below(5) == 0)
-		flags |= SLAB_HWCACHE_ALIGN;
-	if (rnd_below(8) == 0)
-		flags |= SLAB_RED_ZONE;
-	if (rnd_below(8) == 0)
-		flags |= SLAB_POISON;
-	snprintf(name, sizeof(name), "rnd-%u-%zu", slot, size);
-	tcaches[slot].size = size;
-	tcaches[slot].align = aligns[rnd_below(ARRAY_SIZE(aligns))];
-	tcaches[slot].live = 0;
-	tcaches[slot].c = kmem_cache_create(name, size, tcaches[slot].align, flags,
-					    size >= 8 && rnd_below(6) == 0 ? ctor_magic : NULL);
-	ST_EXPECT(tcaches[slot].c, "create %s failed", name);
-	return 0;
-}
-
-static int destroy_cache(unsigned int slot)
-{
-	struct kmem_cache *c = tcaches[slot].c;
-
-	/* Now and then first try with objects live: refused loudly, nothing freed. */
-	if (tcaches[slot].live && rnd_below(10) == 0) {
-		ST_EXPECT(kmem_cache_destroy(c) == -EBUSY, "%s destroyed with objects", c->name);
-		ST_EXPECT(kmem_cache_check(c) == 0, "%s inconsistent after a refused destroy",
-			  c->name);
-	}
-	for (unsigned int i = 0; i < nlive;) {
-		if (live[i].cache != (int)slot)
-			i++;
-		else if (free_object(i))
-			return -1;
-	}
-	ST_EXPECT(kmem_cache_check(c) == 0, "%s inconsistent before destroy", c->name);
-	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy of empty %s refused", c->name);
-	tcaches[slot].c = NULL;
-	return 0;
-}
-
-static int check_all(void)
-{
-	for (unsigned int s = 0; s < MAX_TCACHES; s++) {
-		struct kmem_cache *c = tcaches[s].c;
-
-		if (!c)
-			continue;
-		ST_EXPECT(kmem_cache_check(c) == 0, "%s inconsistent", c->name);
-		ST_EXPECT(slub_test_held(c) == tcaches[s].live, "%s: %lu objects held, %lu live",
-			  c->name, slub_test_held(c), tcaches[s].live);
-	}
-	for (unsigned int i = 1; i <= KMALLOC_SHIFT_HIGH; i++)
-		if (kmalloc_caches[i])
-			ST_EXPECT(kmem_cache_check(kmalloc_caches[i]) == 0, "%s inconsistent",
-				  kmalloc_caches[i]->name);
-	return 0;
-}
-
-/* One step of the random run, as CPU 'cpu'. */
-static int random_step(unsigned long *counts)
-{
-	unsigned long r = rnd_below(1000);
-	unsigned int slot = (unsigned int)rnd_below(MAX_TCACHES);
-
-	if (r < 12) {
-		counts[0]++;
-		return !tcaches[slot].c ? create_cache(slot) : destroy_cache(slot);
-	}
-	if (r < 20) {
-		counts[1]++;
-		kmem_cache_shrink(tcaches[slot].c ? tcaches[slot].c
-						  : kmalloc_slab(1 + rnd_below(512)));
-	} else if (r < 24) {
-		counts[1]++;
-		if (rnd_below(2))
-			slab_drain_local_all();
-		else
-			slab_reap();
-	} else if (r < 530 && nlive < MAX_LIVE && live_bytes < LIVE_BYTES_MAX) {
-		size_t size;
-		int ci = -1;
-
-		counts[2]++;
-		if (tcaches[slot].c && rnd_below(2)) {
-			ci = (int)slot;
-			size = tcaches[slot].size;
-		} else if (rnd_below(100) == 0) {
-			size = KMALLOC_MAX_CACHE_SIZE + 1 + rnd_below(3 * PAGE_SIZE);
-		} else {
-			size = 1 + rnd_below(rnd_below(4) ? 300 : KMALLOC_MAX_CACHE_SIZE);
-		}
-		return new_object(ci, size);
-	} else if (nlive) {
-		counts[3]++;
-		return free_object((unsigned int)rnd_below(nlive));
-	}
-	return 0;
-}
 
 SELFTEST_HOST(slub_host_random_operations)
 {
 	unsigned long pages, bad = slab_bad_frees, corrupt = slab_corruptions;
-	unsigned long counts[4] = { 0 }, frozen_before = 0, frozen_after = 0;
+	unsigned long frozen_before = 0, frozen_after = 0;
+	struct stress_counts n;
 
 	slab_drain_all();
 	pages = slab_test_settle();
-	rng = 0x2545f4914f6cdd1dULL;
-	nlive = 0;
-	live_bytes = 0;
 	for (unsigned int i = 1; i <= KMALLOC_SHIFT_HIGH; i++)
 		if (kmalloc_caches[i])
 			frozen_before += kmalloc_caches[i]->stats.free_frozen;
-	for (unsigned long op = 0; op < RANDOM_OPS; op++) {
-		host_set_cpu((unsigned int)rnd_below(HOP_CPUS));
-		if (random_step(counts))
-			return -1;
-		if (op % 3000 == 0 && check_all())
-			return -1;
-	}
-	host_set_cpu(0);
-	if (check_all())
+	if (stress_run(&slub_stress, &n))
 		return -1;
-	while (nlive)
-		if (free_object(nlive - 1))
-			return -1;
-	for (unsigned int s = 0; s < MAX_TCACHES; s++)
-		if (tcaches[s].c && destroy_cache(s))
-			return -1;
 	for (unsigned int i = 1; i <= KMALLOC_SHIFT_HIGH; i++)
 		if (kmalloc_caches[i])
 			frozen_after += kmalloc_caches[i]->stats.free_frozen;
@@ -291,8 +83,8 @@ SELFTEST_HOST(slub_host_random_operations)
 	ST_EXPECT(slab_test_settle() == pages, "pages not back: %lu free, %lu before",
 		  nr_free_pages(), pages);
 	printk("random: %d ops on %d CPUs: %lu create/destroy, %lu shrink/drain/reap, %lu alloc,"
-	       " %lu free, %lu frees into frozen slabs\n", RANDOM_OPS, HOP_CPUS, counts[0],
-	       counts[1], counts[2], counts[3], frozen_after - frozen_before);
+	       " %lu free, %lu frees into frozen slabs\n", RANDOM_OPS, HOP_CPUS, n.create_destroy,
+	       n.shrink, n.alloc, n.free, frozen_after - frozen_before);
 	return 0;
 }
 
