@@ -6,6 +6,7 @@
 #include "peers.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,17 +133,48 @@ bool peer_open(const char *key, char *how, size_t len)
 	return false;
 }
 
+/*
+ * The command line the process was started with, from /proc/self/cmdline:
+ * where a dynamic loader was run explicitly ("ld-linux-x86-64.so.2
+ * --library-path lib prog ..."), /proc/self/exe is the loader, and the
+ * loader's own words come first here but not in main's argv. NULL-ended
+ * array in static storage; NULL when the file cannot be read whole.
+ */
+static char **started_cmdline(void)
+{
+	static char text[65536];
+	static char *words[1024];
+	unsigned int n = 0;
+	size_t len = 0;
+	ssize_t got;
+	int fd = open("/proc/self/cmdline", O_RDONLY);
+
+	if (fd < 0)
+		return NULL;
+	while ((got = read(fd, text + len, sizeof(text) - 1 - len)) > 0)
+		len += (size_t)got;
+	close(fd);
+	if (got < 0 || len == 0 || len >= sizeof(text) - 1)
+		return NULL;
+	text[len] = '\0';
+	for (size_t i = 0; i < len && n < sizeof(words) / sizeof(words[0]) - 1; i += strlen(text + i) + 1)
+		words[n++] = text + i;
+	words[n] = NULL;
+	return n ? words : NULL;
+}
+
 /* peer_static_tls: see peers.h. */
 void peer_static_tls(char **argv)
 {
 	const char *t = getenv("GLIBC_TUNABLES");
-	char buf[512];
+	char buf[512], **cmd;
 
 	if (RUNNING_ON_VALGRIND || (t && strstr(t, "glibc.rtld.optional_static_tls")))
 		return;
+	cmd = started_cmdline();
 	snprintf(buf, sizeof(buf), "%s%sglibc.rtld.optional_static_tls=65536", t ? t : "",
 		 t ? ":" : "");
 	setenv("GLIBC_TUNABLES", buf, 1);
-	execv("/proc/self/exe", argv);
+	execv("/proc/self/exe", cmd ? cmd : argv);
 	perror("workloads: re-exec with GLIBC_TUNABLES");
 }

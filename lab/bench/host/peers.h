@@ -30,9 +30,12 @@ bool peer_open(const char *key, char *how, size_t len);
 /*
  * peer_static_tls - re-execute the program with glibc's static TLS surplus
  * raised (glibc.rtld.optional_static_tls), which jemalloc's initial-exec TLS
- * needs when it is dlopen'ed. Returns when the tunable is already set or
- * under valgrind (the run script sets it there), or if the exec failed
- * (reported; the peers that need it will then fail to load).
+ * needs when it is dlopen'ed, with the command line it was started with
+ * (the dynamic loader and its options first, where one was run explicitly;
+ * argv where /proc/self/cmdline cannot be read). Returns when the tunable
+ * is already set or under valgrind (the run script sets it there), or if
+ * the exec failed (reported; the peers that need it will then fail to
+ * load).
  */
 void peer_static_tls(char **argv);
 

@@ -64,4 +64,17 @@ if [ -x "$bin" ]; then
 		fi
 	done
 fi
+# 4. Started through the dynamic loader run explicitly (as a bundle starts it), without
+# GLIBC_TUNABLES: the re-exec that raises glibc's static TLS for jemalloc must run the
+# loader again with its own options, and the run must go through.
+loader=$(ldd "$bin" 2>/dev/null | awk '/ld-linux/ { print ($3 ~ /^\// ? $3 : $1) }')
+if [ -x "$bin" ] && [ -n "$loader" ]; then
+	msg=$(env -u GLIBC_TUNABLES "$loader" "$bin" --allocators quarry --workloads mixed \
+		--threads 1 --runs 1 --scale 1 --csv /dev/stdout 2>&1)
+	if [ $? -eq 0 ] && grep -q '^slab,1,mixed,1,' <<< "$msg"; then
+		pass "started through $loader without GLIBC_TUNABLES: the re-exec keeps the loader and the options"
+	else
+		fail "started through $loader without GLIBC_TUNABLES: $(tail -2 <<< "$msg")"
+	fi
+fi
 [ $fails -eq 0 ]
