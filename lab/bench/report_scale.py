@@ -420,12 +420,18 @@ def plot(d, host, kern, threads, meta):
     except ImportError:
         return "no plot: python3-matplotlib is not installed (Debian: apt-get install python3-matplotlib)"
     kallocs = sorted({k[0] for k in kern}, key=kernel_order)
-    panels = [wl for wl in WORKLOADS if any(k[0] == wl for k in host)] + kallocs
-    if not panels:
+    # The host workloads on the first row, the kernels on the second.
+    rows = [r for r in ([wl for wl in WORKLOADS if any(k[0] == wl for k in host)], kallocs) if r]
+    if not rows:
         return "no plot: no figures"
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 4.2), squeeze=False)
+    ncols = max(len(r) for r in rows)
+    fig, axes = plt.subplots(len(rows), ncols, figsize=(4.2 * ncols, 4.2 * len(rows)),
+                             squeeze=False)
+    for r, row in enumerate(rows):
+        for c in range(len(row), ncols):
+            axes[r][c].set_visible(False)
     venue = "%s cores, %s" % (meta.get("cores", "?"), meta.get("cpu", "?"))
-    for ax, p in zip(axes[0], panels):
+    for ax, p in [(axes[r][c], p) for r, row in enumerate(rows) for c, p in enumerate(row)]:
         if p in WORKLOADS:
             allocs = sorted({k[1] for k in host if k[0] == p},
                             key=lambda a: (ORDER.index(a) if a in ORDER else 99, a))
