@@ -9,18 +9,6 @@
  */
 #include "test_slab.h"
 
-/* After misuse: two fresh objects are distinct and the cache is consistent. */
-static int still_works(struct kmem_cache *c)
-{
-	void *a = kmem_cache_alloc(c), *b = kmem_cache_alloc(c);
-
-	ST_EXPECT(a && b && a != b, "cache %s broken: %p %p", c->name, a, b);
-	kmem_cache_free(c, a);
-	kmem_cache_free(c, b);
-	ST_EXPECT(kmem_cache_check(c) == 0, "cache %s inconsistent", c->name);
-	return 0;
-}
-
 SELFTEST(slab_double_frees_seen_by_the_stacks)
 {
 	struct kmem_cache *c;
@@ -61,7 +49,7 @@ SELFTEST(slab_double_frees_seen_by_the_stacks)
 	kmem_cache_free(c, a);
 	SLAB_EXPECT_REFUSED(c, bad, "double free (already on its slab's freelist)");
 
-	if (still_works(c))
+	if (slab_test_still_works(c))
 		return -1;
 	ST_EXPECT(slab_test_active(c) == slab_test_in_arrays(c), "active count went wrong");
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
@@ -246,7 +234,7 @@ SELFTEST(slab_debug_cache_catches_misuse)
 	bad = slab_bad_frees;
 	kmem_cache_free(c, q + 8);
 	SLAB_EXPECT_REFUSED(c, bad, "not at an object boundary (8 bytes into the 40-byte object");
-	if (still_works(c))
+	if (slab_test_still_works(c))
 		return -1;
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
 	SLAB_EXPECT_PAGES_BACK(&pages);

@@ -12,18 +12,6 @@
  */
 #include "test_slub.h"
 
-/* After misuse: two fresh objects are distinct and the cache is consistent. */
-static int still_works(struct kmem_cache *c)
-{
-	void *a = kmem_cache_alloc(c), *b = kmem_cache_alloc(c);
-
-	ST_EXPECT(a && b && a != b, "cache %s broken: %p %p", c->name, a, b);
-	kmem_cache_free(c, a);
-	kmem_cache_free(c, b);
-	ST_EXPECT(kmem_cache_check(c) == 0, "cache %s inconsistent", c->name);
-	return 0;
-}
-
 SELFTEST(slub_debug_cache_catches_misuse)
 {
 	struct slab_test_mark pages;
@@ -86,7 +74,7 @@ SELFTEST(slub_debug_cache_catches_misuse)
 	bad = slab_bad_frees;
 	kmem_cache_free(c, q + 8);
 	SLAB_EXPECT_REFUSED(c, bad, "not at an object boundary");
-	if (still_works(c))
+	if (slab_test_still_works(c))
 		return -1;
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
 	SLAB_EXPECT_PAGES_BACK(&pages);
@@ -251,7 +239,7 @@ SELFTEST(slub_debug_freelist_corruption_is_caught)
 	ST_EXPECT(kmem_cache_shrink(c) == 0, "slabs left");
 	if (handed_out_twice(c, objs, c->num))
 		return -1;
-	if (still_works(c))
+	if (slab_test_still_works(c))
 		return -1;
 	kfree(objs);
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
