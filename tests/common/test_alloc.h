@@ -131,6 +131,18 @@ static inline bool slab_test_console_lacks(const char *what)
 			  "cache inconsistent after a refused free (%s)", what);         \
 	} while (0)
 
+/* After misuse: two fresh objects of c are distinct and c is consistent. Returns 0 or -1. */
+static inline int slab_test_still_works(struct kmem_cache *c)
+{
+	void *a = kmem_cache_alloc(c), *b = kmem_cache_alloc(c);
+
+	ST_EXPECT(a && b && a != b, "cache %s broken: %p %p", kmem_cache_name(c), a, b);
+	kmem_cache_free(c, a);
+	kmem_cache_free(c, b);
+	ST_EXPECT(kmem_cache_check(c) == 0, "cache %s inconsistent", kmem_cache_name(c));
+	return 0;
+}
+
 /*
  * Fragmented memory, for tests of allocation with most pages free but
  * only in small blocks: slab_test_fragment takes every free page (all CPUs'

@@ -10,18 +10,6 @@
  */
 #include "test_alloc.h"
 
-/* After misuse: two fresh objects are distinct and the cache is consistent. */
-static int still_works(struct kmem_cache *c)
-{
-	void *a = kmem_cache_alloc(c), *b = kmem_cache_alloc(c);
-
-	ST_EXPECT(a && b && a != b, "cache %s broken: %p %p", kmem_cache_name(c), a, b);
-	kmem_cache_free(c, a);
-	kmem_cache_free(c, b);
-	ST_EXPECT(kmem_cache_check(c) == 0, "cache %s inconsistent", kmem_cache_name(c));
-	return 0;
-}
-
 static unsigned int api_ctor_calls;
 
 static void api_ctor(void *p)
@@ -182,7 +170,7 @@ SELFTEST(slab_bad_pointer_frees_are_refused)
 	kfree(big);
 	SLAB_EXPECT_REFUSED(c, bad, "not a slab object or large allocation");
 
-	if (still_works(c) || still_works(other))
+	if (slab_test_still_works(c) || slab_test_still_works(other))
 		return -1;
 	kmem_cache_free(c, p);
 	kfree(q);

@@ -8,6 +8,7 @@
  * public API that every allocator passes (destroy with live objects,
  * out-of-memory, bad pointers) are in test_cache_api.c.
  */
+#include "test_cache_slabinfo.h"
 #include "test_slab.h"
 
 /* Objects per slab by the test's own arithmetic (see mm/slab/slab.c's header). */
@@ -601,30 +602,14 @@ SELFTEST(slab_slabinfo_format)
 	ST_EXPECT(strcmp(line, want) == 0, "slabinfo line\n  '%s'\nexpected\n  '%s'", line, want);
 	ST_EXPECT(active >= 10 && c->size == 200 && line[17] == ' ' && line[16] == ' ',
 		  "bad numbers or name column: '%s'", line);
-	{
-		/* The figure: kmalloc-32 with 1000 objects allocated. */
-		void **held = kmalloc_array(1000, sizeof(void *));
-
-		ST_EXPECT(held, "no table");
-		for (int i = 0; i < 1000; i++)
-			held[i] = kmalloc(32);
-		slabinfo_line(kmalloc_slab(32), line, sizeof(line));
-		printk("kmalloc-32 at %luK pages, 1000 objects held: %s\n", PAGE_SIZE >> 10, line);
-		for (int i = 0; i < 1000; i++)
-			kfree(held[i]);
-		kfree(held);
-	}
+	/* For the log: kmalloc-32's row with 1000 of its objects allocated. */
+	if (slab_test_kmalloc32_row(line, sizeof(line)))
+		return -1;
 	for (int i = 0; i < 10; i++)
 		kmem_cache_free(c, objs[i]);
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
-	slab_test_console_clear();
-	slabinfo_show();
-	ST_EXPECT(slab_test_console_has(
-			  "slabinfo - version: 2.1\n# name            <active_objs> <num_objs>"
-			  " <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount>"
-			  " <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>\n"),
-		  "slabinfo header wrong");
-	ST_EXPECT(slab_test_console_has("\nkmalloc-32  "), "no kmalloc-32 line");
+	if (slab_test_slabinfo_shown())
+		return -1;
 	slab_meminfo_show();
 	ST_EXPECT(slab_test_console_has("Slab:           "), "no Slab: line");
 	return 0;

@@ -2,24 +2,14 @@
  * test_slab_bad.c - SLAB's misuse checks are reported, refused and
  * harmless, in the kernel and on the host: double frees caught by the
  * stack tops (no debugging), and the debug checks of a SLAB_DEBUG cache
- * (its layout, double free, overruns, writes after free, poison). Each case
+ * (its layout here; double free, overruns, writes after free and poison
+ * through test_cache_debug.c, which SLUB's tests share). Each case
  * checks the report (host: its text), the counter, kmem_cache_check(), and
  * that the cache still hands out distinct objects. Built with ALLOC=slab
  * only; bad pointers of every kind are test_cache_api.c's (any allocator).
  */
+#include "test_cache_debug.h"
 #include "test_slab.h"
-
-/* After misuse: two fresh objects are distinct and the cache is consistent. */
-static int still_works(struct kmem_cache *c)
-{
-	void *a = kmem_cache_alloc(c), *b = kmem_cache_alloc(c);
-
-	ST_EXPECT(a && b && a != b, "cache %s broken: %p %p", c->name, a, b);
-	kmem_cache_free(c, a);
-	kmem_cache_free(c, b);
-	ST_EXPECT(kmem_cache_check(c) == 0, "cache %s inconsistent", c->name);
-	return 0;
-}
 
 SELFTEST(slab_double_frees_seen_by_the_stacks)
 {
@@ -61,7 +51,7 @@ SELFTEST(slab_double_frees_seen_by_the_stacks)
 	kmem_cache_free(c, a);
 	SLAB_EXPECT_REFUSED(c, bad, "double free (already on its slab's freelist)");
 
-	if (still_works(c))
+	if (slab_test_still_works(c))
 		return -1;
 	ST_EXPECT(slab_test_active(c) == slab_test_in_arrays(c), "active count went wrong");
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
@@ -190,8 +180,7 @@ SELFTEST(slab_debug_cache_catches_misuse)
 {
 	struct kmem_cache *c;
 	struct slab_test_mark pages;
-	unsigned long bad, corrupt;
-	unsigned char *p, *q;
+	unsigned char *p;
 
 	slab_test_init();
 	slab_test_begin(&pages);
@@ -200,53 +189,8 @@ SELFTEST(slab_debug_cache_catches_misuse)
 		  "debug layout: size %u object %u offset %u", c->size, c->object_size,
 		  c->obj_offset);
 	ST_EXPECT(c->layout != SLAB_LAYOUT_IN_OBJ, "poisoned cache keeps its freelist in objects");
-	p = kmem_cache_alloc(c);
-	ST_EXPECT(p && p[0] == 0x5a && p[39] == 0x5a && p[-1] == 0xcc && p[40] == 0xcc,
-		  "allocated object not marked");
-	kmem_cache_free(c, p);
-	ST_EXPECT(p[0] == 0x6b && p[38] == 0x6b && p[39] == 0xa5 && p[-1] == 0xbb && p[40] == 0xbb,
-		  "freed object not poisoned");
-
-	slab_test_console_clear();
-	bad = slab_bad_frees;
-	kmem_cache_free(c, p);
-	SLAB_EXPECT_REFUSED(c, bad, "test-debug: kmem_cache_free(");
-	ST_EXPECT(slab_test_console_has("): double free\n"), "no double free report");
-
-	/* Overrun and underrun: reported, repaired, the free goes on. */
-	corrupt = slab_corruptions;
-	bad = slab_bad_frees;
-	p = kmem_cache_alloc(c);
-	p[40] = 0;
-	kfree(p);
-	ST_EXPECT(slab_corruptions == corrupt + 1 && slab_bad_frees == bad, "overrun not caught");
-	ST_EXPECT(slab_test_console_has("test-debug: kfree(") &&
-			  slab_test_console_has("red zone after the object overwritten at "
-						"offset 40 (buffer overrun)"),
-		  "no overrun report naming cache, object and offset");
-	p = kmem_cache_alloc(c);
-	p[-3] = 0;
-	kfree(p);
-	ST_EXPECT(slab_corruptions == corrupt + 2, "underrun not caught");
-	ST_EXPECT(slab_test_console_has("red zone before the object overwritten at offset -3 "
-					"(buffer underrun)"),
-		  "no underrun report with its offset");
-	ST_EXPECT(kmem_cache_check(c) == 0, "inconsistent after overruns");
-
-	/* Write after free: the next allocation of the object sees the poison broken. */
-	p = kmem_cache_alloc(c);
-	kmem_cache_free(c, p);
-	p[3] = 0x11;
-	q = kmem_cache_alloc(c);
-	ST_EXPECT(q == p && slab_corruptions == corrupt + 3, "write after free not caught");
-	ST_EXPECT(slab_test_console_has("write after free: poison broken at offset 3"),
-		  "no poison report");
-	kmem_cache_free(c, q);
-
-	bad = slab_bad_frees;
-	kmem_cache_free(c, q + 8);
-	SLAB_EXPECT_REFUSED(c, bad, "not at an object boundary (8 bytes into the 40-byte object");
-	if (still_works(c))
+	/* The checks SLUB's debug caches share; the overrun breaks the red zone's first byte. */
+	if (slab_test_debug_alloc(c, &p) || slab_test_debug_misuse(c, p, 40))
 		return -1;
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
 	SLAB_EXPECT_PAGES_BACK(&pages);
@@ -302,51 +246,26 @@ SELFTEST(slab_debug_freelist_corruption_is_repaired)
 	return 0;
 }
 
-static void ctor_mark(void *p)
-{
-	*(uint64_t *)p = 0x1234567887654321ULL;
-}
-
 SELFTEST(slab_debug_poison_only_and_red_zone_only)
 {
 	struct kmem_cache *pc, *rc;
 	struct slab_test_mark pages;
-	unsigned long bad;
-	uint64_t *p;
-	void *objs[100];
 
 	slab_test_init();
 	slab_test_begin(&pages);
 	/* SLAB_NO_DEBUG: exactly these checks, even with CONFIG_SLAB_DEBUG. */
-	pc = kmem_cache_create("test-poison", 32, 0, SLAB_POISON | SLAB_NO_DEBUG, ctor_mark);
+	pc = kmem_cache_create("test-poison", 32, 0, SLAB_POISON | SLAB_NO_DEBUG,
+			       slab_test_ctor_mark);
 	rc = kmem_cache_create("test-redzone", PAGE_SIZE / 64, 0, SLAB_RED_ZONE | SLAB_NO_DEBUG,
 			       NULL);
 	ST_EXPECT(pc && rc, "create failed");
-	/* Poisoned with a ctor: the ctor runs again on every allocation. */
-	p = kmem_cache_alloc(pc);
-	ST_EXPECT(p && *p == 0x1234567887654321ULL, "ctor not run after the poison check");
-	kmem_cache_free(pc, p);
-	slab_test_console_clear();
-	bad = slab_bad_frees;
-	kmem_cache_free(pc, p);
-	SLAB_EXPECT_REFUSED(pc, bad, "double free (object still poisoned)");
 	/* Red zones alone keep the in-object freelist where it fits. */
 	ST_EXPECT(rc->layout == SLAB_LAYOUT_IN_OBJ ||
 			  (PAGE_SIZE / rc->size) * sizeof(freelist_idx_t) > rc->object_size,
 		  "test-redzone layout %s", slab_layout_name(rc));
-	for (int round = 0; round < 2 * SELFTEST_SCALE; round++) {
-		for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++) {
-			objs[i] = kmem_cache_alloc(rc);
-			ST_EXPECT(objs[i], "alloc failed");
-			memset(objs[i], 0xee, rc->object_size);
-		}
-		kmem_cache_drain_local(rc);
-		ST_EXPECT(kmem_cache_check(rc) == 0, "check failed with objects held");
-		for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
-			kmem_cache_free(rc, objs[(i * 13) % ARRAY_SIZE(objs)]);
-		kmem_cache_drain_local(rc);
-		ST_EXPECT(kmem_cache_check(rc) == 0, "check failed after frees");
-	}
+	/* As SLUB's, but the red zone cache's checks see its objects on their slabs. */
+	if (slab_test_poison_and_red_zone_alone(pc, rc, kmem_cache_drain_local))
+		return -1;
 	ST_EXPECT(kmem_cache_destroy(pc) == 0 && kmem_cache_destroy(rc) == 0, "destroy refused");
 	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;

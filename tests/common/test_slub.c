@@ -13,6 +13,7 @@
  * reaps could change (the node's empty slabs) are compared only when
  * mm_test_others() shows no one else moved slabs (tests/common/test_mm.h).
  */
+#include "test_cache_slabinfo.h"
 #include "test_slub.h"
 #include "kernel/smp.h"
 #include <asm/irqflags.h>
@@ -520,36 +521,21 @@ SELFTEST(slub_slabinfo_format)
 		 "%-17s %6u %6u %6u %4u %4d : tunables %4u %4u %4u : slabdata %6u %6u %6u",
 		 "test-info", c->num, c->num, 200U, c->num, 1 << c->order, 0U, 0U, 0U, 1U, 1U, 0U);
 	ST_EXPECT(strcmp(line, want) == 0, "slabinfo line\n  '%s'\nexpected\n  '%s'", line, want);
-	{
-		void **held = kmalloc_array(1000, sizeof(void *));
-
-		ST_EXPECT(held, "no table");
-		for (int i = 0; i < 1000; i++)
-			held[i] = kmalloc(32);
-		slabinfo_line(kmalloc_slab(32), line, sizeof(line));
-		printk("kmalloc-32 at %s pages, 1000 objects held: %s\n", PAGE_SIZE_NAME, line);
-		snprintf(want, sizeof(want), " : tunables %4u %4u %4u : slabdata ",
-			 kmalloc_slab(32)->sheaf_capacity, kmalloc_slab(32)->sheaf_capacity, 0U);
-		ST_EXPECT(slab_test_console_has(want), "kmalloc-32's tunables are not its sheaves' '%s'",
-			  want);
-		ST_EXPECT(!CONFIG_SLUB_SHEAVES || slub_debug_on(kmalloc_slab(32)) ||
-				  kmalloc_slab(32)->sheaf_capacity > 0,
-			  "kmalloc-32 has no sheaves");
-		for (int i = 0; i < 1000; i++)
-			kfree(held[i]);
-		kfree(held);
-	}
+	if (slab_test_kmalloc32_row(line, sizeof(line)))
+		return -1;
+	/* The row printed shows kmalloc-32's sheaf capacity (set when it was made) as tunables. */
+	snprintf(want, sizeof(want), " : tunables %4u %4u %4u : slabdata ",
+		 kmalloc_slab(32)->sheaf_capacity, kmalloc_slab(32)->sheaf_capacity, 0U);
+	ST_EXPECT(slab_test_console_has(want), "kmalloc-32's tunables are not its sheaves' '%s'",
+		  want);
+	ST_EXPECT(!CONFIG_SLUB_SHEAVES || slub_debug_on(kmalloc_slab(32)) ||
+			  kmalloc_slab(32)->sheaf_capacity > 0,
+		  "kmalloc-32 has no sheaves");
 	for (int i = 0; i < 10; i++)
 		kmem_cache_free(c, objs[i]);
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
-	slab_test_console_clear();
-	slabinfo_show();
-	ST_EXPECT(slab_test_console_has(
-			  "slabinfo - version: 2.1\n# name            <active_objs> <num_objs>"
-			  " <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount>"
-			  " <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>\n"),
-		  "slabinfo header wrong");
-	ST_EXPECT(slab_test_console_has("\nkmalloc-32  "), "no kmalloc-32 line");
+	if (slab_test_slabinfo_shown())
+		return -1;
 	ST_EXPECT(slab_test_console_has(" : tunables    0    0    0 : slabdata "),
 		  "no cache without sheaves (tunables 0 0 0)");
 	slab_meminfo_show();

@@ -1,35 +1,24 @@
 /*
  * test_slub_debug.c - SLUB's debug caches, in the kernel and on the host:
- * their layout (red zones, the free pointer past the object), the marks
- * of allocated and free objects, and every report: double free, overrun
- * and underrun (with the offset of the broken byte), write after free
- * (offset of the broken poison), a free pointer outside its slab or off an
- * object boundary (freelist corruption, with object and offset), one to an
- * allocated object (handed out twice), poison
- * only and red zone only. Each report is counted (slab_bad_frees or
+ * their layout (red zones, the free pointer past the object, no CPU slab);
+ * through test_cache_debug.c, as SLAB's, the marks of allocated and free
+ * objects, the reports of double free, overrun and underrun (with the
+ * offset of the broken byte), write after free (offset of the broken
+ * poison) and a free off an object boundary, and poison only and red zone
+ * only; then a free pointer outside its slab or off an object boundary
+ * (freelist corruption, with object and offset), one to an allocated
+ * object (handed out twice). Each report is counted (slab_bad_frees or
  * slab_corruptions), named on the console (host), and leaves the cache
  * consistent (kmem_cache_check) and working, with every page back.
  */
+#include "test_cache_debug.h"
 #include "test_slub.h"
-
-/* After misuse: two fresh objects are distinct and the cache is consistent. */
-static int still_works(struct kmem_cache *c)
-{
-	void *a = kmem_cache_alloc(c), *b = kmem_cache_alloc(c);
-
-	ST_EXPECT(a && b && a != b, "cache %s broken: %p %p", c->name, a, b);
-	kmem_cache_free(c, a);
-	kmem_cache_free(c, b);
-	ST_EXPECT(kmem_cache_check(c) == 0, "cache %s inconsistent", c->name);
-	return 0;
-}
 
 SELFTEST(slub_debug_cache_catches_misuse)
 {
 	struct slab_test_mark pages;
-	unsigned long bad, corrupt;
 	struct kmem_cache *c;
-	unsigned char *p, *q;
+	unsigned char *p;
 
 	slab_test_init();
 	slab_test_begin(&pages);
@@ -39,101 +28,34 @@ SELFTEST(slub_debug_cache_catches_misuse)
 			  c->size == 64 && c->cpu_partial == 0,
 		  "debug layout: size %u object %u offset %u fp %u", c->size, c->object_size,
 		  c->obj_offset, c->offset);
-	p = kmem_cache_alloc(c);
-	ST_EXPECT(p && p[0] == 0x5a && p[39] == 0x5a && p[-1] == 0xcc && p[40] == 0xcc,
-		  "allocated object not marked");
+	/* The checks SLAB's debug caches share; the overrun breaks the red zone's second byte. */
+	if (slab_test_debug_alloc(c, &p))
+		return -1;
 	ST_EXPECT(slub_this_cpu(c)->freelist == SLUB_NO_SLAB, "a debug cache has a CPU slab");
-	kmem_cache_free(c, p);
-	ST_EXPECT(p[0] == 0x6b && p[38] == 0x6b && p[39] == 0xa5 && p[-1] == 0xbb && p[40] == 0xbb,
-		  "freed object not poisoned");
-
-	slab_test_console_clear();
-	bad = slab_bad_frees;
-	kmem_cache_free(c, p);
-	SLAB_EXPECT_REFUSED(c, bad, "test-debug: kmem_cache_free(");
-	ST_EXPECT(slab_test_console_has("): double free\n"), "no double free report");
-
-	/* Overrun and underrun: reported with the offset, repaired, the free goes on. */
-	corrupt = slab_corruptions;
-	bad = slab_bad_frees;
-	p = kmem_cache_alloc(c);
-	p[41] = 0;
-	kfree(p);
-	ST_EXPECT(slab_corruptions == corrupt + 1 && slab_bad_frees == bad, "overrun not caught");
-	ST_EXPECT(slab_test_console_has("red zone after the object overwritten at offset 41 "
-					"(buffer overrun)"),
-		  "no overrun report");
-	p = kmem_cache_alloc(c);
-	p[-3] = 0;
-	kfree(p);
-	ST_EXPECT(slab_corruptions == corrupt + 2, "underrun not caught");
-	ST_EXPECT(slab_test_console_has("red zone before the object overwritten at offset -3 "
-					"(buffer underrun)"),
-		  "no underrun report");
-	ST_EXPECT(kmem_cache_check(c) == 0, "inconsistent after overruns");
-
-	/* Write after free: the next allocation of the object sees the poison broken. */
-	p = kmem_cache_alloc(c);
-	kmem_cache_free(c, p);
-	p[3] = 0x11;
-	q = kmem_cache_alloc(c);
-	ST_EXPECT(q == p && slab_corruptions == corrupt + 3, "write after free not caught");
-	ST_EXPECT(slab_test_console_has("test-debug: alloc(") &&
-			  slab_test_console_has("write after free: poison broken at offset 3"),
-		  "no poison report");
-	kmem_cache_free(c, q);
-
-	bad = slab_bad_frees;
-	kmem_cache_free(c, q + 8);
-	SLAB_EXPECT_REFUSED(c, bad, "not at an object boundary");
-	if (still_works(c))
+	if (slab_test_debug_misuse(c, p, 41))
 		return -1;
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
 	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;
 }
 
-static void ctor_mark(void *p)
-{
-	*(uint64_t *)p = 0x1234567887654321ULL;
-}
-
 SELFTEST(slub_debug_poison_only_and_red_zone_only)
 {
 	struct kmem_cache *pc, *rc;
 	struct slab_test_mark pages;
-	unsigned long bad;
-	void *objs[100];
-	uint64_t *p;
 
 	slab_test_init();
 	slab_test_begin(&pages);
 	/* SLAB_NO_DEBUG: exactly these checks, even with CONFIG_SLAB_DEBUG. */
-	pc = kmem_cache_create("test-poison", 32, 0, SLAB_POISON | SLAB_NO_DEBUG, ctor_mark);
+	pc = kmem_cache_create("test-poison", 32, 0, SLAB_POISON | SLAB_NO_DEBUG,
+			       slab_test_ctor_mark);
 	rc = kmem_cache_create("test-redzone", 64, 0, SLAB_RED_ZONE | SLAB_NO_DEBUG, NULL);
 	ST_EXPECT(pc && rc, "create failed");
+	/* The free pointer: past the object with poison alone, inside it with red zones alone. */
 	ST_EXPECT(pc->offset == 32 && pc->obj_offset == 0 && rc->offset == 0 && rc->obj_offset == 8,
 		  "free pointers: poison at %u, red zone at %u", pc->offset, rc->offset);
-	/* Poisoned with a ctor: the ctor runs again on every allocation. */
-	p = kmem_cache_alloc(pc);
-	ST_EXPECT(p && *p == 0x1234567887654321ULL, "ctor not run after the poison check");
-	kmem_cache_free(pc, p);
-	slab_test_console_clear();
-	bad = slab_bad_frees;
-	kmem_cache_free(pc, p);
-	SLAB_EXPECT_REFUSED(pc, bad, "double free (object still poisoned)");
-	/* Red zones alone: the free pointer stays inside the free object. */
-	for (int round = 0; round < 2 * SELFTEST_SCALE; round++) {
-		for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++) {
-			objs[i] = kmem_cache_alloc(rc);
-			ST_EXPECT(objs[i], "alloc failed");
-			memset(objs[i], 0xee, rc->object_size);
-		}
-		ST_EXPECT(kmem_cache_check(rc) == 0, "check failed with objects held");
-		for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
-			kmem_cache_free(rc, objs[(i * 13) % ARRAY_SIZE(objs)]);
-		ST_EXPECT(kmem_cache_check(rc) == 0, "check failed after frees");
-	}
+	if (slab_test_poison_and_red_zone_alone(pc, rc, NULL))
+		return -1;
 	ST_EXPECT(kmem_cache_destroy(pc) == 0 && kmem_cache_destroy(rc) == 0, "destroy refused");
 	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;
@@ -251,7 +173,7 @@ SELFTEST(slub_debug_freelist_corruption_is_caught)
 	ST_EXPECT(kmem_cache_shrink(c) == 0, "slabs left");
 	if (handed_out_twice(c, objs, c->num))
 		return -1;
-	if (still_works(c))
+	if (slab_test_still_works(c))
 		return -1;
 	kfree(objs);
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
