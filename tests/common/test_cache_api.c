@@ -1,6 +1,6 @@
 /*
  * test_cache_api.c - the kmem_cache API through the public interface
- * alone, for every allocator (SLAB and SLUB), in the kernel and on the
+ * alone, for every allocator, in the kernel and on the
  * host: caches of many geometries created, filled, shrunk and destroyed
  * with every page back; frees of pointers outside RAM, into free or
  * reserved pages, off an object boundary, into the wrong cache, into a
