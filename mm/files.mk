@@ -5,7 +5,9 @@
 #   MM_SRCS    mm/ sources for this ALLOC
 #   TEST_SRCS  shared self-tests (run in the kernel and on the host): the
 #              page allocator's, the allocator-neutral ones (kmalloc, the
-#              kmem_cache API) for any object allocator, and the chosen
+#              kmem_cache API: test_cache*.c, of which test_cache_debug.c and
+#              test_cache_slabinfo.c hold SLAB's and SLUB's shared checks and
+#              build empty for the SLOBs) for any object allocator, and the chosen
 #              allocator's own (tests/common/test_slab*.c, test_slub*.c; both
 #              SLOBs: test_slob.c and test_slob_debug.c, then slob: test_slob_fit.c,
 #              slob-seg: test_slob_seg.c)
