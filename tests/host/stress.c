@@ -15,10 +15,7 @@ static uint64_t rng;
 
 static uint64_t rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return host_xorshift64(&rng);
 }
 
 static unsigned long rnd_below(unsigned long n)

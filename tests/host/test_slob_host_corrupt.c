@@ -30,6 +30,7 @@
  * debug caches: the same damage is found (and more of it, earlier).
  */
 #include "tests/common/test_slob.h"
+#include "host_stress.h"
 
 #define AFTER_OPS	2500
 #define AFTER_SLOTS	256
@@ -44,10 +45,7 @@ static uint64_t rng;
 
 static uint64_t rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return host_xorshift64(&rng);
 }
 
 static bool in_quarantine(const void *p)

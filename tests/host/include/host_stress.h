@@ -18,8 +18,22 @@
 #define HOST_STRESS_H
 
 #include "kernel/compiler.h"
+#include <stdint.h>
 
 struct kmem_cache;
+
+/*
+ * host_xorshift64 - the next number of the xorshift64 generator (13, 7, 17)
+ * whose state is *s, which must not be 0: the host tests' fixed-seed
+ * sequences, the same from run to run.
+ */
+static inline uint64_t host_xorshift64(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
 
 /* The most caches and live objects a run may be given. */
 #define STRESS_MAX_CACHES	12
