@@ -296,22 +296,22 @@ kvariants() {	# kvariants ARCH
 if [ "${SCALE_KERNEL:-1}" != 0 ]; then
 	if [ -n "$B" ]; then
 		qemu_run() {	# qemu_run VARIANT SMP
+			local q args
 			case $1 in
 			arm64-*)
-				QEMU_MODULE_DIR=$B/qemu timeout --foreground -k 5 600 \
-					"$B/lib/ld-linux-x86-64.so.2" --library-path "$B/qemu:$B/lib" \
-					"$B/qemu/qemu-system-aarch64" -M virt,gic-version=3 -cpu cortex-a72 \
-					-accel tcg,thread=multi -semihosting-config enable=on,target=native \
-					-smp "$2" -m 1G -kernel "$B/iso/quarry-$1.elf" -append "$KCMD" \
-					-serial stdio -display none -monitor none -no-reboot -nic none ;;
+				q=qemu-system-aarch64
+				args=(-M virt,gic-version=3 -cpu cortex-a72
+					-semihosting-config enable=on,target=native
+					-kernel "$B/iso/quarry-$1.elf" -append "$KCMD") ;;
 			*)
-				QEMU_MODULE_DIR=$B/qemu timeout --foreground -k 5 600 \
-					"$B/lib/ld-linux-x86-64.so.2" --library-path "$B/qemu:$B/lib" \
-					"$B/qemu/qemu-system-x86_64" -L "$B/fw" -M pc -accel tcg,thread=multi \
-					-smp "$2" -m 1G -cdrom "$B/iso/quarry-$1.iso" -boot d -serial stdio \
-					-display none -monitor none -no-reboot -nic none -vga none \
-					-device isa-debug-exit,iobase=0xf4,iosize=0x04 ;;
+				q=qemu-system-x86_64
+				args=(-L "$B/fw" -M pc -cdrom "$B/iso/quarry-$1.iso" -boot d -vga none
+					-device isa-debug-exit,iobase=0xf4,iosize=0x04) ;;
 			esac
+			QEMU_MODULE_DIR=$B/qemu timeout --foreground -k 5 600 \
+				"$B/lib/ld-linux-x86-64.so.2" --library-path "$B/qemu:$B/lib" "$B/qemu/$q" \
+				"${args[@]}" -accel tcg,thread=multi -smp "$2" -m 1G -serial stdio \
+				-display none -monitor none -no-reboot -nic none
 			[ $? = 33 ]
 		}
 		# A bundle made before arm64 was added has no arm64 kernels.

@@ -307,6 +307,14 @@ int stress_run(const struct stress_config *run, struct stress_counts *counts)
 {
 	take_config(run);
 	*counts = (struct stress_counts){ 0 };
+	ST_EXPECT(cfg.ops && cfg.check_every && cfg.nr_caches <= STRESS_MAX_CACHES &&
+			  cfg.max_live <= STRESS_MAX_LIVE && cfg.nr_aligns && cfg.check_object &&
+			  cfg.check_cache,
+		  "random: bad config (ops %lu, check_every %lu, %u caches of at most %u, "
+		  "%u live of at most %u, %u alignments, hooks %s)",
+		  cfg.ops, cfg.check_every, cfg.nr_caches, STRESS_MAX_CACHES, cfg.max_live,
+		  STRESS_MAX_LIVE, cfg.nr_aligns,
+		  cfg.check_object && cfg.check_cache ? "given" : "missing");
 	rng = STRESS_SEED;
 	nlive = 0;
 	live_bytes = 0;

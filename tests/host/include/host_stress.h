@@ -93,7 +93,9 @@ struct stress_config {
  * stress_run - the random run of cfg from the fixed seed, with full checks
  * every cfg->check_every steps and at the end; then every live object
  * freed and every cache destroyed (checked first), on CPU 0 if the run
- * hopped. Needs the allocator up and no run in progress. Returns 0, or -1
+ * hopped. Needs the allocator up and no run in progress; cfg needs ops,
+ * check_every, check_object and check_cache, and its limits within the
+ * maxima above (else -1 before any step). Returns 0, or -1
  * from the first check that failed (selftest_fail has the reason; objects
  * and caches of the run are then left as they were). counts, the caller's,
  * is filled in either way.
