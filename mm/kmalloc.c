@@ -337,24 +337,35 @@ void kfree(const void *p)
 /*
  * kmem_cache_free_no_cache - kmem_cache_free(NULL, objp): the pointer is
  * checked as kfree would (a bad one reported as such); a good one is
- * reported with the cache it belongs to, counted in slab_bad_frees and not
- * freed: the caller has lost track of its cache, so the object stays
- * allocated rather than be freed on a guess. objp not NULL.
+ * reported with the cache it belongs to and counted in slab_bad_frees.
+ * Other builds then keep it allocated: the caller has lost track of its
+ * cache, and the object is not freed on a guess. CONFIG_SLAB_DEBUG builds
+ * free it after the report, to the cache its page says it belongs to (a
+ * large kmalloc to the page allocator), as Linux's hardened free takes the
+ * object's real cache: no object is lost to the misuse, and its cache can
+ * still be emptied and destroyed. objp not NULL.
  */
 void kmem_cache_free_no_cache(const void *objp)
 {
 	struct page *page = large_head(objp);
-	char what[96];
+	struct kmem_cache *owner;
+	char what[112];
 
 	if (page) {
-		slab_bad_free(NULL, "kmem_cache_free", objp,
+		slab_bad_free(NULL, "kmem_cache_free", objp, CONFIG_SLAB_DEBUG ?
+			      "no cache given (cachep NULL) for a large kmalloc; freed as one" :
 			      "no cache given (cachep NULL) for a large kmalloc; not freed");
+		if (CONFIG_SLAB_DEBUG)
+			kfree(objp);
 		return;
 	}
 	page = slab_find_head(NULL, objp, "kmem_cache_free");
 	if (!page)
 		return;
-	snprintf(what, sizeof(what), "no cache given (cachep NULL) for an object of cache %s; "
-		 "not freed", slab_obj_cache(page, objp)->name);
+	owner = slab_obj_cache(page, objp);
+	snprintf(what, sizeof(what), "no cache given (cachep NULL) for an object of cache %s; %s",
+		 owner->name, CONFIG_SLAB_DEBUG ? "freed to it" : "not freed");
 	slab_bad_free(NULL, "kmem_cache_free", objp, what);
+	if (CONFIG_SLAB_DEBUG)
+		kmem_cache_free(owner, (void *)objp);
 }

@@ -348,15 +348,22 @@ void slob_free_slow(struct kmem_cache *c, void *p, const char *fn)
 		slab_bad_free(c, fn, p, what ? what : "double free (freed meanwhile)");
 		return;
 	}
-	if (!slob_page_quarantined(page)) {
+	if (slob_page_quarantined(page)) {
+		slob_quarantined_free(owner, p);
+	} else {
 		if (owner->debug)
 			slob_debug_free(owner, p, fn);	/* red zone checked, body poisoned */
+		/*
+		 * Freed here unless the block is damaged. A page that emptied
+		 * may still be quarantined by it (a broken link met as its
+		 * blocks leave the lists): p is freed already then.
+		 */
 		what = slob_heap_free(page, b, owner);
-		if (unlikely(what))		/* nothing freed: the page is damaged */
+		if (unlikely(what)) {		/* nothing freed: the page is damaged */
 			slob_quarantine(page, owner, fn, p, what, b);
+			slob_quarantined_free(owner, p);
+		}
 	}
-	if (slob_page_quarantined(page))
-		slob_quarantined_free(owner, p);
 	slob_unlock(flags);
 	stat(owner, shared.frees, 1);
 }

@@ -17,8 +17,9 @@
  * neighbours, an overwritten header (the page's walk reaches p's header and
  * finds it broken), or a walk broken before p quarantines the page
  * (mm/slob/slob_quarantine.c); p, kept as a live object of the quarantined page
- * when its cache is known (its header's id, or the cache the caller named:
- * the header is mended), is then freed or sized as one. Pointers into a
+ * when its cache is known (its header's id, the cache the caller named, or
+ * in CONFIG_SLAB_DEBUG builds the cache whose active red zone its block
+ * shows: the header is mended), is then freed or sized as one. Pointers into a
  * quarantined page are checked against its marked headers only.
  *
  * Debug caches (SLAB_RED_ZONE / SLAB_POISON, every cache with
@@ -102,11 +103,61 @@ static bool underrun_mended(struct slob_hdr *b, const char *fn, const void *p)
 }
 
 /*
+ * The units of block b whose header is overwritten, from the first header
+ * after it whose tag holds and whose boundary tag leads back to b (the
+ * page's end: the rest of the page); 0 when none does.
+ */
+static unsigned int units_by_next(const struct page *page, const struct slob_hdr *b)
+{
+	for (const struct slob_hdr *h = b + 1; slob_in_page(h, page); h++)
+		if (h->tag == slob_tag(h) && h->prev == (unsigned int)(h - b))
+			return h->prev;
+	return SLOB_PAGE_UNITS - slob_off(b);
+}
+
+/* A red-zone cache whose object p, in a block of 'units', would show its active red zone. */
+static bool red_zone_fits(const struct kmem_cache *c, const unsigned char *p, unsigned int units)
+{
+	long at;
+
+	return c && !c->big && (c->flags & SLAB_RED_ZONE) && c->units <= units &&
+	       !((uintptr_t)p & (c->align - 1)) &&
+	       !slab_red_broken(p + c->object_size, SLOB_UNIT, RED_ACTIVE_BYTE, c->object_size, &at);
+}
+
+/*
+ * CONFIG_SLAB_DEBUG builds, a kfree of p whose header b is overwritten
+ * whole (no id left, no cache named): the cache whose active red zone is
+ * where p's block shows one. A kmalloc class first (kfree's own objects;
+ * the largest that fits), else the one cache that fits. NULL when none, or
+ * several, do. Heap lock held.
+ */
+static struct kmem_cache *owner_by_red_zone(const struct page *page, const struct slob_hdr *b)
+{
+	const unsigned char *p = (const unsigned char *)(b + 1);
+	unsigned int units = units_by_next(page, b);
+	struct kmem_cache *found = NULL;
+
+	for (unsigned int i = KMALLOC_SHIFT_HIGH; i > 0; i--)
+		if (red_zone_fits(kmalloc_caches[i], p, units))
+			return kmalloc_caches[i];
+	for (unsigned int id = 1; id < SLOB_MAX_CACHES; id++) {
+		if (!red_zone_fits(slob_cache_of[id], p, units))
+			continue;
+		if (found)
+			return NULL;
+		found = slob_cache_of[id];
+	}
+	return found;
+}
+
+/*
  * Heap lock held: p's header b was overwritten (the walk of the page leads
  * to b, whose tag is broken), or a header before it broke the walk: the
  * page is quarantined. b is kept as a live object when the walk reached it
- * and its cache is known (its id, else the cache the caller named), its tag
- * and id mended. Returns the cache of the object p now (NULL: none; *what
+ * and its cache is known (its id, else the cache the caller named, else in
+ * CONFIG_SLAB_DEBUG builds the cache its red zone names), its tag and id
+ * mended. Returns the cache of the object p now (NULL: none; *what
  * says why).
  */
 static struct kmem_cache *overwritten(struct kmem_cache *c, struct page *page, const void *p,
@@ -115,6 +166,8 @@ static struct kmem_cache *overwritten(struct kmem_cache *c, struct page *page, c
 	struct slob_hdr *b = (struct slob_hdr *)p - 1, *keep = NULL;
 	struct kmem_cache *owner = reached ? owner_of(b) : NULL;
 
+	if (CONFIG_SLAB_DEBUG && reached && !owner && !c)
+		owner = owner_by_red_zone(page, b);
 	if (reached && (owner || c)) {
 		keep = b;
 		b->info = (owner ? owner : c)->id;

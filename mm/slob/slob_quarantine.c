@@ -28,8 +28,9 @@
  * takes it out of its cache's counts and makes its header SLOB_DEAD (a
  * second free is reported), and nothing is written into the page but that
  * header. The block whose own header was overwritten is kept as well when
- * its cache is known (its header's id, or the cache kmem_cache_free was
- * given): the caller mends its tag and id before the quarantine.
+ * its cache is known (its header's id, the cache kmem_cache_free was
+ * given, or in CONFIG_SLAB_DEBUG builds the cache its red zone names): the
+ * caller mends its tag and id before the quarantine.
  *
  * The page's memory is never given back: leaked on purpose, one page per
  * incident, reported and counted (slob_heap.quarantined, in "Slab:"). A

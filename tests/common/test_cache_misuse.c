@@ -151,7 +151,10 @@ SELFTEST(misuse_free_pages_of_live_slab_or_large_refused)
 	return 0;
 }
 
-/* Issue 12 item 2: kmem_cache_free(NULL, p) is reported and refused; p stays allocated. */
+/*
+ * kmem_cache_free(NULL, p) is reported and refused; p stays allocated
+ * (CONFIG_SLAB_DEBUG builds: freed to its cache after the report).
+ */
 SELFTEST(misuse_kmem_cache_free_without_cache)
 {
 	struct slab_test_mark pages;
@@ -174,6 +177,15 @@ SELFTEST(misuse_kmem_cache_free_without_cache)
 			  slab_test_console_has("no cache given") &&
 			  slab_test_console_has("test-nullfree"),
 		  "report does not name the call, the fault and the object's cache");
+	if (CONFIG_SLAB_DEBUG) {	/* freed to its cache (tests/host/test_cache_host_misuse.c) */
+		ST_EXPECT(slab_test_console_has("; freed to it"), "the report does not say freed");
+		kmem_cache_free(NULL, NULL);
+		ST_EXPECT(slab_bad_frees == bad + 1, "kmem_cache_free(NULL, NULL) complained");
+		ST_EXPECT(kmem_cache_check(c) == 0, "inconsistent after the free to its cache");
+		ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused: the object was not freed");
+		SLAB_EXPECT_PAGES_BACK(&pages);
+		return 0;
+	}
 	/* Still allocated: not handed out again, freed normally after. */
 	q = kmem_cache_alloc(c);
 	ST_EXPECT(q && q != p && p[63] == 0x5c, "object freed by kmem_cache_free(NULL, p)");

@@ -8,7 +8,7 @@
 # page allocator: as in the top-level Makefile it means ALLOC=none
 # (CONFIG_ALLOC_NONE, no slab/slub/kmalloc sources), and it also leaves out
 # the object allocator's tests (tests/*/test_slab*.c, test_slub*.c,
-# test_kmalloc*.c, test_cache*.c, and tests/host/stress.c). It links
+# test_kmalloc*.c, test_cache*.c, and tests/host/stress.c, misuse_after.c). It links
 # a separate binary so the two never get mixed up; so do the mm/ build options
 # (SLAB_DEBUG, SLAB_IDX, SLAB_GROW_LOCKED: see mm/files.mk). Run from the top
 # of the tree.
@@ -33,8 +33,9 @@ endif
 
 # Host-only tests: tests/host/test_slab_host*.c are SLAB's, test_slub_host*.c
 # SLUB's, test_slob_host*.c both SLOBs'; each builds with its allocator only.
-# tests/host/stress.c is the random run SLAB's, SLUB's and SLOB's share: it
-# builds with any object allocator.
+# tests/host/stress.c is the random run SLAB's, SLUB's and SLOB's share, and
+# misuse_after.c what every misuse test checks after its misuse: they build with
+# any object allocator.
 HOST_TEST_SRCS := $(filter-out $(if $(filter slab,$(ALLOC)),,tests/host/test_slab_host%) \
 	$(if $(filter slub,$(ALLOC)),,tests/host/test_slub_host%) \
 	$(if $(filter slob slob-seg,$(ALLOC)),,tests/host/test_slob_host%),$(sort $(wildcard tests/host/*.c)))
@@ -45,7 +46,7 @@ ifneq ($(MM_ONLY),)
 SRCS := $(filter-out mm/slab% mm/slub% mm/slob% mm/kmalloc% tests/common/test_slab% \
 	tests/common/test_slub% tests/common/test_slob% tests/common/test_kmalloc% \
 	tests/common/test_cache% tests/host/test_slab% tests/host/test_slub% tests/host/test_slob% \
-	tests/host/test_kmalloc% tests/host/stress.c,$(SRCS))
+	tests/host/test_kmalloc% tests/host/test_cache% tests/host/stress.c tests/host/misuse_after.c,$(SRCS))
 BIN := $(OUT)/quarry-host-mm$(MM_VARIANT)
 else
 # One binary per allocator (slab keeps the old name), so switching ALLOC relinks.

@@ -48,6 +48,15 @@ static const struct stress_config slab_stress = {
 	.check_object = slab_check_object, .check_cache = slab_check_cache,
 };
 
+/* host_random_run: see host_stress.h. */
+int host_random_run(unsigned long ops, struct stress_counts *counts)
+{
+	struct stress_config cfg = slab_stress;
+
+	cfg.ops = ops;
+	return stress_run(&cfg, counts);
+}
+
 SELFTEST_HOST(slab_host_random_operations)
 {
 	unsigned long pages, bad = slab_bad_frees, corrupt = slab_corruptions;

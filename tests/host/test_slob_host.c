@@ -79,6 +79,15 @@ static const struct stress_config slob_stress = {
 	.check_heap = slob_check_heap, .after_step = slob_note_pages,
 };
 
+/* host_random_run: see host_stress.h. */
+int host_random_run(unsigned long ops, struct stress_counts *counts)
+{
+	struct stress_config cfg = slob_stress;
+
+	cfg.ops = ops;
+	return stress_run(&cfg, counts);
+}
+
 SELFTEST_HOST(slob_host_random_operations)
 {
 	unsigned long pages, bad = slab_bad_frees, corrupt = slab_corruptions;

@@ -58,6 +58,15 @@ static const struct stress_config slub_stress = {
 	.check_object = slub_check_object, .check_cache = slub_check_cache,
 };
 
+/* host_random_run: see host_stress.h. */
+int host_random_run(unsigned long ops, struct stress_counts *counts)
+{
+	struct stress_config cfg = slub_stress;
+
+	cfg.ops = ops;
+	return stress_run(&cfg, counts);
+}
+
 SELFTEST_HOST(slub_host_random_operations)
 {
 	unsigned long pages, bad = slab_bad_frees, corrupt = slab_corruptions;

@@ -102,4 +102,28 @@ struct stress_config {
  */
 int stress_run(const struct stress_config *cfg, struct stress_counts *counts);
 
+/*
+ * host_random_run - this allocator's standard random run (the stress_config
+ * its test_<alloc>_host.c gives stress_run), cut to 'ops' steps. Defined by
+ * the one allocator file the build links. Returns stress_run's result.
+ */
+int host_random_run(unsigned long ops, struct stress_counts *counts);
+
+/* The random run every misuse test runs after its misuse. */
+#define MISUSE_AFTER_OPS	30000
+
+/*
+ * misuse_after - what every SLAB_DEBUG misuse test checks once its misuse
+ * is done and its own objects freed (tests/host/misuse_after.c): the
+ * random run of MISUSE_AFTER_OPS steps, kmem_cache_check on every cache
+ * (the kmalloc caches and the ones left on slab_caches), then the caches
+ * the test made, destroy[0..n), destroyed and the whole allocator drained;
+ * every page comes back to 'pages' (slab_test_settle() taken before the
+ * misuse) but 'leaked', those it leaks on purpose (SLOB's quarantined
+ * pages). 'what' names the misuse in a failure. Returns 0, or -1 with
+ * selftest_fail()'s reason.
+ */
+int misuse_after(const char *what, struct kmem_cache *const *destroy, unsigned int n,
+		 unsigned long pages, unsigned long leaked);
+
 #endif
