@@ -1,16 +1,14 @@
 /*
  * multiboot2.c - platform discovery from a Multiboot2 boot information
- * structure: command line, boot loader name, memory map, ACPI RSDP, the
- * boot modules (each reserved; the first one is bi->module_*). The
- * structure is read through the direct map; nothing is copied but what
+ * structure (GRUB): command line, boot loader name, memory map, ACPI
+ * RSDP, the boot modules (each reserved; the first one is bi->module_*).
+ * The structure is read through the direct map; nothing is copied but what
  * struct boot_info keeps.
  */
-#include "kernel/bootinfo.h"
+#include "boot/multiboot.h"
 #include "kernel/printk.h"
 #include "kernel/bug.h"
 #include <asm/memlayout.h>
-
-#define MB2_BOOT_MAGIC		0x36d76289
 #define MB2_TAG_END		0
 #define MB2_TAG_CMDLINE		1
 #define MB2_TAG_LOADER		2
@@ -48,15 +46,6 @@ struct mb2_tag_module {
 	/* string follows */
 };
 
-static void copy_string(char *dst, size_t n, const char *src)
-{
-	size_t i = 0;
-
-	for (; i + 1 < n && src[i]; i++)
-		dst[i] = src[i];
-	dst[i] = '\0';
-}
-
 static void add_mmap(struct boot_info *bi, const struct mb2_tag_mmap *m)
 {
 	const uint8_t *p = (const uint8_t *)(m + 1);
@@ -65,30 +54,17 @@ static void add_mmap(struct boot_info *bi, const struct mb2_tag_mmap *m)
 	for (; p + m->entry_size <= end; p += m->entry_size) {
 		const struct mb2_mmap_entry *e = (const void *)p;
 
-		printk("  mem [%016llx-%016llx] %s\n", (unsigned long long)e->base,
-		       (unsigned long long)(e->base + e->len - 1),
-		       e->type == MB2_MMAP_AVAILABLE ? "usable" : "reserved");
-		if (e->type != MB2_MMAP_AVAILABLE || !e->len)
-			continue;
-		if (bi->n_avail == BOOT_MAX_RANGES) {
-			printk("boot: memory map has more than %d usable ranges; rest ignored\n",
-			       BOOT_MAX_RANGES);
+		if (!mb_add_range(bi, e->base, e->len, e->type == MB2_MMAP_AVAILABLE))
 			return;
-		}
-		bi->avail[bi->n_avail++] = (struct mem_range){ e->base, e->base + e->len };
 	}
 }
 
-/* platform_discover: see kernel/bootinfo.h. */
-int platform_discover(unsigned long magic, unsigned long info, struct boot_info *bi)
+/* multiboot2_discover: see boot/multiboot.h. */
+int multiboot2_discover(unsigned long info, struct boot_info *bi)
 {
 	const uint8_t *base = PHYS_TO_VIRT(info);
 	uint32_t total;
 
-	if (magic != MB2_BOOT_MAGIC) {
-		printk("boot: bad Multiboot2 magic 0x%lx (want 0x36d76289)\n", magic);
-		return -1;
-	}
 	total = *(const uint32_t *)base;
 	boot_reserve(bi, info, info + total);
 	boot_reserve(bi, 0, 1UL << 20);	/* BIOS data, EBDA, ROMs; later the SMP trampoline */
@@ -102,26 +78,15 @@ int platform_discover(unsigned long magic, unsigned long info, struct boot_info 
 			p = base + total;
 			continue;
 		case MB2_TAG_CMDLINE:
-			copy_string(bi->cmdline, sizeof(bi->cmdline), (const char *)(tag + 1));
+			mb_copy_string(bi->cmdline, sizeof(bi->cmdline), (const char *)(tag + 1));
 			break;
 		case MB2_TAG_LOADER:
-			copy_string(bi->loader, sizeof(bi->loader), (const char *)(tag + 1));
+			mb_copy_string(bi->loader, sizeof(bi->loader), (const char *)(tag + 1));
 			break;
 		case MB2_TAG_MODULE: {
 			const struct mb2_tag_module *mod = (const void *)tag;
 
-			if (mod->mod_end < mod->mod_start) {
-				printk("boot: module [%08x-%08x) ends before it starts; ignored\n",
-				       mod->mod_start, mod->mod_end);
-				break;
-			}
-			printk("  module [%08x-%08x) %u bytes\n", mod->mod_start, mod->mod_end,
-			       mod->mod_end - mod->mod_start);
-			boot_reserve(bi, mod->mod_start, mod->mod_end);
-			if (!bi->module_end) {
-				bi->module_start = mod->mod_start;
-				bi->module_end = mod->mod_end;
-			}
+			mb_add_module(bi, mod->mod_start, mod->mod_end);
 			break;
 		}
 		case MB2_TAG_MMAP:

@@ -15,7 +15,7 @@ ARCH_CFLAGS := -mno-red-zone -mno-sse -mno-sse2 -mno-mmx -mno-80387 -mcmodel=ker
 ARCH_LDFLAGS := -n -z max-page-size=0x1000
 NFLAGS := -f elf64 -F dwarf -g -Werror
 
-ARCH_SRCS := boot/multiboot2.c
+ARCH_SRCS := boot/multiboot.c boot/multiboot1.c boot/multiboot2.c
 ARCH_ASRCS := $(wildcard boot/x86_64/*.asm) $(wildcard arch/x86_64/*.asm)
 ARCH_AOBJS := $(patsubst %.asm,$(BUILD)/obj/%.o,$(ARCH_ASRCS))
 

@@ -1,7 +1,9 @@
 ; entry.asm - from GRUB's 32-bit protected mode to kmain in long mode.
 ;
 ; GRUB enters _start with EAX = Multiboot2 magic, EBX = physical address of
-; the boot information, paging off. We:
+; the boot information, paging off; QEMU's Multiboot loader the same with
+; Multiboot's (version 1) magic and information (boot/multiboot.c tells
+; them apart). We:
 ;   1. check the CPU has long mode, else print a message on COM1 and halt;
 ;   2. build boot page tables (all 2 MiB pages, phys 0..4 GiB):
 ;        PML4[0]   -> identity map of the first 1 GiB (needed only while we jump)

@@ -97,8 +97,8 @@ def mcpu_section(t, sizes):
     md = ["\n## Multi-CPU under -icount: instructions per op per CPU (deterministic)\n\n",
           "`make bench` (MCPU=only for this alone) boots SLAB, SLAB with SLAB_GROW_LOCKED=1 "
           "and SLUB at 4K pages on 2, 4 and 8 CPUs under `-icount shift=0,sleep=off`, twice "
-          "each; the figures here (from the first boot) must be identical in both boots or at "
-          "most one instruction and 1% apart (run.sh says which, and fails beyond that). QEMU runs the vCPUs in one thread, round-robin; the kernel makes test 3's "
+          "each; the figures here (from the first boot) must be identical in both boots (run.sh "
+          "fails otherwise). QEMU runs the vCPUs in one thread, round-robin; the kernel makes test 3's "
           "CPUs take turns of 16 operations (lab/bench.h, bench_turn), because QEMU 7.2 gives "
           "a busy vCPU all the time to the next timer deadline (10^7 instructions) and the CPUs "
           "would otherwise run their loops one after another. A figure is the whole machine's "

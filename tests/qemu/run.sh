@@ -10,7 +10,14 @@
 #     comes from e_machine (tests/qemu/elfinfo.sh), the kernel command line
 #     from the environment variable CMDLINE (default: empty);
 #     x86_64: a one-entry GRUB ISO with that command line is made in a
-#       temporary directory (tests/qemu/mkiso.sh) and booted;
+#       temporary directory (tests/qemu/mkiso.sh) and booted; under -icount
+#       (or X86_LOADER=qemu) QEMU's own Multiboot loader instead boots the
+#       ELF's flat image (-kernel, -append, MODULE as -initrd), with the
+#       RTC on the virtual clock (-rtc clock=vm): nothing before the kernel
+#       then waits on the host (GRUB's CD reads complete in host time, so
+#       the kernel started after a different number of instructions each
+#       boot, and under the host's I/O load multi-CPU figures moved with
+#       it); X86_LOADER=grub keeps GRUB;
 #     arm64:  qemu-system-aarch64 -M virt,gic-version=3 -kernel ELF
 #       -append "$CMDLINE", semihosting on for the exit status;
 #   an ISO 9660 image: an x86_64 GRUB ISO (quarry.iso, quarry-test.iso),
@@ -24,7 +31,8 @@
 #            faulttest, ...)
 #   MODULE   a file given to the kernel as its boot module (a trace for
 #            "replay"): x86_64 a GRUB module2 line in the ISO made for an ELF
-#            (an ISO given whole carries its own), arm64 QEMU's -initrd,
+#            (an ISO given whole carries its own), or QEMU's -initrd with its
+#            own loader; arm64 QEMU's -initrd,
 #            with the ELF's raw binary booted as a Linux Image (QEMU passes
 #            an initrd to an Image only, through the device tree)
 #   CPU      arm64 only: QEMU's -cpu. Unset or empty: "max" for a 16K-page
@@ -34,6 +42,8 @@
 #            (build/arm64-16k...). A CPU given explicitly is used as given
 #            (a 16K kernel on cortex-a57/a72 says it lacks the granule and
 #            fails).
+#   X86_LOADER  x86_64 ELFs: qemu or grub (default: qemu under -icount, else
+#            grub; see IMAGE above). Anything else is refused.
 #
 # Both arches: with -smp N (N > 1) the CPUs run in parallel host threads
 # (MTTCG, -accel tcg,thread=multi) unless -icount is among the options (the
@@ -107,16 +117,39 @@ fi
 
 case $arch in
 x86_64)
-	iso=$image
-	if [ "$page" != iso ]; then
-		tmp=$(mktemp -d "${TMPDIR:-/tmp}/quarry-run.XXXXXX") || exit 2
-		iso=$tmp/boot.iso
-		"$here/mkiso.sh" "$image" "$iso" "${CMDLINE:-}" "${MODULE:-}" || exit 2
+	loader=${X86_LOADER:-}
+	case $loader in
+	'') if [ -n "$icount" ]; then loader=qemu; else loader=grub; fi ;;
+	qemu | grub) ;;
+	*) echo "run.sh: X86_LOADER must be qemu or grub, not '$loader'" >&2; exit 2 ;;
+	esac
+	[ "$page" = iso ] && loader=grub
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/quarry-run.XXXXXX") || exit 2
+	if [ "$loader" = qemu ]; then
+		[ -z "${MODULE:-}" ] || [ -f "$MODULE" ] ||
+			{ echo "run.sh: no such module file: $MODULE" >&2; exit 2; }
+		case ${MODULE:-} in *,*)
+			echo "run.sh: QEMU's loader takes no module whose name has a comma: $MODULE" >&2
+			exit 2 ;;
+		esac
+		objcopy -O binary "$image" "$tmp/quarry.bin" ||
+			{ echo "run.sh: objcopy could not make a flat image of $image" >&2; exit 2; }
+		timeout --foreground -k 5 "$limit" qemu-system-x86_64 -M pc -accel $accel \
+			-kernel "$tmp/quarry.bin" -append "${CMDLINE:-}" ${MODULE:+-initrd "$MODULE"} \
+			-rtc clock=vm -serial stdio -display none -monitor none -no-reboot \
+			-device isa-debug-exit,iobase=0xf4,iosize=0x04 "$@"
+		rc=$?
+	else
+		iso=$image
+		if [ "$page" != iso ]; then
+			iso=$tmp/boot.iso
+			"$here/mkiso.sh" "$image" "$iso" "${CMDLINE:-}" "${MODULE:-}" || exit 2
+		fi
+		timeout --foreground -k 5 "$limit" qemu-system-x86_64 -M pc -accel $accel \
+			-cdrom "$iso" -boot d -serial stdio -display none -monitor none -no-reboot \
+			-device isa-debug-exit,iobase=0xf4,iosize=0x04 "$@"
+		rc=$?
 	fi
-	timeout --foreground -k 5 "$limit" qemu-system-x86_64 -M pc -accel $accel \
-		-cdrom "$iso" -boot d -serial stdio -display none -monitor none -no-reboot \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 "$@"
-	rc=$?
 	;;
 arm64)
 	cpu=${CPU:-}

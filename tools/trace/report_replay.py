@@ -339,7 +339,8 @@ def seeds_section(runs):
 
 
 def kernel_sections(d, host):
-    lines, bad = [], False
+    """The kernel halves' sections, and why the replay failed (a list of lines; empty: it did not)."""
+    lines, bad = [], []
     for arch in ["x86_64", "arm64"]:
         kd = os.path.join(d, "kernel-" + arch)
         if not os.path.isdir(kd):
@@ -348,8 +349,13 @@ def kernel_sections(d, host):
         if not runs:
             continue
         cpus = runs[0]["s"].get("cpus", "?")
-        bad |= any(r["s"].get("all_passes_ok") != "1" or r["s"].get("icount_identical") == "0"
-                   for r in runs)
+        for r in runs:
+            if r["s"].get("all_passes_ok") != "1":
+                bad.append("kernel %s %s %s: the replay's accounting was not exact, or it stopped "
+                           "or failed (see %s)" % (arch, r["alloc"], r["page"], kd))
+            if r["s"].get("icount_identical") == "0":
+                bad.append("kernel %s %s %s: the two -icount boots gave other figures" % (
+                    arch, r["alloc"], r["page"]))
         lines += ["## Kernel replay, %s: memory (%s CPU(s))" % (arch, cpus), "",
                   "The trace as the boot module, replayed inside Quarry under QEMU -icount; the "
                   "same columns as the host's table.", ""] + memory_table(runs) + [""]
@@ -360,7 +366,8 @@ def kernel_sections(d, host):
                  cost_table(runs, "instructions") + [""]
         mlines, mbad = model_section(d, arch)
         lines += mlines
-        bad |= mbad
+        if mbad:
+            bad.append("kernel %s: the cache model's two runs of a configuration differ" % arch)
         if any(r["alloc"] == "slub" for r in runs) and len({r["alloc"] for r in runs}) > 1:
             lines += ["## The seeds' questions on this trace (%s, -icount)" % arch, ""] + \
                 seeds_section(runs) + [""]
@@ -368,12 +375,18 @@ def kernel_sections(d, host):
         one_runs = load(one) if os.path.isdir(one) else (runs if cpus == "1" else [])
         if one_runs and host:
             t, ok = agreement(host, one_runs)
-            bad |= not ok
+            if not ok:
+                rows = [[c.strip() for c in l.strip("|").split(" | ")] for l in t[2:]]
+                bad += ["host and kernel %s (one CPU) %s %s: memory figures %s (samples "
+                        "differing: %s)" % (arch, row[0], row[1], row[-1], row[-2])
+                        for row in rows if row[-1] != "identical"]
             lines += ["## Host and kernel (%s, one CPU) memory figures" % arch, ""] + t + [""]
         rt = os.path.join(d, "kernel-%s-realtime" % arch)
         rt_runs = load(rt) if os.path.isdir(rt) else []
         if rt_runs:
-            bad |= any(r["s"].get("all_passes_ok") != "1" for r in rt_runs)
+            bad += ["kernel %s real time %s %s: the replay's accounting was not exact, or it "
+                    "stopped or failed" % (arch, r["alloc"], r["page"])
+                    for r in rt_runs if r["s"].get("all_passes_ok") != "1"]
             lines += ["## Kernel replay, %s: real time (MTTCG), cycles per operation" % arch, "",
                       "QEMU's CPUs in parallel host threads: cycles of the guest's counter, which "
                       "depend on this machine and its load; not for comparing small differences.",
@@ -448,8 +461,12 @@ def main():
         lines += ["(no plot: matplotlib does not import)", ""]
     with open(os.path.join(d, "report.md"), "w") as f:
         f.write("\n".join(lines))
-    bad = [r for r in runs if r["s"].get("all_passes_ok") != "1"]
-    return 1 if bad or kbad else 0
+    why = ["host %s %s: the replay's accounting was not exact, or it stopped or failed (see "
+           "its .err file in %s)" % (r["alloc"], r["page"], d)
+           for r in runs if r["s"].get("all_passes_ok") != "1"] + kbad
+    for w in why:
+        print("replay: FAILED: %s" % w, file=sys.stderr)
+    return 1 if why else 0
 
 
 if __name__ == "__main__":
