@@ -18,6 +18,7 @@
 static DEFINE_PER_CPU(unsigned long, ticks);
 
 static void (*tick_hook)(unsigned int cpu);
+static bool reap_paused;
 static bool watchdog_on;
 static int watchdog_fired;
 
@@ -71,7 +72,8 @@ void timer_tick(unsigned int cpu)
 	 * they do not all reap on the same tick.
 	 */
 #ifndef CONFIG_ALLOC_NONE
-	if ((now + cpu * (SLAB_REAP_TICKS / NR_CPUS)) % SLAB_REAP_TICKS == 0)
+	if ((now + cpu * (SLAB_REAP_TICKS / NR_CPUS)) % SLAB_REAP_TICKS == 0 &&
+	    !READ_ONCE(reap_paused))
 		slab_reap();
 #endif
 	if (hook)
@@ -132,6 +134,12 @@ void timer_idle_until_tick(void)
 		arch_cpu_idle();	/* returns with interrupts on, the interrupt taken */
 	}
 	arch_irq_enable();
+}
+
+/* timer_reap_pause: see timer.h. */
+void timer_reap_pause(bool paused)
+{
+	WRITE_ONCE(reap_paused, paused);
 }
 
 /* timer_watchdog_start: see timer.h. */

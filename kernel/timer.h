@@ -4,7 +4,7 @@
  *
  * timer_tick() runs in interrupt context with interrupts off, on the CPU
  * whose timer fired; it counts the tick per CPU, runs the slab reap every
- * SLAB_REAP_TICKS, runs the tick hook (tests), and every second checks that the other CPUs are
+ * SLAB_REAP_TICKS (unless paused), runs the tick hook (tests), and every second checks that the other CPUs are
  * still taking their ticks (the watchdog: a CPU with no tick for
  * WATCHDOG_SECONDS is stuck with interrupts off, or dead; the report names
  * it and where it is, then panics).
@@ -48,6 +48,16 @@ int timer_wait_all_cpus(unsigned int n);
  * lab/replay.c for why that matters).
  */
 void timer_idle_until_tick(void);
+
+/*
+ * timer_reap_pause - stop (paused true) or restart the ticks' slab reap on
+ * every CPU. The trace replay pauses it for its whole run: the host replay
+ * it is compared with has no ticks, and a reap at an instruction-timed
+ * point (a SLOB spare released, SLAB arrays drained) would move the
+ * memory samples after it. A reap already under way on another CPU
+ * finishes.
+ */
+void timer_reap_pause(bool paused);
 
 /* timer_watchdog_start - start checking for stuck CPUs (smp_init, once all are up). */
 void timer_watchdog_start(void);

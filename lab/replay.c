@@ -651,6 +651,11 @@ int replay_run(const struct boot_info *bi, bool icount)
 	 * at the start and the end (after the same drain) differ only by what
 	 * the trace holds.
 	 */
+	/*
+	 * No periodic reap from here to the end's count: the host replay has
+	 * none, and a reap at a tick would move the samples after it.
+	 */
+	timer_reap_pause(true);
 	for_each_online_cpu(cpu)
 		smp_call_on_cpu(cpu, settle_cpu, NULL);
 	slab_drain_all();
@@ -722,6 +727,7 @@ int replay_run(const struct boot_info *bi, bool icount)
 	bad = slab_bad_frees - rp.bad0;
 	corrupt = slab_corruptions - rp.corrupt0;
 	end_free = free_everything(&left);
+	timer_reap_pause(false);
 	if (!stopped) {
 		for (unsigned int t = 1; t < QTR_NR_TYPES; t++)
 			if (sum.done[t] != sum.want[t]) {
