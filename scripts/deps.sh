@@ -57,7 +57,7 @@ declare -A need=(
 	[gdb-multiarch]=gdb-multiarch
 	[python3]=python3
 )
-ALL="python3 qemu-system-x86 qemu-system-arm qemu-user nasm grub-pc-bin grub-common xorriso mtools gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu gdb-multiarch"
+ALL="python3 python3-matplotlib qemu-system-x86 qemu-system-arm qemu-user nasm grub-pc-bin grub-common xorriso mtools gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu gdb-multiarch"
 
 missing=()
 for tool in "${!need[@]}"; do
@@ -65,6 +65,8 @@ for tool in "${!need[@]}"; do
 done
 # grub-mkrescue needs the BIOS (i386-pc) modules to make a bootable ISO
 [ -d /usr/lib/grub/i386-pc ] || missing+=(grub-pc-bin)
+# every report's plots (lab/bench/plotting.py), under Debian's python3
+/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1 || missing+=(python3-matplotlib)
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 

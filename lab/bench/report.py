@@ -11,10 +11,13 @@ with ARGS (each says its own usage with --help where it has options):
     replay  OUTDIR                `make replay`: trace replays (tools/trace/report_replay.py)
 
 The scripts that run the benchmarks call it; it can be run again on their
-output directories to remake a report.
+output directories to remake a report. Every plot is matplotlib's
+(plotting.py): run by a python3 without it, report.py runs again under
+Debian's /usr/bin/python3 when that one has it.
 """
 import importlib.util
 import os
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -27,7 +30,24 @@ KINDS = {
 }
 
 
+def matplotlib_python():
+    """Run again under Debian's /usr/bin/python3 when this python3 (one of one's own
+    first in PATH, say) lacks matplotlib and that one has it: every report plots
+    with it (plotting.py). Returns only when staying here."""
+    try:
+        import matplotlib  # noqa: F401
+        return
+    except ImportError:
+        pass
+    other = "/usr/bin/python3"
+    if os.path.realpath(sys.executable) == os.path.realpath(other) or not os.path.exists(other):
+        return
+    if subprocess.run([other, "-c", "import matplotlib"], capture_output=True).returncode == 0:
+        os.execv(other, [other, os.path.abspath(__file__)] + sys.argv[1:])
+
+
 def main():
+    matplotlib_python()
     if len(sys.argv) < 2 or sys.argv[1] not in KINDS:
         got = sys.argv[1] if len(sys.argv) > 1 else "nothing"
         print("report.py: the first argument names the report (%s), not %s"

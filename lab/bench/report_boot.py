@@ -12,13 +12,12 @@ arches side by side in its columns (x86_64 then arm64; 16K is arm64 only),
 so that a figure can be compared across arches at the same page size. The
 counter behind the figures is read from each log's "== counter:" line
 (x86_64: rdtsc, arm64: PMCCNTR_EL0), not assumed. Plots: one per arch and
-page size, kmalloc-<arch>-<page>.png.
+page size, kmalloc-<arch>-<page>.png (matplotlib, plotting.py).
 """
 import collections
 import glob
 import os
 import statistics
-import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -32,6 +31,7 @@ import report_mcpu  # noqa: E402
 import report_rt64k  # noqa: E402
 import report_summary  # noqa: E402
 import report_md  # noqa: E402
+from plotting import pyplot  # noqa: E402
 from report_md import ratio  # noqa: E402
 
 COLS = parse.COLUMNS
@@ -127,9 +127,10 @@ def sizes_of(results, test, page=None):
 
 
 def plot(outdir, results, t, counters):
-    try:
-        subprocess.run(["gnuplot", "--version"], capture_output=True, check=True)
-    except (OSError, subprocess.CalledProcessError):
+    """kmalloc-ARCH-PAGE.png per arch and page size with single-CPU -icount figures: cost per
+    operation against object size (matplotlib, plotting.py); the files made, or [] with no plot."""
+    plt, _ = pyplot()
+    if plt is None:
         return []
     # (allocator, test, metric, title, dashed): the lines of a plot, where measured
     series = [("slab", "kmalloc_then_free", "alloc_cost", "SLAB kmalloc (test 1)", False),
@@ -146,32 +147,27 @@ def plot(outdir, results, t, counters):
             lines = [x for x in series if t.has(arch, page, alloc=x[0], cpus=1, mode="icount", test=x[1])]
             if not lines:
                 continue
-            data = os.path.join(outdir, "plot-%s-%s.dat" % (arch, page))
-            with open(data, "w") as f:
-                for s in sizes_of(results, "kmalloc_then_free", page):
-                    vals = [t.get(arch, page, a, 1, "icount", test, s, m) or "NaN"
-                            for a, test, m, _, _ in lines]
-                    f.write("%d %s\n" % (s, " ".join(vals)))
-            png = os.path.join(outdir, "kmalloc-%s-%s.png" % (arch, page))
+            sizes = sizes_of(results, "kmalloc_then_free", page)
             counter = counters.get(arch, {}).get("icount", "").split(" ")[0] or "counter"
-            plots = ", \\\n     ".join(
-                "'%s' using 1:%d with linespoints%s title '%s'"
-                % (data if i == 0 else "", i + 2, " dashtype 2" if dashed else "", title)
-                for i, (_, _, _, title, dashed) in enumerate(lines))
-            script = f"""
-set terminal pngcairo size 900,560 noenhanced
-set output '{png}'
-set title 'Quarry {arch} {page} pages: cost per operation (guest instructions: {counter} under QEMU -icount)'
-set logscale x 2
-set xlabel 'object size (bytes)'
-set ylabel 'instructions per operation'
-set key top left
-set grid
-plot {plots}
-"""
-            subprocess.run(["gnuplot"], input=script, text=True, check=False)
-            if os.path.exists(png):
-                made.append(os.path.basename(png))
+            fig, ax = plt.subplots(figsize=(9, 5.6))
+            for a, test, m, title, dashed in lines:
+                pts = [(s, t.get(arch, page, a, 1, "icount", test, s, m)) for s in sizes]
+                pts = [(s, float(v)) for s, v in pts if v is not None]
+                if pts:
+                    ax.plot([s for s, _ in pts], [v for _, v in pts], marker="o",
+                            linestyle="--" if dashed else "-", label=title)
+            ax.set_xscale("log", base=2)
+            ax.set_xlabel("object size (bytes)")
+            ax.set_ylabel("instructions per operation")
+            ax.set_title("Quarry %s %s pages: cost per operation (guest instructions: %s under "
+                         "QEMU -icount)" % (arch, page, counter), fontsize=10)
+            ax.grid(True, alpha=0.4)
+            ax.legend(loc="upper left", fontsize=8)
+            png = os.path.join(outdir, "kmalloc-%s-%s.png" % (arch, page))
+            fig.tight_layout()
+            fig.savefig(png, dpi=100)
+            plt.close(fig)
+            made.append(os.path.basename(png))
     return made
 
 
@@ -523,6 +519,8 @@ def report(outdir, results, counters):
     pngs = plot(outdir, results, t, counters)
     if pngs:
         md.append("\n## Plots\n\n" + "".join("![%s](%s)\n" % (p, p) for p in pngs))
+    elif pyplot()[0] is None:
+        md.append("\n## Plots\n\n(%s)\n" % pyplot()[1])
     with open(os.path.join(outdir, "report.md"), "w") as f:
         f.write("".join(md))
 

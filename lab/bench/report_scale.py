@@ -22,6 +22,9 @@ import statistics
 import sys
 from collections import defaultdict
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from plotting import pyplot  # noqa: E402
+
 ORDER = ["slab", "slub", "slob", "slob-seg", "glibc", "jemalloc", "tcmalloc", "mimalloc", "locked"]
 NAMES = {"slab": "SLAB", "slub": "SLUB", "slob": "SLOB", "slob-seg": "SLOB-seg",
          "locked": "glibc+lock", "slub-stats": "SLUB, SLAB_STATS=1"}
@@ -413,12 +416,9 @@ def kernel_tables(kern):
 
 
 def plot(d, host, kern, threads, meta):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return "no plot: python3-matplotlib is not installed (Debian: apt-get install python3-matplotlib)"
+    plt, why = pyplot()
+    if plt is None:
+        return why
     kallocs = sorted({k[0] for k in kern}, key=kernel_order)
     # The host workloads on the first row, the kernels on the second.
     rows = [r for r in ([wl for wl in WORKLOADS if any(k[0] == wl for k in host)], kallocs) if r]

@@ -104,15 +104,6 @@ mkdir -p "$out/logs"
 rm -f "$out"/logs/*.log
 jobs=2
 
-if ! command -v gnuplot >/dev/null 2>&1; then
-	if [ "$(id -u)" -eq 0 ]; then
-		echo "bench: installing gnuplot-nox" >&2
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q gnuplot-nox >/dev/null 2>&1 ||
-			{ apt-get update -q >/dev/null && apt-get install -y -q gnuplot-nox >/dev/null; }
-	else
-		echo "bench: gnuplot missing (apt-get install gnuplot-nox); plots skipped" >&2
-	fi
-fi
 
 # Configurations per arch and page size: "<alloc> <make variables...>"
 configs=()

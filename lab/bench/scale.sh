@@ -367,14 +367,8 @@ if [ "${SCALE_KERNEL:-1}" != 0 ]; then
 fi
 
 echo "loadavg_end=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)" >> "$OUT/meta.txt"
-# The first python3 that has matplotlib (a python3 of one's own may come first in
-# PATH and lack the distribution's packages), else the first one.
-py=
-for p in python3 /usr/bin/python3; do
-	command -v "$p" > /dev/null 2>&1 || continue
-	[ -z "$py" ] && py=$p
-	"$p" -c 'import matplotlib' > /dev/null 2>&1 && { py=$p; break; }
-done
+# (report.py moves to a python3 that has matplotlib where this one lacks it)
+py=$(command -v python3 || command -v /usr/bin/python3)
 if [ -n "$py" ]; then
 	"$py" "$here/report.py" scale --dir "$OUT" || status=1
 else

@@ -98,9 +98,6 @@ if [ -n "$ARCHS" ]; then
 	echo "replay: the kernel half: $ARCHS"
 	tools/trace/kreplay.sh "$OUT/trace.qtr" "$OUT" "$ARCHS" "$ALLOCS" "$PAGES_LIST" || status=1
 fi
-PY=python3
-python3 -c 'import matplotlib' 2> /dev/null || ! /usr/bin/python3 -c 'import matplotlib' 2> /dev/null ||
-	PY=/usr/bin/python3
-$PY lab/bench/report.py replay "$OUT" || status=1
+python3 lab/bench/report.py replay "$OUT" || status=1
 echo "replay: report in $OUT/report.md"
 exit $status

@@ -33,6 +33,9 @@ import glob
 import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lab", "bench"))
+from plotting import pyplot  # noqa: E402
+
 TYPES = {1: "kmalloc", 2: "kfree", 3: "cache alloc", 4: "cache free", 5: "page alloc", 6: "page free"}
 ALLOC_ORDER = ["slab", "slab-idx4", "slub", "slub-nosheaves", "slob", "slob-seg"]
 PAGE_ORDER = ["4K", "16K", "64K"]
@@ -395,11 +398,8 @@ def kernel_sections(d, host):
 
 
 def plot(d, runs):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    plt, _ = pyplot()
+    if plt is None:
         return None
     pages = [p for p in PAGE_ORDER if any(r["page"] == p for r in runs)]
     if not pages:
@@ -458,7 +458,7 @@ def main():
     if png:
         lines += ["![memory over the trace](memory.png)", ""]
     else:
-        lines += ["(no plot: matplotlib does not import)", ""]
+        lines += ["(%s)" % (pyplot()[1] or "no plot: no samples"), ""]
     with open(os.path.join(d, "report.md"), "w") as f:
         f.write("\n".join(lines))
     why = ["host %s %s: the replay's accounting was not exact, or it stopped or failed (see "
