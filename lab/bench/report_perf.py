@@ -7,18 +7,29 @@ SLAB, measured the same way, as history), SLAB and SLUB of this run and whether 
 limit; SLOB and SLOB-seg for information. Then SLAB's objects per slab and
 `Slab:` after the workloads, before and after.
 
-Limits: half of the better of Linux 6.1 SLAB and SLUB, measured on x86_64 4K
-(the only Linux figures there are; the same limit is applied to every arch
-and page size). Linux figures exist at 32, 1024, 2048, 4096 and 8192 bytes;
-another size takes the limit of the known size nearest to it on a log scale
-(8-128 B: 32 B's, 256 and 512 B: 1024 B's; 192 B is about as far from both:
-it takes the stricter, 32 B's). The pair's limit is 63 at every size.
+Limits: half of the better of Linux 6.1 SLAB and SLUB at the same arch and
+page size, measured by `make bench-linux` (report_linux.py); a size Linux was
+not measured at takes the limit of the measured size nearest to it on a log
+scale (named in brackets). Without any Linux figure for that arch and page
+size there is no limit ("not measured: run make bench-linux"). The pair's
+limit is 63 at every size.
 """
+import math
+
 from report_md import table
+import report_linux
 
 
-# Linux 6.1, x86_64 4K, -icount: the better of SLAB and SLUB (kmalloc, kfree).
-LINUX = {32: (109, 196), 1024: (192, 280), 2048: (199, 287), 4096: (211, 302), 8192: (317, 409)}
+def linux_better(ar, p, size):
+    """(kmalloc, kfree) per op of test 1: the better of Linux 6.1's SLAB and SLUB at that
+    arch, page and size, each of the two its own minimum; None where neither was measured."""
+    figs = [report_linux.linux(ar, p, a, "t1_%d" % size) for a in ("slab", "slub")]
+    figs = [f for f in figs if f[0] is not None and f[1] is not None]
+    if not figs:
+        return None
+    return min(f[0] for f in figs), min(f[1] for f in figs)
+
+
 PAIR_LIMIT = 63
 SIZES = (8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192)
 CONFIGS = (("x86_64", "4K"), ("x86_64", "64K"), ("arm64", "4K"), ("arm64", "64K"))
@@ -70,17 +81,14 @@ BEFORE = {
 }
 
 
-def _lim(size):
-    """(limit kmalloc, limit kfree, the Linux size it comes from)."""
-    if size in LINUX:
-        src = size
-    elif size <= 192:
-        src = 32
-    elif size <= 1024:
-        src = 1024
-    else:
-        src = min(LINUX, key=lambda k: abs(k - size))
-    a, f = LINUX[src]
+def _lim(ar, p, size):
+    """(limit kmalloc, limit kfree, the Linux size it comes from), or None without Linux figures."""
+    known = {s: linux_better(ar, p, s) for s in SIZES}
+    known = {s: v for s, v in known.items() if v}
+    if not known:
+        return None
+    src = size if size in known else min(known, key=lambda k: (abs(math.log(k / size)), k))
+    a, f = known[src]
     return a / 2.0, f / 2.0, src
 
 
@@ -103,9 +111,9 @@ def targets_section(t):
     md = ["\n## kmalloc/kfree at every size against half of Linux 6.1's (single CPU, guest instructions)\n\n",
           "Single CPU, guest instructions under `-icount` (test 1: kmalloc / kfree per op of "
           "10000 kmallocs then 10000 kfrees; pair: kmalloc+kfree of one object). Limit: half of "
-          "the better of Linux 6.1 SLAB and SLUB (x86_64 4K figures, applied to every arch and "
-          "page size); a size without a Linux figure takes the limit of the nearest known size "
-          "(named in brackets). Pair limit: %d at every size. \"Before\": SLAB before its fast paths were tuned, "
+          "the better of Linux 6.1 SLAB and SLUB at the same arch and page size, measured by "
+          "`make bench-linux`; a size without a Linux figure takes the limit of the nearest "
+          "measured size (named in brackets); no Linux figure: no limit. Pair limit: %d at every size. \"Before\": SLAB before its fast paths were tuned, "
           "measured the same way (history). \"met\" is SLAB's verdict, then SLUB's; SLOB "
           "and SLOB-seg are for information.\n" % PAIR_LIMIT]
     found = False
@@ -119,8 +127,9 @@ def targets_section(t):
         md.append("\n### %s %s pages\n\n" % (ar, p))
         rows = []
         for s in SIZES:
-            la, lf, src = _lim(s)
-            lin = LINUX.get(s)
+            lim = _lim(ar, p, s)
+            la, lf, src = lim if lim else (None, None, None)
+            lin = linux_better(ar, p, s)
             td = was_.get(s)
             v = {a: (g(a, "kmalloc_then_free", s, "alloc_cost"), g(a, "kmalloc_then_free", s, "free_cost"),
                      g(a, "kmalloc_free_pair", s, "pair_cost")) for a in ("slab", "slub", "slob", "slob-seg")}
@@ -130,11 +139,13 @@ def targets_section(t):
                 if ka is None:
                     verdicts.append("-")
                     continue
-                ok1 = float(ka) <= la and float(kf) <= lf
+                ok1 = None if la is None else float(ka) <= la and float(kf) <= lf
                 ok2 = pr is not None and float(pr) <= PAIR_LIMIT
-                verdicts.append(("met" if ok1 else "NOT met") + " / " + ("met" if ok2 else "NOT met"))
-            rows.append([s, "%g / %g%s" % (la, lf, "" if s in LINUX else " (%d B)" % src),
-                         "%d / %d" % lin if lin else "-",
+                verdicts.append(("no limit" if ok1 is None else "met" if ok1 else "NOT met") +
+                                " / " + ("met" if ok2 else "NOT met"))
+            rows.append([s, "-" if la is None else "%g / %g%s" % (la, lf, "" if src == s else
+                                                                    " (%d B)" % src),
+                         "%g / %g" % lin if lin else report_linux.NOT_MEASURED,
                          "%d / %d, %d" % td if td else "-",
                          _pair(v["slab"][0], v["slab"][1]) + ", " + _n(v["slab"][2]),
                          _pair(v["slub"][0], v["slub"][1]) + ", " + _n(v["slub"][2]),

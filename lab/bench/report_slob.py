@@ -2,10 +2,11 @@
 seed 004's table (SLOB's sequential fit against its segregated lists: slab
 memory after boot and after the messaging workload, and the messaging time),
 with SLAB and SLUB beside them, and SLOB's limits against Linux 6.1's
-figures (report_summary.LINUX61). Both take report_boot.py's Table (t) and return markdown lines.
+figures (report_linux.py: measured by `make bench-linux`, or "not measured"). Both take report_boot.py's Table (t) and return markdown lines.
 """
 
 import report_summary
+import report_linux
 from report_md import ratio, table
 
 SLOBS = ("slob", "slob-seg")
@@ -56,13 +57,14 @@ def targets_section(t):
     g = lambda a, test, size, metric: t.get(ar, p, a, 1, "icount", test, size, metric)
     lx = lambda fig: report_summary.linux(ar, p, "slob", fig)
     md = ["\n## SLOB's speed and memory against Linux 6.1's SLOB (x86_64 4K, guest instructions)\n\n",
-          "Linux 6.1's SLOB built lean and measured the same way gives the reference figures.\n\n"]
+          "Linux 6.1's SLOB, measured the same way by `make bench-linux`, gives the reference figures.\n\n"]
     rows = []
     seg_t1 = g("slob-seg", "kmalloc_then_free", 32, "alloc_cost")
-    rows.append(["slob-seg test 1 kmalloc(32)", "<= 200", lx("t1_32")[0], seg_t1,
+    nm = lambda v: report_linux.NOT_MEASURED if v is None else v
+    rows.append(["slob-seg test 1 kmalloc(32)", "<= 200", nm(lx("t1_32")[0]), seg_t1,
                  _verdict(None if seg_t1 is None else float(seg_t1) <= 200)])
     seg_pair = g("slob-seg", "kmalloc_free_pair", 32, "pair_cost")
-    rows.append(["slob-seg kmalloc(32)+kfree pair", "<= 120", lx("pair"), seg_pair,
+    rows.append(["slob-seg kmalloc(32)+kfree pair", "<= 120", nm(lx("pair")), seg_pair,
                  _verdict(None if seg_pair is None else float(seg_pair) <= 120)])
     for metric, what in (("per_message_cost", "whole message"),
                          ("alloc_share_cost", "inside kmalloc+kfree")):
@@ -78,7 +80,8 @@ def targets_section(t):
         rows.append(["%s Slab: after boot below SLAB's and SLUB's" % a,
                      "< %s" % " and ".join(o or "-" for o in others),
                      "SLOB %s kB (SLAB %s, SLUB %s)" % tuple(
-                         report_summary.linux(ar, p, a, "slab_kb") for a in ("slob", "slab", "slub")),
+                         report_summary.linux(ar, p, a, "slab_kb") or "-"
+                         for a in ("slob", "slab", "slub")),
                      mine, _verdict(ok)])
     md.append(table(["target", "limit", "Linux 6.1", "Quarry", "met"], rows))
     return md

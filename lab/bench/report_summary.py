@@ -2,35 +2,21 @@
 (imported by report_boot.py): each allocator's headline single-CPU figures
 (test 1 kmalloc / kfree at 32 B and 4 KiB, the kmalloc(32)+kfree pair, the
 messaging workload's cost per message, `Slab:` after boot) at 4K pages, one row
-per arch and allocator measured, with Linux 6.1's figures beside them where
-they exist (at 4K pages only, so the summary keeps to them).
-
-LINUX61 holds every Linux 6.1 figure the report compares against (Linux built
-lean and measured with the same benchmarks under -icount); the sections that
-set limits from them (report_boot.py, report_slob.py) read them here.
+per arch and allocator measured, each followed by a row per Linux version that
+has that allocator (6.1: SLAB, SLUB, SLOB; 6.12: SLUB), its figures measured
+the same way by `make bench-linux` (report_linux.py) or "not measured: run make
+bench-linux". SLOB-seg has no Linux of its own: Linux's SLOB follows SLOB.
 """
 from report_md import table
-
-
-# (arch, page, allocator) -> {figure: value}; figures: "t1_32" and "t1_4096" are
-# (kmalloc, kfree) of test 1, "pair" the kmalloc(32)+kfree pair, "slab_kb"
-# `Slab:` after boot in kB. Only what was measured is here.
-LINUX61 = {
-    ("x86_64", "4K", "slub"): {"t1_32": (109, 196), "t1_2048": (199, 287),
-                               "t1_4096": (211, 302), "t1_8192": (317, 409),
-                               "pair": 195, "slab_kb": 2628},
-    ("x86_64", "4K", "slab"): {"slab_kb": 2400},
-    ("x86_64", "4K", "slob"): {"t1_32": (4308, None), "pair": 447, "slab_kb": 2296},
-    ("arm64", "4K", "slub"): {"pair": 184},
-}
+import report_linux
 
 MAIN = ("slab", "slub", "slob", "slob-seg")
 NAMES = {"slab": "SLAB", "slub": "SLUB", "slob": "SLOB", "slob-seg": "SLOB-seg"}
 
 
-def linux(arch, page, alloc, figure):
-    """Linux 6.1's figure for that allocator, or None where none was measured."""
-    return LINUX61.get((arch, page, alloc), {}).get(figure)
+def linux(arch, page, alloc, figure, version="61"):
+    """Linux's figure for that allocator (report_linux.py), or None where no run measured it."""
+    return report_linux.linux(arch, page, alloc, figure, version)
 
 
 def _n(v):
@@ -41,14 +27,30 @@ def _pair(a, b):
     return "-" if a is None and b is None else "%s / %s" % (_n(a), _n(b))
 
 
+def linux_rows(ar, p, a):
+    """The summary's rows for Linux's same allocator at arch ar, page p."""
+    rows = []
+    for v in report_linux.has_linux(a):
+        name = "%s %s" % (report_linux.VERSION_NAMES[v], NAMES[a])
+        if v not in report_linux.versions(ar, p, a):
+            rows.append(["", "", name, report_linux.NOT_MEASURED, "", "", "", ""])
+            continue
+        rows.append(["", "", name, _pair(*linux(ar, p, a, "t1_32", v)),
+                     _pair(*linux(ar, p, a, "t1_4096", v)), _n(linux(ar, p, a, "pair", v)),
+                     _n(linux(ar, p, a, "messaging", v)), _n(linux(ar, p, a, "slab_kb", v))])
+    return rows
+
+
 def summary_section(t):
     """Markdown lines: the summary table, or a line saying nothing single-CPU was measured."""
-    md = ["\n## Summary: headline single-CPU figures at 4K pages beside Linux 6.1's\n\n",
+    md = ["\n## Summary: headline single-CPU figures at 4K pages beside Linux's\n\n",
           "Guest instructions under `-icount` (test 1: kmalloc / kfree per op of 10000 kmallocs "
           "then 10000 kfrees; pair: one kmalloc(32)+kfree; messaging: instructions per message "
-          "of the hackbench-like workload) and `Slab:` after boot in kB. A `Linux 6.1` row follows "
-          "an allocator where Linux's same allocator was measured the same way (x86_64 and arm64 "
-          "4K only); `-`: not measured. Linux's `Slab:` is after a full Linux boot, a larger "
+          "of the hackbench-like workload) and `Slab:` after boot in kB. The `Linux` rows follow "
+          "the allocator Linux has too: the same benchmarks in the same QEMU machine under "
+          "`-icount`, run inside Linux kernels built from Debian's sources by `make bench-linux` "
+          "(lab/linux/); their figures come from its logs (build/linux/), never from a table. "
+          "`-`: a figure that run did not print. Linux's `Slab:` is after a Linux boot, a larger "
           "workload than Quarry's. The sections below give every size, page size and "
           "configuration.\n\n"]
     head = ["arch", "page", "allocator", "test 1 32 B", "test 1 4 KiB", "pair 32 B",
@@ -68,12 +70,7 @@ def summary_section(t):
                              _n(g("kmalloc_free_pair", 32, "pair_cost")),
                              _n(g("messaging", 0, "per_message_cost")),
                              _n(g("memory_boot", 0, "slab_kb"))])
-                if (ar, p, a) in LINUX61:
-                    t1 = linux(ar, p, a, "t1_32") or (None, None)
-                    t4 = linux(ar, p, a, "t1_4096") or (None, None)
-                    rows.append(["", "", "Linux 6.1 " + NAMES[a], _pair(*t1), _pair(*t4),
-                                 _n(linux(ar, p, a, "pair")), "-",
-                                 _n(linux(ar, p, a, "slab_kb"))])
+                rows += linux_rows(ar, p, a)
     if not rows:
         md.append("Nothing single-CPU (-icount) at 4K pages was measured in this run.\n")
         return md

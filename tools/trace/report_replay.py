@@ -25,8 +25,12 @@ accounting failed or the check found a difference.
 
 Efficiency is live requested bytes / memory at the same sample: Quarry's
 against its object memory (the pages its object allocator holds beyond the
-start, large kmallocs included, replayed page blocks not), Linux's against
-the bytes_alloc its own kmalloc classes and caches gave the same requests.
+start, large kmallocs included, replayed page blocks not). The "requested /
+traced bytes_alloc" column divides by the object sizes the traced kernel's
+kmalloc classes and caches gave the same requests (the trace's bytes_alloc):
+only its size-class rounding, not Linux's memory, which also holds partly
+used slabs, per-CPU caches and slab headers. Linux's memory is its own
+replay's (lab/linux/, `make replay ... LINUX=1`), where that was run.
 """
 import csv
 import glob
@@ -78,8 +82,8 @@ def load(d):
 def memory_table(runs):
     out = [
         "| allocator | page | peak Slab: kB | peak object memory kB | live requested kB then | "
-        "efficiency then | Linux's then | end object memory kB | end requested kB | end efficiency | "
-        "Linux's at end | accounting |",
+        "efficiency then | requested / traced bytes_alloc then | end object memory kB | "
+        "end requested kB | end efficiency | requested / traced bytes_alloc at end | accounting |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in runs:
@@ -415,7 +419,7 @@ def plot(d, runs):
             first = first or r
         if first:
             xs = [x["event"] for x in first["rows"]]
-            ax.plot(xs, [x["live_linux"] / 1024 for x in first["rows"]], "k:", label="Linux bytes_alloc")
+            ax.plot(xs, [x["live_linux"] / 1024 for x in first["rows"]], "k:", label="traced kernel's bytes_alloc")
             ax.plot(xs, [x["live_req"] / 1024 for x in first["rows"]], "k--", label="live requested")
         ax.set_title("%s pages" % page)
         ax.set_xlabel("event")
@@ -445,8 +449,10 @@ def main():
     lines += ["## Memory", "",
               "Peak: the sample where the object memory (pages the allocator holds beyond the start, "
               "large kmallocs included, replayed page blocks not) was highest; \"then\": the live "
-              "requested bytes at that sample. Efficiency: live requested / object memory; Linux's: "
-              "live requested / the bytes_alloc the traced kernel gave the same objects. Slab: as "
+              "requested bytes at that sample. Efficiency: live requested / object memory. \"requested / "
+              "traced bytes_alloc\": live requested / the object sizes the traced kernel gave the same "
+              "objects (its size-class rounding only, not the memory Linux holds: partly used slabs, "
+              "per-CPU caches and slab headers are not in it). Slab: as "
               "slab_total_pages() counts it (SLOB counts its big objects' pages, SLAB and SLUB do not).",
               ""] + memory_table(runs) + [""]
     lines += ["## Host time per operation", "",
