@@ -345,6 +345,72 @@ def seeds_section(runs):
     return out
 
 
+# Quarry's allocator -> Linux's same allocator (SLOB-seg has none of its own: Linux's SLOB).
+LINUX_OF = {"slab": ["linux61-slab"], "slub": ["linux61-slub", "linux612-slub"],
+            "slob": ["linux61-slob"], "slob-seg": ["linux61-slob"]}
+LINUX_NAMES = {"linux61-slab": "Linux 6.1 SLAB", "linux61-slub": "Linux 6.1 SLUB",
+               "linux612-slub": "Linux 6.12 SLUB", "linux61-slob": "Linux 6.1 SLOB"}
+
+
+def per_op(s, t):
+    """Instructions per call of event type t in summary s, or None where none ran."""
+    if not int(s.get("ops_%d" % t, "0")):
+        return None
+    return int(s.get("cost_per_op_x10_%d" % t, "0")) / 10.0
+
+
+def beyond_start(s, key):
+    """A Slab: figure of summary s beyond the replay's start, bytes."""
+    return int(s.get(key, "0")) - int(s.get("slab_start", "0"))
+
+
+def linux_section(d, arch, quarry):
+    """Quarry against Linux on this trace, one CPU: the Linux kernels' own replays of the same
+    trace (DIR/linux-ARCH/, lab/linux/replay/, make replay LINUX=1) beside Quarry's one-CPU
+    kernel replays (quarry: their runs). Instructions per call and Slab: beyond the start
+    (Linux: its slab page counters; Quarry: slab_total_pages()). (lines, failures)."""
+    ld = os.path.join(d, "linux-" + arch)
+    lruns = load(ld) if os.path.isdir(ld) else []
+    if not lruns:
+        return [], []
+    bad = ["Linux %s %s %s: the replay's accounting was not exact, or it stopped or failed (see "
+           "%s)" % (arch, r["alloc"], r["page"], ld) for r in lruns if r["s"].get("all_passes_ok") != "1"]
+    by = {(r["alloc"], r["page"]): r["s"] for r in lruns}
+    types = [1, 2, 3, 4]
+    out = ["## Quarry against Linux on this trace (%s, one CPU, -icount)" % arch, "",
+           "The same trace replayed inside Linux kernels built from Debian's sources (lab/linux/): "
+           "the same calls in the same order, the same counter around each (guest instructions, "
+           "its own reads included), Slab: sampled at the same events; Linux's from its slab page "
+           "counters (NR_SLAB_RECLAIMABLE_B + NR_SLAB_UNRECLAIMABLE_B), Quarry's from "
+           "slab_total_pages(). Peak and end: kB beyond the replay's start. Ratio: Quarry / Linux.",
+           "", "| page | allocator | " + " | ".join(TYPES[t] for t in types) +
+           " | peak Slab: kB | end Slab: kB |", "|---|---|" + "---:|" * (len(types) + 2)]
+    for q in quarry:
+        for name in LINUX_OF.get(q["alloc"], []):
+            ls = by.get((name, q["page"]))
+            cells_q = [per_op(q["s"], t) for t in types]
+            fmt = lambda v: "-" if v is None else "%.1f" % v
+            mem_q = [beyond_start(q["s"], "peak_slab"), beyond_start(q["s"], "end_slab")]
+            out.append("| %s | Quarry %s | %s | %s | %s |" % (
+                q["page"], q["alloc"], " | ".join(fmt(v) for v in cells_q), kib(mem_q[0]),
+                kib(mem_q[1])))
+            if ls is None:
+                out.append("| %s | %s | not measured: run make replay ... LINUX=1 |%s" % (
+                    q["page"], LINUX_NAMES[name], " |" * (len(types) + 1)))
+                continue
+            cells_l = [per_op(ls, t) for t in types]
+            mem_l = [beyond_start(ls, "peak_slab"), beyond_start(ls, "end_slab")]
+            out.append("| %s | %s | %s | %s | %s |" % (
+                q["page"], LINUX_NAMES[name], " | ".join(fmt(v) for v in cells_l), kib(mem_l[0]),
+                kib(mem_l[1])))
+            rat = lambda a, b: "-" if a is None or not b else "%.2f" % (a / b)
+            out.append("| %s | ratio | %s | %s | %s |" % (
+                q["page"], " | ".join(rat(a, b) for a, b in zip(cells_q, cells_l)),
+                rat(mem_q[0], mem_l[0]), rat(mem_q[1], mem_l[1])))
+    out += [""]
+    return out, bad
+
+
 def kernel_sections(d, host):
     """The kernel halves' sections, and why the replay failed (a list of lines; empty: it did not)."""
     lines, bad = [], []
@@ -380,6 +446,10 @@ def kernel_sections(d, host):
                 seeds_section(runs) + [""]
         one = os.path.join(d, "kernel-%s-1cpu" % arch)
         one_runs = load(one) if os.path.isdir(one) else (runs if cpus == "1" else [])
+        if one_runs:
+            llines, lbad = linux_section(d, arch, one_runs)
+            lines += llines
+            bad += lbad
         if one_runs and host:
             t, ok = agreement(host, one_runs)
             if not ok:
