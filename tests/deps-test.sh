@@ -19,7 +19,7 @@ fi
 out=$(cd "$tmp" && setpriv --reuid=65534 --regid=65534 --clear-groups \
 	env -i PATH="$tmp/bin" bash "$tmp/deps.sh" 2>&1)
 rc=$?
-want="apt-get update && apt-get install -y python3 qemu-system-x86 qemu-system-arm qemu-user nasm grub-pc-bin grub-common xorriso mtools gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu gdb-multiarch"
+want="apt-get update && apt-get install -y python3 python3-matplotlib qemu-system-x86 qemu-system-arm qemu-user nasm grub-pc-bin grub-common xorriso mtools gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu gdb-multiarch"
 if [ $rc -eq 1 ] && echo "$out" | grep -qF "$want"; then
 	echo "PASS deps-nonroot: stops with status 1 and prints the apt-get command"
 else
