@@ -9,9 +9,9 @@
 # With icount: boot twice with "bench icount quick" under QEMU -icount
 # shift=0,sleep=off (all CPUs round-robin in one host thread, as `make bench`'s
 # multi-CPU -icount mode runs them), check the first boot as above, and PASS
-# only if the two boots' multi-CPU figures (test=concurrent_span) are
-# identical (parse.py --compare, which also says how many other BENCH lines
-# differ); logs build/test/NAME-1.log and NAME-2.log.
+# only if the two boots' BENCH lines, the multi-CPU figures
+# (test=concurrent_span) among them, are identical (parse.py --compare);
+# logs build/test/NAME-1.log and NAME-2.log.
 # Exit status 0 for PASS, 1 for FAIL.
 set -u
 name=$1 elf=$2 smp=$3 icount=${4:-} cmp=

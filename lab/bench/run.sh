@@ -48,10 +48,10 @@
 #     2, 4 and 8 under -icount shift=0,sleep=off (QEMU runs the vCPUs
 #     round-robin in one thread; the kernel makes test 3's CPUs take turns,
 #     lab/bench.h bench_turn), twice each: test 3's whole-machine figures
-#     (test=concurrent_span) must be identical in both boots, and the run
-#     fails if not (x86_64's kernel starts through QEMU's own loader under
-#     -icount, tests/qemu/run.sh, so nothing before it waits on the host);
-#     how many other BENCH lines differ is printed too.
+#     (test=concurrent_span) and every other BENCH line must be identical in
+#     both boots, and the run fails if not (x86_64's kernel starts through
+#     QEMU's own loader under -icount, tests/qemu/run.sh, so nothing before
+#     it waits on the host).
 # Logs: build/bench/logs/<arch>-<page>-<alloc>-{icount-R,smpN-R,mcpuN-R,build}.log,
 # <alloc> being slab, slab-idx4, slab-growlocked, slub, slob or slob-seg (the kernel's
 # alloc= in its BENCH lines).
