@@ -85,6 +85,10 @@ endif
 ifeq ($(shell [ $(MEM_MIB) -ge 8 ] && [ $(MEM_MIB) -le 8192 ] && echo ok),)
 $(error MEM=$(MEM) is out of range: Quarry boots with 8M to 8G)
 endif
+# LINUX=1 (make replay): Linux's own allocators replay the trace too.
+ifneq ($(filter-out 1,$(LINUX)),)
+$(error LINUX must be 1 (make replay: the trace in the Linux kernels of make bench-linux too) or unset, not '$(LINUX)')
+endif
 
 # V=1 shows every command.
 ifeq ($(V),1)
@@ -372,10 +376,11 @@ bench-scale-bundle: deps
 # Replay a recorded kernel trace (text, .gz, .xz, or converted) through Quarry's mm/ on
 # the host: every allocator and page size unless ALLOC=/PAGE_SIZE= lists narrow it;
 # PAGES=1 replays the page events too; ARCH=x86_64|arm64|all [SMP=n] replays it
-# inside the kernel as well (tools/trace/kreplay.sh). Report in build/replay/<trace>/report.md.
+# inside the kernel as well (tools/trace/kreplay.sh); LINUX=1 inside the Linux kernels
+# make bench-linux built (tools/trace/lreplay.sh). Report in build/replay/<trace>/report.md.
 .PHONY: replay trace-record
 replay:
-	@PAGES="$(PAGES)" SMP="$(REPLAY_SMP)" MODEL="$(MODEL)" tools/trace/replay.sh "$(TRACE)" "$(REPLAY_ALLOC)" "$(REPLAY_PAGE)" "$(REPLAY_ARCH)"
+	@PAGES="$(PAGES)" SMP="$(REPLAY_SMP)" MODEL="$(MODEL)" LINUX="$(LINUX)" tools/trace/replay.sh "$(TRACE)" "$(REPLAY_ALLOC)" "$(REPLAY_PAGE)" "$(REPLAY_ARCH)"
 
 trace-record:
 	@[ -n "$(CMD)" ] || { echo "make trace-record: give the command to record, e.g. CMD='perf bench sched messaging'"; exit 1; }

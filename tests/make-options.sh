@@ -38,6 +38,7 @@ refuse host-nr-cpus "NR_CPUS=99 is out of range" -f tests/host/host.mk NR_CPUS=9
 refuse mem-word "MEM must be a RAM size such as 256M or 1G, not 'foo'" MEM=foo
 refuse mem-fraction "MEM must be a RAM size such as 256M or 1G, not '1.5G'" MEM=1.5G
 refuse mem-small "MEM=4M is out of range: Quarry boots with 8M to 8G" MEM=4M
+refuse linux "LINUX must be 1 \\(make replay: the trace in the Linux kernels of make bench-linux too\\) or unset, not 'yes'" LINUX=yes
 refuse mem-large "MEM=16G is out of range: Quarry boots with 8M to 8G" MEM=16G ARCH=arm64
 refuse alloc "ALLOC must be one of slab slob slob-seg slub, not 'slab2'" ALLOC=slab2
 

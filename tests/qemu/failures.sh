@@ -49,6 +49,12 @@ expect_says bad-tcg-thread 2 "TCG_THREAD must be single or multi, not 'many'" \
 	env TCG_THREAD=many "$here/run.sh" "$x86" 60 -smp 2
 expect_says tcg-thread-multi-icount 2 "TCG_THREAD=multi cannot be combined with -icount" \
 	env TCG_THREAD=multi "$here/run.sh" "$arm" 60 -icount shift=0
+# X86_LOADER (qemu or grub) is checked before QEMU starts; QEMU's loader takes no
+# module whose name has a comma (its -initrd separates modules with commas).
+expect_says bad-x86-loader 2 "X86_LOADER must be qemu or grub, not 'lilo'" \
+	env X86_LOADER=lilo "$here/run.sh" "$x86" 60
+expect_says x86-loader-comma-module 2 "QEMU's loader takes no module whose name has a comma" \
+	env X86_LOADER=qemu MODULE="$x86,x" "$here/run.sh" "$x86" 60
 
 # Fault injection options (mm/fault_inject.h): a bad value stops the boot
 # with the reason, on both arches; make run's CMDLINE reaches the kernel.

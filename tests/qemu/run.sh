@@ -126,12 +126,12 @@ x86_64)
 	[ "$page" = iso ] && loader=grub
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/quarry-run.XXXXXX") || exit 2
 	if [ "$loader" = qemu ]; then
-		[ -z "${MODULE:-}" ] || [ -f "$MODULE" ] ||
-			{ echo "run.sh: no such module file: $MODULE" >&2; exit 2; }
 		case ${MODULE:-} in *,*)
 			echo "run.sh: QEMU's loader takes no module whose name has a comma: $MODULE" >&2
 			exit 2 ;;
 		esac
+		[ -z "${MODULE:-}" ] || [ -f "$MODULE" ] ||
+			{ echo "run.sh: no such module file: $MODULE" >&2; exit 2; }
 		objcopy -O binary "$image" "$tmp/quarry.bin" ||
 			{ echo "run.sh: objcopy could not make a flat image of $image" >&2; exit 2; }
 		timeout --foreground -k 5 "$limit" qemu-system-x86_64 -M pc -accel $accel \

@@ -11,6 +11,8 @@
 #                 half on those arches (default none: the host alone); SMP=n
 #                 in the environment, its CPUs (default the trace's)
 #   Environment: PAGES=1 replays the page events too (replay --pages);
+#     LINUX=1 replays it in the Linux kernels make bench-linux built, too
+#     (tools/trace/lreplay.sh: Linux's own allocators beside Quarry's);
 #     PASSES=N times the fastest of N passes (default 3); ON_FAIL=continue
 #     goes past an allocation failure (default stop); ARENA_MB=N sets the
 #     memory (default: sized from the trace); OUT=DIR (default
@@ -94,9 +96,15 @@ for r in "${runs[@]}"; do
 done
 $BIN/replay-"$tag" --dump "$OUT/trace.qtr" | sed -n '1,4p' > "$OUT/trace-facts.txt"
 rm -rf "$OUT"/kernel-*
+rm -rf "$OUT"/linux-*
 if [ -n "$ARCHS" ]; then
 	echo "replay: the kernel half: $ARCHS"
 	tools/trace/kreplay.sh "$OUT/trace.qtr" "$OUT" "$ARCHS" "$ALLOCS" "$PAGES_LIST" || status=1
+fi
+if [ "${LINUX:-}" = 1 ]; then
+	echo "replay: Linux's own allocators, the same trace: ${ARCHS:-x86_64}"
+	tools/trace/lreplay.sh "$OUT/trace.qtr" "$OUT" "${ARCHS:-x86_64}" "$ALLOCS" "$PAGES_LIST" ||
+		status=1
 fi
 python3 lab/bench/report.py replay "$OUT" || status=1
 echo "replay: report in $OUT/report.md"

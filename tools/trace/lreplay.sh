@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# lreplay.sh - make replay's Linux half (LINUX=1): the converted trace
+# replayed inside every Linux kernel `make bench-linux` built for ARCH
+# (build/linux/linux<ver>-<alloc>-<arch>-<page>/: its kbuild/ tree and
+# kernel.img) whose allocator and page size make replay was asked for
+# (SLOB-seg's is Linux's SLOB), by lab/linux/replay/replay.sh, on one CPU
+# under -icount. Each one's summary and samples land in OUT/linux-ARCH/ as
+# linux<ver>-<alloc>-<page>.summary and .csv, where report_replay.py puts
+# them beside Quarry's one-CPU kernel replays.
+#
+#   tools/trace/lreplay.sh TRACE.qtr OUT ARCHS ALLOCS PAGE_SIZES
+#
+# Exit status 1, with a message, when no kernel was built for what was
+# asked (run make bench-linux first) or a replay failed.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+[ $# -eq 5 ] || { echo "usage: lreplay.sh TRACE.qtr OUT ARCHS ALLOCS PAGE_SIZES" >&2; exit 2; }
+QTR=$1 OUT=$2 ARCHS=$3 ALLOCS=$4 PAGES_LIST=$5
+status=0
+for arch in ${ARCHS//,/ }; do
+	want=()
+	for a in ${ALLOCS//,/ }; do
+		[ "$a" = slob-seg ] && a=slob
+		for p in ${PAGES_LIST//,/ }; do
+			for d in build/linux/linux*-"$a"-"$arch"-"$p"; do
+				[ -f "$d/kbuild/.config" ] && [ -f "$d/kernel.img" ] && want+=("$d")
+			done
+		done
+	done
+	mapfile -t want < <(printf '%s\n' "${want[@]}" | sort -u | grep .)
+	if [ ${#want[@]} -eq 0 ]; then
+		echo "lreplay: no Linux kernel built for $arch with ${ALLOCS} at ${PAGES_LIST}: run make bench-linux first" >&2
+		status=1
+		continue
+	fi
+	dir=$OUT/linux-$arch
+	mkdir -p "$dir"
+	i=0
+	for d in "${want[@]}"; do
+		i=$((i + 1))
+		name=$(basename "$d")			# linux61-slub-x86_64-4K
+		ver=${name%%-*} rest=${name#*-}
+		alloc=${rest%%-*} page=${name##*-}
+		echo "lreplay: [$i/${#want[@]}] $name: replaying on one CPU under -icount"
+		if PAGES=${PAGES:-0} BOOTS=${BOOTS:-2} lab/linux/replay/replay.sh "$QTR" "$d/kbuild" \
+			"$d/kernel.img" "$dir/$name" > "$dir/$name.out" 2>&1; then
+			base=$(basename "$QTR" .qtr)
+			cp "$dir/$name/$base.summary" "$dir/$ver-$alloc-$page.summary"
+			cp "$dir/$name/$base.csv" "$dir/$ver-$alloc-$page.csv"
+			echo "lreplay: [$i/${#want[@]}] $name: $(grep -a '^replay: accounting' "$dir/$name/console.log" | head -1)"
+		else
+			tail -3 "$dir/$name.out" | sed 's/^/  /'
+			echo "lreplay: $name: the replay failed (see $dir/$name.out)" >&2
+			status=1
+		fi
+	done
+done
+exit $status
