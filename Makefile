@@ -149,6 +149,9 @@ deps:
 
 kernel: $(ELF)
 
+# kernel/string.c's loops must not turn into calls to memset/memcpy themselves.
+$(BUILD)/obj/kernel/string.o: KCFLAGS += -fno-tree-loop-distribute-patterns
+
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")

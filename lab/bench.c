@@ -140,6 +140,7 @@ void bench_run_all(bool icount)
 	bench_remote_free();
 	bench_messaging();
 	bench_pages();
+	bench_strings();
 	memory_report("after the workloads", "memory_end");
 	leaks = leak_mark_compare(&bench_start, &bench_end, "benchmarks");
 	if (!leaks)

@@ -64,6 +64,8 @@ void bench_atomics(void);
 void bench_messaging(void);
 /* alloc_pages/free_pages, single CPU and concurrent (test 6). */
 void bench_pages(void);
+/* memset, memcpy and memmove per call and per 100 bytes, single CPU (7). */
+void bench_strings(void);
 
 /*
  * bench_clock - arch_cycles() units on a clock all CPUs share, for spans

@@ -26,6 +26,7 @@ import parse  # noqa: E402
 import report_slob  # noqa: E402
 import report_hardening  # noqa: E402
 import report_pages  # noqa: E402
+import report_string  # noqa: E402
 import report_perf  # noqa: E402
 import report_mcpu  # noqa: E402
 import report_rt64k  # noqa: E402
@@ -321,6 +322,7 @@ def report(outdir, results, counters):
     md += report_slob.targets_section(t)
     md += report_hardening.hardening_section(t, sizes_of, results)
     md += report_pages.targets_section(t)
+    md += report_string.string_section(t)
     md += report_perf.targets_section(t)
     md += report_mcpu.mcpu_section(t, sizes_of(results, "concurrent_alloc_free"))
     md += report_rt64k.rt64k_section(outdir, t, md_table)

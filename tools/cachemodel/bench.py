@@ -4,7 +4,7 @@
 
 The kernel marks each timed loop as a region (tools/cachemodel/marker.h:
 test 1's kmalloc and kfree loops, test 2's pairs, messaging, the page
-allocator's alloc and free loops); the plugin, run with entries=on, writes
+allocator's alloc and free loops, memset/memcpy/memmove); the plugin, run with entries=on, writes
 one "entry" line per pass. The k-th pass of a region is the k-th figure of
 its test on the console (CPU 0's passes; the concurrent runs come after the
 single-CPU ones and are left out). Per operation: the BENCH figure
@@ -27,6 +27,9 @@ REGIONS = {
     19: ("messaging", "per_message_cost", r", (\d+) messages, 1 CPU"),
     20: ("pages_single", "alloc_cost", r"(\d+) times alloc_pages\((\d+)\) -> "),
     21: ("pages_single", "free_cost", r"(\d+) times alloc_pages\((\d+)\) -> "),
+    28: ("memset", "call_cost", r"(\d+) times memset\((\d+)\) -> "),
+    29: ("memcpy", "call_cost", r"(\d+) times memcpy\((\d+)\) -> "),
+    30: ("memmove", "call_cost", r"(\d+) times memmove\((\d+)\) -> "),
 }
 FIELDS = ["dacc", "dl1_miss", "dl2_miss", "dllc_miss", "dtlb_miss", "dwalks", "il1_miss",
           "modelled_cycles"]

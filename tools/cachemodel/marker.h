@@ -90,5 +90,9 @@
 #define MODEL_R_REPLAY_CACHE_FREE	25	/* kmem_cache_free */
 #define MODEL_R_REPLAY_PAGE_ALLOC	26	/* alloc_pages */
 #define MODEL_R_REPLAY_PAGE_FREE	27	/* free_pages */
+/* The memory primitives (lab/bench_string.c): N calls at one size. */
+#define MODEL_R_MEMSET		28	/* N memset(n) */
+#define MODEL_R_MEMCPY		29	/* N memcpy(n) */
+#define MODEL_R_MEMMOVE		30	/* N memmove(n), overlapping, up by 8 bytes */
 
 #endif
