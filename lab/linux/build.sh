@@ -32,12 +32,15 @@ arm64/4K|arm64/16K|arm64/64K) KARCH=arm64 CROSS=aarch64-linux-gnu- IMAGE=arch/ar
 *) die "unsupported arch/page '$ARCH/$PAGE' (x86_64 4K; arm64 4K, 16K, 64K)";;
 esac
 [ -f "$HERE/config/$ALLOC.config" ] || die "no config fragment $HERE/config/$ALLOC.config"
+MODSRC=${QUARRY_LINUX_MODULE:-$HERE/quarry_bench.c}
+[ -f "$MODSRC" ] || die "no module source $MODSRC"
+grep -q 'MODULE_LICENSE' "$MODSRC" || die "$MODSRC is not a module source (no MODULE_LICENSE)"
 
 # The source: Debian's tarball, unpacked once under build/linux/src/.
 TARBALL=${QUARRY_LINUX_TARBALL:-/usr/src/linux-source-$VER.tar.xz}
 if [ ! -f "$TARBALL" ]; then
 	if [ -n "${QUARRY_LINUX_TARBALL:-}" ]; then
-		die "linux source tarball $TARBALL does not exist"
+		die "linux source tarball $TARBALL does not exist (QUARRY_LINUX_TARBALL; Debian's: apt-get install linux-source-$VER)"
 	fi
 	if [ "$(id -u)" -ne 0 ]; then
 		die "linux-source-$VER is not installed: apt-get install linux-source-$VER"
@@ -95,8 +98,6 @@ cp "$KB/$IMAGE" "$DIR/kernel.img"
 
 # The module.
 MOD=$DIR/module
-MODSRC=${QUARRY_LINUX_MODULE:-$HERE/quarry_bench.c}
-[ -f "$MODSRC" ] || die "no module source $MODSRC"
 rm -rf "$MOD" && mkdir -p "$MOD"
 cp "$MODSRC" "$MOD/quarry_bench.c"
 echo "obj-m := quarry_bench.o" > "$MOD/Kbuild"

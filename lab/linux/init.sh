@@ -7,11 +7,11 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 echo "QUARRY-INIT: meminfo before:"; grep -E '^(MemFree|Slab|SReclaimable|SUnreclaim):' /proc/meminfo
-if insmod /quarry_bench.ko 2>/tmp.err || { cat /tmp.err; false; }; then
+if insmod /quarry_bench.ko 2>/insmod.err; then
 	echo "QUARRY-INIT: meminfo after:"; grep -E '^(MemFree|Slab|SReclaimable|SUnreclaim):' /proc/meminfo
 	rmmod quarry_bench || echo "QUARRY-INIT: rmmod failed"
 	echo "QUARRY-INIT: done"
 else
-	echo "QUARRY-INIT: insmod failed: $(cat /tmp.err 2>/dev/null)"
+	echo "QUARRY-INIT: insmod failed: $(cat /insmod.err)"
 fi
 poweroff -f
