@@ -33,6 +33,9 @@
 #include <linux/workqueue.h>
 #include <linux/version.h>
 #include <linux/timex.h>
+#include <linux/math64.h>
+#include <linux/irqflags.h>
+#include <linux/stdarg.h>
 #ifdef CONFIG_X86
 #include <asm/tsc.h>
 #endif
@@ -314,7 +317,8 @@ static int conc_cpu(void *arg)
 
 	if (run->private && work) {
 		snprintf(name, sizeof(name), "qbench-%zu-cpu%u", run->size, cpu);
-		mine = kmem_cache_create(name, run->size, 0, 0, NULL);
+		/* SLAB_NOLEAKTRACE (no kmemleak here anyway) keeps it from being merged. */
+		mine = kmem_cache_create(name, run->size, 0, SLAB_NOLEAKTRACE, NULL);
 		work = mine != NULL;
 	}
 	if (quiet())
