@@ -8,6 +8,7 @@
 #     tarball (QUARRY_LINUX_TARBALL pointing nowhere), a module source that is
 #     not one, an unknown allocator and an unsupported arch/page.
 # Run: lab/linux/test.sh   (prints "N passed, M failed"; exit 1 on a failure)
+# The bad-module log came from a real boot with garbage for quarry_bench.ko.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
