@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# boot.sh - boot one kernel that build.sh built, under QEMU -icount shift=0,
+# capture the console to build/linux/<name>/console.log, and check it
+# (check.py: the module loaded, every BENCH row expected of it is there).
+#   boot.sh NAME [CPUS]     NAME e.g. linux61-slub-x86_64-4K; CPUS default 1
+# QEMU runs under `timeout` (QUARRY_LINUX_TIMEOUT seconds, default 300) and
+# is stopped as soon as the console shows "reboot: System halted".
+# QUARRY_LINUX_CONSOLE=file: boot nothing, check that console log instead
+# (lab/linux/test.sh checks canned logs this way).
+# Exit: 0 when the log checks out, 1 otherwise (the reason is printed).
+set -euo pipefail
+[ $# -ge 1 ] || { echo "usage: boot.sh NAME [CPUS]" >&2; exit 2; }
+NAME=$1 CPUS=${2:-1}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+DIR=$ROOT/build/linux/$NAME
+LOG=$DIR/console.log
+[ "$CPUS" = 1 ] || LOG=$DIR/console-smp$CPUS.log
+die() { echo "boot.sh: $NAME: $*" >&2; exit 1; }
+if [ -n "${QUARRY_LINUX_CONSOLE:-}" ]; then
+	LOG=$QUARRY_LINUX_CONSOLE
+	[ -f "$LOG" ] || die "no console log $LOG"
+else
+	[ -f "$DIR/kernel.img" ] && [ -f "$DIR/initramfs.cpio.gz" ] || die "not built (run lab/linux/build.sh first)"
+	APPEND="printk.time=0 loglevel=7 panic=-1"
+	case "$NAME" in
+	*-x86_64-*) QEMU=(qemu-system-x86_64 -machine pc -cpu qemu64 -m 256M -smp "$CPUS,sockets=$CPUS,cores=1")
+		APPEND="console=ttyS0 $APPEND" ;;
+	*-arm64-*) QEMU=(qemu-system-aarch64 -M virt,dtb-randomness=off -cpu cortex-a57 -m 256M -smp "$CPUS")
+		APPEND="console=ttyAMA0 $APPEND" ;;
+	*) die "cannot tell the arch from the name" ;;
+	esac
+	rm -f "$LOG"
+	# QEMU runs in the background; once the console shows the halt, it is stopped.
+	timeout "${QUARRY_LINUX_TIMEOUT:-300}" "${QEMU[@]}" -nographic -no-reboot -kernel "$DIR/kernel.img" \
+		-initrd "$DIR/initramfs.cpio.gz" -append "$APPEND" -icount shift=0,sleep=off \
+		</dev/null > "$LOG.raw" 2>&1 &
+	qpid=$!
+	while kill -0 $qpid 2>/dev/null; do
+		if grep -q "reboot: System halted" "$LOG.raw"; then kill $qpid 2>/dev/null || true; break; fi
+		sleep 0.5
+	done
+	wait $qpid 2>/dev/null || true
+	tr -d '\r' < "$LOG.raw" > "$LOG" && rm -f "$LOG.raw"
+fi
+if grep -q "QUARRY-INIT: insmod failed" "$LOG"; then
+	die "the module did not load: $(grep 'QUARRY-INIT: insmod failed' "$LOG" | sed 's/QUARRY-INIT: insmod failed: //') (console: $LOG)"
+fi
+grep -q "reboot: System halted" "$LOG" || die "QEMU did not reach 'reboot: System halted' (console: $LOG)"
+python3 "$HERE/check.py" "$LOG" || die "the console log is incomplete (console: $LOG)"

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# build.sh - build one small Linux kernel from Debian's linux-source package,
+# Quarry's benchmark module (quarry_bench.c) against it, and an initramfs
+# (static busybox + an /init that loads the module), all under
+# build/linux/<name>/ where name is linux<VER>-<alloc>-<arch>-<page>.
+#   build.sh VERSION ALLOC ARCH PAGE     e.g. build.sh 6.1 slub x86_64 4K
+# Config: `make tinyconfig`, then config/common.config, config/<ARCH>.config,
+# config/<ALLOC>.config (and ARM64_<PAGE>_PAGES on arm64), then
+# `make olddefconfig`; every fragment line is checked to have survived.
+# Compiles through ccache (CCACHE_DIR=build/linux/ccache), so a rebuild is fast.
+# Environment: QUARRY_LINUX_TARBALL=path  use this tarball instead of
+#   /usr/src/linux-source-VERSION.tar.xz (nothing is installed then);
+#   QUARRY_LINUX_MODULE=path  build this module source instead of quarry_bench.c;
+#   JOBS (default 2).
+set -euo pipefail
+
+usage() { echo "usage: build.sh VERSION ALLOC ARCH PAGE (e.g. 6.1 slub x86_64 4K)" >&2; exit 2; }
+[ $# -eq 4 ] || usage
+VER=$1 ALLOC=$2 ARCH=$3 PAGE=$4
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+OUT=$ROOT/build/linux
+NAME=linux${VER//./}-$ALLOC-$ARCH-$PAGE
+DIR=$OUT/$NAME
+JOBS=${JOBS:-2}
+die() { echo "build.sh: $NAME: $*" >&2; exit 1; }
+
+case "$ALLOC" in slub|slab|slob) ;; *) die "unknown allocator '$ALLOC' (slub, slab or slob)";; esac
+case "$ARCH/$PAGE" in
+x86_64/4K) KARCH=x86 CROSS= IMAGE=arch/x86/boot/bzImage ;;
+arm64/4K|arm64/16K|arm64/64K) KARCH=arm64 CROSS=aarch64-linux-gnu- IMAGE=arch/arm64/boot/Image ;;
+*) die "unsupported arch/page '$ARCH/$PAGE' (x86_64 4K; arm64 4K, 16K, 64K)";;
+esac
+[ -f "$HERE/config/$ALLOC.config" ] || die "no config fragment $HERE/config/$ALLOC.config"
+MODSRC=${QUARRY_LINUX_MODULE:-$HERE/quarry_bench.c}
+[ -f "$MODSRC" ] || die "no module source $MODSRC"
+grep -q 'MODULE_LICENSE' "$MODSRC" || die "$MODSRC is not a module source (no MODULE_LICENSE)"
+
+# The source: Debian's tarball, unpacked once under build/linux/src/.
+TARBALL=${QUARRY_LINUX_TARBALL:-/usr/src/linux-source-$VER.tar.xz}
+if [ ! -f "$TARBALL" ]; then
+	if [ -n "${QUARRY_LINUX_TARBALL:-}" ]; then
+		die "linux source tarball $TARBALL does not exist (QUARRY_LINUX_TARBALL; Debian's: apt-get install linux-source-$VER)"
+	fi
+	if [ "$(id -u)" -ne 0 ]; then
+		die "linux-source-$VER is not installed: apt-get install linux-source-$VER"
+	fi
+	echo "build.sh: installing linux-source-$VER" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	{ apt-get update -q && apt-get install -y -q "linux-source-$VER"; } >&2 ||
+		die "linux-source-$VER is not installed and apt-get could not install it"
+	[ -f "$TARBALL" ] || die "linux-source-$VER installed but $TARBALL is missing"
+fi
+SRC=$OUT/src/$(basename "$TARBALL" .tar.xz)
+if [ ! -f "$SRC/.quarry-unpacked" ]; then
+	echo "build.sh: unpacking $TARBALL into $OUT/src/" >&2
+	mkdir -p "$OUT/src"
+	rm -rf "$SRC"
+	tar -C "$OUT/src" -xf "$TARBALL" || die "could not unpack $TARBALL"
+	[ -f "$SRC/Makefile" ] || die "$TARBALL did not unpack to $SRC"
+	touch "$SRC/.quarry-unpacked"
+fi
+
+for t in ccache busybox cpio gzip bc flex bison "${CROSS}gcc"; do
+	command -v "$t" >/dev/null || die "$t is not installed (apt-get install ccache busybox-static cpio bc flex bison libelf-dev libssl-dev gcc-aarch64-linux-gnu)"
+done
+
+# Reproducible identity, and ccache.
+export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026" KBUILD_BUILD_USER=quarry \
+	KBUILD_BUILD_HOST=quarry KBUILD_BUILD_VERSION=1
+export CCACHE_DIR=$OUT/ccache CCACHE_BASEDIR=$OUT
+KB=$DIR/kbuild
+mkdir -p "$KB" "$CCACHE_DIR"
+KMAKE=(make -C "$SRC" O="$KB" ARCH=$KARCH CROSS_COMPILE=$CROSS CC="ccache ${CROSS}gcc")
+
+# Config.
+FRAG=$DIR/fragment.config
+cat "$HERE/config/common.config" "$HERE/config/$ARCH.config" "$HERE/config/$ALLOC.config" > "$FRAG"
+[ "$ARCH" = arm64 ] && echo "CONFIG_ARM64_${PAGE}_PAGES=y" >> "$FRAG"
+LOG=$DIR/config.log
+{ "${KMAKE[@]}" tinyconfig && cat "$FRAG" >> "$KB/.config" && "${KMAKE[@]}" olddefconfig; } > "$LOG" 2>&1 ||
+	die "configuring failed (log: $LOG)"
+lost=0
+while read -r line; do
+	case "$line" in
+	CONFIG_*=*) grep -qxF "$line" "$KB/.config" || { echo "build.sh: $NAME: fragment line '$line' did not survive olddefconfig (now: $(grep -E "(^|# )${line%%=*}[= ]" "$KB/.config" || echo unset))" >&2; lost=1; } ;;
+	"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *}
+		! grep -q "^$sym=" "$KB/.config" || { echo "build.sh: $NAME: '$line' did not survive olddefconfig (now: $(grep "^$sym=" "$KB/.config"))" >&2; lost=1; } ;;
+	esac
+done < <(grep -v '^#[^ ]' "$FRAG" | grep -v '^# [a-z]')
+[ $lost -eq 0 ] || die "the config fragment did not survive (config: $KB/.config)"
+
+# Kernel.
+LOG=$DIR/build.log
+nice -n 10 "${KMAKE[@]}" -j"$JOBS" all > "$LOG" 2>&1 || { tail -20 "$LOG" >&2; die "the kernel failed to build (log: $LOG)"; }
+[ -f "$KB/$IMAGE" ] || die "the build made no $IMAGE (log: $LOG)"
+cp "$KB/$IMAGE" "$DIR/kernel.img"
+
+# The module.
+MOD=$DIR/module
+rm -rf "$MOD" && mkdir -p "$MOD"
+cp "$MODSRC" "$MOD/quarry_bench.c"
+echo "obj-m := quarry_bench.o" > "$MOD/Kbuild"
+LOG=$DIR/module.log
+"${KMAKE[@]}" M="$MOD" modules > "$LOG" 2>&1 || { tail -20 "$LOG" >&2; die "the module failed to build (log: $LOG)"; }
+
+# Initramfs: static busybox and /init (lab/linux/init.sh).
+BB=${QUARRY_BUSYBOX:-}
+if [ -z "$BB" ]; then
+	if [ "$ARCH" = x86_64 ]; then BB=/bin/busybox; else BB=$OUT/busybox-$ARCH; fi
+fi
+[ -x "$BB" ] || die "no static busybox for $ARCH at $BB (x86_64: apt-get install busybox-static; arm64: see Documentation/benchmarks.md)"
+file -L "$BB" 2>/dev/null | grep -q "statically linked" || ! command -v file >/dev/null || die "$BB is not statically linked"
+IR=$DIR/initramfs
+rm -rf "$IR" && mkdir -p "$IR"/{bin,proc,sys,dev}
+cp "$BB" "$IR/bin/busybox"
+for a in sh mount insmod rmmod grep cat echo poweroff sleep; do ln -s busybox "$IR/bin/$a"; done
+cp "$HERE/init.sh" "$IR/init" && chmod 755 "$IR/init"
+cp "$MOD/quarry_bench.ko" "$IR/quarry_bench.ko"
+(cd "$IR" && find . -exec touch -h -d @0 {} + && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -9 -n) > "$DIR/initramfs.cpio.gz"
+echo "$NAME" > "$DIR/name"
+echo "build.sh: $NAME: built $DIR/kernel.img, module, initramfs" >&2

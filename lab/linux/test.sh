@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# test.sh - bench-linux's cheap tests (seconds; builds and boots nothing):
+#   - a console log captured from a real boot (testdata/) parses with
+#     lab/bench/parse.py (rows, --counter) and passes check.py and boot.sh's
+#     log check; a truncated copy is refused;
+#   - a real boot whose module file was garbage: boot.sh names insmod's error;
+#   - build.sh refuses, with its message and a non-zero exit, a missing source
+#     tarball (QUARRY_LINUX_TARBALL pointing nowhere), a module source that is
+#     not one, an unknown allocator and an unsupported arch/page.
+# Run: lab/linux/test.sh   (prints "N passed, M failed"; exit 1 on a failure)
+# The bad-module log came from a real boot with garbage for quarry_bench.ko.
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+TD=$HERE/testdata
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0 fail=0
+ok() { echo "ok   $1"; pass=$((pass + 1)); }
+ko() { echo "FAIL $1"; echo "$2" | sed 's/^/     /'; fail=$((fail + 1)); }
+# expect NAME RC PATTERN CMD...: CMD exits RC and its output matches PATTERN.
+expect() {
+	local name=$1 want=$2 pat=$3 out rc
+	shift 3
+	out=$("$@" 2>&1); rc=$?
+	if [ "$rc" = "$want" ] && grep -qE -- "$pat" <<< "$out"; then ok "$name"; else ko "$name (exit $rc, wanted $want)" "$out"; fi
+}
+
+GOOD=$TD/linux61-slub-x86_64-4K.console.log
+expect "check.py: the captured SLUB log is complete" 0 "linux61-slub, 1 CPU\(s\): [0-9]+ rows$" \
+	python3 "$HERE/check.py" "$GOOD"
+expect "parse.py reads its rows (32 B test 1)" 0 "^x86_64,4K,linux61-slub,1,icount,kmalloc_then_free,32,alloc_cost,[0-9]+,instructions$" \
+	python3 "$ROOT/lab/bench/parse.py" "$GOOD"
+expect "parse.py --counter names rdtsc" 0 "^rdtsc under QEMU -icount shift=0" \
+	python3 "$ROOT/lab/bench/parse.py" --counter "$GOOD"
+expect "boot.sh accepts the captured log" 0 "rows$" \
+	env QUARRY_LINUX_CONSOLE="$GOOD" "$HERE/boot.sh" linux61-slub-x86_64-4K
+grep -v -e "BENCH done" -e "test=kmalloc_free_pair size=512 " "$GOOD" > "$TMP/short.log"
+expect "check.py refuses a log without 'BENCH done' and a row" 1 "did not reach 'BENCH done'" \
+	python3 "$HERE/check.py" "$TMP/short.log"
+expect "check.py names the missing row" 1 "missing row test=kmalloc_free_pair size=512 metric=pair_cost" \
+	python3 "$HERE/check.py" "$TMP/short.log"
+expect "boot.sh names insmod's error for a garbage module file" 1 "the module did not load: .*quarry_bench.ko" \
+	env QUARRY_LINUX_CONSOLE="$TD/bad-module.console.log" "$HERE/boot.sh" linux61-slub-x86_64-4K
+
+expect "build.sh: a missing source tarball" 1 "linux source tarball $TMP/none.tar.xz does not exist" \
+	env QUARRY_LINUX_TARBALL="$TMP/none.tar.xz" "$HERE/build.sh" 6.1 slub x86_64 4K
+echo "not a module" > "$TMP/bad.c"
+expect "build.sh: a module source that is not one" 1 "is not a module source" \
+	env QUARRY_LINUX_MODULE="$TMP/bad.c" "$HERE/build.sh" 6.1 slub x86_64 4K
+expect "build.sh: an unknown allocator" 1 "unknown allocator 'slob-seg'" "$HERE/build.sh" 6.1 slob-seg x86_64 4K
+expect "build.sh: x86_64 has no 16K pages" 1 "unsupported arch/page 'x86_64/16K'" "$HERE/build.sh" 6.1 slub x86_64 16K
+expect "build.sh: usage" 2 "usage: build.sh" "$HERE/build.sh" 6.1
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
