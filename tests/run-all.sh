@@ -329,6 +329,10 @@ suite "trace tools: conversion, bad traces refused, host replay with exact accou
 # the hackbench trace on 2 CPUs under -icount), and bad modules refused.
 ARCHES="${arches[*]}" suite "kernel trace replay: a recorded trace as the boot module, bad modules refused (tests/trace/kernel.sh)" \
 	tests/trace/kernel.sh
+# Linux's own allocators (make bench-linux, lab/linux/): nothing built or booted here,
+# a real boot's captured console parsed and the bad inputs refused, in seconds.
+suite "Linux's allocators: a captured boot's BENCH lines parse, bad inputs refused (lab/linux/test.sh)" \
+	lab/linux/test.sh
 suite "bench-scale smoke test (host half, 1 and 2 threads; lab/bench/scale_smoke.sh)" lab/bench/scale_smoke.sh
 suite "dependency step (scripts/deps.sh)" tests/deps-test.sh
 suite "bad build options refused by make" tests/make-options.sh

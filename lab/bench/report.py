@@ -9,6 +9,7 @@ with ARGS (each says its own usage with --help where it has options):
     profile --dir DIR             `make bench-host-profile`: perf's profile (host/profile_report.py)
     scale   --dir DIR             `make bench-scale`: throughput against threads (report_scale.py)
     replay  OUTDIR                `make replay`: trace replays (tools/trace/report_replay.py)
+    linux   OUT.md LOG...         `make bench-linux`: Linux's allocators (lab/linux/report.py)
 
 The scripts that run the benchmarks call it; it can be run again on their
 output directories to remake a report. Every plot is matplotlib's
@@ -27,6 +28,7 @@ KINDS = {
     "profile": os.path.join(HERE, "host", "profile_report.py"),
     "scale": os.path.join(HERE, "report_scale.py"),
     "replay": os.path.join(HERE, "..", "..", "tools", "trace", "report_replay.py"),
+    "linux": os.path.join(HERE, "..", "linux", "report.py"),
 }
 
 

@@ -36,7 +36,8 @@ for it in "${items[@]}"; do
 	logs+=("$ROOT/$log")
 done
 if [ ${#logs[@]} -gt 0 ]; then
-	python3 "$HERE/report.py" "$OUT/report.md" "${logs[@]}" && echo "bench-linux: report in build/linux/report.md"
+	python3 "$ROOT/lab/bench/report.py" linux "$OUT/report.md" "${logs[@]}" &&
+		echo "bench-linux: report in build/linux/report.md"
 fi
 if [ ${#failed[@]} -gt 0 ]; then
 	echo "bench-linux: failed: ${failed[*]}" >&2

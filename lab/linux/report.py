@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""report.py - write build/linux/report.md from bench-linux console logs.
+"""report.py - write build/linux/report.md from bench-linux console logs
+(through the lab's one entry point, `lab/bench/report.py linux OUT.md LOG...`).
 
     report.py OUT.md LOG...
 
@@ -70,7 +71,8 @@ def section(path):
     return out + [""]
 
 
-def main(argv):
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
     if len(argv) < 2:
         print("usage: report.py OUT.md LOG...", file=sys.stderr)
         return 2

@@ -16,8 +16,8 @@ TD=$HERE/testdata
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 pass=0 fail=0
-ok() { echo "ok   $1"; pass=$((pass + 1)); }
-ko() { echo "FAIL $1"; echo "$2" | sed 's/^/     /'; fail=$((fail + 1)); }
+ok() { echo "PASS bench-linux: $1"; pass=$((pass + 1)); }
+ko() { echo "FAIL bench-linux: $1"; echo "$2" | sed 's/^/     /'; fail=$((fail + 1)); }
 # expect NAME RC PATTERN CMD...: CMD exits RC and its output matches PATTERN.
 expect() {
 	local name=$1 want=$2 pat=$3 out rc
