@@ -37,8 +37,10 @@
  * PAGE_SIZE. The global counters lag by each CPU's unfolded difference (up
  * to the vmstat threshold, several pages), so every read here adds the
  * per-CPU differences: exact at each sample. used = pages taken since the
- * start: NR_FREE_PAGES at the start minus now (same exact reading); pages
- * on the per-CPU page lists count as used.
+ * start: free pages at the start minus now, free pages being NR_FREE_PAGES
+ * (same exact reading) plus the pages on every CPU's page lists (free
+ * pages Linux keeps off the buddy lists: NR_FREE_PAGES alone moves only
+ * when a list is filled or drained, in batches, not when a slab is made).
  *
  * The module's own tables (the trace, the per-object table, the samples)
  * are vmalloc'd before the start is read and freed after the end.
@@ -392,8 +394,11 @@ static long nr_free_exact(void)
 
 			if (!populated_zone(zone))
 				continue;
-			for_each_online_cpu(cpu)
+			for_each_online_cpu(cpu) {
 				x += per_cpu_ptr(zone->per_cpu_zonestats, cpu)->vm_stat_diff[NR_FREE_PAGES];
+				/* free pages a CPU's page list holds: free, not used */
+				x += READ_ONCE(per_cpu_ptr(zone->per_cpu_pageset, cpu)->count);
+			}
 		}
 	return x;
 }

@@ -101,12 +101,18 @@ if ! make -C "$KDIR" M="$M" modules > "$OUT/module-build.log" 2>&1 || [ ! -f "$M
 	die "the module does not build against $KDIR (see $OUT/module-build.log)"
 fi
 
-# The initramfs: static busybox, the module, the trace, /init.
+# The loader: one finit_module() (busybox's insmod loads again with
+# init_module() when finit_module() fails, and the module always fails).
+gcc -static -Os -o "$M/finit" "$HERE/finit.c" >> "$OUT/module-build.log" 2>&1 ||
+	die "the module loader (finit.c) does not build statically (libc6-dev; see $OUT/module-build.log)"
+
+# The initramfs: static busybox, the loader, the module, the trace, /init.
 IR=$OUT/initramfs
 rm -rf "$IR"
 mkdir -p "$IR"/{bin,proc,sys,dev}
 cp "$BB" "$IR/bin/busybox"
-for a in sh mount insmod grep cat echo poweroff; do ln -s busybox "$IR/bin/$a"; done
+cp "$M/finit" "$IR/bin/finit"
+for a in sh mount grep cat echo poweroff; do ln -s busybox "$IR/bin/$a"; done
 cp "$M/quarry_replay.ko" "$IR/quarry_replay.ko"
 cp "$TRACE" "$IR/trace.qtr"
 cat > "$IR/init" <<EOF
@@ -118,7 +124,7 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 echo "QUARRY-REPLAY-INIT: meminfo before: \$(grep -E '^Slab:' /proc/meminfo)"
-insmod /quarry_replay.ko path=/trace.qtr pages=$PAGES samples=$SAMPLES icount=1 2>/insmod.err
+finit /quarry_replay.ko "path=/trace.qtr pages=$PAGES samples=$SAMPLES icount=1" 2>/insmod.err
 echo "QUARRY-REPLAY-INIT: insmod status \$?: \$(cat /insmod.err)"
 echo "QUARRY-REPLAY-INIT: meminfo after: \$(grep -E '^Slab:' /proc/meminfo)"
 poweroff -f
@@ -153,7 +159,7 @@ boot() {
 	local log=$1 raw=$1.raw qpid rc=0 waited=0
 	rm -f "$log" "$raw"
 	timeout "$TIMEOUT" qemu-system-x86_64 -machine pc -cpu qemu64 -m "$MEM" -smp 1,sockets=1,cores=1 \
-		-nographic -no-reboot -kernel "$BZIMAGE" -initrd "$OUT/initramfs.cpio.gz" \
+		-rtc base=2026-01-01T00:00:00,clock=vm -nographic -no-reboot -kernel "$BZIMAGE" -initrd "$OUT/initramfs.cpio.gz" \
 		-append "console=ttyS0 printk.time=0 loglevel=7 panic=-1 slab_nomerge" \
 		-icount shift=0,sleep=off < /dev/null > "$raw" 2>&1 &
 	qpid=$!
@@ -212,7 +218,7 @@ for b in $(seq 1 "$BOOTS"); do
 		echo "linux-replay: boot $b: every REPLAY line identical to boot 1 ($secs s)"
 	fi
 done
-s() { sed -n "s/^$1=//p" "$OUT/$name.summary"; }
+s() { sed -n "s/^$1=//p" "$OUT/$name.summary" | head -1; }
 x10() { awk -v v="$(s "cost_per_op_x10_$1")" 'BEGIN { printf "%.1f", v / 10 }'; }
 echo "linux-replay: instructions per call: kmalloc $(x10 1), kfree $(x10 2), cache alloc $(x10 3), cache free $(x10 4), page alloc $(x10 5), page free $(x10 6)"
 echo "linux-replay: slab memory: start $(($(s slab_start) / 1024)) kB, peak $(($(s peak_slab) / 1024)) kB, end $(($(s end_slab) / 1024)) kB, after freeing all $(($(s slab_after_free) / 1024)) kB"
