@@ -164,7 +164,7 @@ boot() {
 		-icount shift=0,sleep=off < /dev/null > "$raw" 2>&1 &
 	qpid=$!
 	while kill -0 $qpid 2> /dev/null; do
-		if grep -qaE "reboot: (System halted|Power down)" "$raw"; then
+		if grep -qaE "reboot: (System halted|Power down)" "$raw" 2> /dev/null; then
 			kill $qpid 2> /dev/null
 			break
 		fi
