@@ -45,6 +45,12 @@
  * The module's own tables (the trace, the per-object table, the samples)
  * are vmalloc'd before the start is read and freed after the end.
  *
+ * Isolation: the caches are made before the start (every trace cache that
+ * has an allocation; their memory is in slab_start), pending RCU callbacks
+ * are run, and the replay runs with interrupts off from its start to its
+ * end count: nothing but the replay touches the allocator meanwhile, and
+ * the figures do not move with where the guest's timer ticks fall.
+ *
  * After the replay everything is freed, the caches destroyed, and init
  * returns -EAGAIN: the module is never left loaded (no rmmod needed).
  */
@@ -67,6 +73,7 @@
 #include <linux/panic.h>
 #include <linux/nodemask.h>
 #include <linux/cpumask.h>
+#include <linux/rcupdate.h>
 
 /* ---- The qtrace format (tools/trace/qtrace.h, version 1), kernel types ---- */
 
@@ -459,6 +466,8 @@ static struct kmem_cache *cache_for(u32 c)
 
 	if (rp.cache[c])
 		return rp.cache[c];
+	if (WARN_ON_ONCE(irqs_disabled()))	/* made before the start, always */
+		return NULL;
 	snprintf(name, sizeof(name), RP_NAME_PREFIX "%s", rp.caches[c].name);
 	rp.cache[c] = kmem_cache_create(name, rp.caches[c].object_size, 0, 0, NULL);
 	if (!rp.cache[c])
@@ -781,8 +790,28 @@ static int __init quarry_replay_init(void)
 	warned0 = test_taint(TAINT_WARN);
 	rp.step = h->n_events / samples ? h->n_events / samples : 1;
 	rp.next_sample = 0;
-	/* one CPU throughout: the module's init, never migrated */
+	/*
+	 * Every cache the trace allocates from, made before the start: making
+	 * one sleeps (a mutex, GFP_KERNEL, SLUB's sysfs files), and the replay
+	 * below runs with interrupts off from start to end.
+	 */
+	for (k = 0; k < h->n_events; k++)
+		if (rp.ev[k].type == QTR_CACHE_ALLOC && !cache_for(rp.ev[k].cache)) {
+			free_everything();
+			free_tables();
+			return -ENOMEM;
+		}
+	/* what RCU holds back from earlier frees is freed now, not in the replay */
+	rcu_barrier();
+	/*
+	 * One CPU, interrupts off from the start to the end: no tick, softirq,
+	 * RCU callback or worker runs between two calls, so the figures do
+	 * not depend on where the guest's timer ticks fall (the boot's length
+	 * before the module, the initramfs's size). Quarry's replay pauses its
+	 * periodic reap the same way.
+	 */
 	migrate_disable();
+	local_irq_disable();
 	rp.start_free = nr_free_exact();
 	rp.start_slab = slab_pages();
 	t0 = get_cycles();
@@ -818,6 +847,7 @@ static int __init quarry_replay_init(void)
 	req_end = rp.live_req;
 	linux_end = rp.live_linux;
 	blocks_end = rp.block_bytes;
+	local_irq_enable();
 	left = free_everything();
 	slab_after = slab_pages();
 	migrate_enable();

@@ -96,7 +96,10 @@ M=$OUT/module
 rm -rf "$M"
 mkdir -p "$M"
 cp "$HERE/quarry_replay.c" "$HERE/Kbuild" "$M/"
-if ! make -C "$KDIR" M="$M" modules > "$OUT/module-build.log" 2>&1 || [ ! -f "$M/quarry_replay.ko" ]; then
+# (the build directory left out of the module: the same module, byte for byte,
+# whatever OUTDIR; the initramfs's bytes place the guest's pages, and the
+# page allocator's work in a call depends on where they are)
+if ! make -C "$KDIR" M="$M" KCFLAGS="-ffile-prefix-map=$M/=lab/linux/replay/" modules > "$OUT/module-build.log" 2>&1 || [ ! -f "$M/quarry_replay.ko" ]; then
 	grep -E 'error|Error|WARNING' "$OUT/module-build.log" | head -20 >&2
 	die "the module does not build against $KDIR (see $OUT/module-build.log)"
 fi
@@ -130,7 +133,7 @@ echo "QUARRY-REPLAY-INIT: meminfo after: \$(grep -E '^Slab:' /proc/meminfo)"
 poweroff -f
 EOF
 chmod +x "$IR/init"
-(cd "$IR" && find . -exec touch -h -d @0 {} + && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1 -n) > "$OUT/initramfs.cpio.gz" ||
+(cd "$IR" && find . -exec touch -h -d @0 {} + && find . | LC_ALL=C sort | cpio -o -H newc --quiet --reproducible | gzip -1 -n) > "$OUT/initramfs.cpio.gz" ||
 	die "cannot make the initramfs"
 
 # collect LOG: the REPLAY lines as OUT/name.summary, the samples as OUT/name.csv (kreplay.sh's form).
