@@ -1,0 +1,229 @@
+#!/usr/bin/env bash
+# replay.sh - replay a Quarry trace (a converted .qtr) inside a real Linux
+# kernel under QEMU -icount, with lab/linux/replay/quarry_replay.ko, and
+# collect its figures in the form tools/trace/kreplay.sh's collect() writes.
+#
+#   lab/linux/replay/replay.sh TRACE.qtr KDIR BZIMAGE OUTDIR
+#     TRACE.qtr  a converted trace (build/replay/bin/convert -q in.txt.xz out.qtr)
+#     KDIR       the kernel's build directory (.config, Module.symvers)
+#     BZIMAGE    that kernel's image (x86_64 bzImage)
+#     OUTDIR     where the results go (made if missing)
+#   Environment: MEM=512M guest memory (-m); PAGES=1 replays the page events
+#     too; SAMPLES=200 memory samples; BOOTS=2 boots (each after the first
+#     must print identical REPLAY lines); TIMEOUT=900 seconds per boot.
+#
+# Output in OUTDIR: console.log (boot 1; console.bootN.log for later boots),
+# <trace>.summary (variant=..., the REPLAY k=v lines, all_passes_ok=,
+# boot_seconds=, icount_identical=), <trace>.csv (the memory samples),
+# module/ (the module as built), initramfs.cpio.gz.
+# Exit status: 0 when the replay ran with exact accounting (and every boot
+# repeated boot 1); 1 with a message otherwise: the module does not build,
+# the module refuses the trace (its message), the trace is too large for
+# the guest's memory, QEMU timed out, the kernel panicked.
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+
+die() {
+	echo "linux-replay: $*" >&2
+	exit 1
+}
+
+[ $# -eq 4 ] || die "usage: $0 TRACE.qtr KDIR BZIMAGE OUTDIR (environment: MEM=512M PAGES=1 SAMPLES=200 BOOTS=2 TIMEOUT=900)"
+TRACE=$1 KDIR=$2 BZIMAGE=$3 OUT=$4
+MEM=${MEM:-512M}
+PAGES=${PAGES:-0}
+SAMPLES=${SAMPLES:-200}
+BOOTS=${BOOTS:-2}
+TIMEOUT=${TIMEOUT:-900}
+
+[ -f "$TRACE" ] || die "$TRACE: no such file"
+[ "$(head -c 8 "$TRACE")" = QUARRYTR ] ||
+	die "$TRACE is not a converted Quarry trace: convert it first (make -f tools/trace/trace.mk ALLOC=slab PAGE_SHIFT=12 convert; build/replay/bin/convert -q TRACE.txt.xz TRACE.qtr)"
+[ -f "$KDIR/.config" ] || die "$KDIR: no .config there: give the kernel's build directory"
+[ -f "$KDIR/Module.symvers" ] || die "$KDIR: no Module.symvers: the kernel there is not built (make modules too)"
+[ -f "$BZIMAGE" ] || die "$BZIMAGE: no such kernel image"
+case $PAGES in 0 | 1) ;; *) die "PAGES=$PAGES: 0 or 1" ;; esac
+case $SAMPLES in [1-9] | [1-9][0-9]* ) ;; *) die "SAMPLES=$SAMPLES: a number from 1 to 50000" ;; esac
+case $BOOTS in [1-9]) ;; *) die "BOOTS=$BOOTS: 1 to 9" ;; esac
+case $MEM in [1-9]*[MG]) ;; *) die "MEM=$MEM: a size such as 512M or 2G" ;; esac
+for t in qemu-system-x86_64 cpio gzip timeout python3; do
+	command -v "$t" > /dev/null || die "$t is not installed"
+done
+BB=/bin/busybox
+[ -x "$BB" ] || die "no static busybox at $BB (apt-get install busybox-static)"
+
+grep -q '^CONFIG_X86_64=y' "$KDIR/.config" ||
+	die "$KDIR: not an x86_64 kernel (arm64 needs the PMCCNTR_EL0 counter: not done yet)"
+grep -q '^CONFIG_MODULES=y' "$KDIR/.config" || die "$KDIR: the kernel has no module support (CONFIG_MODULES)"
+alloc=$(sed -n 's/^CONFIG_\(SLAB\|SLUB\|SLOB\)=y$/\1/p' "$KDIR/.config" | tr 'A-Z' 'a-z' | head -1)
+kver=$(sed -n 's/^VERSION = //p' "$KDIR/Makefile" "$KDIR/source/Makefile" 2> /dev/null | head -1)
+kpl=$(sed -n 's/^PATCHLEVEL = //p' "$KDIR/Makefile" "$KDIR/source/Makefile" 2> /dev/null | head -1)
+[ -n "$kver" ] || kver=$(sed -n 's/^# Linux\/x86 \([0-9]*\)\.\([0-9]*\).*/\1/p' "$KDIR/.config")
+[ -n "$kpl" ] || kpl=$(sed -n 's/^# Linux\/x86 \([0-9]*\)\.\([0-9]*\).*/\2/p' "$KDIR/.config")
+variant="x86_64 linux-$kver.$kpl-$alloc 4K"
+
+mkdir -p "$OUT" || die "cannot make $OUT"
+OUT=$(cd "$OUT" && pwd)
+name=$(basename "$TRACE")
+name=${name%.qtr}
+
+# The trace's size and peaks, from its header (tools/trace/qtrace.h).
+read -r tsize n_objects peak_req peak_pages < <(python3 - "$TRACE" <<'EOF'
+import os, struct, sys
+p = sys.argv[1]
+with open(p, "rb") as f:
+    h = f.read(312)
+if len(h) < 312:
+    print(os.path.getsize(p), 0, 0, 0)
+    sys.exit(0)
+n_objects = struct.unpack_from("<Q", h, 72)[0]
+# counts[7] at 80, then 10 u64 (source_lines .. live_at_end), then the peaks
+peak_objs, peak_req, peak_pages = struct.unpack_from("<QQQ", h, 80 + 7 * 8 + 10 * 8)
+print(os.path.getsize(p), n_objects, peak_req, peak_pages)
+EOF
+)
+mem_mb=${MEM%[MG]}
+[ "${MEM: -1}" = G ] && mem_mb=$((mem_mb * 1024))
+# In the guest: the trace in the initramfs (compressed, then unpacked) and
+# read again into vmalloc'd memory, 8 bytes an object, the live objects (at
+# most twice what they ask for) and page blocks, and ~48 MB for Linux itself.
+need_mb=$(((tsize * 3 + n_objects * 8 + peak_req * 2 + (PAGES == 1 ? peak_pages : 0)) / 1048576 + 48))
+[ "$need_mb" -le "$mem_mb" ] ||
+	die "the trace is too large for the guest's memory: $TRACE is $((tsize / 1048576)) MB with $n_objects objects (the replay needs about $need_mb MB), the guest has -m $MEM: set MEM=$(((need_mb + 127) / 128 * 128))M"
+
+# The module, built against KDIR in OUTDIR/module.
+M=$OUT/module
+rm -rf "$M"
+mkdir -p "$M"
+cp "$HERE/quarry_replay.c" "$HERE/Kbuild" "$M/"
+# (the build directory left out of the module: the same module, byte for byte,
+# whatever OUTDIR; the initramfs's bytes place the guest's pages, and the
+# page allocator's work in a call depends on where they are)
+if ! make -C "$KDIR" M="$M" KCFLAGS="-ffile-prefix-map=$M/=lab/linux/replay/" modules > "$OUT/module-build.log" 2>&1 || [ ! -f "$M/quarry_replay.ko" ]; then
+	grep -E 'error|Error|WARNING' "$OUT/module-build.log" | head -20 >&2
+	die "the module does not build against $KDIR (see $OUT/module-build.log)"
+fi
+
+# The loader: one finit_module() (busybox's insmod loads again with
+# init_module() when finit_module() fails, and the module always fails).
+gcc -static -Os -o "$M/finit" "$HERE/finit.c" >> "$OUT/module-build.log" 2>&1 ||
+	die "the module loader (finit.c) does not build statically (libc6-dev; see $OUT/module-build.log)"
+
+# The initramfs: static busybox, the loader, the module, the trace, /init.
+IR=$OUT/initramfs
+rm -rf "$IR"
+mkdir -p "$IR"/{bin,proc,sys,dev}
+cp "$BB" "$IR/bin/busybox"
+cp "$M/finit" "$IR/bin/finit"
+for a in sh mount grep cat echo poweroff; do ln -s busybox "$IR/bin/$a"; done
+cp "$M/quarry_replay.ko" "$IR/quarry_replay.ko"
+cp "$TRACE" "$IR/trace.qtr"
+cat > "$IR/init" <<EOF
+#!/bin/sh
+# /init of the Linux replay (lab/linux/replay/replay.sh): load the replay
+# module (it replays while loading, then refuses to stay: status EAGAIN),
+# show the slab memory before and after, power off.
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+echo "QUARRY-REPLAY-INIT: meminfo before: \$(grep -E '^Slab:' /proc/meminfo)"
+finit /quarry_replay.ko "path=/trace.qtr pages=$PAGES samples=$SAMPLES icount=1" 2>/insmod.err
+echo "QUARRY-REPLAY-INIT: insmod status \$?: \$(cat /insmod.err)"
+echo "QUARRY-REPLAY-INIT: meminfo after: \$(grep -E '^Slab:' /proc/meminfo)"
+poweroff -f
+EOF
+chmod +x "$IR/init"
+(cd "$IR" && find . -exec touch -h -d @0 {} + && find . | LC_ALL=C sort | cpio -o -H newc --quiet --reproducible | gzip -1 -n) > "$OUT/initramfs.cpio.gz" ||
+	die "cannot make the initramfs"
+
+# collect LOG: the REPLAY lines as OUT/name.summary, the samples as OUT/name.csv (kreplay.sh's form).
+collect() {
+	local log=$1 ok st fl
+	ok=$(sed -n 's/^REPLAY accounting_ok=//p' "$log")
+	st=$(sed -n 's/^REPLAY stopped=//p' "$log")
+	fl=$(sed -n 's/^REPLAY failed=//p' "$log")
+	{
+		echo "variant=$variant"
+		sed -n 's/^REPLAY \([a-z_0-9]*=\)/\1/p' "$log"
+		if [ "$ok" = 1 ] && [ "$st" = 0 ] && [ "$fl" = 0 ]; then
+			echo "all_passes_ok=1"
+		else
+			echo "all_passes_ok=0"
+		fi
+	} > "$OUT/$name.summary"
+	{
+		echo "event,slab_bytes,used_bytes,object_bytes,live_req,live_linux,page_block_bytes"
+		sed -n 's/^REPLAY-SAMPLE //p' "$log"
+	} > "$OUT/$name.csv"
+}
+
+# boot LOG: one -icount boot; its console (CRs and printk times gone) in LOG.
+boot() {
+	local log=$1 raw=$1.raw qpid rc=0 waited=0
+	rm -f "$log" "$raw"
+	timeout "$TIMEOUT" qemu-system-x86_64 -machine pc -cpu qemu64 -m "$MEM" -smp 1,sockets=1,cores=1 \
+		-rtc base=2026-01-01T00:00:00,clock=vm -nographic -no-reboot -kernel "$BZIMAGE" -initrd "$OUT/initramfs.cpio.gz" \
+		-append "console=ttyS0 printk.time=0 loglevel=7 panic=-1 slab_nomerge" \
+		-icount shift=0,sleep=off < /dev/null > "$raw" 2>&1 &
+	qpid=$!
+	while kill -0 $qpid 2> /dev/null; do
+		if grep -qaE "reboot: (System halted|Power down)" "$raw" 2> /dev/null; then
+			kill $qpid 2> /dev/null
+			break
+		fi
+		sleep 0.5
+	done
+	wait $qpid 2> /dev/null
+	rc=$?
+	tr -d '\r' < "$raw" | sed 's/^\[ *[0-9]*\.[0-9]*\] //' > "$log"
+	rm -f "$raw"
+	grep -qaE "reboot: (System halted|Power down)" "$log" && return 0
+	if [ $rc -eq 124 ]; then
+		echo "linux-replay: QEMU timed out after $TIMEOUT s without powering off (console: $log; TIMEOUT=seconds to wait longer)" >&2
+	elif grep -qa "Kernel panic" "$log"; then
+		echo "linux-replay: the kernel panicked: $(grep -am1 'Kernel panic' "$log") (console: $log)" >&2
+	else
+		echo "linux-replay: QEMU ended (status $rc) before the guest powered off (console: $log)" >&2
+	fi
+	return 1
+}
+
+status=0
+for b in $(seq 1 "$BOOTS"); do
+	log=$OUT/console.log
+	[ "$b" -gt 1 ] && log=$OUT/console.boot$b.log
+	t0=$(date +%s%N)
+	boot "$log" || exit 1
+	secs=$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
+	if grep -qa "replay: trace module refused" "$log"; then
+		die "the module refused the trace: $(grep -am1 'replay: trace module refused' "$log" | sed 's/^replay: trace module refused: //') (console: $log)"
+	fi
+	if ! grep -qa "^REPLAY accounting_ok=" "$log"; then
+		grep -a "QUARRY-REPLAY-INIT: insmod" "$log" >&2
+		grep -aiE "oom|out of memory|Unknown symbol|disagrees|BUG|WARNING" "$log" | head -5 >&2
+		die "the replay did not finish: no REPLAY lines (console: $log)"
+	fi
+	if [ "$b" -eq 1 ]; then
+		collect "$log"
+		echo "boot_seconds=$secs" >> "$OUT/$name.summary"
+		echo "linux-replay: $variant, -icount on 1 CPU, -m $MEM: $(grep -am1 '^replay: accounting exact' "$log" | cut -c9-80)... ($secs s)"
+		grep -qx "all_passes_ok=1" "$OUT/$name.summary" || {
+			grep -a "^replay: accounting\|^replay: event" "$log" >&2
+			echo "linux-replay: the accounting is not exact (above; console: $log)" >&2
+			status=1
+		}
+	elif ! diff -q <(grep -a "^REPLAY" "$OUT/console.log") <(grep -a "^REPLAY" "$log") > /dev/null; then
+		echo "linux-replay: boot $b gave other figures than boot 1 (diff $OUT/console.log $log)" >&2
+		echo "icount_identical=0" >> "$OUT/$name.summary"
+		status=1
+	else
+		[ "$b" -eq "$BOOTS" ] && echo "icount_identical=$BOOTS" >> "$OUT/$name.summary"
+		echo "linux-replay: boot $b: every REPLAY line identical to boot 1 ($secs s)"
+	fi
+done
+s() { sed -n "s/^$1=//p" "$OUT/$name.summary" | head -1; }
+x10() { awk -v v="$(s "cost_per_op_x10_$1")" 'BEGIN { printf "%.1f", v / 10 }'; }
+echo "linux-replay: instructions per call: kmalloc $(x10 1), kfree $(x10 2), cache alloc $(x10 3), cache free $(x10 4), page alloc $(x10 5), page free $(x10 6)"
+echo "linux-replay: slab memory: start $(($(s slab_start) / 1024)) kB, peak $(($(s peak_slab) / 1024)) kB, end $(($(s end_slab) / 1024)) kB, after freeing all $(($(s slab_after_free) / 1024)) kB"
+echo "linux-replay: $OUT/$name.summary, $OUT/$name.csv, $OUT/console.log"
+exit $status
