@@ -12,8 +12,8 @@ ROOT=$(cd "$HERE/../../.." && pwd)
 KDIR=$1 BZ=$2 OUT=${3:-$ROOT/build/lreplay/test}
 mkdir -p "$OUT"
 fails=0
-ok() { echo "test: ok: $*"; }
-bad() { echo "test: FAILED: $*"; fails=$((fails + 1)); }
+ok() { echo "PASS linux-replay: $*"; }
+bad() { echo "FAIL linux-replay: $*"; fails=$((fails + 1)); }
 CONVERT=$ROOT/build/replay/bin/convert
 [ -x "$CONVERT" ] || (cd "$ROOT" && make -s -f tools/trace/trace.mk ALLOC=slab PAGE_SHIFT=12 convert) ||
 	{ echo "test: the converter does not build" >&2; exit 1; }
