@@ -4,7 +4,8 @@
 # (check.py: the module loaded, every BENCH row expected of it is there).
 #   boot.sh NAME [CPUS]     NAME e.g. linux61-slub-x86_64-4K; CPUS default 1
 # QEMU runs under `timeout` (QUARRY_LINUX_TIMEOUT seconds, default 300) and
-# is stopped as soon as the console shows "reboot: System halted".
+# is stopped as soon as the console shows "reboot: System halted" (6.12: "reboot:
+# Power off not available: System halted instead").
 # QUARRY_LINUX_CONSOLE=file: boot nothing, check that console log instead
 # (lab/linux/test.sh checks canned logs this way).
 # Exit: 0 when the log checks out, 1 otherwise (the reason is printed).
@@ -37,7 +38,7 @@ else
 		</dev/null > "$LOG.raw" 2>&1 &
 	qpid=$!
 	while kill -0 $qpid 2>/dev/null; do
-		if grep -q "reboot: System halted" "$LOG.raw"; then kill $qpid 2>/dev/null || true; break; fi
+		if grep -qaE "reboot: (Power off not available: )?System halted" "$LOG.raw"; then kill $qpid 2>/dev/null || true; break; fi
 		sleep 0.5
 	done
 	wait $qpid 2>/dev/null || true
@@ -46,5 +47,5 @@ fi
 if grep -q "QUARRY-INIT: insmod failed" "$LOG"; then
 	die "the module did not load: $(grep 'QUARRY-INIT: insmod failed' "$LOG" | sed 's/QUARRY-INIT: insmod failed: //') (console: $LOG)"
 fi
-grep -q "reboot: System halted" "$LOG" || die "QEMU did not reach 'reboot: System halted' (console: $LOG)"
+grep -qaE "reboot: (Power off not available: )?System halted" "$LOG" || die "QEMU did not reach 'reboot: System halted' (console: $LOG)"
 python3 "$HERE/check.py" "$LOG" || die "the console log is incomplete (console: $LOG)"

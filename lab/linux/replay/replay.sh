@@ -167,7 +167,7 @@ boot() {
 		-icount shift=0,sleep=off < /dev/null > "$raw" 2>&1 &
 	qpid=$!
 	while kill -0 $qpid 2> /dev/null; do
-		if grep -qaE "reboot: (System halted|Power down)" "$raw" 2> /dev/null; then
+		if grep -qaE "reboot: (Power off not available: )?(System halted|Power down)" "$raw" 2> /dev/null; then
 			kill $qpid 2> /dev/null
 			break
 		fi
@@ -177,7 +177,7 @@ boot() {
 	rc=$?
 	tr -d '\r' < "$raw" | sed 's/^\[ *[0-9]*\.[0-9]*\] //' > "$log"
 	rm -f "$raw"
-	grep -qaE "reboot: (System halted|Power down)" "$log" && return 0
+	grep -qaE "reboot: (Power off not available: )?(System halted|Power down)" "$log" && return 0
 	if [ $rc -eq 124 ]; then
 		echo "linux-replay: QEMU timed out after $TIMEOUT s without powering off (console: $log; TIMEOUT=seconds to wait longer)" >&2
 	elif grep -qa "Kernel panic" "$log"; then
