@@ -107,26 +107,8 @@ boot() {
 	return "$rc"
 }
 
-# collect LOG DIR BASE VARIANT: the REPLAY lines as BASE.summary, the samples as BASE.csv.
-collect() {
-	local log=$1 dir=$2 base=$3 variant=$4 ok st fl
-	ok=$(tr -d '\r' < "$log" | sed -n 's/^REPLAY accounting_ok=//p')
-	st=$(tr -d '\r' < "$log" | sed -n 's/^REPLAY stopped=//p')
-	fl=$(tr -d '\r' < "$log" | sed -n 's/^REPLAY failed=//p')
-	{
-		echo "variant=$variant"
-		tr -d '\r' < "$log" | sed -n 's/^REPLAY \([a-z_0-9]*=\)/\1/p'
-		if [ "$ok" = 1 ] && [ "$st" = 0 ] && [ "$fl" = 0 ]; then
-			echo "all_passes_ok=1"
-		else
-			echo "all_passes_ok=0"
-		fi
-	} > "$dir/$base.summary"
-	{
-		echo "event,slab_bytes,used_bytes,object_bytes,live_req,live_linux,page_block_bytes"
-		tr -d '\r' < "$log" | sed -n 's/^REPLAY-SAMPLE //p'
-	} > "$dir/$base.csv"
-}
+# replay_collect LOG DIR BASE VARIANT: the REPLAY lines as BASE.summary, the samples as BASE.csv.
+. tools/trace/collect.sh
 
 if [ "${MODEL:-}" = 1 ]; then
 	# (the options of the make that runs this one, lists for make replay, come through MAKEFLAGS)
@@ -231,7 +213,7 @@ for r in "${runs[@]}"; do
 		fi
 		if [ "$b" -eq 1 ]; then
 			secs_first=$secs
-			collect "$log" "$dir" "$base" "$arch $name $p"
+			replay_collect "$log" "$dir" "$base" "$arch $name $p"
 			echo "boot_seconds=$secs" >> "$dir/$base.summary"
 			echo "kreplay: $tag: -icount on $smp CPU(s), $mem: $(grep -m1 '^replay: accounting exact' "$log" | cut -c9-60)... ($secs s)"
 		elif ! diff -q <(grep -a "^REPLAY" "$dir/$base.log") <(grep -a "^REPLAY" "$log") > /dev/null; then
@@ -250,7 +232,7 @@ for r in "${runs[@]}"; do
 		if boot "$tag: -icount on 1 CPU" "$elf" "$opts icount" "$d1/$base.log" -m "$mem" -smp 1 \
 			-icount shift=0,sleep=off; then
 			secs1=$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
-			collect "$d1/$base.log" "$d1" "$base" "$arch $name $p"
+			replay_collect "$d1/$base.log" "$d1" "$base" "$arch $name $p"
 		else
 			echo "kreplay: $tag: the one-CPU -icount boot failed (see $d1/$base.log)"
 			status=1
@@ -268,7 +250,7 @@ for r in "${runs[@]}"; do
 		mkdir -p "$dr"
 		rm -f "$dr/$base".*
 		if boot "$tag: real time" "$elf" "$opts" "$dr/$base.log" -m "$mem" -smp "$smp"; then
-			collect "$dr/$base.log" "$dr" "$base" "$arch $name $p"
+			replay_collect "$dr/$base.log" "$dr" "$base" "$arch $name $p"
 		else
 			echo "kreplay: $tag: the real-time boot failed (see $dr/$base.log)"
 			status=1

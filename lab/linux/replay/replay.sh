@@ -137,24 +137,9 @@ chmod +x "$IR/init"
 	die "cannot make the initramfs"
 
 # collect LOG: the REPLAY lines as OUT/name.summary, the samples as OUT/name.csv (kreplay.sh's form).
+. "$HERE/../../../tools/trace/collect.sh"
 collect() {
-	local log=$1 ok st fl
-	ok=$(sed -n 's/^REPLAY accounting_ok=//p' "$log")
-	st=$(sed -n 's/^REPLAY stopped=//p' "$log")
-	fl=$(sed -n 's/^REPLAY failed=//p' "$log")
-	{
-		echo "variant=$variant"
-		sed -n 's/^REPLAY \([a-z_0-9]*=\)/\1/p' "$log"
-		if [ "$ok" = 1 ] && [ "$st" = 0 ] && [ "$fl" = 0 ]; then
-			echo "all_passes_ok=1"
-		else
-			echo "all_passes_ok=0"
-		fi
-	} > "$OUT/$name.summary"
-	{
-		echo "event,slab_bytes,used_bytes,object_bytes,live_req,live_linux,page_block_bytes"
-		sed -n 's/^REPLAY-SAMPLE //p' "$log"
-	} > "$OUT/$name.csv"
+	replay_collect "$1" "$OUT" "$name" "$variant"
 }
 
 # boot LOG: one -icount boot; its console (CRs and printk times gone) in LOG.
