@@ -112,7 +112,7 @@ SELFTEST(string_memcpy_every_alignment_and_length)
 SELFTEST(string_memmove_overlaps_both_ways)
 {
 	unsigned char *buf = get_free_pages(STR_ORDER), *want = get_free_pages(STR_ORDER);
-	size_t span = PAGE_SIZE << STR_ORDER, base = PAGE_SIZE;
+	size_t span = PAGE_SIZE << STR_ORDER, base = STR_GUARD + 64;
 
 	ST_EXPECT(buf && want, "no pages");
 	for (unsigned int a = 0; a < 16; a++) {
@@ -128,8 +128,8 @@ SELFTEST(string_memmove_overlaps_both_ways)
 					size_t lim = base + a + dist + n + STR_GUARD;
 					long at;
 
-					fill(buf, lim, k + dist);
-					fill(want, lim, k + dist);
+					fill(buf + base - STR_GUARD, lim - (base - STR_GUARD), k + dist);
+					fill(want + base - STR_GUARD, lim - (base - STR_GUARD), k + dist);
 					if (up) {
 						for (size_t i = n; i; i--)
 							((volatile unsigned char *)want)[d + i - 1] = want[s + i - 1];
