@@ -545,17 +545,7 @@ static bool run_event(u64 i, const struct qtr_event *e)
 		barrier();
 		t1 = get_cycles();
 		break;
-	case QTR_KFREE:
-		/* k: SLOB only, a cache object (kfree would read a header it lacks) */
-		t0 = get_cycles();
-		barrier();
-		if (k)
-			kmem_cache_free(k, p);
-		else
-			kfree(p);
-		barrier();
-		t1 = get_cycles();
-		break;
+	case QTR_KFREE:		/* k set: SLOB, a cache object (kfree would read a header it lacks) */
 	case QTR_CACHE_FREE:
 		t0 = get_cycles();
 		barrier();
