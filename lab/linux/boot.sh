@@ -6,6 +6,7 @@
 # QEMU runs under `timeout` (QUARRY_LINUX_TIMEOUT seconds, default 300) and
 # is stopped as soon as the console shows "reboot: System halted" (6.12: "reboot:
 # Power off not available: System halted instead").
+# QEMU: lab/linux/qemu.sh, memory QUARRY_LINUX_MEM (default 1G, as Quarry's bench).
 # QUARRY_LINUX_CONSOLE=file: boot nothing, check that console log instead
 # (lab/linux/test.sh checks canned logs this way).
 # Exit: 0 when the log checks out, 1 otherwise (the reason is printed).
@@ -23,18 +24,14 @@ if [ -n "${QUARRY_LINUX_CONSOLE:-}" ]; then
 	[ -f "$LOG" ] || die "no console log $LOG"
 else
 	[ -f "$DIR/kernel.img" ] && [ -f "$DIR/initramfs.cpio.gz" ] || die "not built (run lab/linux/build.sh first)"
-	APPEND="printk.time=0 loglevel=7 panic=-1"
-	case "$NAME" in
-	*-x86_64-*) QEMU=(qemu-system-x86_64 -machine pc -cpu qemu64 -m 256M -smp "$CPUS,sockets=$CPUS,cores=1")
-		APPEND="console=ttyS0 $APPEND" ;;
-	*-arm64-*) QEMU=(qemu-system-aarch64 -M virt,dtb-randomness=off -cpu cortex-a57 -m 256M -smp "$CPUS")
-		APPEND="console=ttyAMA0 $APPEND" ;;
-	*) die "cannot tell the arch from the name" ;;
-	esac
+	arch=${NAME#*-*-}; page=${arch#*-}; arch=${arch%-*}
+	. "$HERE/qemu.sh"
+	linux_qemu_cmd "$arch" "$page" "$CPUS" "${QUARRY_LINUX_MEM:-1G}" || die "cannot tell the arch from the name"
+	APPEND="console=$LINUX_CONSOLE printk.time=0 loglevel=7 panic=-1"
 	rm -f "$LOG"
 	# QEMU runs in the background; once the console shows the halt, it is stopped.
-	timeout "${QUARRY_LINUX_TIMEOUT:-300}" "${QEMU[@]}" -nographic -no-reboot -kernel "$DIR/kernel.img" \
-		-initrd "$DIR/initramfs.cpio.gz" -append "$APPEND" -icount shift=0,sleep=off \
+	timeout "${QUARRY_LINUX_TIMEOUT:-300}" "${LINUX_QEMU[@]}" -kernel "$DIR/kernel.img" \
+		-initrd "$DIR/initramfs.cpio.gz" -append "$APPEND" \
 		</dev/null > "$LOG.raw" 2>&1 &
 	qpid=$!
 	while kill -0 $qpid 2>/dev/null; do

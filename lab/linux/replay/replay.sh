@@ -142,14 +142,16 @@ collect() {
 	replay_collect "$1" "$OUT" "$name" "$variant"
 }
 
+. "$HERE/../qemu.sh"
+linux_qemu_cmd x86_64 4K 1 "$MEM" || exit 1
+
 # boot LOG: one -icount boot; its console (CRs and printk times gone) in LOG.
 boot() {
 	local log=$1 raw=$1.raw qpid rc=0 waited=0
 	rm -f "$log" "$raw"
-	timeout "$TIMEOUT" qemu-system-x86_64 -machine pc -cpu qemu64 -m "$MEM" -smp 1,sockets=1,cores=1 \
-		-rtc base=2026-01-01T00:00:00,clock=vm -nographic -no-reboot -kernel "$BZIMAGE" -initrd "$OUT/initramfs.cpio.gz" \
-		-append "console=ttyS0 printk.time=0 loglevel=7 panic=-1 slab_nomerge" \
-		-icount shift=0,sleep=off < /dev/null > "$raw" 2>&1 &
+	timeout "$TIMEOUT" "${LINUX_QEMU[@]}" -kernel "$BZIMAGE" -initrd "$OUT/initramfs.cpio.gz" \
+		-append "console=$LINUX_CONSOLE printk.time=0 loglevel=7 panic=-1 slab_nomerge" \
+		< /dev/null > "$raw" 2>&1 &
 	qpid=$!
 	while kill -0 $qpid 2> /dev/null; do
 		if grep -qaE "reboot: (Power off not available: )?(System halted|Power down)" "$raw" 2> /dev/null; then
