@@ -222,6 +222,27 @@ for arch in "${main_arches[@]}"; do
 	done
 done
 
+# MODEL=1: Linux's rows beside Quarry's, from the kernels `make bench-linux`
+# built (lab/linux/model.sh; "not measured" for one that is not built): for
+# each arch and page size of this run that Linux has, the Linux allocators
+# that match this run's (SLOB and SLOB-seg both against Linux 6.1's SLOB).
+if [ -n "${MODEL:-}" ] && [ "$mcpu" != only ]; then
+	lnames=()
+	[ -n "$want_slab" ] && lnames+=(linux61-slab)
+	[ -n "$want_slub" ] && lnames+=(linux61-slub linux612-slub)
+	[ -n "$want_slob$want_slob_seg" ] && lnames+=(linux61-slob)
+	for arch in "${main_arches[@]}"; do
+		for ps in $(page_sizes $arch); do
+			[ "$arch/$ps" = x86_64/64K ] && continue	# Linux's x86_64 has 4K pages only
+			for ln in "${lnames[@]}"; do
+				lab/linux/model.sh "$ln-$arch-$ps" "$out"
+				[ $? -eq 1 ] && status=1
+			done
+		done
+	done
+	tools/cachemodel/model_md.sh "$out"
+fi
+
 if [ -n "$mcpu" ]; then
 	for arch in "${arches[@]}"; do
 		mcpu_run "$arch"

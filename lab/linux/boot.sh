@@ -7,6 +7,8 @@
 # is stopped as soon as the console shows "reboot: System halted" (6.12: "reboot:
 # Power off not available: System halted instead").
 # QEMU: lab/linux/qemu.sh, memory QUARRY_LINUX_MEM (default 1G, as Quarry's bench).
+# QUARRY_LINUX_MODEL=REPORT: boot with the cache model's plugin (1 CPU; the
+# console goes to console-model.log, the plugin's report to REPORT).
 # QUARRY_LINUX_CONSOLE=file: boot nothing, check that console log instead
 # (lab/linux/test.sh checks canned logs this way).
 # Exit: 0 when the log checks out, 1 otherwise (the reason is printed).
@@ -18,6 +20,21 @@ ROOT=$(cd "$HERE/../.." && pwd)
 DIR=$ROOT/build/linux/$NAME
 LOG=$DIR/console.log
 [ "$CPUS" = 1 ] || LOG=$DIR/console-smp$CPUS.log
+PLUGIN=()
+if [ -n "${QUARRY_LINUX_MODEL:-}" ]; then
+	# The cache model's plugin (tools/cachemodel/) on this boot: its report
+	# (entries=on, one line per pass of each marked span) goes to the file
+	# QUARRY_LINUX_MODEL names, the console to console-model.log. One TLB
+	# entry maps what Quarry's own model runs assume: 2M on x86_64, the page
+	# on arm64. Per-function lines use the kernel's System.map.
+	LOG=$DIR/console-model.log
+	plugin=$ROOT/build/cachemodel/cachemodel.so
+	[ -f "$plugin" ] || die "no cache-model plugin at $plugin: build it with 'make cachemodel'"
+	[ -f "$DIR/kbuild/System.map" ] || die "no System.map in $DIR/kbuild (rebuild with lab/linux/build.sh)"
+	case "$NAME" in *-x86_64-*) tlb=2M ;; *) tlb=${NAME##*-} ;; esac
+	PLUGIN=(-plugin "$plugin,tlbpage=$tlb,syms=$DIR/kbuild/System.map,entries=on,out=$QUARRY_LINUX_MODEL${MODEL_ARGS:+,$MODEL_ARGS}")
+	rm -f "$QUARRY_LINUX_MODEL"
+fi
 die() { echo "boot.sh: $NAME: $*" >&2; exit 1; }
 if [ -n "${QUARRY_LINUX_CONSOLE:-}" ]; then
 	LOG=$QUARRY_LINUX_CONSOLE
@@ -31,11 +48,11 @@ else
 	rm -f "$LOG"
 	# QEMU runs in the background; once the console shows the halt, it is stopped.
 	timeout "${QUARRY_LINUX_TIMEOUT:-300}" "${LINUX_QEMU[@]}" -kernel "$DIR/kernel.img" \
-		-initrd "$DIR/initramfs.cpio.gz" -append "$APPEND" \
+		-initrd "$DIR/initramfs.cpio.gz" -append "$APPEND" "${PLUGIN[@]}" \
 		</dev/null > "$LOG.raw" 2>&1 &
 	qpid=$!
 	while kill -0 $qpid 2>/dev/null; do
-		if grep -qaE "reboot: (Power off not available: )?System halted" "$LOG.raw"; then kill $qpid 2>/dev/null || true; break; fi
+		if grep -qaE "reboot: (Power off not available: )?System halted" "$LOG.raw" 2>/dev/null; then kill $qpid 2>/dev/null || true; break; fi
 		sleep 0.5
 	done
 	wait $qpid 2>/dev/null || true

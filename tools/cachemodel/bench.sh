@@ -36,19 +36,6 @@ if [ -n "$a" ] && [ "$a" != "$b" ]; then
 fi
 tools/cachemodel/bench.py "$out/logs/$name-model-1.log" "$out/logs/$name-model-1.report" "$name" \
 	> "$out/logs/$name-model.md" || { echo "   the model's table for $name did not pair up"; status=1; }
-# OUT/model.md: every configuration of this `make bench` so far (their logs are
-# this run's: run.sh removes the old ones), in the order they ran
-{
-	printf '# Cache model: misses and modelled cycles per operation\n\n'
-	printf 'Made by `make bench MODEL=1` (tools/cachemodel/). Each single-CPU figure (instructions under\n'
-	printf -- '-icount) beside the model'"'"'s counts for the same span, per operation: instructions, data\n'
-	printf 'accesses, misses per level, DTLB misses, page walks, L1I misses, and modelled cycles (a model,\n'
-	printf 'not a measurement). Each configuration booted twice with the model: reports identical.\n'
-	for md in $(ls -tr "$out"/logs/*-model.md); do
-		[ -f "${md%.md}-1.log" ] || continue
-		printf '\n## %s\n\n' "$(basename "${md%-model.md}")"
-		cat "$md"
-	done
-} > "$out/model.md"
+tools/cachemodel/model_md.sh "$out"
 echo "   misses and modelled cycles per operation: $out/model.md"
 exit $status
