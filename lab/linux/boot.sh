@@ -20,6 +20,7 @@ ROOT=$(cd "$HERE/../.." && pwd)
 DIR=$ROOT/build/linux/$NAME
 LOG=$DIR/console.log
 [ "$CPUS" = 1 ] || LOG=$DIR/console-smp$CPUS.log
+die() { echo "boot.sh: $NAME: $*" >&2; exit 1; }
 PLUGIN=()
 if [ -n "${QUARRY_LINUX_MODEL:-}" ]; then
 	# The cache model's plugin (tools/cachemodel/) on this boot: its report
@@ -28,14 +29,13 @@ if [ -n "${QUARRY_LINUX_MODEL:-}" ]; then
 	# entry maps what Quarry's own model runs assume: 2M on x86_64, the page
 	# on arm64. Per-function lines use the kernel's System.map.
 	LOG=$DIR/console-model.log
-	plugin=$ROOT/build/cachemodel/cachemodel.so
+	plugin=${MODEL_PLUGIN:-$ROOT/build/cachemodel/cachemodel.so}
 	[ -f "$plugin" ] || die "no cache-model plugin at $plugin: build it with 'make cachemodel'"
 	[ -f "$DIR/kbuild/System.map" ] || die "no System.map in $DIR/kbuild (rebuild with lab/linux/build.sh)"
 	case "$NAME" in *-x86_64-*) tlb=2M ;; *) tlb=${NAME##*-} ;; esac
 	PLUGIN=(-plugin "$plugin,tlbpage=$tlb,syms=$DIR/kbuild/System.map,entries=on,out=$QUARRY_LINUX_MODEL${MODEL_ARGS:+,$MODEL_ARGS}")
 	rm -f "$QUARRY_LINUX_MODEL"
 fi
-die() { echo "boot.sh: $NAME: $*" >&2; exit 1; }
 if [ -n "${QUARRY_LINUX_CONSOLE:-}" ]; then
 	LOG=$QUARRY_LINUX_CONSOLE
 	[ -f "$LOG" ] || die "no console log $LOG"

@@ -6,7 +6,9 @@
 #   - a real boot whose module file was garbage: boot.sh names insmod's error;
 #   - build.sh refuses, with its message and a non-zero exit, a missing source
 #     tarball (QUARRY_LINUX_TARBALL pointing nowhere), a module source that is
-#     not one, an unknown allocator and an unsupported arch/page.
+#     not one, an unknown allocator and an unsupported arch/page;
+#   - model.sh says "not measured" for a kernel not built; boot.sh with the
+#     cache model refuses a missing plugin.
 # Run: lab/linux/test.sh   (prints "N passed, M failed"; exit 1 on a failure)
 # The bad-module log came from a real boot with garbage for quarry_bench.ko.
 set -uo pipefail
@@ -51,6 +53,11 @@ expect "build.sh: a module source that is not one" 1 "is not a module source" \
 expect "build.sh: an unknown allocator" 1 "unknown allocator 'slob-seg'" "$HERE/build.sh" 6.1 slob-seg x86_64 4K
 expect "build.sh: x86_64 has no 16K pages" 1 "unsupported arch/page 'x86_64/16K'" "$HERE/build.sh" 6.1 slub x86_64 16K
 expect "build.sh: usage" 2 "usage: build.sh" "$HERE/build.sh" 6.1
+
+expect "model.sh: a kernel make bench-linux did not build" 3 "linux61-slub-arm64-2K: not measured: run make bench-linux" \
+	"$HERE/model.sh" linux61-slub-arm64-2K "$TMP/model"
+expect "boot.sh: the cache model without its plugin" 1 "no cache-model plugin at $TMP/none.so" \
+	env MODEL_PLUGIN="$TMP/none.so" QUARRY_LINUX_MODEL="$TMP/r" "$HERE/boot.sh" linux61-slub-x86_64-4K
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
