@@ -29,7 +29,8 @@
 # conversion, bad traces refused, a recorded trace replayed through every
 # allocator on the host with exact accounting), the kernel's replay of it
 # (tests/trace/kernel.sh: one boot per arch, bad modules; tests/trace/model.sh: the
-# loopback trace's replay under the cache model), bench-scale's host half at 1
+# loopback trace's replay under the cache model), Debian's prebuilt Linux kernel
+# running Quarry's benchmark module and the trace replay (lab/linux/debian_test.sh), bench-scale's host half at 1
 # and 2 threads (lab/bench/scale_smoke.sh), the dependency step as a
 # user who is not root, bad build
 # options refused by make (tests/make-options.sh), make bench's real-time host
@@ -333,6 +334,12 @@ ARCHES="${arches[*]}" suite "kernel trace replay: a recorded trace as the boot m
 # a real boot's captured console parsed and the bad inputs refused, in seconds.
 suite "Linux's allocators: a captured boot's BENCH lines parse, bad inputs refused (lab/linux/test.sh)" \
 	lab/linux/test.sh
+# A real Linux without a kernel build: Debian's own prebuilt x86_64 kernel (downloaded
+# once, headers installed) runs Quarry's benchmark module and the trace replay (about 90 s).
+if [[ " ${arches[*]} " == *" x86_64 "* ]]; then
+	suite "Linux's allocators in Debian's prebuilt kernel: the module's rows, the trace replay's exact accounting (lab/linux/debian_test.sh)" \
+		lab/linux/debian_test.sh
+fi
 suite "bench-scale smoke test (host half, 1 and 2 threads; lab/bench/scale_smoke.sh)" lab/bench/scale_smoke.sh
 suite "dependency step (scripts/deps.sh)" tests/deps-test.sh
 suite "bad build options refused by make" tests/make-options.sh

@@ -2,7 +2,8 @@
 """check.py - check a bench-linux console log (lab/linux/boot.sh) with Quarry's
 parser (lab/bench/parse.py): it must reach 'BENCH done', have the '== counter:'
 header, rows of one configuration whose allocator is a Linux one
-(linux<VER>-<slab|slub|slob>), and every row quarry_bench.c prints: tests 1
+(linux<VER>-<slab|slub|slob>, or debian<VER>-... for Debian's
+prebuilt kernel), and every row quarry_bench.c prints: tests 1
 and 2 at every single-CPU size, test 3 at every concurrent size, and on 2+
 CPUs the remote-free and alone/private rows. (parse.py --check also wants the
 rows only Quarry's kernel prints: messaging, pages, slabinfo, leak check.)
@@ -16,7 +17,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
 import parse  # noqa: E402
 
-ALLOC = re.compile(r"^linux\d+-(slab|slub|slob)$")
+ALLOC = re.compile(r"^(linux|debian)\d+-(slab|slub|slob)$")
 
 
 def expected(rows):

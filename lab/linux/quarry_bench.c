@@ -71,6 +71,9 @@ static const size_t concurrent_sizes[] = { 32, 64, 128, 256, 512, 1024, 2048, 40
 #endif
 
 static char alloc_name[32];
+static char *name;
+module_param(name, charp, 0444);
+MODULE_PARM_DESC(name, "the alloc= of the BENCH lines (default linux<VER>-<allocator>, e.g. linux61-slub)");
 
 static inline u64 qb_cycles(void)
 {
@@ -550,8 +553,11 @@ static int __init quarry_bench_init(void)
 {
 	unsigned long khz = 0;
 
-	snprintf(alloc_name, sizeof(alloc_name), "linux%d%d-%s", LINUX_VERSION_CODE >> 16,
-		 (LINUX_VERSION_CODE >> 8) & 0xff, QB_ALLOC);
+	if (name && *name)
+		strscpy(alloc_name, name, sizeof(alloc_name));
+	else
+		snprintf(alloc_name, sizeof(alloc_name), "linux%d%d-%s", LINUX_VERSION_CODE >> 16,
+			 (LINUX_VERSION_CODE >> 8) & 0xff, QB_ALLOC);
 #ifdef CONFIG_ARM64
 	on_each_cpu(qb_pmu_enable, NULL, 1);
 #else

@@ -1,0 +1,27 @@
+# initramfs.sh - sourced: the one way the lab's Linux boots get their
+# initramfs (a static busybox, an /init script, and files at the root).
+#   linux_initramfs OUT.cpio.gz BUSYBOX INIT [FILE...]
+# BUSYBOX: a statically linked busybox for the guest's arch, linked as the
+# few applets the /init scripts use; INIT: the script that becomes /init;
+# each FILE is copied to the root under its own name. Every time stamp is
+# zeroed and the archive sorted, so the same inputs give the same bytes
+# (they place the guest's pages, so an -icount boot repeats exactly).
+# Returns 1 with a message when an input is missing or the archive fails.
+linux_initramfs() {
+	local out=$1 bb=$2 init=$3 ir f a
+	shift 3
+	[ -x "$bb" ] || { echo "initramfs.sh: no busybox at $bb" >&2; return 1; }
+	[ -f "$init" ] || { echo "initramfs.sh: no init script $init" >&2; return 1; }
+	ir=$(mktemp -d) || return 1
+	mkdir -p "$ir"/bin "$ir"/proc "$ir"/sys "$ir"/dev
+	cp "$bb" "$ir/bin/busybox"
+	for a in sh mount insmod rmmod grep cat echo poweroff sleep; do ln -s busybox "$ir/bin/$a"; done
+	cp "$init" "$ir/init" && chmod 755 "$ir/init"
+	for f in "$@"; do
+		[ -f "$f" ] || { echo "initramfs.sh: no file $f" >&2; rm -rf "$ir"; return 1; }
+		cp "$f" "$ir/"
+	done
+	(cd "$ir" && find . -exec touch -h -d @0 {} + && find . | LC_ALL=C sort |
+		cpio -o -H newc --quiet | gzip -9 -n) > "$out" || { rm -rf "$ir"; echo "initramfs.sh: cannot write $out" >&2; return 1; }
+	rm -rf "$ir"
+}
