@@ -6,7 +6,8 @@
 #   - a real boot whose module file was garbage: boot.sh names insmod's error;
 #   - build.sh refuses, with its message and a non-zero exit, a missing source
 #     tarball (QUARRY_LINUX_TARBALL pointing nowhere), a module source that is
-#     not one, an unknown allocator and an unsupported arch/page;
+#     not one, an unknown allocator, an unsupported arch/page, and a kernel
+#     that fails to build (a fake source whose `make all` fails);
 #   - model.sh says "not measured" for a kernel not built; boot.sh with the
 #     cache model refuses a missing plugin.
 # Run: lab/linux/test.sh   (prints "N passed, M failed"; exit 1 on a failure)
@@ -53,6 +54,20 @@ expect "build.sh: a module source that is not one" 1 "is not a module source" \
 expect "build.sh: an unknown allocator" 1 "unknown allocator 'slob-seg'" "$HERE/build.sh" 6.1 slob-seg x86_64 4K
 expect "build.sh: x86_64 has no 16K pages" 1 "unsupported arch/page 'x86_64/16K'" "$HERE/build.sh" 6.1 slub x86_64 16K
 expect "build.sh: usage" 2 "usage: build.sh" "$HERE/build.sh" 6.1
+# A kernel that does not build: a source tarball whose Makefile configures
+# (the fragment's lines survive) and then fails in `make all`. Tools the
+# real build needs but this one never runs are stubbed where missing.
+mkdir -p "$TMP/linux-source-0.0" "$TMP/bin"
+printf 'tinyconfig olddefconfig:\n\t@mkdir -p $(O) && touch $(O)/.config\nall:\n\t@echo "fake.c:1:1: error: this kernel does not build" >&2; exit 2\n' \
+	> "$TMP/linux-source-0.0/Makefile"
+tar -C "$TMP" -cJf "$TMP/linux-source-0.0.tar.xz" linux-source-0.0
+for t in ccache busybox cpio bc flex bison; do
+	command -v "$t" > /dev/null || printf '#!/bin/sh\nexit 1\n' > "$TMP/bin/$t"
+done
+chmod +x "$TMP"/bin/* 2> /dev/null
+expect "build.sh: a kernel that fails to build" 1 "linux00-slub-x86_64-4K: the kernel failed to build \\(log: .*build.log\\)" \
+	env PATH="$TMP/bin:$PATH" QUARRY_LINUX_TARBALL="$TMP/linux-source-0.0.tar.xz" "$HERE/build.sh" 0.0 slub x86_64 4K
+rm -rf "$ROOT/build/linux/linux00-slub-x86_64-4K" "$ROOT/build/linux/src/linux-source-0.0"
 
 expect "model.sh: a kernel make bench-linux did not build" 3 "linux61-slub-arm64-2K: not measured: run make bench-linux" \
 	"$HERE/model.sh" linux61-slub-arm64-2K "$TMP/model"
