@@ -267,6 +267,12 @@ static size_t obj_size(const void *p, const char *fn)
 	return page ? slab_obj_size(page, p) : 0;
 }
 
+/* kmalloc_slab_max: see slab.h. */
+size_t kmalloc_slab_max(void)
+{
+	return KMALLOC_MAX_SLAB;
+}
+
 /* ksize: see slab.h. */
 size_t ksize(const void *p)
 {

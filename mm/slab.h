@@ -210,6 +210,9 @@ void *krealloc(void *p, size_t new_size);
 /* ksize - how many bytes p really has (its size class); 0 for NULL/ZERO_SIZE_PTR. */
 size_t ksize(const void *p);
 
+/* kmalloc_slab_max - the largest request kmalloc serves from a slab cache; larger ones take whole pages. */
+size_t kmalloc_slab_max(void);
+
 /*
  * kfree - give back memory from kmalloc (or any slab object). NULL and
  * ZERO_SIZE_PTR do nothing. A pointer that is not a live slab object or the
@@ -256,6 +259,37 @@ void slab_stats_show(void);
  */
 void kmem_cache_stats_show(struct kmem_cache *cachep);
 void kmem_cache_stats_reset(struct kmem_cache *cachep);
+
+/*
+ * kmem_cache_stats_line - format cachep's counters as kmem_cache_stats_show
+ * prints them (name first, no newline) into buf, len bytes; returns the
+ * length it needed. slab_stats_each - for every cache, under
+ * slab_caches_lock: call fn (unless NULL) with its line, then zero its
+ * counters if reset. For a run that counts every cache's events over a
+ * phase (the trace replay's causes); the caches must be idle. fn must not
+ * take slab_caches_lock or make or destroy a cache.
+ */
+int kmem_cache_stats_line(struct kmem_cache *cachep, char *buf, size_t len);
+void slab_stats_each(void (*fn)(const char *line, void *arg), void *arg, bool reset);
+
+/*
+ * struct slab_totals - every cache's slabinfo row (kmem_cache_slabinfo, as
+ * its allocator defines the counts) summed in bytes, for a breakdown of
+ * slab memory by what holds it:
+ *   active   active_objs x objsize: objects handed out, and those per-CPU
+ *            caching holds (SLAB's arrays, SLUB's sheaves), which count as
+ *            active;
+ *   objects  num_objs x objsize: every object slot of every slab;
+ *   empty    the object slots of slabs with no object in use.
+ * SLOB's rows count objects in use only (its heap's free space is in no
+ * row): active == objects, empty 0. slab_totals fills t under
+ * slab_caches_lock; O(the caches' objects): for reports and tests, with
+ * the caches idle.
+ */
+struct slab_totals {
+	unsigned long long active, objects, empty;
+};
+void slab_totals(struct slab_totals *t);
 unsigned long slab_total_pages(void);
 
 /*

@@ -57,16 +57,26 @@ void slab_meminfo_show(void)
 	printk("%-16s%8lu kB\n", "Slab:", slab_total_pages() * (PAGE_SIZE / 1024));
 }
 
-/* kmem_cache_stats_show: see slab.h. */
-void kmem_cache_stats_show(struct kmem_cache *cachep)
+/* kmem_cache_stats_line: see slab.h. */
+int kmem_cache_stats_line(struct kmem_cache *cachep, char *buf, size_t len)
 {
-#if CONFIG_SLAB_STATS
 	const struct slab_stats *s = &cachep->stats.shared;
 	char own[512];
 
 	kmem_cache_stats_own(cachep, own, sizeof(own));
-	printk("  %-17s %s; allocs %lu frees %lu slabs made %lu bad %lu corrupt %lu\n",
-	       cachep->name, own, s->allocs, s->frees, s->slabs_made, s->bad_frees, s->corruptions);
+	return snprintf(buf, len, "%-17s %s; allocs %lu frees %lu slabs made %lu bad %lu corrupt %lu",
+			cachep->name, own, s->allocs, s->frees, s->slabs_made, s->bad_frees,
+			s->corruptions);
+}
+
+/* kmem_cache_stats_show: see slab.h. */
+void kmem_cache_stats_show(struct kmem_cache *cachep)
+{
+#if CONFIG_SLAB_STATS
+	char line[640];
+
+	kmem_cache_stats_line(cachep, line, sizeof(line));
+	printk("  %s\n", line);
 #else
 	(void)cachep;
 #endif
@@ -93,5 +103,44 @@ void slab_stats_show(void)
 	flags = spin_lock_irqsave(&slab_caches_lock);
 	list_for_each_entry(cachep, &slab_caches, list)
 		kmem_cache_stats_show(cachep);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+}
+
+/* slab_stats_each: see slab.h. */
+void slab_stats_each(void (*fn)(const char *line, void *arg), void *arg, bool reset)
+{
+	struct kmem_cache *cachep;
+	unsigned long flags;
+	char line[640];
+
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_for_each_entry(cachep, &slab_caches, list) {
+		if (fn) {
+			kmem_cache_stats_line(cachep, line, sizeof(line));
+			fn(line, arg);
+		}
+		if (reset)
+			kmem_cache_stats_reset(cachep);
+	}
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+}
+
+/* slab_totals: see slab.h. */
+void slab_totals(struct slab_totals *t)
+{
+	struct kmem_cache *cachep;
+	struct slabinfo si;
+	unsigned long flags;
+
+	*t = (struct slab_totals){ 0 };
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_for_each_entry(cachep, &slab_caches, list) {
+		si = (struct slabinfo){ 0 };
+		kmem_cache_slabinfo(cachep, &si);
+		t->active += (unsigned long long)si.active_objs * si.objsize;
+		t->objects += (unsigned long long)si.num_objs * si.objsize;
+		t->empty += (unsigned long long)(si.num_slabs - si.active_slabs) * si.objperslab *
+			    si.objsize;
+	}
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }

@@ -117,7 +117,7 @@ void kmem_cache_stats_own(struct kmem_cache *c, char *buf, size_t len)
 {
 	const struct kmem_cache_stats *t = &c->stats;
 
-	snprintf(buf, len, "scanned %lu pages %lu blocks; split %lu merge %lu", t->pages_scanned,
+	snprintf(buf, len, "scanned pages %lu blocks %lu; split %lu merge %lu", t->pages_scanned,
 		 t->blocks_scanned, t->splits, t->merges);
 }
 

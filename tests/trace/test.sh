@@ -200,6 +200,23 @@ if [ -f $REAL ]; then
 				fi
 			done
 		done
+		# Memory by cause (struct causes in tools/trace/replay.c): the requested part at
+		# the end is what the trace leaves live of slab-served requests, as counted here
+		# from its events; the parts add up to Slab:; none that cannot be is negative.
+		# The paths: a SLAB_STATS=1 build's counters, allocs summed over the caches at
+		# least the trace's slab-served allocations.
+		C=$T/causes
+		mkdir -p "$C"
+		if make --no-print-directory -j2 -f tools/trace/trace.mk ALLOC=slub PAGE_SHIFT=12 SLAB_STATS=1 \
+			>> "$T/build.log" 2>&1 && $BIN/replay-slub-4k-stats --summary "$C/s" --stats "$C/stats" \
+			"$T/real.qtr" > /dev/null 2>&1; then
+			$BIN/replay-slub-4k --dump "$T/real.qtr" > "$C/dump"
+			msg=$(python3 tests/trace/causes_check.py "$C")
+			if [ $? -eq 0 ]; then pass "memory and paths by cause (slub 4K): $msg"
+			else fail "memory and paths by cause (slub 4K): $msg"; fi
+		else
+			fail "the counting replay (slub 4K, SLAB_STATS=1) did not build or run (see $T/build.log)"
+		fi
 		# The report's host-against-kernel check (report_replay.py) on a host run posing as
 		# the kernel's one-CPU run: identical passes; one sample off, or another Slab: at the
 		# start, is a DIFFER naming it, and the report fails.

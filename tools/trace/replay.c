@@ -16,7 +16,9 @@
  *     --samples N        memory samples over the trace (default 200)
  *     --csv FILE         the samples: event,slab_bytes,used_bytes,object_bytes,
  *                        live_req,live_linux,page_block_bytes
- *     --summary FILE     key=value figures (tools/trace/report_replay.py reads them)
+ *     --summary FILE     key=value figures (tools/trace/report_replay.py reads them),
+ *                        with slab memory by cause at the peak and the end (struct causes)
+ *     --stats FILE       every cache's event counters over the first pass (kmem_cache_stats_line)
  *     --passes N         replay the whole trace N times (the memory figures come
  *                        from the first, the times from the fastest; default 1)
  *     --progress         a progress line on stderr
@@ -79,6 +81,57 @@ struct peak {
 	unsigned long long slab, used, object, req, linux_bytes;
 };
 static struct peak peak;
+
+/*
+ * Slab memory by what holds it, beyond the start of the pass (bytes; a
+ * figure may be negative where the start's free room was used):
+ *   req       live requests that slab caches serve (kmalloc up to
+ *             kmalloc_slab_max, every cache allocation), as the trace asked;
+ *   rounding  their objects' size (ksize) above that;
+ *   cached    objects the slabs count as handed out that the trace does not
+ *             hold: per-CPU caching (SLAB's arrays, SLUB's sheaves), and
+ *             the allocator's own objects (a new cache's structures);
+ *   partial   free object slots in slabs with an object in use;
+ *   empty     the object slots of empty slabs kept;
+ *   other     the rest of Slab: (slab space outside object slots: leftover,
+ *             headers; SLOB: its heap's free blocks).
+ * At the peak of Slab: and at the end of the trace (summary keys
+ * cause_peak_* and cause_end_*).
+ */
+struct causes {
+	long long slab, req, rounding, cached, partial, empty, other;
+};
+static struct causes cause_peak, cause_end;
+static struct slab_totals totals0;		/* at the start of the pass */
+static unsigned long long live_slab_req, live_slab_size;
+static const char *opt_stats;
+static size_t slab_max;
+
+static struct causes causes_now(void)
+{
+	struct slab_totals t;
+	struct causes c;
+	long long active, objects, empty;
+
+	slab_totals(&t);
+	active = (long long)(t.active - totals0.active);
+	objects = (long long)(t.objects - totals0.objects);
+	empty = (long long)(t.empty - totals0.empty);
+	c.slab = (long long)(slab_total_pages() - start_slab) * (long long)PAGE_SIZE;
+	c.req = (long long)live_slab_req;
+	c.rounding = (long long)(live_slab_size - live_slab_req);
+	c.cached = active - (long long)live_slab_size;
+	c.partial = objects - active - empty;
+	c.empty = empty;
+	c.other = c.slab - objects;
+	return c;
+}
+
+/* Does an allocation event take its object from a slab cache? */
+static bool from_slab(const struct qtr_event *e)
+{
+	return e->type == QTR_CACHE_ALLOC || (e->type == QTR_KMALLOC && e->size_req <= slab_max);
+}
 
 static inline uint64_t tsc(void)
 {
@@ -144,8 +197,10 @@ static void sample(unsigned long long i)
 	unsigned long long used = (unsigned long long)(qtr_pages_used() - start_used) * PAGE_SIZE;
 	unsigned long long object = used - block_bytes_live;
 
-	if (slab > peak.slab)
+	if (slab > peak.slab || !i) {
 		peak.slab = slab;
+		cause_peak = causes_now();
+	}
 	if (used > peak.used)
 		peak.used = used;
 	if (object > peak.object)
@@ -208,6 +263,10 @@ static bool run_event(unsigned long long i, const struct qtr_event *e)
 	}
 	if (opt_as_cpus)
 		host_set_cpu(e->cpu % NR_CPUS);
+	if (!qtr_is_alloc(e->type) && e->type != QTR_PAGE_FREE && from_slab(a)) {
+		live_slab_req -= a->size_req;
+		live_slab_size -= ksize(objs[e->object]);
+	}
 	t0 = tsc();
 	switch (e->type) {
 	case QTR_KMALLOC:
@@ -250,6 +309,10 @@ static bool run_event(unsigned long long i, const struct qtr_event *e)
 		} else {
 			live_req += e->size_req;
 			live_linux += e->size_alloc;
+			if (from_slab(e)) {
+				live_slab_req += e->size_req;
+				live_slab_size += ksize(p);
+			}
 		}
 		return true;
 	}
@@ -300,7 +363,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: replay [--variant NAME] [--pages] [--no-user] [--internal] [--as-cpus] "
 			"[--on-fail stop|continue] [--arena-mb N] [--samples N] [--csv FILE] "
-			"[--summary FILE] [--passes N] [--progress] [--dump] TRACE\n");
+			"[--summary FILE] [--stats FILE] [--passes N] [--progress] [--dump] TRACE\n");
 	exit(1);
 }
 
@@ -342,6 +405,35 @@ static void setup(void)
 	kmem_cache_init();
 }
 
+static void stats_line(const char *line, void *arg)
+{
+	fprintf(arg, "%s\n", line);
+}
+
+/* --stats FILE: every cache's event counters over the first pass, a line each. */
+static void write_stats(void)
+{
+	FILE *f;
+
+	if (!opt_stats)
+		return;
+	f = fopen(opt_stats, "w");
+	if (!f) {
+		perror(opt_stats);
+		return;
+	}
+	slab_stats_each(stats_line, f, false);
+	fclose(f);
+}
+
+static void causes_print(FILE *s, const char *at, const struct causes *c)
+{
+	fprintf(s, "cause_%s_slab=%lld\ncause_%s_req=%lld\ncause_%s_rounding=%lld\n"
+		   "cause_%s_cached=%lld\ncause_%s_partial=%lld\ncause_%s_empty=%lld\n"
+		   "cause_%s_other=%lld\n", at, c->slab, at, c->req, at, c->rounding, at, c->cached,
+		at, c->partial, at, c->empty, at, c->other);
+}
+
 /* The per-operation time of a pass, ns, by type (the TSC's cost taken out). */
 static double pass_ns[QTR_NR_TYPES], best_ns[QTR_NR_TYPES];
 static unsigned long long best_total_ns;
@@ -372,6 +464,12 @@ static bool run_pass(unsigned int pass, bool *stopped)
 	*stopped = false;
 	start_bad_frees = slab_bad_frees;
 	start_corruptions = slab_corruptions;
+	live_slab_req = live_slab_size = 0;
+	if (!pass) {
+		slab_totals(&totals0);
+		if (opt_stats)
+			slab_stats_each(NULL, NULL, true);
+	}
 	ns0 = now_ns();
 	tsc0 = tsc();
 	for (uint64_t k = 0; k < h->n_events; k++) {
@@ -408,8 +506,11 @@ static bool run_pass(unsigned int pass, bool *stopped)
 	ns_per_tick = tsc_all ? (double)ns / (double)tsc_all : 1.0;
 	for (unsigned int t = 1; t < QTR_NR_TYPES; t++)
 		pass_ns[t] = done[t] ? (cycles[t] / (double)done[t] - overhead) * ns_per_tick : 0.0;
-	if (!pass && !*stopped)
+	if (!pass && !*stopped) {
 		sample(h->n_events);
+		cause_end = causes_now();
+		write_stats();
+	}
 	/* What the trace leaves live, of what this run replays. */
 	for (uint64_t k = 0; k < h->n_events && !*stopped; k++) {
 		const struct qtr_event *e = &tr.ev[k];
@@ -429,6 +530,7 @@ static bool run_pass(unsigned int pass, bool *stopped)
 	corrupt = slab_corruptions - start_corruptions;
 	end_free = free_everything(&left);
 	live_objs = live_req = live_linux = live_blocks = block_bytes_live = 0;
+	live_slab_req = live_slab_size = 0;
 	if (!*stopped) {
 		for (unsigned int t = 1; t < QTR_NR_TYPES; t++)
 			if (done[t] != want[t]) {
@@ -468,6 +570,10 @@ static bool run_pass(unsigned int pass, bool *stopped)
 				opt_arena_mb, (unsigned long long)start_slab * PAGE_SIZE);
 			for (unsigned int t = 1; t < QTR_NR_TYPES; t++)
 				fprintf(s, "ops_%u=%llu\nskipped_%u=%llu\n", t, done[t], t, skipped[t]);
+			if (!*stopped) {
+				causes_print(s, "peak", &cause_peak);
+				causes_print(s, "end", &cause_end);
+			}
 			fprintf(s, "peak_slab=%llu\npeak_used=%llu\npeak_object=%llu\npeak_req=%llu\n"
 				   "peak_linux=%llu\nend_slab=%llu\nend_used=%llu\nend_object=%llu\n"
 				   "end_req=%llu\nend_linux=%llu\nend_live=%llu\nfailed=%llu\nstopped=%d\n"
@@ -524,6 +630,8 @@ int main(int argc, char **argv)
 			opt_csv = v;
 		else if (!strcmp(a, "--summary"))
 			opt_summary = v;
+		else if (!strcmp(a, "--stats"))
+			opt_stats = v;
 		else if (!strcmp(a, "--arena-mb"))
 			opt_arena_mb = parse_num(a, v, 4, ARENA_MB_MAX);
 		else if (!strcmp(a, "--samples"))
@@ -563,6 +671,7 @@ int main(int argc, char **argv)
 	if (csv)
 		fprintf(csv, "event,slab_bytes,used_bytes,object_bytes,live_req,live_linux,page_block_bytes\n");
 	setup();
+	slab_max = kmalloc_slab_max();
 	/*
 	 * Each CPU the replay will act as makes its own per-CPU state on first
 	 * use (SLAB's nodes and arrays of the kmalloc caches): make it now, then

@@ -72,7 +72,7 @@ for a in ${ALLOCS//,/ }; do
 done
 
 status=0
-rm -f "$OUT"/*.summary "$OUT"/*.csv
+rm -f "$OUT"/*.summary "$OUT"/*.csv "$OUT"/*.stats
 i=0
 for r in "${runs[@]}"; do
 	IFS=: read -r a p s <<< "$r"
@@ -93,6 +93,16 @@ for r in "${runs[@]}"; do
 	rc=$?
 	grep -v "^replay $a $p: pass [2-9]" "$OUT/$a-$p.err" | sed 's/^/  /'
 	[ $rc -eq 0 ] || { echo "replay: $a $p exited with status $rc (see $OUT/$a-$p.err, .log)"; status=1; }
+	# The paths its calls took: once more, one pass, built with the event
+	# counters (SLAB_STATS=1; they would cost the timed run its speed).
+	if make --no-print-directory -j2 -f tools/trace/trace.mk ALLOC="$a" PAGE_SHIFT="$s" SLAB_STATS=1 \
+		>> "$OUT/build.log" 2>&1; then
+		$BIN/replay-"$tag"-stats --variant "$a $p" ${PAGES:+--pages} ${ON_FAIL:+--on-fail "$ON_FAIL"} \
+			${ARENA_MB:+--arena-mb "$ARENA_MB"} --stats "$OUT/$a-$p.stats" "$OUT/trace.qtr" \
+			> /dev/null 2>&1 || echo "replay: $a $p: the counting run failed (no paths in the report)"
+	else
+		echo "replay: $a $p: the counting build failed (see $OUT/build.log; no paths in the report)"
+	fi
 done
 $BIN/replay-"$tag" --dump "$OUT/trace.qtr" | sed -n '1,4p' > "$OUT/trace-facts.txt"
 rm -rf "$OUT"/kernel-*

@@ -37,6 +37,8 @@ import glob
 import os
 import sys
 
+import report_causes
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lab", "bench"))
 from plotting import pyplot  # noqa: E402
 
@@ -525,6 +527,7 @@ def main():
               "per-CPU caches and slab headers are not in it). Slab: as "
               "slab_total_pages() counts it (SLOB counts its big objects' pages, SLAB and SLUB do not).",
               ""] + memory_table(runs) + [""]
+    lines += report_causes.causes_section(runs, d)
     lines += ["## Host time per operation", "",
               "ns per call on this machine's CPU, the fastest pass, the TSC read's own cost taken out; "
               "one thread, the trace's events in order.", ""] + time_table(runs) + [""]
