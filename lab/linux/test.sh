@@ -6,7 +6,8 @@
 #   - a real boot whose module file was garbage: boot.sh names insmod's error;
 #   - build.sh refuses, with its message and a non-zero exit, a missing source
 #     tarball (QUARRY_LINUX_TARBALL pointing nowhere), a module source that is
-#     not one, an unknown allocator and an unsupported arch/page.
+#     not one, an unknown allocator and an unsupported arch/page, and an arm64
+#     static busybox that cannot be downloaded (apt-get stubbed to fail).
 # Run: lab/linux/test.sh   (prints "N passed, M failed"; exit 1 on a failure)
 # The bad-module log came from a real boot with garbage for quarry_bench.ko.
 set -uo pipefail
@@ -50,6 +51,16 @@ expect "build.sh: a module source that is not one" 1 "is not a module source" \
 	env QUARRY_LINUX_MODULE="$TMP/bad.c" "$HERE/build.sh" 6.1 slub x86_64 4K
 expect "build.sh: an unknown allocator" 1 "unknown allocator 'slob-seg'" "$HERE/build.sh" 6.1 slob-seg x86_64 4K
 expect "build.sh: x86_64 has no 16K pages" 1 "unsupported arch/page 'x86_64/16K'" "$HERE/build.sh" 6.1 slub x86_64 16K
+# arm64's busybox download failing: stubs for apt-get (fails) and dpkg (arm64 is
+# already a foreign architecture), so nothing is downloaded or changed.
+mkdir -p "$TMP/stub"
+printf '#!/bin/sh\necho "E: stub apt-get: no network" >&2\nexit 100\n' > "$TMP/stub/apt-get"
+printf '#!/bin/sh\necho arm64\n' > "$TMP/stub/dpkg"
+chmod +x "$TMP/stub/apt-get" "$TMP/stub/dpkg"
+expect "build.sh: an arm64 busybox that cannot be downloaded" 1 \
+	"cannot obtain a static busybox for arm64 at $TMP/bb: apt-get download busybox-static:arm64=1:1.0-test failed \(E: stub apt-get: no network\)" \
+	env PATH="$TMP/stub:$PATH" QUARRY_BUSYBOX="$TMP/bb" QUARRY_BUSYBOX_VERSION=1:1.0-test "$HERE/build.sh" 6.1 slub arm64 4K
+[ ! -e "$TMP/bb" ] && ok "build.sh: no busybox left behind after a failed download" || ko "build.sh: a failed download left $TMP/bb" ""
 expect "build.sh: usage" 2 "usage: build.sh" "$HERE/build.sh" 6.1
 
 echo "$pass passed, $fail failed"
