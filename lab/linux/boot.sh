@@ -5,7 +5,8 @@
 #   boot.sh NAME [CPUS]     NAME e.g. linux61-slub-x86_64-4K; CPUS default 1
 # QEMU runs under `timeout` (QUARRY_LINUX_TIMEOUT seconds, default 300) and
 # is stopped as soon as the console shows "reboot: System halted" (6.12: "reboot:
-# Power off not available: System halted instead").
+# Power off not available: System halted instead"; arm64, whose PSCI power-off
+# ends QEMU itself: "reboot: Power down").
 # QEMU: lab/linux/qemu.sh, memory QUARRY_LINUX_MEM (default 1G, as Quarry's bench).
 # QUARRY_LINUX_CONSOLE=file: boot nothing, check that console log instead
 # (lab/linux/test.sh checks canned logs this way).
@@ -35,7 +36,7 @@ else
 		</dev/null > "$LOG.raw" 2>&1 &
 	qpid=$!
 	while kill -0 $qpid 2>/dev/null; do
-		if grep -qaE "reboot: (Power off not available: )?System halted" "$LOG.raw"; then kill $qpid 2>/dev/null || true; break; fi
+		if grep -qaE "reboot: (Power off not available: )?(System halted|Power down)" "$LOG.raw"; then kill $qpid 2>/dev/null || true; break; fi
 		sleep 0.5
 	done
 	wait $qpid 2>/dev/null || true
@@ -44,5 +45,5 @@ fi
 if grep -q "QUARRY-INIT: insmod failed" "$LOG"; then
 	die "the module did not load: $(grep 'QUARRY-INIT: insmod failed' "$LOG" | sed 's/QUARRY-INIT: insmod failed: //') (console: $LOG)"
 fi
-grep -qaE "reboot: (Power off not available: )?System halted" "$LOG" || die "QEMU did not reach 'reboot: System halted' (console: $LOG)"
+grep -qaE "reboot: (Power off not available: )?(System halted|Power down)" "$LOG" || die "QEMU did not reach 'reboot: System halted' or 'reboot: Power down' (console: $LOG)"
 python3 "$HERE/check.py" "$LOG" || die "the console log is incomplete (console: $LOG)"
