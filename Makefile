@@ -293,9 +293,10 @@ help:
 	@echo "                -> build/bench-scale/report.md and scale.png; about 2 min on 2 cores"
 	@echo "                (SCALE_THREADS=1,2,4 SCALE_RUNS=3 SCALE_PCT=20 SCALE_KERNEL=0"
 	@echo "                SCALE_HOST=0 SCALE_ARCHES=x86_64,arm64)"
-	@echo "  make bench-linux  Linux 6.1 SLAB/SLUB/SLOB and 6.12 SLUB kernels (Debian's source) running"
-	@echo "                Quarry's kmalloc benchmarks under QEMU -icount -> build/linux/report.md"
-	@echo "                (LINUX_MATRIX=\"6.1:slub:x86_64:4K ...\" LINUX_CPUS=N; cold: ~7 min a kernel)"
+	@echo "  make bench-linux  Linux 6.1 SLAB/SLUB/SLOB and 6.12 SLUB kernels (Debian's source), x86_64 4K"
+	@echo "                and arm64 4K/16K/64K, running Quarry's kmalloc benchmarks under QEMU -icount"
+	@echo "                -> build/linux/report.md (LINUX_MATRIX=\"6.1:slub:x86_64:4K ...\" LINUX_CPUS=N;"
+	@echo "                cold: ~7 min a kernel, 16 kernels)"
 	@echo "  make bench-scale-bundle  the same as one self-contained tarball for a machine where"
 	@echo "                nothing can be installed (SCALE_CORES=16: its NR_CPUS and counts)"
 	@echo "                -> build/bench-scale-bundle-cpusN.tar.xz; there: tar xf, ./run.sh"
@@ -378,9 +379,10 @@ bench-scale-bundle: deps
 	@lab/bench/scale_bundle.sh $(SCALE_CORES)
 
 # Linux's own SLAB, SLUB and SLOB under the same kmalloc benchmarks: small
-# kernels from Debian's linux-source-6.1/6.12, Quarry's module, QEMU -icount
-# (lab/linux/matrix.sh; LINUX_MATRIX="6.1:slub:x86_64:4K ..." LINUX_CPUS=N)
-# -> build/linux/report.md. Cold: about 7 minutes a kernel at -j2.
+# kernels from Debian's linux-source-6.1/6.12 (x86_64 4K; arm64 4K, 16K, 64K),
+# Quarry's module, QEMU -icount (lab/linux/matrix.sh; LINUX_MATRIX=
+# "6.1:slub:x86_64:4K ..." LINUX_CPUS=N) -> build/linux/report.md.
+# Cold: about 7 minutes a kernel at -j2.
 .PHONY: bench-linux
 bench-linux:
 	@LINUX_MATRIX="$(LINUX_MATRIX)" LINUX_CPUS="$(LINUX_CPUS)" lab/linux/matrix.sh

@@ -11,7 +11,10 @@
 # Environment: QUARRY_LINUX_TARBALL=path  use this tarball instead of
 #   /usr/src/linux-source-VERSION.tar.xz (nothing is installed then);
 #   QUARRY_LINUX_MODULE=path  build this module source instead of quarry_bench.c;
-#   JOBS (default 2).
+#   QUARRY_BUSYBOX=path  the static busybox (default: x86_64 /bin/busybox; arm64
+#   build/linux/busybox-arm64, downloaded when missing, see below);
+#   QUARRY_BUSYBOX_VERSION  the busybox-static:arm64 version to download
+#   (default: the host's busybox-static's); JOBS (default 2).
 set -euo pipefail
 
 usage() { echo "usage: build.sh VERSION ALLOC ARCH PAGE (e.g. 6.1 slub x86_64 4K)" >&2; exit 2; }
@@ -35,6 +38,36 @@ esac
 MODSRC=${QUARRY_LINUX_MODULE:-$HERE/quarry_bench.c}
 [ -f "$MODSRC" ] || die "no module source $MODSRC"
 grep -q 'MODULE_LICENSE' "$MODSRC" || die "$MODSRC is not a module source (no MODULE_LICENSE)"
+
+# The static busybox of the initramfs, found (or, for arm64, downloaded) before
+# anything is built. arm64: Debian's busybox-static:arm64 of the host's
+# busybox-static version, downloaded and unpacked, never installed.
+BB=${QUARRY_BUSYBOX:-}
+if [ -z "$BB" ]; then
+	if [ "$ARCH" = x86_64 ]; then BB=/bin/busybox; else BB=$OUT/busybox-$ARCH; fi
+fi
+if [ "$ARCH" = arm64 ] && [ ! -e "$BB" ]; then
+	bbver=${QUARRY_BUSYBOX_VERSION:-$(dpkg-query -W -f='${Version}' busybox-static 2>/dev/null || true)}
+	bbfail() { die "cannot obtain a static busybox for arm64 at $BB: $* (or put one there, or set QUARRY_BUSYBOX=path)"; }
+	[ -n "$bbver" ] || bbfail "busybox-static is not installed on the host, so there is no version to match (apt-get install busybox-static)"
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		[ "$(id -u)" -eq 0 ] || bbfail "arm64 is not a dpkg architecture here; as root: dpkg --add-architecture arm64 && apt-get update"
+		echo "build.sh: adding the arm64 dpkg architecture (to download busybox-static:arm64)" >&2
+		{ dpkg --add-architecture arm64 && apt-get update -q; } >&2 || bbfail "dpkg --add-architecture arm64 && apt-get update failed"
+	fi
+	echo "build.sh: downloading busybox-static:arm64=$bbver into $BB" >&2
+	bbtmp=$(mktemp -d)
+	mkdir -p "$(dirname "$BB")"
+	if ! (cd "$bbtmp" && apt-get download -q "busybox-static:arm64=$bbver") > "$bbtmp/log" 2>&1; then
+		msg=$(tail -1 "$bbtmp/log"); rm -rf "$bbtmp"
+		bbfail "apt-get download busybox-static:arm64=$bbver failed ($msg)"
+	fi
+	dpkg-deb -x "$bbtmp"/busybox-static_*_arm64.deb "$bbtmp/x" && cp "$bbtmp/x/bin/busybox" "$BB.part" && mv "$BB.part" "$BB" ||
+		{ rm -rf "$bbtmp"; bbfail "the downloaded busybox-static:arm64 package has no bin/busybox"; }
+	rm -rf "$bbtmp"
+fi
+[ -x "$BB" ] || die "no static busybox for $ARCH at $BB (x86_64: apt-get install busybox-static)"
+file -L "$BB" 2>/dev/null | grep -q "statically linked" || ! command -v file >/dev/null || die "$BB is not statically linked"
 
 # The source: Debian's tarball, unpacked once under build/linux/src/.
 TARBALL=${QUARRY_LINUX_TARBALL:-/usr/src/linux-source-$VER.tar.xz}
@@ -105,12 +138,6 @@ LOG=$DIR/module.log
 "${KMAKE[@]}" M="$MOD" modules > "$LOG" 2>&1 || { tail -20 "$LOG" >&2; die "the module failed to build (log: $LOG)"; }
 
 # Initramfs: static busybox and /init (lab/linux/init.sh).
-BB=${QUARRY_BUSYBOX:-}
-if [ -z "$BB" ]; then
-	if [ "$ARCH" = x86_64 ]; then BB=/bin/busybox; else BB=$OUT/busybox-$ARCH; fi
-fi
-[ -x "$BB" ] || die "no static busybox for $ARCH at $BB (x86_64: apt-get install busybox-static; arm64: see Documentation/benchmarks.md)"
-file -L "$BB" 2>/dev/null | grep -q "statically linked" || ! command -v file >/dev/null || die "$BB is not statically linked"
 IR=$DIR/initramfs
 rm -rf "$IR" && mkdir -p "$IR"/{bin,proc,sys,dev}
 cp "$BB" "$IR/bin/busybox"

@@ -4,14 +4,19 @@
 # build/linux/report.md (report.py). Goes on past a failed kernel, exits 1
 # at the end if any failed.
 #   LINUX_MATRIX="VER:ALLOC:ARCH:PAGE ..." overrides the default matrix
-#   (x86_64 4K: 6.1 slub, 6.1 slab, 6.1 slob, 6.12 slub), e.g.
-#   LINUX_MATRIX="6.1:slub:arm64:4K 6.1:slub:arm64:64K"; LINUX_CPUS=N boots
+#   (6.1 slub, slab, slob and 6.12 slub at x86_64 4K, then at arm64 4K, 64K
+#   and 16K: 16 kernels), e.g. LINUX_MATRIX="6.1:slub:arm64:4K
+#   6.1:slub:arm64:64K"; LINUX_CPUS=N boots
 #   on N CPUs (default 1; test 3's multi-CPU rows need 2+).
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 OUT=$ROOT/build/linux
-MATRIX=${LINUX_MATRIX:-"6.1:slub:x86_64:4K 6.1:slab:x86_64:4K 6.1:slob:x86_64:4K 6.12:slub:x86_64:4K"}
+DEFAULT=
+for ap in x86_64:4K arm64:4K arm64:64K arm64:16K; do
+	DEFAULT+=" 6.1:slub:$ap 6.1:slab:$ap 6.1:slob:$ap 6.12:slub:$ap"
+done
+MATRIX=${LINUX_MATRIX:-$DEFAULT}
 CPUS=${LINUX_CPUS:-1}
 read -ra items <<< "$MATRIX"
 n=${#items[@]} i=0 failed=() logs=()

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # test.sh - bench-linux's cheap tests (seconds; builds and boots nothing):
-#   - a console log captured from a real boot (testdata/) parses with
-#     lab/bench/parse.py (rows, --counter) and passes check.py and boot.sh's
-#     log check; a truncated copy is refused;
+#   - console logs captured from real boots (testdata/: x86_64, and arm64,
+#     which ends at "reboot: Power down") parse with lab/bench/parse.py (rows,
+#     --counter) and pass check.py and boot.sh's log check; a truncated copy
+#     and one that never powered off are refused;
 #   - a real boot whose module file was garbage: boot.sh names insmod's error;
 #   - build.sh refuses, with its message and a non-zero exit, a missing source
 #     tarball (QUARRY_LINUX_TARBALL pointing nowhere), a module source that is
-#     not one, an unknown allocator, an unsupported arch/page, and a kernel
-#     that fails to build (a fake source whose `make all` fails);
+#     not one, an unknown allocator, an unsupported arch/page, an arm64
+#     static busybox that cannot be downloaded (apt-get stubbed to fail), and
+#     a kernel that fails to build (a fake source whose `make all` fails);
+#   - replay/replay.sh refuses, before building anything, a kernel .config of
+#     neither arch, an arm64 one with no page size, and a missing arm64 busybox;
 #   - model.sh says "not measured" for a kernel not built; boot.sh with the
 #     cache model refuses a missing plugin.
 # Run: lab/linux/test.sh   (prints "N passed, M failed"; exit 1 on a failure)
@@ -38,6 +42,16 @@ expect "parse.py --counter names rdtsc" 0 "^rdtsc under QEMU -icount shift=0" \
 	python3 "$ROOT/lab/bench/parse.py" --counter "$GOOD"
 expect "boot.sh accepts the captured log" 0 "rows$" \
 	env QUARRY_LINUX_CONSOLE="$GOOD" "$HERE/boot.sh" linux61-slub-x86_64-4K
+A64=$TD/linux61-slub-arm64-4K.console.log
+expect "check.py: the captured arm64 SLUB log is complete" 0 "arm64 4K linux61-slub, 1 CPU\(s\): [0-9]+ rows$" \
+	python3 "$HERE/check.py" "$A64"
+expect "parse.py --counter names PMCCNTR_EL0 on arm64" 0 "^PMCCNTR_EL0" \
+	python3 "$ROOT/lab/bench/parse.py" --counter "$A64"
+expect "boot.sh accepts arm64's 'reboot: Power down'" 0 "rows$" \
+	env QUARRY_LINUX_CONSOLE="$A64" "$HERE/boot.sh" linux61-slub-arm64-4K
+grep -v "reboot: Power down" "$A64" > "$TMP/a64-nohalt.log"
+expect "boot.sh refuses a log that never powered off" 1 "QEMU did not reach 'reboot: System halted' or 'reboot: Power down'" \
+	env QUARRY_LINUX_CONSOLE="$TMP/a64-nohalt.log" "$HERE/boot.sh" linux61-slub-arm64-4K
 grep -v -e "BENCH done" -e "test=kmalloc_free_pair size=512 " "$GOOD" > "$TMP/short.log"
 expect "check.py refuses a log without 'BENCH done' and a row" 1 "did not reach 'BENCH done'" \
 	python3 "$HERE/check.py" "$TMP/short.log"
@@ -53,6 +67,16 @@ expect "build.sh: a module source that is not one" 1 "is not a module source" \
 	env QUARRY_LINUX_MODULE="$TMP/bad.c" "$HERE/build.sh" 6.1 slub x86_64 4K
 expect "build.sh: an unknown allocator" 1 "unknown allocator 'slob-seg'" "$HERE/build.sh" 6.1 slob-seg x86_64 4K
 expect "build.sh: x86_64 has no 16K pages" 1 "unsupported arch/page 'x86_64/16K'" "$HERE/build.sh" 6.1 slub x86_64 16K
+# arm64's busybox download failing: stubs for apt-get (fails) and dpkg (arm64 is
+# already a foreign architecture), so nothing is downloaded or changed.
+mkdir -p "$TMP/stub"
+printf '#!/bin/sh\necho "E: stub apt-get: no network" >&2\nexit 100\n' > "$TMP/stub/apt-get"
+printf '#!/bin/sh\necho arm64\n' > "$TMP/stub/dpkg"
+chmod +x "$TMP/stub/apt-get" "$TMP/stub/dpkg"
+expect "build.sh: an arm64 busybox that cannot be downloaded" 1 \
+	"cannot obtain a static busybox for arm64 at $TMP/bb: apt-get download busybox-static:arm64=1:1.0-test failed \(E: stub apt-get: no network\)" \
+	env PATH="$TMP/stub:$PATH" QUARRY_BUSYBOX="$TMP/bb" QUARRY_BUSYBOX_VERSION=1:1.0-test "$HERE/build.sh" 6.1 slub arm64 4K
+[ ! -e "$TMP/bb" ] && ok "build.sh: no busybox left behind after a failed download" || ko "build.sh: a failed download left $TMP/bb" ""
 expect "build.sh: usage" 2 "usage: build.sh" "$HERE/build.sh" 6.1
 # A kernel that does not build: a source tarball whose Makefile configures
 # (the fragment's lines survive) and then fails in `make all`. Tools the
@@ -73,6 +97,20 @@ expect "model.sh: a kernel make bench-linux did not build" 3 "linux61-slub-arm64
 	"$HERE/model.sh" linux61-slub-arm64-2K "$TMP/model"
 expect "boot.sh: the cache model without its plugin" 1 "no cache-model plugin at $TMP/none.so" \
 	env MODEL_PLUGIN="$TMP/none.so" QUARRY_LINUX_MODEL="$TMP/r" "$HERE/boot.sh" linux61-slub-x86_64-4K
+
+# replay.sh: the arch and page size from the kernel's .config (fake build directories).
+printf 'QUARRYTR' > "$TMP/t.qtr"
+touch "$TMP/img"
+fake_kdir() { mkdir -p "$TMP/$1" && touch "$TMP/$1/Module.symvers" && printf '%s\n' "${@:2}" > "$TMP/$1/.config"; }
+fake_kdir riscv CONFIG_RISCV=y CONFIG_MODULES=y
+expect "replay.sh: a kernel neither x86_64 nor arm64" 1 "$TMP/riscv: neither an x86_64 nor an arm64 kernel" \
+	"$HERE/replay/replay.sh" "$TMP/t.qtr" "$TMP/riscv" "$TMP/img" "$TMP/out"
+fake_kdir nopage CONFIG_ARM64=y CONFIG_MODULES=y
+expect "replay.sh: an arm64 kernel without a page size" 1 "$TMP/nopage: an arm64 kernel with no CONFIG_ARM64_4K/16K/64K_PAGES=y" \
+	"$HERE/replay/replay.sh" "$TMP/t.qtr" "$TMP/nopage" "$TMP/img" "$TMP/out"
+fake_kdir a64 CONFIG_ARM64=y CONFIG_ARM64_64K_PAGES=y CONFIG_MODULES=y
+expect "replay.sh: no busybox for arm64" 1 "no static busybox for arm64 at $TMP/none" \
+	env QUARRY_BUSYBOX="$TMP/none" "$HERE/replay/replay.sh" "$TMP/t.qtr" "$TMP/a64" "$TMP/img" "$TMP/out"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -25,10 +25,16 @@
  * trace's names itself (vm_area_struct, ...), and under SLUB with sysfs and
  * slab_nomerge a second cache of a name fails to register.
  *
- * Figures: get_cycles() (RDTSC: one per guest instruction under QEMU
- * -icount) read just before and just after each call, interrupts off, the
- * difference summed per event type; the two reads' own cost is kept, as
- * Quarry's replay keeps its own.
+ * Figures: the counter (x86_64 RDTSC; arm64 PMCCNTR_EL0, which this module
+ * enables on every CPU at load: PMCCFILTR_EL0 = 0, PMCNTENSET_EL0 bit 31,
+ * PMCR_EL0 E, C and LC; under QEMU -icount shift=0 both advance one per
+ * guest instruction) read just before and just after each call,
+ * interrupts off, the difference summed per event type; the two reads' own
+ * cost is kept, as Quarry's replay keeps its own. Each call is also the
+ * cache model's region of its type, exactly as in lab/replay.c: the reads
+ * are marker.h's MODEL_BEGIN_CYCLES/MODEL_END_CYCLES, the mark fused with
+ * the read (replay.sh copies tools/cachemodel/marker.h beside this file),
+ * so the marks add nothing to the figures.
  *
  * Memory: slab = NR_SLAB_RECLAIMABLE_B + NR_SLAB_UNRECLAIMABLE_B. Though
  * named in bytes, at the node level Linux keeps them in pages (vmstat.c's
@@ -74,6 +80,45 @@
 #include <linux/nodemask.h>
 #include <linux/cpumask.h>
 #include <linux/rcupdate.h>
+#include "marker.h"
+
+/*
+ * The counter: RDTSC on x86_64 (get_cycles()); PMCCNTR_EL0 on arm64 after
+ * an ISB, as marker.h's fused reads take it (Linux's get_cycles() there is
+ * CNTVCT, one tick per 16 instructions under -icount).
+ */
+static inline u64 rp_cycles(void)
+{
+#ifdef CONFIG_ARM64
+	u64 v;
+
+	asm volatile("isb\n\tmrs %0, pmccntr_el0" : "=r"(v) : : "memory");
+	return v;
+#else
+	return get_cycles();
+#endif
+}
+
+#ifdef CONFIG_ARM64
+/* The cycle counter on, counting at EL0 and EL1, 64 bits, from zero. */
+static void rp_pmu_enable(void *unused)
+{
+	u64 pmcr;
+
+	asm volatile("msr pmccfiltr_el0, xzr");
+	asm volatile("msr pmcntenset_el0, %0" : : "r"(1UL << 31));
+	asm volatile("mrs %0, pmcr_el0" : "=r"(pmcr));
+	pmcr |= 1 /* E */ | 1 << 2 /* C: reset */ | 1 << 6 /* LC: 64 bits */;
+	asm volatile("msr pmcr_el0, %0\n\tisb" : : "r"(pmcr));
+}
+#endif
+
+/* One allocator call timed into t0/t1 and marked as the model's region id. */
+#define RP_TIMED(id, ...) do {			\
+	MODEL_BEGIN_CYCLES(id, t0);		\
+	__VA_ARGS__;				\
+	MODEL_END_CYCLES(id, t1);		\
+} while (0)
 
 /* ---- The qtrace format (tools/trace/qtrace.h, version 1), kernel types ---- */
 
@@ -501,7 +546,7 @@ static bool run_event(u64 i, const struct qtr_event *e)
 	const gfp_t gfp = GFP_NOWAIT;
 	struct kmem_cache *k = NULL;
 	unsigned long flags;
-	cycles_t t0, t1;
+	u64 t0, t1;
 	void *p = NULL;
 
 	if (!is_alloc(e->type))
@@ -514,54 +559,28 @@ static bool run_event(u64 i, const struct qtr_event *e)
 	}
 	local_irq_save(flags);
 	switch (e->type) {
-	case QTR_KMALLOC:
-		if (e->flags & QTR_F_ZERO) {
-			t0 = get_cycles();
-			barrier();
-			p = kzalloc(e->size_req, gfp);
-			barrier();
-			t1 = get_cycles();
-		} else {
-			t0 = get_cycles();
-			barrier();
-			p = kmalloc(e->size_req, gfp);
-			barrier();
-			t1 = get_cycles();
-		}
+	case QTR_KMALLOC:	/* the flag's test outside the span, as it was before the marks */
+		if (e->flags & QTR_F_ZERO)
+			RP_TIMED(MODEL_R_REPLAY_KMALLOC, p = kzalloc(e->size_req, gfp));
+		else
+			RP_TIMED(MODEL_R_REPLAY_KMALLOC, p = kmalloc(e->size_req, gfp));
 		break;
 	case QTR_CACHE_ALLOC:
-		t0 = get_cycles();
-		barrier();
-		p = kmem_cache_alloc(k, gfp);
-		if (p && (e->flags & QTR_F_ZERO))
-			memset(p, 0, e->size_req);
-		barrier();
-		t1 = get_cycles();
+		RP_TIMED(MODEL_R_REPLAY_CACHE_ALLOC, p = kmem_cache_alloc(k, gfp);
+			 if (p && (e->flags & QTR_F_ZERO))
+				memset(p, 0, e->size_req));
 		break;
 	case QTR_PAGE_ALLOC:
-		t0 = get_cycles();
-		barrier();
-		p = alloc_pages(gfp, page_order(e->cache));
-		barrier();
-		t1 = get_cycles();
+		RP_TIMED(MODEL_R_REPLAY_PAGE_ALLOC, p = alloc_pages(gfp, page_order(e->cache)));
 		break;
 	case QTR_KFREE:		/* k set: SLOB, a cache object (kfree would read a header it lacks) */
+		RP_TIMED(MODEL_R_REPLAY_KFREE, if (k) kmem_cache_free(k, p); else kfree(p));
+		break;
 	case QTR_CACHE_FREE:
-		t0 = get_cycles();
-		barrier();
-		if (k)
-			kmem_cache_free(k, p);
-		else
-			kfree(p);
-		barrier();
-		t1 = get_cycles();
+		RP_TIMED(MODEL_R_REPLAY_CACHE_FREE, if (k) kmem_cache_free(k, p); else kfree(p));
 		break;
 	default: /* QTR_PAGE_FREE: the check allows no other type */
-		t0 = get_cycles();
-		barrier();
-		__free_pages(p, page_order(e->cache));
-		barrier();
-		t1 = get_cycles();
+		RP_TIMED(MODEL_R_REPLAY_PAGE_FREE, __free_pages(p, page_order(e->cache)));
 		break;
 	}
 	local_irq_restore(flags);
@@ -749,7 +768,7 @@ static int __init quarry_replay_init(void)
 	s64 used_end;
 	long slab_after;
 	bool ok = true, warned0;
-	cycles_t t0, t1;
+	u64 t0, t1;
 	unsigned int t;
 	int err;
 
@@ -759,6 +778,9 @@ static int __init quarry_replay_init(void)
 		       RP_MAX_SAMPLES);
 		return -EINVAL;
 	}
+#ifdef CONFIG_ARM64
+	on_each_cpu(rp_pmu_enable, NULL, 1);
+#endif
 	err = load_trace();
 	if (err)
 		return err;
@@ -804,7 +826,7 @@ static int __init quarry_replay_init(void)
 	local_irq_disable();
 	rp.start_free = nr_free_exact();
 	rp.start_slab = slab_pages();
-	t0 = get_cycles();
+	t0 = rp_cycles();
 	for (k = 0; k < h->n_events && !rp.stop; k++) {
 		const struct qtr_event *e = &rp.ev[k];
 		const struct qtr_event *a = e->alloc_event != QTR_NONE ? &rp.ev[e->alloc_event] : e;
@@ -818,7 +840,7 @@ static int __init quarry_replay_init(void)
 		if (!run_event(k, e))
 			break;
 	}
-	t1 = get_cycles();
+	t1 = rp_cycles();
 	if (!rp.stop)
 		sample(h->n_events);
 	for (t = 1; t < QTR_NR_TYPES; t++)

@@ -6,11 +6,17 @@
 #   lab/linux/replay/replay.sh TRACE.qtr KDIR BZIMAGE OUTDIR
 #     TRACE.qtr  a converted trace (build/replay/bin/convert -q in.txt.xz out.qtr)
 #     KDIR       the kernel's build directory (.config, Module.symvers)
-#     BZIMAGE    that kernel's image (x86_64 bzImage)
+#     BZIMAGE    that kernel's image (x86_64 bzImage, arm64 Image)
 #     OUTDIR     where the results go (made if missing)
 #   Environment: MEM=512M guest memory (-m); PAGES=1 replays the page events
 #     too; SAMPLES=200 memory samples; BOOTS=2 boots (each after the first
-#     must print identical REPLAY lines); TIMEOUT=900 seconds per boot.
+#     must print identical REPLAY lines); TIMEOUT=900 seconds per boot;
+#     QUARRY_BUSYBOX=path the static busybox (default: x86_64 /bin/busybox,
+#     arm64 build/linux/busybox-arm64, which lab/linux/build.sh downloads).
+#
+# The arch and page size come from KDIR/.config (CONFIG_X86_64; CONFIG_ARM64
+# with CONFIG_ARM64_4K/16K/64K_PAGES); QEMU is lab/linux/qemu.sh's, on 1 CPU.
+# The module is built with tools/cachemodel/marker.h copied beside it.
 #
 # Output in OUTDIR: console.log (boot 1; console.bootN.log for later boots),
 # <trace>.summary (variant=..., the REPLAY k=v lines, all_passes_ok=,
@@ -22,6 +28,7 @@
 # the guest's memory, QEMU timed out, the kernel panicked.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../../.." && pwd)
 
 die() {
 	echo "linux-replay: $*" >&2
@@ -46,21 +53,30 @@ case $PAGES in 0 | 1) ;; *) die "PAGES=$PAGES: 0 or 1" ;; esac
 case $SAMPLES in [1-9] | [1-9][0-9]* ) ;; *) die "SAMPLES=$SAMPLES: a number from 1 to 50000" ;; esac
 case $BOOTS in [1-9]) ;; *) die "BOOTS=$BOOTS: 1 to 9" ;; esac
 case $MEM in [1-9]*[MG]) ;; *) die "MEM=$MEM: a size such as 512M or 2G" ;; esac
-for t in qemu-system-x86_64 cpio gzip timeout python3; do
-	command -v "$t" > /dev/null || die "$t is not installed"
+# The arch, the page size and the tools that go with them, from the kernel's .config.
+if grep -q '^CONFIG_X86_64=y' "$KDIR/.config"; then
+	arch=x86_64 page=4K qemu=qemu-system-x86_64 KMAKE=() CC=gcc BB=${QUARRY_BUSYBOX:-/bin/busybox}
+elif grep -q '^CONFIG_ARM64=y' "$KDIR/.config"; then
+	arch=arm64 qemu=qemu-system-aarch64 CC=aarch64-linux-gnu-gcc
+	KMAKE=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
+	BB=${QUARRY_BUSYBOX:-$ROOT/build/linux/busybox-arm64}
+	page=$(sed -n 's/^CONFIG_ARM64_\(4K\|16K\|64K\)_PAGES=y$/\1/p' "$KDIR/.config")
+	[ -n "$page" ] || die "$KDIR: an arm64 kernel with no CONFIG_ARM64_4K/16K/64K_PAGES=y in its .config"
+else
+	die "$KDIR: neither an x86_64 nor an arm64 kernel (no CONFIG_X86_64=y or CONFIG_ARM64=y in its .config)"
+fi
+for t in "$qemu" "$CC" cpio gzip timeout python3; do
+	command -v "$t" > /dev/null || die "$t is not installed (needed for the $arch kernel in $KDIR)"
 done
-BB=/bin/busybox
-[ -x "$BB" ] || die "no static busybox at $BB (apt-get install busybox-static)"
+[ -x "$BB" ] || die "no static busybox for $arch at $BB (x86_64: apt-get install busybox-static; arm64: lab/linux/build.sh downloads it, or set QUARRY_BUSYBOX)"
 
-grep -q '^CONFIG_X86_64=y' "$KDIR/.config" ||
-	die "$KDIR: not an x86_64 kernel (arm64 needs the PMCCNTR_EL0 counter: not done yet)"
 grep -q '^CONFIG_MODULES=y' "$KDIR/.config" || die "$KDIR: the kernel has no module support (CONFIG_MODULES)"
 alloc=$(sed -n 's/^CONFIG_\(SLAB\|SLUB\|SLOB\)=y$/\1/p' "$KDIR/.config" | tr 'A-Z' 'a-z' | head -1)
 kver=$(sed -n 's/^VERSION = //p' "$KDIR/Makefile" "$KDIR/source/Makefile" 2> /dev/null | head -1)
 kpl=$(sed -n 's/^PATCHLEVEL = //p' "$KDIR/Makefile" "$KDIR/source/Makefile" 2> /dev/null | head -1)
-[ -n "$kver" ] || kver=$(sed -n 's/^# Linux\/x86 \([0-9]*\)\.\([0-9]*\).*/\1/p' "$KDIR/.config")
-[ -n "$kpl" ] || kpl=$(sed -n 's/^# Linux\/x86 \([0-9]*\)\.\([0-9]*\).*/\2/p' "$KDIR/.config")
-variant="x86_64 linux-$kver.$kpl-$alloc 4K"
+[ -n "$kver" ] || kver=$(sed -n 's/^# Linux\/[a-z0-9_]* \([0-9]*\)\.\([0-9]*\).*/\1/p' "$KDIR/.config")
+[ -n "$kpl" ] || kpl=$(sed -n 's/^# Linux\/[a-z0-9_]* \([0-9]*\)\.\([0-9]*\).*/\2/p' "$KDIR/.config")
+variant="$arch linux-$kver.$kpl-$alloc $page"
 
 mkdir -p "$OUT" || die "cannot make $OUT"
 OUT=$(cd "$OUT" && pwd)
@@ -95,19 +111,19 @@ need_mb=$(((tsize * 3 + n_objects * 8 + peak_req * 2 + (PAGES == 1 ? peak_pages 
 M=$OUT/module
 rm -rf "$M"
 mkdir -p "$M"
-cp "$HERE/quarry_replay.c" "$HERE/Kbuild" "$M/"
+cp "$HERE/quarry_replay.c" "$HERE/Kbuild" "$ROOT/tools/cachemodel/marker.h" "$M/"
 # (the build directory left out of the module: the same module, byte for byte,
 # whatever OUTDIR; the initramfs's bytes place the guest's pages, and the
 # page allocator's work in a call depends on where they are)
-if ! make -C "$KDIR" M="$M" KCFLAGS="-ffile-prefix-map=$M/=lab/linux/replay/" modules > "$OUT/module-build.log" 2>&1 || [ ! -f "$M/quarry_replay.ko" ]; then
+if ! make -C "$KDIR" "${KMAKE[@]}" M="$M" KCFLAGS="-ffile-prefix-map=$M/=lab/linux/replay/" modules > "$OUT/module-build.log" 2>&1 || [ ! -f "$M/quarry_replay.ko" ]; then
 	grep -E 'error|Error|WARNING' "$OUT/module-build.log" | head -20 >&2
 	die "the module does not build against $KDIR (see $OUT/module-build.log)"
 fi
 
 # The loader: one finit_module() (busybox's insmod loads again with
 # init_module() when finit_module() fails, and the module always fails).
-gcc -static -Os -o "$M/finit" "$HERE/finit.c" >> "$OUT/module-build.log" 2>&1 ||
-	die "the module loader (finit.c) does not build statically (libc6-dev; see $OUT/module-build.log)"
+"$CC" -static -Os -o "$M/finit" "$HERE/finit.c" >> "$OUT/module-build.log" 2>&1 ||
+	die "the module loader (finit.c) does not build statically with $CC (libc6-dev; see $OUT/module-build.log)"
 
 # The initramfs: static busybox, the loader, the module, the trace, /init.
 IR=$OUT/initramfs
@@ -137,13 +153,13 @@ chmod +x "$IR/init"
 	die "cannot make the initramfs"
 
 # collect LOG: the REPLAY lines as OUT/name.summary, the samples as OUT/name.csv (kreplay.sh's form).
-. "$HERE/../../../tools/trace/collect.sh"
+. "$ROOT/tools/trace/collect.sh"
 collect() {
 	replay_collect "$1" "$OUT" "$name" "$variant"
 }
 
 . "$HERE/../qemu.sh"
-linux_qemu_cmd x86_64 4K 1 "$MEM" || exit 1
+linux_qemu_cmd "$arch" "$page" 1 "$MEM" || exit 1
 
 # boot LOG: one -icount boot; its console (CRs and printk times gone) in LOG.
 boot() {
