@@ -606,7 +606,7 @@ int replay_run(const struct boot_info *bi, bool icount)
 {
 	const struct qtr_header *h;
 	struct rp_cpu sum = { 0 };
-	unsigned long long expect_live = 0, left, live_end, slab_end, used_end, req_end, linux_end;
+	unsigned long long expect_live = 0, left, live_end, slab_end, shrunk_end, used_end, req_end, linux_end;
 	unsigned long long blocks_end, n_out = 0;
 	unsigned long end_free, bad, corrupt;
 	unsigned int saved_timeout = smp_call_timeout, cpu;
@@ -724,6 +724,9 @@ int replay_run(const struct boot_info *bi, bool icount)
 	req_end = rp.live_req;
 	linux_end = rp.live_linux;
 	blocks_end = rp.block_bytes;
+	/* Slab: once every CPU's caching and every empty slab went back (the end, shrunk). */
+	slab_drain_all();
+	shrunk_end = (unsigned long long)slab_total_pages() * PAGE_SIZE;
 	bad = slab_bad_frees - rp.bad0;
 	corrupt = slab_corruptions - rp.corrupt0;
 	end_free = free_everything(&left);
@@ -779,10 +782,10 @@ int replay_run(const struct boot_info *bi, bool icount)
 	       "REPLAY peak_req=%llu\nREPLAY peak_linux=%llu\nREPLAY end_slab=%llu\n"
 	       "REPLAY end_used=%llu\nREPLAY end_object=%llu\nREPLAY end_req=%llu\n"
 	       "REPLAY end_linux=%llu\nREPLAY end_live=%llu\nREPLAY failed=%llu\nREPLAY stopped=%d\n"
-	       "REPLAY accounting_ok=%d\nREPLAY total_cost=%llu\n",
+	       "REPLAY accounting_ok=%d\nREPLAY total_cost=%llu\nREPLAY end_shrunk_slab=%llu\n",
 	       rp.peak.slab, rp.peak.used, rp.peak.object, rp.peak.req, rp.peak.linux_bytes, slab_end,
 	       used_end, used_end - blocks_end, req_end, linux_end, live_end, rp.n_failed, stopped,
-	       ok, (unsigned long long)(t1 - t0));
+	       ok, (unsigned long long)(t1 - t0), shrunk_end);
 	if (rp.n_failed)
 		printk("replay: %llu allocations failed, %llu frees of them left out\n", rp.n_failed,
 		       rp.frees_of_failed);

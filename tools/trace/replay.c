@@ -449,7 +449,7 @@ static bool run_pass(unsigned int pass, bool *stopped)
 	unsigned long long step = h->n_events / opt_samples ? h->n_events / opt_samples : 1;
 	unsigned long long next = pass ? h->n_events + 1 : 0, expect_live = 0, left, n_out = 0;
 	unsigned long long want[QTR_NR_TYPES] = {0};
-	unsigned long long live_end, slab_end, used_end, req_end, linux_end, blocks_end;
+	unsigned long long live_end, slab_end, shrunk_end, used_end, req_end, linux_end, blocks_end;
 	unsigned long bad, corrupt, end_free;
 	double overhead = tsc_overhead(), ns_per_tick;
 	uint64_t ns0, ns, tsc0, tsc_all;
@@ -526,6 +526,9 @@ static bool run_pass(unsigned int pass, bool *stopped)
 	req_end = live_req;
 	linux_end = live_linux;
 	blocks_end = block_bytes_live;
+	/* Slab: once every CPU's caching and every empty slab went back (the end, shrunk). */
+	slab_drain_all();
+	shrunk_end = (unsigned long long)slab_total_pages() * PAGE_SIZE;
 	bad = slab_bad_frees - start_bad_frees;
 	corrupt = slab_corruptions - start_corruptions;
 	end_free = free_everything(&left);
@@ -577,10 +580,10 @@ static bool run_pass(unsigned int pass, bool *stopped)
 			fprintf(s, "peak_slab=%llu\npeak_used=%llu\npeak_object=%llu\npeak_req=%llu\n"
 				   "peak_linux=%llu\nend_slab=%llu\nend_used=%llu\nend_object=%llu\n"
 				   "end_req=%llu\nend_linux=%llu\nend_live=%llu\nfailed=%llu\nstopped=%d\n"
-				   "accounting_ok=%d\n",
+				   "accounting_ok=%d\nend_shrunk_slab=%llu\n",
 				peak.slab, peak.used, peak.object, peak.req, peak.linux_bytes, slab_end,
 				used_end, used_end - blocks_end, req_end, linux_end, live_end, n_failed,
-				*stopped, ok);
+				*stopped, ok, shrunk_end);
 			fclose(s);
 		}
 		fprintf(stderr, "replay %s: %llu events; peak Slab: %llu kB, object memory %llu kB for %llu "

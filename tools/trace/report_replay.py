@@ -81,12 +81,21 @@ def load(d):
     return sorted(runs, key=key)
 
 
+def shrunk(s):
+    """Slab: at the end once every CPU's caching and every empty slab went back (slab_drain_all),
+    beyond the start, kB; '-' for a run that did not measure it."""
+    if "end_shrunk_slab" not in s or "slab_start" not in s:
+        return "-"
+    return kib(int(s["end_shrunk_slab"]) - int(s["slab_start"]))
+
+
 def memory_table(runs):
     out = [
         "| allocator | page | peak Slab: kB | peak object memory kB | live requested kB then | "
         "efficiency then | requested / traced bytes_alloc then | end object memory kB | "
-        "end requested kB | end efficiency | requested / traced bytes_alloc at end | accounting |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "end requested kB | end efficiency | requested / traced bytes_alloc at end | "
+        "end Slab: shrunk, beyond start kB | accounting |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in runs:
         s, rows = r["s"], r["rows"]
@@ -97,11 +106,11 @@ def memory_table(runs):
         ok = "exact" if s.get("all_passes_ok") == "1" else (
             "FAILED (%s allocations failed)" % s.get("failed", "?") if s.get("failed", "0") != "0" else "NOT EXACT")
         out.append(
-            "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |"
+            "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |"
             % (r["alloc"], r["page"], kib(max(x["slab_bytes"] for x in rows)), kib(pk["object_bytes"]),
                kib(pk["live_req"]), pct(pk["live_req"], pk["object_bytes"]), pct(pk["live_req"], pk["live_linux"]),
                kib(end["object_bytes"]), kib(end["live_req"]), pct(end["live_req"], end["object_bytes"]),
-               pct(end["live_req"], end["live_linux"]), ok))
+               pct(end["live_req"], end["live_linux"]), shrunk(s), ok))
     return out
 
 
@@ -253,7 +262,8 @@ def model_section(d, arch):
 
 
 AGREE_KEYS = [("peak_object", "peak object memory"), ("end_object", "end object memory"),
-              ("peak_used", "peak pages in use"), ("end_used", "end pages in use")]
+              ("peak_used", "peak pages in use"), ("end_used", "end pages in use"),
+              ("end_shrunk_slab", "end Slab: shrunk")]
 
 
 def sample_diffs(h, k):
@@ -524,7 +534,9 @@ def main():
               "requested bytes at that sample. Efficiency: live requested / object memory. \"requested / "
               "traced bytes_alloc\": live requested / the object sizes the traced kernel gave the same "
               "objects (its size-class rounding only, not the memory Linux holds: partly used slabs, "
-              "per-CPU caches and slab headers are not in it). Slab: as "
+              "per-CPU caches and slab headers are not in it). End shrunk: Slab: at the end once every "
+              "CPU's caching and every empty slab went back (slab_drain_all: what kmem_cache_shrink "
+              "of every cache on every CPU gives back), beyond the start. Slab: as "
               "slab_total_pages() counts it (SLOB counts its big objects' pages, SLAB and SLUB do not).",
               ""] + memory_table(runs) + [""]
     lines += report_causes.causes_section(runs, d)
