@@ -372,8 +372,17 @@ def per_op(s, t):
 
 
 def beyond_start(s, key):
-    """A Slab: figure of summary s beyond the replay's start, bytes."""
-    return int(s.get(key, "0")) - int(s.get("slab_start", "0"))
+    """A Slab: figure of summary s beyond the replay's start, bytes (None where s lacks it)."""
+    if key not in s:
+        return None
+    return int(s[key]) - int(s.get("slab_start", "0"))
+
+
+MEM_KEYS = ("peak_slab", "end_slab", "end_shrunk_slab")
+
+
+def kibq(v):
+    return "-" if v is None else kib(v)
 
 
 def linux_section(d, arch, quarry):
@@ -394,31 +403,33 @@ def linux_section(d, arch, quarry):
            "the same calls in the same order, the same counter around each (guest instructions, "
            "its own reads included), Slab: sampled at the same events; Linux's from its slab page "
            "counters (NR_SLAB_RECLAIMABLE_B + NR_SLAB_UNRECLAIMABLE_B), Quarry's from "
-           "slab_total_pages(). Peak and end: kB beyond the replay's start. Ratio: Quarry / Linux.",
+           "slab_total_pages(). Peak and end: kB beyond the replay's start; end shrunk: at the end once "
+           "every cache gave back its per-CPU caching and empty slabs (Linux: kmem_cache_shrink of "
+           "every trace and kmalloc cache; Quarry: slab_drain_all). Ratio: Quarry / Linux.",
            "", "| page | allocator | " + " | ".join(TYPES[t] for t in types) +
-           " | peak Slab: kB | end Slab: kB |", "|---|---|" + "---:|" * (len(types) + 2)]
+           " | peak Slab: kB | end Slab: kB | end shrunk kB |", "|---|---|" + "---:|" * (len(types) + 3)]
     for q in quarry:
         for name in LINUX_OF.get(q["alloc"], []):
             ls = by.get((name, q["page"]))
             cells_q = [per_op(q["s"], t) for t in types]
             fmt = lambda v: "-" if v is None else "%.1f" % v
-            mem_q = [beyond_start(q["s"], "peak_slab"), beyond_start(q["s"], "end_slab")]
-            out.append("| %s | Quarry %s | %s | %s | %s |" % (
-                q["page"], q["alloc"], " | ".join(fmt(v) for v in cells_q), kib(mem_q[0]),
-                kib(mem_q[1])))
+            mem_q = [beyond_start(q["s"], k) for k in MEM_KEYS]
+            out.append("| %s | Quarry %s | %s | %s |" % (
+                q["page"], q["alloc"], " | ".join(fmt(v) for v in cells_q),
+                " | ".join(kibq(v) for v in mem_q)))
             if ls is None:
                 out.append("| %s | %s | not measured: run make replay ... LINUX=1 |%s" % (
-                    q["page"], LINUX_NAMES[name], " |" * (len(types) + 1)))
+                    q["page"], LINUX_NAMES[name], " |" * (len(types) + 2)))
                 continue
             cells_l = [per_op(ls, t) for t in types]
-            mem_l = [beyond_start(ls, "peak_slab"), beyond_start(ls, "end_slab")]
-            out.append("| %s | %s | %s | %s | %s |" % (
-                q["page"], LINUX_NAMES[name], " | ".join(fmt(v) for v in cells_l), kib(mem_l[0]),
-                kib(mem_l[1])))
+            mem_l = [beyond_start(ls, k) for k in MEM_KEYS]
+            out.append("| %s | %s | %s | %s |" % (
+                q["page"], LINUX_NAMES[name], " | ".join(fmt(v) for v in cells_l),
+                " | ".join(kibq(v) for v in mem_l)))
             rat = lambda a, b: "-" if a is None or not b else "%.2f" % (a / b)
-            out.append("| %s | ratio | %s | %s | %s |" % (
+            out.append("| %s | ratio | %s | %s |" % (
                 q["page"], " | ".join(rat(a, b) for a, b in zip(cells_q, cells_l)),
-                rat(mem_q[0], mem_l[0]), rat(mem_q[1], mem_l[1])))
+                " | ".join(rat(a, b) for a, b in zip(mem_q, mem_l))))
     out += [""]
     return out, bad
 
