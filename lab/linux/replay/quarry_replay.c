@@ -80,6 +80,10 @@
 #include <linux/nodemask.h>
 #include <linux/cpumask.h>
 #include <linux/rcupdate.h>
+#include <linux/kthread.h>
+#include <linux/completion.h>
+#include <linux/spinlock.h>
+#include <linux/sched.h>
 #include "marker.h"
 
 /*
@@ -180,8 +184,12 @@ MODULE_PARM_DESC(samples, "memory samples over the replay (1 to 50000, default 2
 static bool icount;
 module_param(icount, bool, 0444);
 MODULE_PARM_DESC(icount, "say the guest runs under QEMU -icount (REPLAY mode=icount)");
+static uint cpus = 1;
+module_param(cpus, uint, 0444);
+MODULE_PARM_DESC(cpus, "replay on this many CPUs, as the trace's CPUs (1 to 8; at most the online and the traced CPUs)");
 
 #define RP_MAX_SAMPLES	50000
+#define RP_MAX_CPUS	8
 #define RP_NAME_PREFIX	"q:"
 
 /* ---- State ---- */
@@ -219,10 +227,27 @@ static struct {
 	u64 live_objs, live_req, live_linux, live_blocks, block_bytes;
 	struct rp_peak peak;
 	u64 cost[QTR_NR_TYPES], done[QTR_NR_TYPES], want[QTR_NR_TYPES], skipped[QTR_NR_TYPES];
+	u64 remote, waited;
 	u64 n_failed;
+	unsigned int ncpus;
 	bool stop;
 	char err[256];
 } rp;
+
+/* Each replaying CPU's own counts (by rank), summed into rp's at the end. */
+struct rp_cpu {
+	u64 cost[QTR_NR_TYPES], done[QTR_NR_TYPES], want[QTR_NR_TYPES], skipped[QTR_NR_TYPES];
+	u64 remote;	/* frees of an object another rank allocated */
+	u64 waited;	/* ... that had to wait for the allocation */
+};
+static struct rp_cpu rpc[RP_MAX_CPUS];
+static DEFINE_RAW_SPINLOCK(sample_lock);
+
+/* The live figures, updated by every replaying CPU (a u64 laid out as atomic64_t's counter). */
+static inline void add(u64 *x, s64 v)
+{
+	atomic64_add(v, (atomic64_t *)x);
+}
 
 static const char *const type_name[QTR_NR_TYPES] = {
 	[QTR_KMALLOC] = "kmalloc",	   [QTR_KFREE] = "kfree",
@@ -479,13 +504,20 @@ static void sample(u64 i)
 								rp.live_linux, rp.block_bytes };
 }
 
+/* The samples due at event i (any replaying CPU, one at a time). */
 static void maybe_sample(u64 i)
 {
-	if (i < rp.next_sample)
+	unsigned long flags;
+
+	if (i < READ_ONCE(rp.next_sample))
 		return;
-	sample(i);
-	while (rp.next_sample <= i)
-		rp.next_sample += rp.step;
+	raw_spin_lock_irqsave(&sample_lock, flags);
+	if (i >= rp.next_sample) {
+		sample(i);
+		while (rp.next_sample <= i)
+			rp.next_sample += rp.step;
+	}
+	raw_spin_unlock_irqrestore(&sample_lock, flags);
 }
 
 /* ---- The replay ---- */
@@ -535,12 +567,36 @@ static bool alloc_failed(u64 i, const struct qtr_event *e)
 					   e->size_req,
 	       e->type == QTR_CACHE_ALLOC ? " from " : "",
 	       e->type == QTR_CACHE_ALLOC ? rp.caches[e->cache].name : "");
-	rp.stop = true;
+	WRITE_ONCE(rp.stop, true);
 	return false;
 }
 
-/* Run event i; false if the replay is to stop. */
-static bool run_event(u64 i, const struct qtr_event *e)
+/*
+ * The object a free gives back, once its allocation ran (on whichever
+ * CPU): spins, yielding the vCPU, while it has not; NULL if the replay
+ * stopped meanwhile. The lowest event not yet run never waits, so the
+ * replay always moves on.
+ */
+static void *wait_for(const struct qtr_event *e, struct rp_cpu *c)
+{
+	const struct qtr_event *a = &rp.ev[e->alloc_event];
+	void *p = smp_load_acquire(ptr_slot(e->object));
+
+	if (a->cpu % rp.ncpus != e->cpu % rp.ncpus)
+		c->remote++;
+	if (p)
+		return p;
+	c->waited++;
+	while (!(p = smp_load_acquire(ptr_slot(e->object)))) {
+		if (READ_ONCE(rp.stop))
+			return NULL;
+		cpu_relax();
+	}
+	return p;
+}
+
+/* Run event i on this CPU (its counts in c); false if the replay is to stop. */
+static bool run_event(u64 i, const struct qtr_event *e, struct rp_cpu *c)
 {
 	const struct qtr_event *a = e->alloc_event != QTR_NONE ? &rp.ev[e->alloc_event] : e;
 	const gfp_t gfp = GFP_NOWAIT;
@@ -549,8 +605,11 @@ static bool run_event(u64 i, const struct qtr_event *e)
 	u64 t0, t1;
 	void *p = NULL;
 
-	if (!is_alloc(e->type))
-		p = *ptr_slot(e->object);
+	if (!is_alloc(e->type)) {
+		p = wait_for(e, c);
+		if (!p)
+			return false;
+	}
 	if (e->type == QTR_CACHE_ALLOC || (e->type == QTR_CACHE_FREE && e->cache != QTR_NONE) ||
 	    (IS_ENABLED(CONFIG_SLOB) && e->type == QTR_KFREE && e->cache != QTR_NONE)) {
 		k = cache_for(e->cache);
@@ -584,31 +643,118 @@ static bool run_event(u64 i, const struct qtr_event *e)
 		break;
 	}
 	local_irq_restore(flags);
-	rp.cost[e->type] += t1 - t0;
-	rp.done[e->type]++;
+	c->cost[e->type] += t1 - t0;
+	c->done[e->type]++;
 	if (is_alloc(e->type)) {
 		if (!p)
 			return alloc_failed(i, e);
-		rp.live_objs++;
+		add(&rp.live_objs, 1);
 		if (e->type == QTR_PAGE_ALLOC) {
-			rp.live_blocks++;
-			rp.block_bytes += PAGE_SIZE << page_order(e->cache);
+			add(&rp.live_blocks, 1);
+			add(&rp.block_bytes, PAGE_SIZE << page_order(e->cache));
 		} else {
-			rp.live_req += e->size_req;
-			rp.live_linux += e->size_alloc;
+			add(&rp.live_req, e->size_req);
+			add(&rp.live_linux, e->size_alloc);
 		}
-		*ptr_slot(e->object) = p;
+		/* release: a CPU waiting to free it sees the object made */
+		smp_store_release(ptr_slot(e->object), p);
 		return true;
 	}
 	*ptr_slot(e->object) = NULL;
-	rp.live_objs--;
+	add(&rp.live_objs, -1);
 	if (e->type == QTR_PAGE_FREE) {
-		rp.live_blocks--;
-		rp.block_bytes -= PAGE_SIZE << page_order(e->cache);
+		add(&rp.live_blocks, -1);
+		add(&rp.block_bytes, -(s64)(PAGE_SIZE << page_order(e->cache)));
 	} else {
-		rp.live_req -= a->size_req;
-		rp.live_linux -= a->size_alloc;
+		add(&rp.live_req, -(s64)a->size_req);
+		add(&rp.live_linux, -(s64)a->size_alloc);
 	}
+	return true;
+}
+
+/*
+ * Rank r's share of the replay: every event of the traced CPUs c with
+ * c mod ncpus == r, in file order (lab/replay.c's rule). Interrupts off.
+ */
+static void replay_rank(unsigned int r)
+{
+	struct rp_cpu *c = &rpc[r];
+	u64 k;
+
+	for (k = 0; k < rp.hdr->n_events && !READ_ONCE(rp.stop); k++) {
+		const struct qtr_event *e = &rp.ev[k];
+		const struct qtr_event *a = e->alloc_event != QTR_NONE ? &rp.ev[e->alloc_event] : e;
+
+		if (e->cpu % rp.ncpus != r)
+			continue;
+		maybe_sample(k);
+		if (left_out(a)) {
+			c->skipped[e->type]++;
+			continue;
+		}
+		c->want[e->type]++;
+		if (!run_event(k, e, c))
+			break;
+	}
+}
+
+/* One replaying CPU of several: a kthread bound to it, started by 'go'. */
+struct rp_thread {
+	unsigned int rank;
+	struct completion *go, done;
+};
+
+static int rp_thread_fn(void *arg)
+{
+	struct rp_thread *th = arg;
+
+	wait_for_completion(th->go);
+	local_irq_disable();
+	replay_rank(th->rank);
+	local_irq_enable();
+	complete(&th->done);
+	return 0;
+}
+
+/*
+ * The replay on rp.ncpus CPUs (2 or more): one kthread per rank, bound to
+ * the rank-th online CPU, each with interrupts off through its share. The
+ * start is read once every thread waits for 'go'. False (said) if the
+ * threads could not be made; nothing has run then.
+ */
+static bool replay_threads(u64 *t0, u64 *t1)
+{
+	static struct rp_thread th[RP_MAX_CPUS];
+	DECLARE_COMPLETION_ONSTACK(go);
+	unsigned int r = 0, cpu;
+	struct task_struct *t;
+
+	for_each_online_cpu(cpu) {
+		if (r == rp.ncpus)
+			break;
+		th[r].rank = r;
+		th[r].go = &go;
+		init_completion(&th[r].done);
+		t = kthread_create(rp_thread_fn, &th[r], "qreplay/%u", r);
+		if (IS_ERR(t)) {
+			pr_err("replay: cannot make the replay thread of CPU %u\n", cpu);
+			WRITE_ONCE(rp.stop, true);
+			complete_all(&go);
+			while (r--)
+				wait_for_completion(&th[r].done);
+			return false;
+		}
+		kthread_bind(t, cpu);
+		wake_up_process(t);
+		r++;
+	}
+	rp.start_free = nr_free_exact();
+	rp.start_slab = slab_pages();
+	*t0 = rp_cycles();
+	complete_all(&go);
+	for (r = 0; r < rp.ncpus; r++)
+		wait_for_completion(&th[r].done);
+	*t1 = rp_cycles();
 	return true;
 }
 
@@ -729,8 +875,8 @@ static void print_results(u64 left, long end_slab_pages_after, bool ok, u64 slab
 		pr_info("REPLAY-SAMPLE %llu,%lld,%lld,%lld,%llu,%llu,%llu\n", x->event, x->slab,
 			x->used, x->object, x->req, x->linux_bytes, x->blocks);
 	}
-	pr_info("\nreplay: %s inside the allocator per operation (%s, 1 CPU):\n", unit,
-		icount ? "QEMU -icount: deterministic" : "real time");
+	pr_info("\nreplay: %s inside the allocator per operation (%s, %u CPU(s)):\n", unit,
+		icount ? "QEMU -icount: deterministic" : "real time", rp.ncpus);
 	pr_info("  %-12s %10s %14s %10s\n", "event", "ops", unit, "per op");
 	for (t = 1; t < QTR_NR_TYPES; t++) {
 		u64 n = rp.done[t], x10 = n ? div64_u64(rp.cost[t] * 10 + n / 2, n) : 0;
@@ -741,9 +887,9 @@ static void print_results(u64 left, long end_slab_pages_after, bool ok, u64 slab
 		pr_info("REPLAY cost_per_op_x10_%u=%llu\n", t, x10);
 	}
 	pr_info("REPLAY mode=%s\n", icount ? "icount" : "realtime");
-	pr_info("REPLAY cpus=1\n");
-	pr_info("REPLAY remote_frees=0\n");
-	pr_info("REPLAY waited_frees=0\n");
+	pr_info("REPLAY cpus=%u\n", rp.ncpus);
+	pr_info("REPLAY remote_frees=%llu\n", rp.remote);
+	pr_info("REPLAY waited_frees=%llu\n", rp.waited);
 	pr_info("REPLAY linux=%u.%u\n", LINUX_VERSION_MAJOR, LINUX_VERSION_PATCHLEVEL);
 	pr_info("REPLAY linux_release=%s\n", utsname()->release);
 	pr_info("REPLAY alloc=%s\n", alloc_name());
@@ -791,10 +937,16 @@ static int __init quarry_replay_init(void)
 	long slab_after, slab_shrunk;
 	bool ok = true, warned0;
 	u64 t0, t1;
-	unsigned int t;
+	unsigned int t, r;
 	int err;
 
 	memset(&rp, 0, sizeof(rp));
+	memset(rpc, 0, sizeof(rpc));
+	if (!cpus || cpus > RP_MAX_CPUS) {
+		pr_err("replay: trace module refused: cpus=%u: a number from 1 to %u\n", cpus,
+		       RP_MAX_CPUS);
+		return -EINVAL;
+	}
 	if (!samples || samples > RP_MAX_SAMPLES) {
 		pr_err("replay: trace module refused: samples=%u: a number from 1 to %u\n", samples,
 		       RP_MAX_SAMPLES);
@@ -807,9 +959,10 @@ static int __init quarry_replay_init(void)
 	if (err)
 		return err;
 	h = rp.hdr;
+	rp.ncpus = min3(cpus, num_online_cpus(), max(h->cpus, 1U));
 	pr_info("replay: trace of '%s' on %s: %llu events, %llu objects, %u caches, %u CPU(s); "
-		"replayed on 1 CPU (CPU %d) in Linux %s %s%s\n", rp.command, rp.kernel, h->n_events,
-		h->n_objects, h->n_caches, h->cpus, raw_smp_processor_id(), utsname()->release,
+		"replayed on %u CPU(s) in Linux %s %s%s\n", rp.command, rp.kernel, h->n_events,
+		h->n_objects, h->n_caches, h->cpus, rp.ncpus, utsname()->release,
 		alloc_name(), pages ? ", with page events" : "");
 	rp.cache = vzalloc((h->n_caches + 1) * sizeof(*rp.cache));
 	rp.max_samples = samples + 3;
@@ -845,26 +998,30 @@ static int __init quarry_replay_init(void)
 	 * periodic reap the same way.
 	 */
 	migrate_disable();
-	local_irq_disable();
-	rp.start_free = nr_free_exact();
-	rp.start_slab = slab_pages();
-	t0 = rp_cycles();
-	for (k = 0; k < h->n_events && !rp.stop; k++) {
-		const struct qtr_event *e = &rp.ev[k];
-		const struct qtr_event *a = e->alloc_event != QTR_NONE ? &rp.ev[e->alloc_event] : e;
-
-		maybe_sample(k);
-		if (left_out(a)) {
-			rp.skipped[e->type]++;
-			continue;
-		}
-		rp.want[e->type]++;
-		if (!run_event(k, e))
-			break;
+	if (rp.ncpus == 1) {
+		local_irq_disable();
+		rp.start_free = nr_free_exact();
+		rp.start_slab = slab_pages();
+		t0 = rp_cycles();
+		replay_rank(0);
+		t1 = rp_cycles();
+	} else {
+		if (!replay_threads(&t0, &t1))
+			t0 = t1 = 0;
+		local_irq_disable();
 	}
-	t1 = rp_cycles();
 	if (!rp.stop)
 		sample(h->n_events);
+	for (r = 0; r < rp.ncpus; r++) {
+		for (t = 1; t < QTR_NR_TYPES; t++) {
+			rp.cost[t] += rpc[r].cost[t];
+			rp.done[t] += rpc[r].done[t];
+			rp.want[t] += rpc[r].want[t];
+			rp.skipped[t] += rpc[r].skipped[t];
+		}
+		rp.remote += rpc[r].remote;
+		rp.waited += rpc[r].waited;
+	}
 	for (t = 1; t < QTR_NR_TYPES; t++)
 		n_out += rp.skipped[t];
 	for (k = 0; k < h->n_events && !rp.stop; k++) {

@@ -8,14 +8,15 @@
 #     KDIR       the kernel's build directory (.config, Module.symvers)
 #     BZIMAGE    that kernel's image (x86_64 bzImage, arm64 Image)
 #     OUTDIR     where the results go (made if missing)
-#   Environment: MEM=512M guest memory (-m); PAGES=1 replays the page events
+#   Environment: MEM=512M guest memory (-m); CPUS=N replays on N CPUs as the
+#     trace's CPUs (default 1; the module's cpus=, QEMU's -smp); PAGES=1 replays the page events
 #     too; SAMPLES=200 memory samples; BOOTS=2 boots (each after the first
 #     must print identical REPLAY lines); TIMEOUT=900 seconds per boot;
 #     QUARRY_BUSYBOX=path the static busybox (default: x86_64 /bin/busybox,
 #     arm64 build/linux/busybox-arm64, which lab/linux/build.sh downloads).
 #
 # The arch and page size come from KDIR/.config (CONFIG_X86_64; CONFIG_ARM64
-# with CONFIG_ARM64_4K/16K/64K_PAGES); QEMU is lab/linux/qemu.sh's, on 1 CPU.
+# with CONFIG_ARM64_4K/16K/64K_PAGES); QEMU is lab/linux/qemu.sh's, on CPUS CPUs.
 # The module is built with tools/cachemodel/marker.h copied beside it.
 #
 # Output in OUTDIR: console.log (boot 1; console.bootN.log for later boots),
@@ -38,6 +39,7 @@ die() {
 [ $# -eq 4 ] || die "usage: $0 TRACE.qtr KDIR BZIMAGE OUTDIR (environment: MEM=512M PAGES=1 SAMPLES=200 BOOTS=2 TIMEOUT=900)"
 TRACE=$1 KDIR=$2 BZIMAGE=$3 OUT=$4
 MEM=${MEM:-512M}
+CPUS=${CPUS:-1}
 PAGES=${PAGES:-0}
 SAMPLES=${SAMPLES:-200}
 BOOTS=${BOOTS:-2}
@@ -52,6 +54,7 @@ TIMEOUT=${TIMEOUT:-900}
 case $PAGES in 0 | 1) ;; *) die "PAGES=$PAGES: 0 or 1" ;; esac
 case $SAMPLES in [1-9] | [1-9][0-9]* ) ;; *) die "SAMPLES=$SAMPLES: a number from 1 to 50000" ;; esac
 case $BOOTS in [1-9]) ;; *) die "BOOTS=$BOOTS: 1 to 9" ;; esac
+case $CPUS in [1-8]) ;; *) die "CPUS=$CPUS: 1 to 8" ;; esac
 case $MEM in [1-9]*[MG]) ;; *) die "MEM=$MEM: a size such as 512M or 2G" ;; esac
 # The arch, the page size and the tools that go with them, from the kernel's .config.
 if grep -q '^CONFIG_X86_64=y' "$KDIR/.config"; then
@@ -143,7 +146,7 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 echo "QUARRY-REPLAY-INIT: meminfo before: \$(grep -E '^Slab:' /proc/meminfo)"
-finit /quarry_replay.ko "path=/trace.qtr pages=$PAGES samples=$SAMPLES icount=1" 2>/insmod.err
+finit /quarry_replay.ko "path=/trace.qtr pages=$PAGES samples=$SAMPLES icount=1 cpus=$CPUS" 2>/insmod.err
 echo "QUARRY-REPLAY-INIT: insmod status \$?: \$(cat /insmod.err)"
 echo "QUARRY-REPLAY-INIT: meminfo after: \$(grep -E '^Slab:' /proc/meminfo)"
 poweroff -f
@@ -159,7 +162,7 @@ collect() {
 }
 
 . "$HERE/../qemu.sh"
-linux_qemu_cmd "$arch" "$page" 1 "$MEM" || exit 1
+linux_qemu_cmd "$arch" "$page" "$CPUS" "$MEM" || exit 1
 
 # boot LOG: one -icount boot; its console (CRs and printk times gone) in LOG.
 boot() {
@@ -209,7 +212,7 @@ for b in $(seq 1 "$BOOTS"); do
 	if [ "$b" -eq 1 ]; then
 		collect "$log"
 		echo "boot_seconds=$secs" >> "$OUT/$name.summary"
-		echo "linux-replay: $variant, -icount on 1 CPU, -m $MEM: $(grep -am1 '^replay: accounting exact' "$log" | cut -c9-80)... ($secs s)"
+		echo "linux-replay: $variant, -icount on $CPUS CPU(s), -m $MEM: $(grep -am1 '^replay: accounting exact' "$log" | cut -c9-80)... ($secs s)"
 		grep -qx "all_passes_ok=1" "$OUT/$name.summary" || {
 			grep -a "^replay: accounting\|^replay: event" "$log" >&2
 			echo "linux-replay: the accounting is not exact (above; console: $log)" >&2
