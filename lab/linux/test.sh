@@ -11,7 +11,8 @@
 #     static busybox that cannot be downloaded (apt-get stubbed to fail), and
 #     a kernel that fails to build (a fake source whose `make all` fails);
 #   - replay/replay.sh refuses, before building anything, a kernel .config of
-#     neither arch, an arm64 one with no page size, and a missing arm64 busybox;
+#     neither arch, an arm64 one with no page size, a missing arm64 busybox,
+#     and CPUS=9;
 #   - model.sh says "not measured" for a kernel not built; boot.sh with the
 #     cache model refuses a missing plugin.
 # Run: lab/linux/test.sh   (prints "N passed, M failed"; exit 1 on a failure)
@@ -111,6 +112,8 @@ expect "replay.sh: an arm64 kernel without a page size" 1 "$TMP/nopage: an arm64
 fake_kdir a64 CONFIG_ARM64=y CONFIG_ARM64_64K_PAGES=y CONFIG_MODULES=y
 expect "replay.sh: no busybox for arm64" 1 "no static busybox for arm64 at $TMP/none" \
 	env QUARRY_BUSYBOX="$TMP/none" "$HERE/replay/replay.sh" "$TMP/t.qtr" "$TMP/a64" "$TMP/img" "$TMP/out"
+expect "replay.sh: more CPUs than the module replays on" 1 "CPUS=9: 1 to 8" \
+	env CPUS=9 "$HERE/replay/replay.sh" "$TMP/t.qtr" "$TMP/a64" "$TMP/img" "$TMP/out"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

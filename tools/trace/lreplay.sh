@@ -6,7 +6,11 @@
 # (SLOB-seg's is Linux's SLOB), by lab/linux/replay/replay.sh, on one CPU
 # under -icount. Each one's summary and samples land in OUT/linux-ARCH/ as
 # linux<ver>-<alloc>-<page>.summary and .csv, where report_replay.py puts
-# them beside Quarry's one-CPU kernel replays.
+# them beside Quarry's one-CPU kernel replays. Then, as Quarry's kernel
+# replay does, on the trace's CPUs (at most 8; SMP=n says how many) into
+# OUT/linux-ARCH-smp/, beside Quarry's replays on as many CPUs: on the arches
+# in LINUX_SMP_ARCHES (default arm64: Linux's x86_64 kernels here do not
+# bring a second CPU up under -icount; said as "not measured").
 #
 #   tools/trace/lreplay.sh TRACE.qtr OUT ARCHS ALLOCS PAGE_SIZES
 #
@@ -17,6 +21,10 @@ cd "$(dirname "$0")/../.." || exit 1
 [ $# -eq 5 ] || { echo "usage: lreplay.sh TRACE.qtr OUT ARCHS ALLOCS PAGE_SIZES" >&2; exit 2; }
 QTR=$1 OUT=$2 ARCHS=$3 ALLOCS=$4 PAGES_LIST=$5
 status=0
+tcpus=$(python3 -c 'import struct, sys; print(struct.unpack_from("<I", open(sys.argv[1], "rb").read(20), 16)[0])' "$QTR") ||
+	{ echo "lreplay: $QTR: cannot read its header" >&2; exit 1; }
+smp=${SMP:-$((tcpus < 8 ? tcpus : 8))}
+case $smp in [1-8]) ;; *) echo "lreplay: SMP=$smp: the Linux replay runs on 1 to 8 CPUs" >&2; exit 1 ;; esac
 for arch in ${ARCHS//,/ }; do
 	want=()
 	for a in ${ALLOCS//,/ }; do
@@ -48,6 +56,25 @@ for arch in ${ARCHS//,/ }; do
 			cp "$dir/$name/$base.summary" "$dir/$ver-$alloc-$page.summary"
 			cp "$dir/$name/$base.csv" "$dir/$ver-$alloc-$page.csv"
 			echo "lreplay: [$i/${#want[@]}] $name: $(grep -a '^replay: accounting' "$dir/$name/console.log" | head -1)"
+			[ "$smp" -gt 1 ] || continue
+			case " ${LINUX_SMP_ARCHES:-arm64} " in
+			*" $arch "*) ;;
+			*) echo "lreplay: [$i/${#want[@]}] $name on $smp CPUs: not measured (Linux's $arch secondary CPUs do not come up under -icount here; LINUX_SMP_ARCHES)"
+				continue ;;
+			esac
+			ds=$OUT/linux-$arch-smp
+			mkdir -p "$ds"
+			echo "lreplay: [$i/${#want[@]}] $name: replaying on $smp CPUs under -icount"
+			if CPUS=$smp PAGES=${PAGES:-0} BOOTS=${BOOTS:-2} lab/linux/replay/replay.sh "$QTR" "$d/kbuild" \
+				"$d/kernel.img" "$ds/$name" > "$ds/$name.out" 2>&1; then
+				cp "$ds/$name/$base.summary" "$ds/$ver-$alloc-$page.summary"
+				cp "$ds/$name/$base.csv" "$ds/$ver-$alloc-$page.csv"
+				echo "lreplay: [$i/${#want[@]}] $name on $smp CPUs: $(grep -a '^replay: accounting' "$ds/$name/console.log" | head -1)"
+			else
+				tail -3 "$ds/$name.out" | sed 's/^/  /'
+				echo "lreplay: $name on $smp CPUs: the replay failed (see $ds/$name.out)" >&2
+				status=1
+			fi
 		else
 			tail -3 "$dir/$name.out" | sed 's/^/  /'
 			echo "lreplay: $name: the replay failed (see $dir/$name.out)" >&2

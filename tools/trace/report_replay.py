@@ -385,12 +385,12 @@ def kibq(v):
     return "-" if v is None else kib(v)
 
 
-def linux_section(d, arch, quarry):
+def linux_section(d, arch, quarry, sub=None, cpus="1"):
     """Quarry against Linux on this trace, one CPU: the Linux kernels' own replays of the same
     trace (DIR/linux-ARCH/, lab/linux/replay/, make replay LINUX=1) beside Quarry's one-CPU
     kernel replays (quarry: their runs). Instructions per call and Slab: beyond the start
     (Linux: its slab page counters; Quarry: slab_total_pages()). (lines, failures)."""
-    ld = os.path.join(d, "linux-" + arch)
+    ld = os.path.join(d, sub or "linux-" + arch)
     lruns = load(ld) if os.path.isdir(ld) else []
     if not lruns:
         return [], []
@@ -398,7 +398,8 @@ def linux_section(d, arch, quarry):
            "%s)" % (arch, r["alloc"], r["page"], ld) for r in lruns if r["s"].get("all_passes_ok") != "1"]
     by = {(r["alloc"], r["page"]): r["s"] for r in lruns}
     types = [1, 2, 3, 4]
-    out = ["## Quarry against Linux on this trace (%s, one CPU, -icount)" % arch, "",
+    where = "one CPU" if cpus == "1" else "%s CPUs, as the trace's" % cpus
+    out = ["## Quarry against Linux on this trace (%s, %s, -icount)" % (arch, where), "",
            "The same trace replayed inside Linux kernels built from Debian's sources (lab/linux/): "
            "the same calls in the same order, the same counter around each (guest instructions, "
            "its own reads included), Slab: sampled at the same events; Linux's from its slab page "
@@ -471,6 +472,10 @@ def kernel_sections(d, host):
         one_runs = load(one) if os.path.isdir(one) else (runs if cpus == "1" else [])
         if one_runs:
             llines, lbad = linux_section(d, arch, one_runs)
+            lines += llines
+            bad += lbad
+        if cpus != "1":
+            llines, lbad = linux_section(d, arch, runs, "linux-%s-smp" % arch, cpus)
             lines += llines
             bad += lbad
         if one_runs and host:
