@@ -6,7 +6,9 @@
 # (SLOB-seg's is Linux's SLOB), by lab/linux/replay/replay.sh, on one CPU
 # under -icount. Each one's summary and samples land in OUT/linux-ARCH/ as
 # linux<ver>-<alloc>-<page>.summary and .csv, where report_replay.py puts
-# them beside Quarry's one-CPU kernel replays.
+# them beside Quarry's one-CPU kernel replays. ARCHS may name x86_64 and
+# arm64 (make replay's ARCH=all: both); replay.sh takes each kernel's arch
+# and page size from its .config.
 #
 #   tools/trace/lreplay.sh TRACE.qtr OUT ARCHS ALLOCS PAGE_SIZES
 #
