@@ -6,11 +6,13 @@
 # (SLOB-seg's is Linux's SLOB), by lab/linux/replay/replay.sh, on one CPU
 # under -icount. Each one's summary and samples land in OUT/linux-ARCH/ as
 # linux<ver>-<alloc>-<page>.summary and .csv, where report_replay.py puts
-# them beside Quarry's one-CPU kernel replays. Then, as Quarry's kernel
-# replay does, on the trace's CPUs (at most 8; SMP=n says how many) into
-# OUT/linux-ARCH-smp/, beside Quarry's replays on as many CPUs: on the arches
-# in LINUX_SMP_ARCHES (default arm64: Linux's x86_64 kernels here do not
-# bring a second CPU up under -icount; said as "not measured").
+# them beside Quarry's one-CPU kernel replays. ARCHS may name x86_64 and
+# arm64 (make replay's ARCH=all: both); replay.sh takes each kernel's arch
+# and page size from its .config. Then, as Quarry's kernel replay does, on
+# the trace's CPUs (at most 8; SMP=n says how many) into OUT/linux-ARCH-smp/,
+# beside Quarry's replays on as many CPUs: on the arches in LINUX_SMP_ARCHES
+# (default arm64: Linux's x86_64 kernels here do not bring a second CPU up
+# under -icount; said as "not measured").
 #
 #   tools/trace/lreplay.sh TRACE.qtr OUT ARCHS ALLOCS PAGE_SIZES
 #
