@@ -137,13 +137,9 @@ echo "obj-m := quarry_bench.o" > "$MOD/Kbuild"
 LOG=$DIR/module.log
 "${KMAKE[@]}" M="$MOD" modules > "$LOG" 2>&1 || { tail -20 "$LOG" >&2; die "the module failed to build (log: $LOG)"; }
 
-# Initramfs: static busybox and /init (lab/linux/init.sh).
-IR=$DIR/initramfs
-rm -rf "$IR" && mkdir -p "$IR"/{bin,proc,sys,dev}
-cp "$BB" "$IR/bin/busybox"
-for a in sh mount insmod rmmod grep cat echo poweroff sleep; do ln -s busybox "$IR/bin/$a"; done
-cp "$HERE/init.sh" "$IR/init" && chmod 755 "$IR/init"
-cp "$MOD/quarry_bench.ko" "$IR/quarry_bench.ko"
-(cd "$IR" && find . -exec touch -h -d @0 {} + && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -9 -n) > "$DIR/initramfs.cpio.gz"
+# Initramfs: static busybox, /init (lab/linux/init.sh) and the module.
+. "$HERE/initramfs.sh"
+linux_initramfs "$DIR/initramfs.cpio.gz" "$BB" "$HERE/init.sh" "$MOD/quarry_bench.ko" ||
+	die "the initramfs could not be made"
 echo "$NAME" > "$DIR/name"
 echo "build.sh: $NAME: built $DIR/kernel.img, module, initramfs" >&2

@@ -12,7 +12,7 @@ linux_initramfs() {
 	shift 3
 	[ -x "$bb" ] || { echo "initramfs.sh: no busybox at $bb" >&2; return 1; }
 	[ -f "$init" ] || { echo "initramfs.sh: no init script $init" >&2; return 1; }
-	ir=$(mktemp -d) || return 1
+	ir=$(mktemp -d) && chmod 755 "$ir" || return 1
 	mkdir -p "$ir"/bin "$ir"/proc "$ir"/sys "$ir"/dev
 	cp "$bb" "$ir/bin/busybox"
 	for a in sh mount insmod rmmod grep cat echo poweroff sleep; do ln -s busybox "$ir/bin/$a"; done
