@@ -133,6 +133,7 @@ cp "$KB/$IMAGE" "$DIR/kernel.img"
 MOD=$DIR/module
 rm -rf "$MOD" && mkdir -p "$MOD"
 cp "$MODSRC" "$MOD/quarry_bench.c"
+cp "$ROOT/tools/cachemodel/marker.h" "$MOD/marker.h"	# the cache model's region marks
 echo "obj-m := quarry_bench.o" > "$MOD/Kbuild"
 LOG=$DIR/module.log
 "${KMAKE[@]}" M="$MOD" modules > "$LOG" 2>&1 || { tail -20 "$LOG" >&2; die "the module failed to build (log: $LOG)"; }

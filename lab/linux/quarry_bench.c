@@ -17,6 +17,9 @@
  * interrupts off (so no tick lands in them and -icount figures repeat), and
  * so do test 3's phases when there is more than one CPU under -icount. With
  * interrupts off the allocations use GFP_NOWAIT (nothing may sleep).
+ * Cache model: the single-CPU loops are marked as Quarry's are
+ * (tools/cachemodel/marker.h's regions, inside the two counter reads: one
+ * no-op instruction each), so `make bench MODEL=1` pairs them alike.
  * Counter: get_cycles() (RDTSC) on x86_64; PMCCNTR_EL0 on arm64 (enabled at
  * load on every CPU; CNTVCT is too coarse under -icount). The reads are kept
  * in the figures, as in Quarry (4 instructions per 10,000 operations).
@@ -39,6 +42,7 @@
 #ifdef CONFIG_X86
 #include <asm/tsc.h>
 #endif
+#include "marker.h"	/* tools/cachemodel/marker.h, copied beside this file by build.sh */
 
 #define BENCH_OBJECTS		10000
 #define CONCURRENT_ROUNDS	5
@@ -175,9 +179,13 @@ static void bench_single(void)
 		kfree(kmalloc(size, GFP_KERNEL));	/* warm-up */
 		local_irq_save(flags);
 		t0 = qb_cycles();
+		MODEL_BEGIN(MODEL_R_KMALLOC_ALLOC);
 		got = alloc_loop(objs, BENCH_OBJECTS, size, GFP_NOWAIT);
+		MODEL_END(MODEL_R_KMALLOC_ALLOC);
 		t1 = qb_cycles();
+		MODEL_BEGIN(MODEL_R_KMALLOC_FREE);
 		free_loop(objs, got);
+		MODEL_END(MODEL_R_KMALLOC_FREE);
 		t2 = qb_cycles();
 		local_irq_restore(flags);
 		if (got < BENCH_OBJECTS) {
@@ -200,6 +208,7 @@ static void bench_single(void)
 		kfree(kmalloc(size, GFP_KERNEL));	/* warm-up */
 		local_irq_save(flags);
 		t0 = qb_cycles();
+		MODEL_BEGIN(MODEL_R_KMALLOC_PAIR);
 		for (i = 0; i < BENCH_OBJECTS; i++) {
 			void *p = kmalloc(size, GFP_NOWAIT);
 
@@ -210,6 +219,7 @@ static void bench_single(void)
 			*(volatile char *)p = 1;
 			kfree(p);
 		}
+		MODEL_END(MODEL_R_KMALLOC_PAIR);
 		t1 = qb_cycles();
 		local_irq_restore(flags);
 		if (failed) {
