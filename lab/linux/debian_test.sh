@@ -27,7 +27,7 @@ ok "Debian's kernel $(basename "$img") and $hdr"
 name=debian61-slub-x86_64-4K
 dir=$ROOT/build/linux/$name
 mkdir -p "$dir/module" "$dir/kbuild"
-cp "$HERE/quarry_bench.c" "$dir/module/" && echo "obj-m := quarry_bench.o" > "$dir/module/Kbuild"
+cp "$HERE/quarry_bench.c" "$ROOT/tools/cachemodel/marker.h" "$dir/module/" && echo "obj-m := quarry_bench.o" > "$dir/module/Kbuild"
 cp "$img" "$dir/kernel.img" && cp "$(dirname "$img")/System.map-"* "$dir/kbuild/System.map"
 echo "name=debian61-slub" > "$dir/quarry_bench.args"
 . "$HERE/initramfs.sh"
