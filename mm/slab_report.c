@@ -89,21 +89,21 @@ void kmem_cache_stats_reset(struct kmem_cache *cachep)
 	kmem_cache_locks_reset(cachep);
 }
 
+static void stats_print(const char *line, void *arg)
+{
+	(void)arg;
+	printk("  %s\n", line);
+}
+
 /* slab_stats_show: see slab.h. */
 void slab_stats_show(void)
 {
-	struct kmem_cache *cachep;
-	unsigned long flags;
-
 	if (!CONFIG_SLAB_STATS) {
 		printk("%s: statistics not counted (build with CONFIG_SLAB_STATS=1)\n",
 		       SLAB_ALLOC_NAME);
 		return;
 	}
-	flags = spin_lock_irqsave(&slab_caches_lock);
-	list_for_each_entry(cachep, &slab_caches, list)
-		kmem_cache_stats_show(cachep);
-	spin_unlock_irqrestore(&slab_caches_lock, flags);
+	slab_stats_each(stats_print, NULL, false);
 }
 
 /* slab_stats_each: see slab.h. */
