@@ -119,6 +119,29 @@ class Table:
         return [a for a in self.arches if self.has(a, page, **want)]
 
 
+def linux_msg_rows(ar, p, a):
+    """Section 5's rows for Linux's same allocator (report_linux.py): one CPU, -icount."""
+    rows = []
+    for v in report_linux.has_linux(a):
+        if v not in report_linux.versions(ar, p, a):
+            continue
+        g = lambda metric: report_linux.linux(ar, p, a, "msg_" + metric, v)
+        if g("total_cost") is None:
+            continue
+        rows.append([p, ar, "%s %s" % (report_linux.VERSION_NAMES[v], a), 1, "icount",
+                     g("total_cost"), g("per_message_cost"),
+                     "-" if g("alloc_share_cost") is None else g("alloc_share_cost"),
+                     g("slab_before_kb"), g("slab_after_kb")])
+    return rows
+
+
+def linux_page_versions(arches, p):
+    """[(version, row name)] of the Linux kernels with page allocator figures at page size p
+    (taken from their SLUB builds: the page allocator is the same under each)."""
+    return [(v, "%s pages" % report_linux.VERSION_NAMES[v]) for v in report_linux.has_linux("slub")
+            if any(report_linux.linux(ar, p, "slub", "pages_0", v) != (None, None) for ar in arches)]
+
+
 def md_table(head, rows):
     """report_md.table, with the rows whose figures vary too much flagged (report_mcpu)."""
     return report_md.table(head, report_mcpu.flag_rows(rows))
@@ -489,7 +512,13 @@ def report(outdir, results, counters):
                                  t.rng(ar, p, a, n, mode, "messaging", 0, "alloc_share_cost"),
                                  t.get(ar, p, a, n, mode, "messaging", 0, "slab_before_kb"),
                                  t.get(ar, p, a, n, mode, "messaging", 0, "slab_after_kb")])
+                    if mode == "icount":
+                        rows += linux_msg_rows(ar, p, a)
     md.append(md_table(head, rows))
+    md.append("\nThe Linux rows: the same workload in Linux's kernel by `make bench-linux`'s module "
+              "(lab/linux/bench/qb_msg.c), one CPU, instructions under -icount. Compare "
+              "`in kmalloc+kfree`: the rest of a message is filling and checking its bytes with "
+              "each kernel's own memset and loops, not the allocator's work.\n")
 
     md.append("\n## 6. Page allocator: alloc_pages / free_pages per op\n")
     md.append("\nThe same buddy allocator under either object allocator: one row per order and "
@@ -519,7 +548,19 @@ def report(outdir, results, counters):
                                    for m in ("alloc_cost", "free_cost")]
                         row.append("-" if conc_pg == ["-", "-"] else "%s / %s" % tuple(conc_pg))
                 rows.append(row)
+            for v, name in linux_page_versions(arches, p):
+                row = [o, name]
+                for ar in arches:
+                    single = report_linux.linux(ar, p, "slub", "pages_%d" % o, v)
+                    row.append("-" if single == (None, None) else "%s / %s" % tuple(
+                        "-" if x is None else x for x in single))
+                    row += ["-"] * len(smps)
+                rows.append(row)
         md.append(md_table(head, rows))
+        if linux_page_versions(arches, p):
+            md.append("\nThe Linux rows: Linux's page allocator (under its SLUB build) running the "
+                      "same loops by `make bench-linux`'s module (lab/linux/bench/qb_pages.c), "
+                      "one CPU, instructions under -icount.\n")
 
     md += report_mcpu.wide_section(results)
     md.append(report_mcpu.NOTE)

@@ -10,7 +10,10 @@ Allocator names in those lines: linux<version>-<allocator>, e.g. linux61-slub
     linux(arch, page, alloc, figure, version="61")
         figure "t1_N": (kmalloc, kfree) instructions of test 1 at N bytes;
         "pair": the kmalloc(32)+kfree pair; "pair_N" at N bytes;
-        "messaging": instructions per message; "slab_kb": Slab: after boot, kB
+        "messaging": instructions per message; "msg_<metric>": that metric of the
+        messaging row (total_cost, alloc_share_cost, slab_before_kb, ...);
+        "pages_N": (alloc_pages, free_pages) per call at order N, one CPU;
+        "slab_kb": Slab: after boot, kB
     versions(arch, page, alloc)   the Linux versions measured for that allocator
 """
 import glob
@@ -66,6 +69,11 @@ def linux(arch, page, alloc, figure, version="61"):
         return g("kmalloc_free_pair", int(figure[5:]) if "_" in figure else 32, "pair_cost")
     if figure == "messaging":
         return g("messaging", 0, "per_message_cost")
+    if figure.startswith("msg_"):
+        return g("messaging", 0, figure[4:])
+    if figure.startswith("pages_"):
+        order = int(figure[6:])
+        return (g("pages_single", order, "alloc_cost"), g("pages_single", order, "free_cost"))
     if figure == "slab_kb":
         return g("memory_boot", 0, "slab_kb")
     raise KeyError(figure)

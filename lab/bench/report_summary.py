@@ -1,7 +1,7 @@
 """report_summary.py - the one-screen summary that opens `make bench`'s report
 (imported by report_boot.py): each allocator's headline single-CPU figures
 (test 1 kmalloc / kfree at 32 B and 4 KiB, the kmalloc(32)+kfree pair, the
-messaging workload's cost per message, `Slab:` after boot) at 4K pages, one row
+messaging workload's kmalloc+kfree instructions per message, `Slab:` after boot) at 4K pages, one row
 per arch and allocator measured, each followed by a row per Linux version that
 has that allocator (6.1: SLAB, SLUB, SLOB; 6.12: SLUB), its figures measured
 the same way by `make bench-linux` (report_linux.py) or "not measured: run make
@@ -37,7 +37,7 @@ def linux_rows(ar, p, a):
             continue
         rows.append(["", "", name, _pair(*linux(ar, p, a, "t1_32", v)),
                      _pair(*linux(ar, p, a, "t1_4096", v)), _n(linux(ar, p, a, "pair", v)),
-                     _n(linux(ar, p, a, "messaging", v)), _n(linux(ar, p, a, "slab_kb", v))])
+                     _n(linux(ar, p, a, "msg_alloc_share_cost", v)), _n(linux(ar, p, a, "slab_kb", v))])
     return rows
 
 
@@ -45,8 +45,9 @@ def summary_section(t):
     """Markdown lines: the summary table, or a line saying nothing single-CPU was measured."""
     md = ["\n## Summary: headline single-CPU figures at 4K pages beside Linux's\n\n",
           "Guest instructions under `-icount` (test 1: kmalloc / kfree per op of 10000 kmallocs "
-          "then 10000 kfrees; pair: one kmalloc(32)+kfree; messaging: instructions per message "
-          "of the hackbench-like workload) and `Slab:` after boot in kB. The `Linux` rows follow "
+          "then 10000 kfrees; pair: one kmalloc(32)+kfree; messaging: instructions in kmalloc "
+          "and kfree per message of the hackbench-like workload, the allocator's share; section 5 "
+          "gives the whole message) and `Slab:` after boot in kB. The `Linux` rows follow "
           "the allocator Linux has too: the same benchmarks in the same QEMU machine under "
           "`-icount`, run inside Linux kernels built from Debian's sources by `make bench-linux` "
           "(lab/linux/); their figures come from its logs (build/linux/), never from a table. "
@@ -54,7 +55,7 @@ def summary_section(t):
           "workload than Quarry's. The sections below give every size, page size and "
           "configuration.\n\n"]
     head = ["arch", "page", "allocator", "test 1 32 B", "test 1 4 KiB", "pair 32 B",
-            "messaging", "Slab: after boot"]
+            "messaging: kmalloc+kfree", "Slab: after boot"]
     rows = []
     for p in [p for p in t.pages if p == "4K"]:
         for ar in t.arches:
@@ -68,7 +69,7 @@ def summary_section(t):
                              _pair(g("kmalloc_then_free", 4096, "alloc_cost"),
                                    g("kmalloc_then_free", 4096, "free_cost")),
                              _n(g("kmalloc_free_pair", 32, "pair_cost")),
-                             _n(g("messaging", 0, "per_message_cost")),
+                             _n(g("messaging", 0, "alloc_share_cost")),
                              _n(g("memory_boot", 0, "slab_kb"))])
                 rows += linux_rows(ar, p, a)
     if not rows:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # build.sh - build one small Linux kernel from Debian's linux-source package,
-# Quarry's benchmark module (quarry_bench.c) against it, and an initramfs
+# Quarry's benchmark module (lab/linux/bench/) against it, and an initramfs
 # (static busybox + an /init that loads the module), all under
 # build/linux/<name>/ where name is linux<VER>-<alloc>-<arch>-<page>.
 #   build.sh VERSION ALLOC ARCH PAGE     e.g. build.sh 6.1 slub x86_64 4K
@@ -10,7 +10,8 @@
 # Compiles through ccache (CCACHE_DIR=build/linux/ccache), so a rebuild is fast.
 # Environment: QUARRY_LINUX_TARBALL=path  use this tarball instead of
 #   /usr/src/linux-source-VERSION.tar.xz (nothing is installed then);
-#   QUARRY_LINUX_MODULE=path  build this module source instead of quarry_bench.c;
+#   QUARRY_LINUX_MODULE=dir  build the module in this folder (its Kbuild and
+#   sources) instead of lab/linux/bench/, as quarry_bench.ko;
 #   QUARRY_BUSYBOX=path  the static busybox (default: x86_64 /bin/busybox; arm64
 #   build/linux/busybox-arm64, downloaded when missing, see below);
 #   QUARRY_BUSYBOX_VERSION  the busybox-static:arm64 version to download
@@ -35,9 +36,9 @@ arm64/4K|arm64/16K|arm64/64K) KARCH=arm64 CROSS=aarch64-linux-gnu- IMAGE=arch/ar
 *) die "unsupported arch/page '$ARCH/$PAGE' (x86_64 4K; arm64 4K, 16K, 64K)";;
 esac
 [ -f "$HERE/config/$ALLOC.config" ] || die "no config fragment $HERE/config/$ALLOC.config"
-MODSRC=${QUARRY_LINUX_MODULE:-$HERE/quarry_bench.c}
-[ -f "$MODSRC" ] || die "no module source $MODSRC"
-grep -q 'MODULE_LICENSE' "$MODSRC" || die "$MODSRC is not a module source (no MODULE_LICENSE)"
+MODSRC=${QUARRY_LINUX_MODULE:-$HERE/bench}
+[ -f "$MODSRC/Kbuild" ] || die "no module source folder $MODSRC (no Kbuild in it)"
+grep -qs 'MODULE_LICENSE' "$MODSRC"/*.c || die "$MODSRC is not a module source (no MODULE_LICENSE in its .c files)"
 
 # The static busybox of the initramfs, found (or, for arm64, downloaded) before
 # anything is built. arm64: Debian's busybox-static:arm64 of the host's
@@ -132,9 +133,8 @@ cp "$KB/$IMAGE" "$DIR/kernel.img"
 # The module.
 MOD=$DIR/module
 rm -rf "$MOD" && mkdir -p "$MOD"
-cp "$MODSRC" "$MOD/quarry_bench.c"
+cp "$MODSRC"/* "$MOD/"
 cp "$ROOT/tools/cachemodel/marker.h" "$MOD/marker.h"	# the cache model's region marks
-echo "obj-m := quarry_bench.o" > "$MOD/Kbuild"
 LOG=$DIR/module.log
 "${KMAKE[@]}" M="$MOD" modules > "$LOG" 2>&1 || { tail -20 "$LOG" >&2; die "the module failed to build (log: $LOG)"; }
 

@@ -3,10 +3,11 @@
 parser (lab/bench/parse.py): it must reach 'BENCH done', have the '== counter:'
 header, rows of one configuration whose allocator is a Linux one
 (linux<VER>-<slab|slub|slob>, or debian<VER>-... for Debian's
-prebuilt kernel), and every row quarry_bench.c prints: tests 1
-and 2 at every single-CPU size, test 3 at every concurrent size, and on 2+
-CPUs the remote-free and alone/private rows. (parse.py --check also wants the
-rows only Quarry's kernel prints: messaging, pages, slabinfo, leak check.)
+prebuilt kernel), and every row the module (lab/linux/bench/) prints: tests 1
+and 2 at every single-CPU size, test 3 at every concurrent size, on 2+ CPUs
+the remote-free and alone/private rows, messaging, and the page allocator's
+rows at orders 0-3, and Slab: at load and at the end. (parse.py --check also
+wants the rows only Quarry's kernel prints: slabinfo, leak check.)
 
     check.py LOG     prints one summary line; exit 0 when complete, else 1
 """
@@ -22,7 +23,7 @@ ALLOC = re.compile(r"^(linux|debian)\d+-(slab|slub|slob)$")
 
 def expected(rows):
     cpus = int(rows[0][3]) if rows else 1
-    want = [("header", 0, "counter_khz")]
+    want = [("header", 0, "counter_khz"), ("memory_boot", 0, "slab_kb"), ("memory_end", 0, "slab_kb")]
     for s in parse.SINGLE_SIZES:
         want += [("kmalloc_then_free", s, "alloc_cost"), ("kmalloc_then_free", s, "free_cost"),
                  ("kmalloc_free_pair", s, "pair_cost")]
@@ -31,6 +32,10 @@ def expected(rows):
         if cpus >= 2:
             want += [("remote_free", s, "remote_free_cost"), ("concurrent_alone", s, "ratio_x100"),
                      ("concurrent_private", s, "ratio_x100")]
+    want.append(("messaging", 0, "per_message_cost"))
+    for o in range(4):
+        want += [("pages_single", o, "alloc_cost"), ("pages_single", o, "free_cost"),
+                 ("pages_concurrent", o, "alloc_cost"), ("pages_concurrent", o, "free_cost")]
     return want
 
 

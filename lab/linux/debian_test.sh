@@ -2,7 +2,7 @@
 # debian_test.sh - `make test`'s real Linux boots, without a kernel build:
 # Debian's own prebuilt x86_64 kernel (lab/linux/debian.sh: Linux 6.1 SLUB
 # with Debian's config) runs
-#   - Quarry's benchmark module (quarry_bench.c, built against Debian's
+#   - Quarry's benchmark module (lab/linux/bench/, built against Debian's
 #     headers; its lines named debian61-slub) on 1 CPU under -icount: the
 #     console passes check.py (every row there, parse.py reads them);
 #   - the trace replay (lab/linux/replay/test.sh): bad traces refused with
@@ -27,12 +27,12 @@ ok "Debian's kernel $(basename "$img") and $hdr"
 name=debian61-slub-x86_64-4K
 dir=$ROOT/build/linux/$name
 mkdir -p "$dir/module" "$dir/kbuild"
-cp "$HERE/quarry_bench.c" "$ROOT/tools/cachemodel/marker.h" "$dir/module/" && echo "obj-m := quarry_bench.o" > "$dir/module/Kbuild"
+cp "$HERE"/bench/* "$ROOT/tools/cachemodel/marker.h" "$dir/module/"
 cp "$img" "$dir/kernel.img" && cp "$(dirname "$img")/System.map-"* "$dir/kbuild/System.map"
 echo "name=debian61-slub" > "$dir/quarry_bench.args"
 . "$HERE/initramfs.sh"
 if ! make -C "$hdr" M="$dir/module" modules > "$dir/module.log" 2>&1; then
-	tail -5 "$dir/module.log"; ko "quarry_bench.c does not build against $hdr (log: $dir/module.log)"
+	tail -5 "$dir/module.log"; ko "the benchmark module (lab/linux/bench/) does not build against $hdr (log: $dir/module.log)"
 elif ! linux_initramfs "$dir/initramfs.cpio.gz" /bin/busybox "$HERE/init.sh" \
 	"$dir/module/quarry_bench.ko" "$dir/quarry_bench.args"; then
 	ko "the initramfs could not be made"

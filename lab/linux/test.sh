@@ -63,9 +63,11 @@ expect "boot.sh names insmod's error for a garbage module file" 1 "the module di
 
 expect "build.sh: a missing source tarball" 1 "linux source tarball $TMP/none.tar.xz does not exist" \
 	env QUARRY_LINUX_TARBALL="$TMP/none.tar.xz" "$HERE/build.sh" 6.1 slub x86_64 4K
-echo "not a module" > "$TMP/bad.c"
+mkdir -p "$TMP/badmod" && echo "not a module" > "$TMP/badmod/bad.c" && echo "obj-m := bad.o" > "$TMP/badmod/Kbuild"
 expect "build.sh: a module source that is not one" 1 "is not a module source" \
-	env QUARRY_LINUX_MODULE="$TMP/bad.c" "$HERE/build.sh" 6.1 slub x86_64 4K
+	env QUARRY_LINUX_MODULE="$TMP/badmod" "$HERE/build.sh" 6.1 slub x86_64 4K
+expect "build.sh: a module folder with no Kbuild" 1 "no module source folder $TMP/none \\(no Kbuild in it\\)" \
+	env QUARRY_LINUX_MODULE="$TMP/none" "$HERE/build.sh" 6.1 slub x86_64 4K
 expect "build.sh: an unknown allocator" 1 "unknown allocator 'slob-seg'" "$HERE/build.sh" 6.1 slob-seg x86_64 4K
 expect "build.sh: x86_64 has no 16K pages" 1 "unsupported arch/page 'x86_64/16K'" "$HERE/build.sh" 6.1 slub x86_64 16K
 # arm64's busybox download failing: stubs for apt-get (fails) and dpkg (arm64 is

@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * quarry_bench.c - Quarry's boot-time kmalloc benchmarks (lab/bench_kmalloc.c)
- * as a Linux module, so Linux's SLAB/SLUB/SLOB can be timed the same way and
- * read by lab/bench/parse.py. It runs while loading (insmod), then stays
- * loaded until rmmod. Printed: Quarry's "== counter:" header and BENCH lines
- * with alloc=linux<VER>-<allocator> (e.g. linux61-slub), for
+ * qb_kmalloc.c - quarry_bench.ko's kmalloc tests and its init: Quarry's
+ * boot-time benchmarks (lab/bench_kmalloc.c, bench_msg.c, bench_pages.c) as a
+ * Linux module, so Linux's SLAB/SLUB/SLOB can be timed the same way and read
+ * by lab/bench/parse.py. It runs while loading (insmod), then stays loaded
+ * until rmmod. Printed: Quarry's "== counter:" header and BENCH lines with
+ * alloc=linux<VER>-<allocator> (e.g. linux61-slub), for
  *   1. kmalloc_then_free: BENCH_OBJECTS kmallocs of a size, then as many kfrees;
  *   2. kmalloc_free_pair: kmalloc then kfree at once, BENCH_OBJECTS times;
  *   3. concurrent_alloc_free (+ _cpu, and under -icount concurrent_span): test 1
  *      on every CPU at once through barriers, CONCURRENT_ROUNDS rounds, medians;
  *      on 2+ CPUs alternating with CPU 0 alone and with private caches
  *      (concurrent_alone, concurrent_private), as Quarry's;
- *   4. remote_free (2+ CPUs): CPU 0 allocates, CPU 1 frees.
+ *   4. remote_free (2+ CPUs): CPU 0 allocates, CPU 1 frees;
+ *   5. messaging (qb_msg.c) and 6. pages_* (qb_pages.c), in that order after
+ *      test 4, as Quarry's bench runs them;
+ * and memory_boot / memory_end: Slab: in kB at load (after Linux's boot, a
+ * larger workload than Quarry's) and after the benchmarks.
  * Same sizes and counts as Quarry's; each object has one byte touched.
  * Interrupts: like Quarry's bench, the single-CPU timed loops run with local
  * interrupts off (so no tick lands in them and -icount figures repeat), and
@@ -43,17 +48,15 @@
 #include <asm/tsc.h>
 #endif
 #include "marker.h"	/* tools/cachemodel/marker.h, copied beside this file by build.sh */
+#include "qb.h"
 
 #define BENCH_OBJECTS		10000
 #define CONCURRENT_ROUNDS	5
-#define QB_MAX_CPUS		8
-
-static bool icount = true;
-module_param(icount, bool, 0444);
-MODULE_PARM_DESC(icount, "the counter counts guest instructions (QEMU -icount shift=0)");
-static unsigned int turn = 16;
-module_param(turn, uint, 0444);
-MODULE_PARM_DESC(turn, "-icount, 2+ CPUs: test 3 yields the vCPU (cpu_relax) every turn operations");
+#ifdef CONFIG_ARM64
+#define QB_COUNTER "PMCCNTR_EL0"
+#else
+#define QB_COUNTER "rdtsc"
+#endif
 
 static const size_t single_sizes[] = { 8, 16, 32, 64, 96, 128, 192, 256, 512,
 				       1024, 2048, 4096, 8192, 16384 };
@@ -66,74 +69,10 @@ static const size_t concurrent_sizes[] = { 32, 64, 128, 256, 512, 1024, 2048, 40
 #else
 #define QB_ALLOC "slub"
 #endif
-#ifdef CONFIG_ARM64
-#define QB_ARCH "arm64"
-#define QB_COUNTER "PMCCNTR_EL0"
-#else
-#define QB_ARCH "x86_64"
-#define QB_COUNTER "rdtsc"
-#endif
-
-static char alloc_name[32];
+char qb_alloc_name[32];
 static char *name;
 module_param(name, charp, 0444);
 MODULE_PARM_DESC(name, "the alloc= of the BENCH lines (default linux<VER>-<allocator>, e.g. linux61-slub)");
-
-static inline u64 qb_cycles(void)
-{
-#ifdef CONFIG_ARM64
-	u64 v;
-
-	asm volatile("mrs %0, pmccntr_el0" : "=r"(v));
-	return v;
-#else
-	return get_cycles();
-#endif
-}
-
-#ifdef CONFIG_ARM64
-static void qb_pmu_enable(void *unused)
-{
-	u64 pmcr;
-
-	asm volatile("msr pmccfiltr_el0, xzr");
-	asm volatile("msr pmcntenset_el0, %0" : : "r"(1UL << 31));
-	asm volatile("mrs %0, pmcr_el0" : "=r"(pmcr));
-	pmcr |= 1 | (1 << 2 /* C: reset */) | (1 << 6 /* LC */);
-	asm volatile("msr pmcr_el0, %0; isb" : : "r"(pmcr));
-}
-#endif
-
-static unsigned long per_op(u64 total, unsigned long n)
-{
-	return (unsigned long)div64_u64(total + n / 2, n);
-}
-
-static const char *page_name(void)
-{
-	return PAGE_SIZE == 4096 ? "4K" : PAGE_SIZE == 16384 ? "16K" : "64K";
-}
-
-/* One BENCH line: the fixed keys, test, size, then nkv "key", value pairs. */
-static void bench_line(const char *test, unsigned long size, unsigned int nkv, ...)
-{
-	char buf[384];
-	int n;
-	va_list ap;
-
-	n = scnprintf(buf, sizeof(buf), "BENCH arch=%s page=%s alloc=%s cpus=%u mode=%s test=%s size=%lu",
-		      QB_ARCH, page_name(), alloc_name, num_online_cpus(),
-		      icount ? "icount" : "realtime", test, size);
-	va_start(ap, nkv);
-	while (nkv--) {
-		const char *key = va_arg(ap, const char *);
-		unsigned long val = va_arg(ap, unsigned long);
-
-		n += scnprintf(buf + n, sizeof(buf) - n, " %s=%lu", key, val);
-	}
-	va_end(ap);
-	pr_info("%s unit=%s\n", buf, icount ? "instructions" : "cycles");
-}
 
 static unsigned long alloc_loop(void **objs, unsigned long n, size_t size, gfp_t gfp)
 {
@@ -238,38 +177,16 @@ struct conc_run {
 	size_t size;
 	bool alone, private;
 	unsigned int ncpus;
-	atomic_t arrived;
-	atomic_t gen;
-	atomic_t left;
-	struct completion done;
+	struct qb_barrier barrier;
 	u64 alloc_cost[QB_MAX_CPUS], free_cost[QB_MAX_CPUS];
 	unsigned long got[QB_MAX_CPUS];
 	u64 stamp[QB_MAX_CPUS][4];
 	u64 span_alloc, span_free;
 };
 
-/* A sense-counting barrier over the run's CPUs (they spin: no sleeping). */
-static void conc_barrier(struct conc_run *run)
-{
-	int gen = atomic_read(&run->gen);
-
-	if (atomic_inc_return(&run->arrived) == run->ncpus) {
-		atomic_set(&run->arrived, 0);
-		atomic_inc(&run->gen);
-		return;
-	}
-	while (atomic_read(&run->gen) == gen)
-		cpu_relax();
-}
-
-static bool quiet(void)
-{
-	return icount && num_online_cpus() > 1;
-}
-
 static unsigned long step_of(void)
 {
-	return quiet() && turn ? turn : BENCH_OBJECTS;
+	return qb_quiet() && qb_turn ? qb_turn : BENCH_OBJECTS;
 }
 
 static unsigned long turns_alloc(struct kmem_cache *c, size_t size, void **objs, unsigned long step)
@@ -334,25 +251,25 @@ static int conc_cpu(void *arg)
 		mine = kmem_cache_create(name, run->size, 0, SLAB_NOLEAKTRACE, NULL);
 		work = mine != NULL;
 	}
-	if (quiet())
+	if (qb_quiet())
 		local_irq_save(flags);
-	conc_barrier(run);
+	qb_barrier_wait(&run->barrier);
 	g[0] = qb_cycles();
 	t0 = qb_cycles();
 	if (work)
 		got = turns_alloc(mine, run->size, objs, step_of());
 	t1 = qb_cycles();
 	g[1] = qb_cycles();
-	conc_barrier(run);
+	qb_barrier_wait(&run->barrier);
 	g[2] = qb_cycles();
 	t2 = qb_cycles();
 	if (work)
 		turns_free(mine, objs, got, step_of());
 	t3 = qb_cycles();
 	g[3] = qb_cycles();
-	if (quiet())
+	if (qb_quiet())
 		local_irq_restore(flags);
-	conc_barrier(run);
+	qb_barrier_wait(&run->barrier);
 	if (mine)
 		kmem_cache_destroy(mine);
 	run->got[cpu] = got;
@@ -362,15 +279,12 @@ static int conc_cpu(void *arg)
 	run->free_cost[cpu] = got ? per_op(t3 - t2, got) : 0;
 	if (objs)
 		free_pages((unsigned long)objs, PTR_ORDER);
-	if (atomic_dec_and_test(&run->left))
-		complete(&run->done);
 	return 0;
 }
 
 /* One run on every online CPU (a kthread bound to each); false when some CPU fell short. */
 static bool conc_once(struct conc_run *run, bool alone, bool private)
 {
-	static struct task_struct *threads[QB_MAX_CPUS];
 	u64 start[2] = { U64_MAX, U64_MAX }, end[2] = { 0, 0 };
 	unsigned long ops = 0;
 	unsigned int cpu, p;
@@ -379,23 +293,10 @@ static bool conc_once(struct conc_run *run, bool alone, bool private)
 	run->alone = alone;
 	run->private = private;
 	run->ncpus = num_online_cpus();
-	atomic_set(&run->arrived, 0);
-	atomic_set(&run->left, run->ncpus);
-	init_completion(&run->done);
+	qb_barrier_init(&run->barrier, run->ncpus);
 	memset(run->got, 0, sizeof(run->got));
-	/* Create every thread before waking any: a woken one spins at the barrier. */
-	for_each_online_cpu(cpu) {
-		threads[cpu] = kthread_create_on_cpu(conc_cpu, run, cpu, "qbench/%u");
-		if (IS_ERR(threads[cpu])) {
-			pr_err("quarry_bench: no thread for CPU %u\n", cpu);
-			while (cpu-- > 0)
-				kthread_stop(threads[cpu]);
-			return false;
-		}
-	}
-	for_each_online_cpu(cpu)
-		wake_up_process(threads[cpu]);
-	wait_for_completion(&run->done);
+	if (qb_run_on_cpus(conc_cpu, run))
+		return false;
 	for_each_online_cpu(cpu) {
 		if (alone && cpu != 0)
 			continue;
@@ -488,7 +389,7 @@ static void bench_concurrent(void)
 			   "free_cost", (unsigned long)f);
 #ifdef CONFIG_X86
 		/* The TSC is the machine's clock under -icount; arm64's PMCCNTR is per CPU. */
-		if (icount)
+		if (qb_icount)
 			bench_line("concurrent_span", run.size, 4,
 				   "alloc_cost", (unsigned long)median(span_a, CONCURRENT_ROUNDS),
 				   "free_cost", (unsigned long)median(span_f, CONCURRENT_ROUNDS),
@@ -564,30 +465,33 @@ static int __init quarry_bench_init(void)
 	unsigned long khz = 0;
 
 	if (name && *name)
-		strscpy(alloc_name, name, sizeof(alloc_name));
+		strscpy(qb_alloc_name, name, sizeof(qb_alloc_name));
 	else
-		snprintf(alloc_name, sizeof(alloc_name), "linux%d%d-%s", LINUX_VERSION_CODE >> 16,
+		snprintf(qb_alloc_name, sizeof(qb_alloc_name), "linux%d%d-%s", LINUX_VERSION_CODE >> 16,
 			 (LINUX_VERSION_CODE >> 8) & 0xff, QB_ALLOC);
-#ifdef CONFIG_ARM64
-	on_each_cpu(qb_pmu_enable, NULL, 1);
-#else
+	qb_pmu_enable_all();
+#ifdef CONFIG_X86
 	khz = tsc_khz;
 #endif
 	/* The seed test runs as one task pinned to CPU 0. */
 	set_cpus_allowed_ptr(current, cpumask_of(0));
-	pr_info("\n== Quarry benchmarks: arch %s, page size %s, allocator %s, %u CPU(s)\n",
-		QB_ARCH, page_name(), alloc_name, num_online_cpus());
-	if (icount)
+	pr_info("\n== Quarry benchmarks: arch %s, page size %luK, allocator %s, %u CPU(s)\n",
+		QB_ARCH, PAGE_SIZE >> 10, qb_alloc_name, num_online_cpus());
+	if (qb_icount)
 		pr_info("== counter: %s under QEMU -icount shift=0: figures are guest instructions, "
 			"not cycles, and repeat exactly\n", QB_COUNTER);
 	else
 		pr_info("== counter: %s at %lu.%03lu MHz: figures are cycles\n", QB_COUNTER,
 			khz / 1000, khz % 1000);
 	bench_line("header", 0, 3, "counter_khz", khz, "quick", 0UL,
-		   "turn", (unsigned long)(quiet() ? turn : 0));
+		   "turn", (unsigned long)(qb_quiet() ? qb_turn : 0));
+	bench_line("memory_boot", 0, 1, "slab_kb", qb_slab_kb());
 	bench_single();
 	bench_concurrent();
 	bench_remote_free();
+	bench_messaging();
+	bench_pages();
+	bench_line("memory_end", 0, 1, "slab_kb", qb_slab_kb());
 	pr_info("BENCH done\n");
 	return 0;
 }
