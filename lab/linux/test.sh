@@ -116,6 +116,12 @@ expect "replay.sh: no busybox for arm64" 1 "no static busybox for arm64 at $TMP/
 	env QUARRY_BUSYBOX="$TMP/none" "$HERE/replay/replay.sh" "$TMP/t.qtr" "$TMP/a64" "$TMP/img" "$TMP/out"
 expect "replay.sh: more CPUs than the module replays on" 1 "CPUS=9: 1 to 8" \
 	env CPUS=9 "$HERE/replay/replay.sh" "$TMP/t.qtr" "$TMP/a64" "$TMP/img" "$TMP/out"
+expect "replay.sh: the cache model on 2 CPUs" 1 "MODEL_REPORT: the cache model runs the one-CPU replay only \\(CPUS=2\\)" \
+	env CPUS=2 MODEL_REPORT="$TMP/r" "$HERE/replay/replay.sh" "$TMP/t.qtr" "$TMP/a64" "$TMP/img" "$TMP/out"
+expect "replay.sh: the cache model without its plugin" 1 "no cache-model plugin at $TMP/none.so" \
+	env MODEL_PLUGIN="$TMP/none.so" MODEL_REPORT="$TMP/r" "$HERE/replay/replay.sh" "$TMP/t.qtr" "$TMP/a64" "$TMP/img" "$TMP/out"
+expect "replay.sh: the cache model without System.map" 1 "$TMP/a64: no System.map for the cache model" \
+	env MODEL_PLUGIN="$TMP/img" MODEL_REPORT="$TMP/r" "$HERE/replay/replay.sh" "$TMP/t.qtr" "$TMP/a64" "$TMP/img" "$TMP/out"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

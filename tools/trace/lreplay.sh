@@ -12,7 +12,11 @@
 # the trace's CPUs (at most 8; SMP=n says how many) into OUT/linux-ARCH-smp/,
 # beside Quarry's replays on as many CPUs: on the arches in LINUX_SMP_ARCHES
 # (default arm64: Linux's x86_64 kernels here do not bring a second CPU up
-# under -icount; said as "not measured").
+# under -icount; said as "not measured"). MODEL=1: each kernel's one-CPU
+# replay booted twice more under the cache model (replay.sh MODEL_REPORT=),
+# paired with its figures by tools/trace/model_replay.py into
+# OUT/linux-ARCH-model/linux<ver>-<alloc>-<page>.model, where report_replay.py
+# puts it beside Quarry's kernel-ARCH-model/ rows.
 #
 #   tools/trace/lreplay.sh TRACE.qtr OUT ARCHS ALLOCS PAGE_SIZES
 #
@@ -27,6 +31,37 @@ tcpus=$(python3 -c 'import struct, sys; print(struct.unpack_from("<I", open(sys.
 	{ echo "lreplay: $QTR: cannot read its header" >&2; exit 1; }
 smp=${SMP:-$((tcpus < 8 ? tcpus : 8))}
 case $smp in [1-8]) ;; *) echo "lreplay: SMP=$smp: the Linux replay runs on 1 to 8 CPUs" >&2; exit 1 ;; esac
+if [ "${MODEL:-}" = 1 ]; then
+	make --no-print-directory -s ARCH=x86_64 PAGE_SIZE=4K ALLOC=slab cachemodel > "$OUT/linux-model-build.log" 2>&1 ||
+		{ echo "lreplay: the cache model's plugin does not build (see $OUT/linux-model-build.log)" >&2; exit 1; }
+fi
+
+# lmodel NAME D BASE PLAIN_DIR: NAME's one-CPU replay (kernel dir D) twice under
+# the cache model, paired with the figures of the plain replay in PLAIN_DIR;
+# keys in OUT/linux-ARCH-model/BASE.model. Status 1, said, on a failure.
+lmodel() {
+	local name=$1 d=$2 base=$3 plain=$4 dm=$OUT/linux-$arch-model t0=$SECONDS tname
+	tname=$(basename "$QTR" .qtr)
+	mkdir -p "$dm"
+	rm -f "$dm/$base.model"
+	if ! MODEL_REPORT="$dm/$name/model.report" PAGES=${PAGES:-0} BOOTS=2 lab/linux/replay/replay.sh \
+		"$QTR" "$d/kbuild" "$d/kernel.img" "$dm/$name" > "$dm/$name.out" 2>&1; then
+		tail -3 "$dm/$name.out" | sed 's/^/  /'
+		echo "lreplay: $name: the replay under the cache model failed (see $dm/$name.out)" >&2
+		return 1
+	fi
+	if ! tools/trace/model_replay.py "$dm/$name/console.log" "$dm/$name/model.report" \
+		"$plain/console.log" > "$dm/$base.model"; then
+		echo "lreplay: $name: the model's counts do not pair with the figures (above)" >&2
+		return 1
+	fi
+	{
+		echo "model_seconds=$((SECONDS - t0))"
+		sed -n 's/^boot_seconds=/plain_seconds=/p' "$plain/$tname.summary" | head -1
+		sed -n 's/^model_identical=/model_identical=/p' "$dm/$name/$tname.summary" | head -1
+	} >> "$dm/$base.model"
+	echo "lreplay: $name: cache model: both reports identical, figures as without it ($((SECONDS - t0)) s)"
+}
 for arch in ${ARCHS//,/ }; do
 	want=()
 	for a in ${ALLOCS//,/ }; do
@@ -58,6 +93,10 @@ for arch in ${ARCHS//,/ }; do
 			cp "$dir/$name/$base.summary" "$dir/$ver-$alloc-$page.summary"
 			cp "$dir/$name/$base.csv" "$dir/$ver-$alloc-$page.csv"
 			echo "lreplay: [$i/${#want[@]}] $name: $(grep -a '^replay: accounting' "$dir/$name/console.log" | head -1)"
+			if [ "${MODEL:-}" = 1 ]; then
+				echo "lreplay: [$i/${#want[@]}] $name: under the cache model, two boots"
+				lmodel "$name" "$d" "$ver-$alloc-$page" "$dir/$name" || status=1
+			fi
 			[ "$smp" -gt 1 ] || continue
 			case " ${LINUX_SMP_ARCHES:-arm64} " in
 			*" $arch "*) ;;

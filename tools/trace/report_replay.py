@@ -236,6 +236,9 @@ def model_section(d, arch):
     """The cache model's section for one arch (make replay MODEL=1), and whether it failed."""
     md = os.path.join(d, "kernel-%s-model" % arch)
     runs = load_model(md) if os.path.isdir(md) else []
+    lmd = os.path.join(d, "linux-%s-model" % arch)
+    lruns = load_model(lmd) if os.path.isdir(lmd) else []
+    runs += lruns
     if not runs:
         return [], False
     geos = sorted({r["s"].get("geometry", "?") for r in runs})
@@ -250,7 +253,10 @@ def model_section(d, arch):
              "one server core, not a measurement). Each allocator call is its event type's region "
              "(lab/replay.c); the model's instructions are the figure's span plus the one counter "
              "read it leaves out, checked exact for every type. The caches are warm: the model "
-             "also follows the boot and the replay between the calls.", "",
+             "also follows the boot and the replay between the calls." +
+             (" Rows named linux<version>-<allocator>: the same trace replayed inside Linux's "
+              "kernel (lab/linux/replay/, make replay LINUX=1 MODEL=1), its calls marked and "
+              "paired the same way." if lruns else ""), "",
              "Geometry: " + "; ".join("`%s`" % g for g in geos), ""] + model_table(runs) + [""]
     lines += model_seeds(runs)
     lines += ["Time MODEL=1 adds: %.0f s for %d configuration(s), two boots under the model each "

@@ -13,7 +13,14 @@
 #     too; SAMPLES=200 memory samples; BOOTS=2 boots (each after the first
 #     must print identical REPLAY lines); TIMEOUT=900 seconds per boot;
 #     QUARRY_BUSYBOX=path the static busybox (default: x86_64 /bin/busybox,
-#     arm64 build/linux/busybox-arm64, which lab/linux/build.sh downloads).
+#     arm64 build/linux/busybox-arm64, which lab/linux/build.sh downloads);
+#     MODEL_REPORT=path boots under the cache model's plugin (1 CPU; MODEL_PLUGIN
+#     overrides build/cachemodel/cachemodel.so, MODEL_ARGS adds its options):
+#     boot 1's report to path, boot N's to path.bootN; with 2+ boots the
+#     summary gets model_identical=BOOTS when every report is boot 1's, else 0
+#     (and the status 1). One TLB entry maps 2M on x86_64, the page on arm64,
+#     as Quarry's own model runs (tools/cachemodel/run.sh); per-function lines
+#     from KDIR/System.map.
 #
 # The arch and page size come from KDIR/.config (CONFIG_X86_64; CONFIG_ARM64
 # with CONFIG_ARM64_4K/16K/64K_PAGES); QEMU is lab/linux/qemu.sh's, on CPUS CPUs.
@@ -56,6 +63,13 @@ case $SAMPLES in [1-9] | [1-9][0-9]* ) ;; *) die "SAMPLES=$SAMPLES: a number fro
 case $BOOTS in [1-9]) ;; *) die "BOOTS=$BOOTS: 1 to 9" ;; esac
 case $CPUS in [1-8]) ;; *) die "CPUS=$CPUS: 1 to 8" ;; esac
 case $MEM in [1-9]*[MG]) ;; *) die "MEM=$MEM: a size such as 512M or 2G" ;; esac
+MODEL_REPORT=${MODEL_REPORT:-}
+if [ -n "$MODEL_REPORT" ]; then
+	[ "$CPUS" = 1 ] || die "MODEL_REPORT: the cache model runs the one-CPU replay only (CPUS=$CPUS)"
+	plugin=${MODEL_PLUGIN:-$ROOT/build/cachemodel/cachemodel.so}
+	[ -f "$plugin" ] || die "no cache-model plugin at $plugin: build it with 'make cachemodel'"
+	[ -f "$KDIR/System.map" ] || die "$KDIR: no System.map for the cache model's per-function lines"
+fi
 # The arch, the page size and the tools that go with them, from the kernel's .config.
 if grep -q '^CONFIG_X86_64=y' "$KDIR/.config"; then
 	arch=x86_64 page=4K qemu=qemu-system-x86_64 KMAKE=() CC=gcc BB=${QUARRY_BUSYBOX:-/bin/busybox}
@@ -164,12 +178,19 @@ collect() {
 . "$HERE/../qemu.sh"
 linux_qemu_cmd "$arch" "$page" "$CPUS" "$MEM" || exit 1
 
-# boot LOG: one -icount boot; its console (CRs and printk times gone) in LOG.
+# boot LOG [REPORT]: one -icount boot, under the cache model writing REPORT
+# when given; its console (CRs and printk times gone) in LOG.
 boot() {
-	local log=$1 raw=$1.raw qpid rc=0 waited=0
+	local log=$1 raw=$1.raw qpid rc=0 waited=0 plug=()
+	if [ -n "${2:-}" ]; then
+		local tlb=$page
+		[ "$arch" = x86_64 ] && tlb=2M
+		plug=(-plugin "$plugin,tlbpage=$tlb,syms=$KDIR/System.map,out=$2${MODEL_ARGS:+,$MODEL_ARGS}")
+		rm -f "$2"
+	fi
 	rm -f "$log" "$raw"
 	timeout "$TIMEOUT" "${LINUX_QEMU[@]}" -kernel "$BZIMAGE" -initrd "$OUT/initramfs.cpio.gz" \
-		-append "console=$LINUX_CONSOLE printk.time=0 loglevel=7 panic=-1 slab_nomerge" \
+		-append "console=$LINUX_CONSOLE printk.time=0 loglevel=7 panic=-1 slab_nomerge" "${plug[@]}" \
 		< /dev/null > "$raw" 2>&1 &
 	qpid=$!
 	while kill -0 $qpid 2> /dev/null; do
@@ -198,8 +219,14 @@ status=0
 for b in $(seq 1 "$BOOTS"); do
 	log=$OUT/console.log
 	[ "$b" -gt 1 ] && log=$OUT/console.boot$b.log
+	rep=
+	if [ -n "$MODEL_REPORT" ]; then
+		rep=$MODEL_REPORT
+		[ "$b" -gt 1 ] && rep=$MODEL_REPORT.boot$b
+	fi
 	t0=$(date +%s%N)
-	boot "$log" || exit 1
+	boot "$log" "$rep" || exit 1
+	[ -z "$rep" ] || [ -s "$rep" ] || die "boot $b under the cache model left no report at $rep (console: $log)"
 	secs=$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
 	if grep -qa "replay: trace module refused" "$log"; then
 		die "the module refused the trace: $(grep -am1 'replay: trace module refused' "$log" | sed 's/^replay: trace module refused: //') (console: $log)"
@@ -227,6 +254,19 @@ for b in $(seq 1 "$BOOTS"); do
 		echo "linux-replay: boot $b: every REPLAY line identical to boot 1 ($secs s)"
 	fi
 done
+if [ -n "$MODEL_REPORT" ] && [ "$BOOTS" -gt 1 ]; then
+	same=$BOOTS
+	for b in $(seq 2 "$BOOTS"); do
+		cmp -s "$MODEL_REPORT" "$MODEL_REPORT.boot$b" || same=0
+	done
+	echo "model_identical=$same" >> "$OUT/$name.summary"
+	if [ "$same" = 0 ]; then
+		echo "linux-replay: the cache model's reports differ between boots ($MODEL_REPORT, .bootN)" >&2
+		status=1
+	else
+		echo "linux-replay: the cache model's reports of all $BOOTS boots identical"
+	fi
+fi
 s() { sed -n "s/^$1=//p" "$OUT/$name.summary" | head -1; }
 x10() { awk -v v="$(s "cost_per_op_x10_$1")" 'BEGIN { printf "%.1f", v / 10 }'; }
 echo "linux-replay: instructions per call: kmalloc $(x10 1), kfree $(x10 2), cache alloc $(x10 3), cache free $(x10 4), page alloc $(x10 5), page free $(x10 6)"
