@@ -5,9 +5,10 @@
     report.py OUT.md LOG...
 
 For each log (one kernel): its config fragment (fragment.config beside the
-log) and a table of test 1 (kmalloc then kfree) and test 2 (the pair), in the
-counter's unit per operation, beside Quarry's own figures for the same arch,
-page size and allocator (slab/slub/slob) when Quarry's -icount bench log
+log), a table of test 1 (kmalloc then kfree) and test 2 (the pair), the
+messaging workload and the page allocator's rows, in the counter's unit per
+operation, beside Quarry's own figures for the same arch, page size and
+allocator (slab/slub/slob) when Quarry's -icount bench log
 build/bench/logs/<arch>-<page>-<alloc>-icount-1.log is there (make bench), or
 QUARRY_BENCH_LOG names one.
 """
@@ -28,7 +29,7 @@ def figures(path):
 
 def quarry_log(arch, page, alloc):
     path = os.environ.get("QUARRY_BENCH_LOG") or os.path.join(
-        ROOT, "build", "bench", "logs", "%s-%s-%s-icount-1.log" % (arch, page, alloc))
+        ROOT, "build", "bench", "logs", "%s-%s-%s-icount-1.log" % (arch, page.lower(), alloc))
     return path if os.path.isfile(path) else None
 
 
@@ -68,6 +69,20 @@ def section(path):
     if any(a for _, a, _ in conc):
         out += ["", "Test 3 (every CPU at once, medians of 5), kmalloc/kfree: " +
                 ", ".join("%d B %s/%s" % c for c in conc if c[1]) + "."]
+    msg = [("messaging", 0, m) for m in ("per_message_cost", "alloc_share_cost",
+                                         "slab_before_kb", "slab_after_kb")]
+    if figs.get(msg[0]):
+        out += ["", "Messaging (per message: whole, in kmalloc+kfree; Slab: kB before, after): " +
+                ", ".join(figs.get(k, "-") for k in msg) +
+                ("; Quarry's: " + ", ".join(q.get(k, "-") for k in msg) if q.get(msg[0]) else "") + "."]
+    pages = [(o, figs.get(("pages_single", o, "alloc_cost")), figs.get(("pages_single", o, "free_cost")),
+              q.get(("pages_single", o, "alloc_cost"), "-"), q.get(("pages_single", o, "free_cost"), "-"))
+             for o in range(4)]
+    if any(p[1] for p in pages):
+        out += ["", "Page allocator, one CPU, alloc_pages/free_pages per call by order" +
+                (" (Quarry's in brackets)" if q else "") + ": " +
+                ", ".join(("order %d %s/%s" % p[:3]) + (" (%s/%s)" % p[3:] if q else "")
+                          for p in pages if p[1]) + "."]
     return out + [""]
 
 
@@ -77,8 +92,8 @@ def main(argv=None):
         print("usage: report.py OUT.md LOG...", file=sys.stderr)
         return 2
     lines = ["# bench-linux report\n",
-             "Linux kernels from Debian's linux-source packages, Quarry's kmalloc benchmarks "
-             "(lab/linux/quarry_bench.c) under QEMU -icount shift=0 (make bench-linux; "
+             "Linux kernels from Debian's linux-source packages, Quarry's boot benchmarks "
+             "(the module in lab/linux/bench/) under QEMU -icount shift=0 (make bench-linux; "
              "Documentation/benchmarks.md).\n"]
     for path in argv[1:]:
         lines += section(path)

@@ -61,6 +61,10 @@ expect "check.py names the missing row" 1 "missing row test=kmalloc_free_pair si
 expect "boot.sh names insmod's error for a garbage module file" 1 "the module did not load: .*quarry_bench.ko" \
 	env QUARRY_LINUX_CONSOLE="$TD/bad-module.console.log" "$HERE/boot.sh" linux61-slub-x86_64-4K
 
+expect "report.py: messaging and the page allocator beside Quarry's" 0 "" \
+	env QUARRY_BENCH_LOG="$GOOD" python3 "$ROOT/lab/bench/report.py" linux "$TMP/r.md" "$GOOD"
+expect "report.py: the messaging line" 0 "^Messaging \\(per message: whole, in kmalloc\\+kfree; Slab: kB before, after\\): [0-9]+, [0-9]+, [0-9]+, [0-9]+; Quarry's: [0-9]+, [0-9]+, [0-9]+, [0-9]+\\.$" cat "$TMP/r.md"
+expect "report.py: the page allocator line" 0 "order 3 [0-9]+/[0-9]+ \\([0-9]+/[0-9]+\\)\\.$" cat "$TMP/r.md"
 expect "build.sh: a missing source tarball" 1 "linux source tarball $TMP/none.tar.xz does not exist" \
 	env QUARRY_LINUX_TARBALL="$TMP/none.tar.xz" "$HERE/build.sh" 6.1 slub x86_64 4K
 mkdir -p "$TMP/badmod" && echo "not a module" > "$TMP/badmod/bad.c" && echo "obj-m := bad.o" > "$TMP/badmod/Kbuild"
