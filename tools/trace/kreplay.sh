@@ -50,7 +50,7 @@ ARCHS=${3:-x86_64,arm64}
 ALLOCS=${4:-slab,slub,slob,slob-seg}
 PAGES_LIST=${5:-4K,16K,64K}
 [ -f "$QTR" ] && [ -n "$OUT" ] || die "usage: kreplay.sh QTR OUT [ARCHS] [ALLOCS] [PAGE_SIZES]"
-[ "$(head -c 8 "$QTR")" = QUARRYTR ] || die "$QTR is not a converted trace (convert it first)"
+[ "$(head -c 8 "$QTR" | tr -d '\0')" = QUARRYTR ] || die "$QTR is not a converted trace (convert it first)"
 mkdir -p "$OUT" || die "cannot make $OUT"
 
 # The trace's header: CPUs, events, objects, peaks (qtrace.h offsets).

@@ -54,7 +54,7 @@ BIN=build/replay/bin
 
 make --no-print-directory -f tools/trace/trace.mk ALLOC=slab PAGE_SHIFT=12 convert > "$OUT/build.log" 2>&1 ||
 	{ tail -5 "$OUT/build.log"; die "the converter does not build (see $OUT/build.log)"; }
-if [ "$(head -c 8 "$TRACE")" = QUARRYTR ]; then
+if [ "$(head -c 8 "$TRACE" | tr -d '\0')" = QUARRYTR ]; then
 	cp "$TRACE" "$OUT/trace.qtr"
 else
 	echo "replay: converting $TRACE"

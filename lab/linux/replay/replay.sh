@@ -53,7 +53,7 @@ BOOTS=${BOOTS:-2}
 TIMEOUT=${TIMEOUT:-900}
 
 [ -f "$TRACE" ] || die "$TRACE: no such file"
-[ "$(head -c 8 "$TRACE")" = QUARRYTR ] ||
+[ "$(head -c 8 "$TRACE" | tr -d '\0')" = QUARRYTR ] ||
 	die "$TRACE is not a converted Quarry trace: convert it first (make -f tools/trace/trace.mk ALLOC=slab PAGE_SHIFT=12 convert; build/replay/bin/convert -q TRACE.txt.xz TRACE.qtr)"
 [ -f "$KDIR/.config" ] || die "$KDIR: no .config there: give the kernel's build directory"
 [ -f "$KDIR/Module.symvers" ] || die "$KDIR: no Module.symvers: the kernel there is not built (make modules too)"
