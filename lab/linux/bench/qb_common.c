@@ -14,6 +14,7 @@
 #include <linux/mm.h>
 #include <linux/vmstat.h>
 #include "qb.h"
+#include "qb_pmu.h"
 
 bool qb_icount = true;
 module_param_named(icount, qb_icount, bool, 0444);
@@ -59,23 +60,10 @@ unsigned long qb_slab_kb(void)
 		global_node_page_state_pages(NR_SLAB_UNRECLAIMABLE_B)) * (PAGE_SIZE / 1024);
 }
 
-#ifdef CONFIG_ARM64
-static void qb_pmu_enable(void *unused)
-{
-	u64 pmcr;
-
-	asm volatile("msr pmccfiltr_el0, xzr");
-	asm volatile("msr pmcntenset_el0, %0" : : "r"(1UL << 31));
-	asm volatile("mrs %0, pmcr_el0" : "=r"(pmcr));
-	pmcr |= 1 | (1 << 2 /* C: reset */) | (1 << 6 /* LC */);
-	asm volatile("msr pmcr_el0, %0; isb" : : "r"(pmcr));
-}
-#endif
-
 void qb_pmu_enable_all(void)
 {
 #ifdef CONFIG_ARM64
-	on_each_cpu(qb_pmu_enable, NULL, 1);
+	on_each_cpu(qb_pmu_enable_cpu, NULL, 1);
 #endif
 }
 

@@ -85,6 +85,7 @@
 #include <linux/spinlock.h>
 #include <linux/sched.h>
 #include "marker.h"
+#include "qb_pmu.h"	/* lab/linux/bench/qb_pmu.h, copied beside this file by replay.sh */
 
 /*
  * The counter: RDTSC on x86_64 (get_cycles()); PMCCNTR_EL0 on arm64 after
@@ -102,20 +103,6 @@ static inline u64 rp_cycles(void)
 	return get_cycles();
 #endif
 }
-
-#ifdef CONFIG_ARM64
-/* The cycle counter on, counting at EL0 and EL1, 64 bits, from zero. */
-static void rp_pmu_enable(void *unused)
-{
-	u64 pmcr;
-
-	asm volatile("msr pmccfiltr_el0, xzr");
-	asm volatile("msr pmcntenset_el0, %0" : : "r"(1UL << 31));
-	asm volatile("mrs %0, pmcr_el0" : "=r"(pmcr));
-	pmcr |= 1 /* E */ | 1 << 2 /* C: reset */ | 1 << 6 /* LC: 64 bits */;
-	asm volatile("msr pmcr_el0, %0\n\tisb" : : "r"(pmcr));
-}
-#endif
 
 /* One allocator call timed into t0/t1 and marked as the model's region id. */
 #define RP_TIMED(id, ...) do {			\
@@ -953,7 +940,7 @@ static int __init quarry_replay_init(void)
 		return -EINVAL;
 	}
 #ifdef CONFIG_ARM64
-	on_each_cpu(rp_pmu_enable, NULL, 1);
+	on_each_cpu(qb_pmu_enable_cpu, NULL, 1);
 #endif
 	err = load_trace();
 	if (err)

@@ -24,7 +24,8 @@
 #
 # The arch and page size come from KDIR/.config (CONFIG_X86_64; CONFIG_ARM64
 # with CONFIG_ARM64_4K/16K/64K_PAGES); QEMU is lab/linux/qemu.sh's, on CPUS CPUs.
-# The module is built with tools/cachemodel/marker.h copied beside it.
+# The module is built with tools/cachemodel/marker.h and lab/linux/bench/qb_pmu.h
+# copied beside it.
 #
 # Output in OUTDIR: console.log (boot 1; console.bootN.log for later boots),
 # <trace>.summary (variant=..., the REPLAY k=v lines, all_passes_ok=,
@@ -128,7 +129,7 @@ need_mb=$(((tsize * 3 + n_objects * 8 + peak_req * 2 + (PAGES == 1 ? peak_pages 
 M=$OUT/module
 rm -rf "$M"
 mkdir -p "$M"
-cp "$HERE/quarry_replay.c" "$HERE/Kbuild" "$ROOT/tools/cachemodel/marker.h" "$M/"
+cp "$HERE/quarry_replay.c" "$HERE/Kbuild" "$ROOT/tools/cachemodel/marker.h" "$HERE/../bench/qb_pmu.h" "$M/"
 # (the build directory left out of the module: the same module, byte for byte,
 # whatever OUTDIR; the initramfs's bytes place the guest's pages, and the
 # page allocator's work in a call depends on where they are)
