@@ -1,12 +1,14 @@
 # Quarry - see README.md, or `make help`.
 #
 #   make run | test | bench | debug | gdb | help | clean
-#   ARCH=x86_64|arm64  PAGE_SIZE=4K|16K|64K  SMP=N  ALLOC=slab|slub|slob|slob-seg  SLAB_DEBUG=1
+#   ARCH=x86_64|arm64  PAGE_SIZE=4K|16K|64K  SMP=N  NODES=N  ALLOC=slab|slub|slob|slob-seg  SLAB_DEBUG=1
 #   CPU=...  OPT=2|g
 
 ARCH      ?= x86_64
 PAGE_SIZE ?= 4K
 SMP       ?= 1
+# NODES: NUMA nodes of the QEMU machine, 1-8 (scripts/numa-flags.sh).
+NODES     ?= 1
 # NR_CPUS: the most CPUs the kernel starts (mm/files.mk: 1-64, default 8).
 ALLOC     ?= slab
 MEM       ?= 256M
@@ -85,6 +87,13 @@ endif
 ifeq ($(shell [ $(MEM_MIB) -ge 8 ] && [ $(MEM_MIB) -le 8192 ] && echo ok),)
 $(error MEM=$(MEM) is out of range: Quarry boots with 8M to 8G)
 endif
+ifeq ($(shell echo '$(NODES)' | grep -Ex '[1-8]'),)
+$(error NODES must be a NUMA node count from 1 to 8, not '$(NODES)')
+endif
+NODES_MIN_MIB := $(shell echo $$(( $(NODES) * 8 )))
+ifeq ($(shell [ $(MEM_MIB) -ge $(NODES_MIN_MIB) ] && echo ok),)
+$(error NODES=$(NODES) with MEM=$(MEM): each node needs at least 8M, give MEM=$(NODES_MIN_MIB)M or more)
+endif
 # LINUX=1 (make replay): Linux's own allocators replay the trace too.
 ifneq ($(filter-out 1,$(LINUX)),)
 $(error LINUX must be 1 (make replay: the trace in the Linux kernels of make bench-linux too) or unset, not '$(LINUX)')
@@ -121,8 +130,10 @@ ISO := $(BUILD)/quarry.iso
 TEST_ISO := $(BUILD)/quarry-test.iso
 
 # QEMU's CPUs and RAM; with more than one CPU tests/qemu/run.sh runs them in
-# parallel host threads (MTTCG).
-QEMU_FLAGS := -smp $(SMP) -m $(MEM)
+# parallel host threads (MTTCG). NODES > 1: the RAM and CPUs split over that
+# many NUMA nodes (QEMU then gives x86_64 an SRAT and SLIT, arm64's device
+# tree numa-node-id properties and a /distance-map).
+QEMU_FLAGS := -smp $(SMP) -m $(MEM) $(if $(filter-out 1,$(NODES)),$(shell scripts/numa-flags.sh $(NODES) $(SMP) $(MEM_MIB)))
 
 # What `make run` and `make test-kernel` boot. x86_64: a GRUB ISO whose
 # default entry carries the command line; arm64: the ELF itself, with the
@@ -324,6 +335,8 @@ help:
 	@echo "                     MMU granule; x86_64 makes a 64K page of 16 MMU pages"
 	@echo "  CPU=cortex-a72     arm64 QEMU CPU (cortex-a57, cortex-a72, max); 16K needs max"
 	@echo "  SMP=N              QEMU CPU count (default 1; 1-NR_CPUS; >1 runs MTTCG)"
+	@echo "  NODES=N            QEMU NUMA nodes, 1-8 (default 1): RAM and CPUs split evenly,"
+	@echo "                     distance 10 local, 20 remote; the kernel prints the topology"
 	@echo "  NR_CPUS=8          most CPUs the kernel starts, 1-64 (per-CPU arrays are sized"
 	@echo "                     by it); other than 8: build/<arch>-<page>[-alloc]-cpusN/"
 	@echo "  ALLOC=slab         object allocator: slab (default), slub (seed 002: lockless"

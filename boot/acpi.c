@@ -1,14 +1,18 @@
 /*
- * acpi.c - finding the processors in the ACPI tables.
+ * acpi.c - finding the processors and the NUMA topology in the ACPI tables.
  *
  * RSDP -> RSDT (32-bit table pointers) or, from ACPI 2.0, XSDT (64-bit)
  * -> every system description table -> the one signed "APIC": the MADT,
- * which lists the local APIC of every processor and the I/O APICs.
+ * which lists the local APIC of every processor and the I/O APICs; and,
+ * when present, the SRAT (which node each processor and memory range is
+ * on) and the SLIT (the distances between nodes), into a struct
+ * numa_firmware that kernel/numa.c checks.
  * Everything is read in place through the direct map; nothing is trusted
  * before its signature, length and checksum have been checked. Pure C,
  * no architecture: ARM64 reads its GIC entries from the same MADT.
  */
 #include "kernel/acpi.h"
+#include "kernel/numa.h"
 #include "kernel/arch.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
@@ -89,10 +93,62 @@ struct __packed madt_x2apic {
 
 #define MADT_CPU_ENABLED	0x1
 
+/* SRAT: a header, 12 reserved bytes, then entries like the MADT's. */
+struct __packed acpi_srat {
+	struct acpi_header header;
+	uint32_t table_revision;
+	uint64_t reserved;
+};
+
+#define SRAT_CPU_APIC		0
+#define SRAT_MEMORY		1
+#define SRAT_CPU_X2APIC		2
+
+struct __packed srat_cpu_apic {
+	struct madt_entry h;
+	uint8_t domain_lo;
+	uint8_t apic_id;
+	uint32_t flags;			/* bit 0: enabled */
+	uint8_t sapic_eid;
+	uint8_t domain_hi[3];		/* ACPI 3.0 on: bits 8-31 of the domain */
+	uint32_t clock_domain;
+};
+
+struct __packed srat_memory {
+	struct madt_entry h;
+	uint32_t domain;
+	uint16_t reserved1;
+	uint32_t base_lo, base_hi;
+	uint32_t length_lo, length_hi;
+	uint32_t reserved2;
+	uint32_t flags;			/* bit 0: enabled; bit 1: hot-pluggable */
+	uint64_t reserved3;
+};
+
+struct __packed srat_cpu_x2apic {
+	struct madt_entry h;
+	uint16_t reserved1;
+	uint32_t domain;
+	uint32_t x2apic_id;
+	uint32_t flags;			/* bit 0: enabled */
+	uint32_t clock_domain;
+	uint32_t reserved2;
+};
+
+#define SRAT_ENABLED		0x1
+#define SRAT_MEM_HOTPLUG	0x2
+
+/* SLIT: a header, the locality count N, then N x N one-byte distances. */
+struct __packed acpi_slit {
+	struct acpi_header header;
+	uint64_t localities;
+};
+
 /* Tables longer than this are taken as garbage rather than read. */
 #define ACPI_MAX_TABLE_LEN	(1U << 20)
 
 static struct acpi_madt_info madt_info;
+static struct numa_firmware numa_fw;
 
 /* sig - a table signature as a C string, for messages. */
 struct sig_buf {
@@ -279,16 +335,140 @@ static const struct acpi_rsdp *check_rsdp(uint64_t phys)
 	return r;
 }
 
-/* acpi_parse: see kernel/acpi.h. */
-int acpi_parse(uint64_t rsdp_phys, struct acpi_madt_info *m)
+/* Say "acpi: <table> ...", mark the record unusable. */
+static void __printf(2, 3) numa_fw_error(struct numa_firmware *nf, const char *fmt, ...)
+{
+	char msg[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	printk("acpi: %s\n", msg);
+	nf->bad = true;
+}
+
+static void srat_add_cpu(struct numa_firmware *nf, uint64_t hwid, uint32_t domain)
+{
+	if (nf->n_cpu == NUMA_MAX_CPUS) {
+		nf->n_cpu_dropped++;
+		return;
+	}
+	nf->cpu[nf->n_cpu++] = (struct numa_fw_cpu){ hwid, domain };
+}
+
+static void srat_add_memory(struct numa_firmware *nf, const struct srat_memory *m)
+{
+	uint64_t base = (uint64_t)m->base_hi << 32 | m->base_lo;
+	uint64_t len = (uint64_t)m->length_hi << 32 | m->length_lo;
+
+	if (!(m->flags & SRAT_ENABLED) || !len)
+		return;
+	if (m->flags & SRAT_MEM_HOTPLUG)	/* no memory hot-plug: not RAM now */
+		return;
+	if (len > UINT64_MAX - base) {
+		numa_fw_error(nf, "SRAT memory [0x%llx, +0x%llx) wraps past the top of the address space",
+			      (unsigned long long)base, (unsigned long long)len);
+		return;
+	}
+	if (nf->n_mem == NUMA_MAX_RANGES) {
+		nf->n_mem_dropped++;
+		return;
+	}
+	nf->mem[nf->n_mem++] = (struct numa_fw_mem){ base, base + len, m->domain };
+}
+
+/* The SRAT's processor and memory affinities into nf. */
+static void parse_srat(const struct acpi_srat *srat, struct numa_firmware *nf)
+{
+	const uint8_t *p = (const uint8_t *)(srat + 1);
+	const uint8_t *end = (const uint8_t *)srat + srat->header.length;
+	bool wide = srat->header.revision >= 2;	/* 32-bit domains in processor entries */
+
+	nf->present = true;
+	nf->source = "SRAT";
+	nf->hwid_name = "APIC";
+	if (srat->header.length < sizeof(*srat)) {
+		numa_fw_error(nf, "SRAT too short (%u bytes)", srat->header.length);
+		return;
+	}
+	while (p + sizeof(struct madt_entry) <= end) {
+		const struct madt_entry *e = (const void *)p;
+		unsigned int off = (unsigned int)(p - (const uint8_t *)srat);
+
+		if (e->length < sizeof(*e) || p + e->length > end) {
+			numa_fw_error(nf, "SRAT entry type %u at offset %u has a bad length %u",
+				      e->type, off, e->length);
+			return;
+		}
+		if (e->type == SRAT_CPU_APIC && e->length >= sizeof(struct srat_cpu_apic)) {
+			const struct srat_cpu_apic *c = (const void *)e;
+			uint32_t domain = c->domain_lo;
+
+			if (wide)
+				domain |= (uint32_t)c->domain_hi[0] << 8 |
+					  (uint32_t)c->domain_hi[1] << 16 |
+					  (uint32_t)c->domain_hi[2] << 24;
+			if (c->flags & SRAT_ENABLED)
+				srat_add_cpu(nf, c->apic_id, domain);
+		} else if (e->type == SRAT_CPU_X2APIC &&
+			   e->length >= sizeof(struct srat_cpu_x2apic)) {
+			const struct srat_cpu_x2apic *x = (const void *)e;
+
+			if (x->flags & SRAT_ENABLED)
+				srat_add_cpu(nf, x->x2apic_id, x->domain);
+		} else if (e->type == SRAT_MEMORY && e->length >= sizeof(struct srat_memory)) {
+			srat_add_memory(nf, (const struct srat_memory *)e);
+		} else if (e->type <= SRAT_CPU_X2APIC) {
+			numa_fw_error(nf, "SRAT entry type %u at offset %u is %u bytes, too short",
+				      e->type, off, e->length);
+			return;
+		}
+		p += e->length;
+	}
+}
+
+/* The SLIT's distances into nf. */
+static void parse_slit(const struct acpi_slit *slit, struct numa_firmware *nf)
+{
+	const uint8_t *d = (const uint8_t *)(slit + 1);
+	uint64_t n;
+
+	nf->dist_source = "SLIT";
+	if (slit->header.length < sizeof(*slit)) {
+		numa_fw_error(nf, "SLIT too short (%u bytes)", slit->header.length);
+		return;
+	}
+	n = slit->localities;
+	if (n > 255 || n * n > slit->header.length - sizeof(*slit)) {
+		numa_fw_error(nf, "SLIT lists %llu localities: %llu distances do not fit in its %u bytes",
+			      (unsigned long long)n, (unsigned long long)(n > 255 ? n : n * n),
+			      slit->header.length);
+		return;
+	}
+	nf->has_distance = true;
+	nf->dist_nodes = (unsigned int)n;
+	if (n > MAX_NUMNODES) {
+		nf->bad_dist_node = (uint32_t)n - 1;
+		return;
+	}
+	for (unsigned int a = 0; a < n; a++)
+		for (unsigned int b = 0; b < n; b++)
+			nf->distance[a][b] = d[a * n + b];
+}
+
+/* acpi_parse_all: see kernel/acpi.h. */
+int acpi_parse_all(uint64_t rsdp_phys, struct acpi_madt_info *m, struct numa_firmware *nf)
 {
 	const struct acpi_rsdp *rsdp;
-	const struct acpi_header *root;
+	const struct acpi_header *root, *madt = NULL, *srat = NULL, *slit = NULL;
 	const uint8_t *entries;
 	bool xsdt;
 	unsigned int n;
 
 	*m = (struct acpi_madt_info){ .valid = false };
+	if (nf)
+		*nf = (struct numa_firmware){ .bad_dist_node = NUMA_NO_NODE };
 	if (!rsdp_phys) {
 		printk("acpi: the boot loader passed no RSDP; no ACPI tables\n");
 		return -1;
@@ -323,23 +503,50 @@ int acpi_parse(uint64_t rsdp_phys, struct acpi_madt_info *m)
 			phys = p32;
 		}
 		h = map_table(phys, "table");
-		if (!h || memcmp(h->signature, "APIC", 4))
+		if (!h)
 			continue;
-		if (parse_madt((const struct acpi_madt *)h, m)) {
-			m->valid = false;
-			return -1;
-		}
-		print_madt(m);
-		return 0;
+		if (!madt && !memcmp(h->signature, "APIC", 4))
+			madt = h;
+		else if (!srat && !memcmp(h->signature, "SRAT", 4))
+			srat = h;
+		else if (!slit && !memcmp(h->signature, "SLIT", 4))
+			slit = h;
 	}
-	printk("acpi: no valid MADT (\"APIC\") table\n");
-	return -1;
+	if (nf && srat)
+		parse_srat((const struct acpi_srat *)srat, nf);
+	if (nf && slit)
+		parse_slit((const struct acpi_slit *)slit, nf);
+	if (nf && nf->present)
+		printk("acpi: SRAT: %u memory ranges, %u processors%s\n", nf->n_mem, nf->n_cpu,
+		       nf->has_distance ? "; SLIT present" : "");
+	if (!madt) {
+		printk("acpi: no valid MADT (\"APIC\") table\n");
+		return -1;
+	}
+	if (parse_madt((const struct acpi_madt *)madt, m)) {
+		m->valid = false;
+		return -1;
+	}
+	print_madt(m);
+	return 0;
+}
+
+/* acpi_parse: see kernel/acpi.h. */
+int acpi_parse(uint64_t rsdp_phys, struct acpi_madt_info *m)
+{
+	return acpi_parse_all(rsdp_phys, m, NULL);
 }
 
 /* acpi_init: see kernel/acpi.h. */
 int acpi_init(uint64_t rsdp_phys)
 {
-	return acpi_parse(rsdp_phys, &madt_info);
+	return acpi_parse_all(rsdp_phys, &madt_info, &numa_fw);
+}
+
+/* acpi_numa: see kernel/acpi.h. */
+const struct numa_firmware *acpi_numa(void)
+{
+	return &numa_fw;
 }
 
 /* acpi_madt: see kernel/acpi.h. */

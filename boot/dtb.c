@@ -2,7 +2,8 @@
  * dtb.c - platform discovery from a flattened device tree (FDT, "DTB"), the
  * arm64 boot protocol: RAM, reserved ranges, command line, the initrd (the
  * boot module: a trace for "replay"), and what the arch
- * code needs (struct dt_platform, boot/dtb.h). The blob is read in place
+ * code needs (struct dt_platform, boot/dtb.h), with the NUMA topology of the
+ * numa-node-id properties and /distance-map (dt_platform.numa). The blob is read in place
  * through the direct map, byte by byte as big-endian (any alignment), and
  * every read is checked against the header's sizes first: malformed input
  * gets one "dtb: ..." line naming what and where, and -1, never a read
@@ -12,6 +13,8 @@
  * every token and calls back once per node, in DTB order, when the node's
  * properties are all known (at its first subnode or its end). The callback
  * looks properties up by name; the lookups re-read tokens already checked.
+ * A bad NUMA property is said too but only marks the NUMA record bad: the
+ * kernel then runs on one node rather than not at all.
  */
 #include "boot/dtb.h"
 #include "kernel/bootinfo.h"
@@ -381,6 +384,74 @@ static void scan_timer(struct fdt *f, const struct dt_node *n)
 	dt_platform.timer_virt_intid = DT_PPI(be32(irq + 24 + 4));
 }
 
+/* Say "dtb: <message>" about a NUMA property: the topology is unusable, the tree is not. */
+static void __printf(1, 2) numa_error(const char *fmt, ...)
+{
+	char msg[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	printk("dtb: %s\n", msg);
+	dt_platform.numa.bad = true;
+}
+
+/* n's numa-node-id: NUMA_NO_NODE when absent or malformed (said). */
+static uint32_t dt_numa_node(struct fdt *f, const struct dt_node *n)
+{
+	uint32_t len;
+	const uint8_t *p = dt_prop(f, n, "numa-node-id", &len);
+
+	if (!p)
+		return NUMA_NO_NODE;
+	dt_platform.numa.present = true;
+	if (len != 4) {
+		numa_error("property 'numa-node-id' of %s is %u bytes, not one cell", n->path, len);
+		return NUMA_NO_NODE;
+	}
+	return be32(p);
+}
+
+/* /distance-map's distance-matrix: <from to distance> triples. */
+static void scan_distance_map(struct fdt *f, const struct dt_node *n)
+{
+	struct numa_firmware *nf = &dt_platform.numa;
+	uint32_t len;
+	const uint8_t *p = dt_prop(f, n, "distance-matrix", &len);
+
+	nf->present = true;
+	if (!p || !len || len % 12) {
+		numa_error("%s: property 'distance-matrix' is %s%u bytes, not <from to distance> triples",
+			   n->path, p ? "" : "missing, ", p ? len : 0);
+		return;
+	}
+	nf->has_distance = true;
+	for (uint32_t i = 0; i < len; i += 12) {
+		uint32_t from = be32(p + i), to = be32(p + i + 4), d = be32(p + i + 8);
+
+		if (from >= MAX_NUMNODES || to >= MAX_NUMNODES) {
+			if (nf->bad_dist_node == NUMA_NO_NODE)
+				nf->bad_dist_node = from >= MAX_NUMNODES ? from : to;
+			continue;
+		}
+		nf->distance[from][to] = d;
+		if (from + 1 > nf->dist_nodes)
+			nf->dist_nodes = from + 1;
+		if (to + 1 > nf->dist_nodes)
+			nf->dist_nodes = to + 1;
+	}
+}
+
+/* A distance given one way only holds both ways (the binding allows that). */
+static void numa_fill_reverse(struct numa_firmware *nf)
+{
+	for (unsigned int a = 0; a < MAX_NUMNODES; a++)
+		for (unsigned int b = 0; b < MAX_NUMNODES; b++)
+			if (nf->distance[a][b] && !nf->distance[b][a])
+				nf->distance[b][a] = nf->distance[a][b];
+}
+
 /* The dt_walk callback: what each node gives boot_info and dt_platform. */
 static bool scan_node(struct fdt *f, const struct dt_node *n, void *arg)
 {
@@ -405,15 +476,28 @@ static bool scan_node(struct fdt *f, const struct dt_node *n, void *arg)
 		if (!dt_reg(f, n, 0, &base, &size)) {
 			if (!f->bad)
 				fdt_error(f, "%s has no reg (its MPIDR affinity)", n->path);
-		} else if (p->n_cpus < DT_MAX_CPUS)
-			p->cpu_mpidr[p->n_cpus++] = base;
-		else
-			p->n_cpus_dropped++;
+		} else {
+			uint32_t node = dt_numa_node(f, n);
+
+			if (p->n_cpus < DT_MAX_CPUS)
+				p->cpu_mpidr[p->n_cpus++] = base;
+			else
+				p->n_cpus_dropped++;
+			if (node != NUMA_NO_NODE && p->numa.n_cpu < NUMA_MAX_CPUS)
+				p->numa.cpu[p->numa.n_cpu++] = (struct numa_fw_cpu){ base, node };
+			else if (node != NUMA_NO_NODE)
+				p->numa.n_cpu_dropped++;
+		}
 	}
 	if (f->bad || (status && strcmp(status, "okay") && strcmp(status, "ok")))
 		return !f->bad;	/* CPUs above are kept whatever their status */
 
+	if (n->depth == 1 && !strcmp(n->name, "distance-map") &&
+	    in_list(compat, clen, "numa-distance-map-v1", false))
+		scan_distance_map(f, n);
 	if (type && !strcmp(type, "memory")) {
+		uint32_t node = dt_numa_node(f, n);
+
 		for (uint32_t i = 0; dt_reg(f, n, i, &base, &size); i++) {
 			if (!size)
 				continue;
@@ -425,6 +509,11 @@ static bool scan_node(struct fdt *f, const struct dt_node *n, void *arg)
 				break;
 			}
 			bi->avail[bi->n_avail++] = (struct mem_range){ base, base + size };
+			if (p->numa.n_mem < NUMA_MAX_RANGES)
+				p->numa.mem[p->numa.n_mem++] =
+					(struct numa_fw_mem){ base, base + size, node };
+			else
+				p->numa.n_mem_dropped++;
 		}
 	}
 	if (n->depth == 2 && !strcmp(parent, "reserved-memory"))
@@ -501,6 +590,11 @@ int platform_discover(unsigned long magic, unsigned long info, struct boot_info 
 	struct fdt f = { 0 };
 
 	memset(p, 0, sizeof(*p));
+	p->numa.source = "device tree";
+	p->numa.dist_source = "distance-map";
+	p->numa.hwid_name = "MPIDR";
+	p->numa.bad_dist_node = NUMA_NO_NODE;
+	bi->numa = &p->numa;
 	p->timer_phys_intid = DT_PPI(14);
 	p->timer_virt_intid = DT_PPI(11);
 	if (!fdt_open(&f, magic, info))
@@ -533,6 +627,7 @@ int platform_discover(unsigned long magic, unsigned long info, struct boot_info 
 	}
 	if (f.bad || !dt_walk(&f, scan_node, bi))
 		return -1;
+	numa_fill_reverse(&p->numa);
 	if (!bi->n_avail) {
 		printk("dtb: no node with device_type \"memory\" and a non-empty reg\n");
 		return -1;

@@ -12,6 +12,7 @@
 #define QUARRY_DTB_H
 
 #include "kernel/compiler.h"
+#include "kernel/numa.h"
 
 #define DTB_MAGIC	0xd00dfeed
 #define DT_MAX_CPUS	128
@@ -37,6 +38,10 @@ struct dt_platform {
 	unsigned int n_cpus;		/* entries of cpu_mpidr[] in use */
 	unsigned int n_cpus_dropped;	/* cpu nodes beyond DT_MAX_CPUS, not kept */
 	uint64_t cpu_mpidr[DT_MAX_CPUS];	/* /cpus/cpu@* "reg" (MPIDR affinity), DTB order */
+	/* numa-node-id of the CPUs (by MPIDR) and memory nodes, /distance-map's
+	 * distance-matrix (compatible "numa-distance-map-v1"); present is false
+	 * when the tree has neither. */
+	struct numa_firmware numa;
 };
 
 /* Valid once platform_discover() has returned 0 for a DTB boot. */

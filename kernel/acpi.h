@@ -1,12 +1,15 @@
 /*
  * acpi.h - what Quarry reads from the ACPI tables: the processors and
- * interrupt controllers listed in the MADT. boot/acpi.c parses the tables
+ * interrupt controllers listed in the MADT, and the NUMA affinities and
+ * distances of the SRAT and SLIT (a struct numa_firmware, kernel/numa.h). boot/acpi.c parses the tables
  * (arch-neutral C); arch code decides what to do with the entries.
  */
 #ifndef QUARRY_ACPI_H
 #define QUARRY_ACPI_H
 
 #include "kernel/compiler.h"
+
+struct numa_firmware;
 
 #define ACPI_MAX_CPUS	64
 #define ACPI_MAX_IOAPICS 8
@@ -42,7 +45,9 @@ struct acpi_madt_info {
  * Prints one line per problem (bad signature, checksum, length, an
  * unmapped table) and a summary of the MADT. Returns 0 when a MADT was
  * found, -1 otherwise; on -1 acpi_madt()->valid is false and callers fall
- * back to the boot CPU alone. Call once, after the direct map covers RAM.
+ * back to the boot CPU alone. An SRAT and SLIT, when listed, are read
+ * into the record acpi_numa() returns. Call once, after the direct map
+ * covers RAM.
  */
 int acpi_init(uint64_t rsdp);
 
@@ -51,6 +56,17 @@ int acpi_init(uint64_t rsdp);
  * acpi_madt() returns: for tests that feed it tables of their own.
  */
 int acpi_parse(uint64_t rsdp, struct acpi_madt_info *out);
+
+/*
+ * acpi_parse_all - acpi_parse, and the SRAT and SLIT into *numa (NULL: not
+ * read). *numa is cleared first; without an SRAT numa->present stays
+ * false. A malformed SRAT or SLIT is said ("acpi: SRAT ...") and sets
+ * numa->bad; it does not change the return value, which is the MADT's.
+ */
+int acpi_parse_all(uint64_t rsdp, struct acpi_madt_info *out, struct numa_firmware *numa);
+
+/* acpi_numa - the SRAT and SLIT acpi_init found (present == false: none). */
+const struct numa_firmware *acpi_numa(void);
 
 /* acpi_madt - what acpi_init found (valid == false when it found nothing). */
 const struct acpi_madt_info *acpi_madt(void);

@@ -8,6 +8,8 @@
 #include "kernel/compiler.h"
 #include "mm/mm.h"
 
+struct numa_firmware;
+
 #define BOOT_MAX_RANGES	64
 
 struct boot_info {
@@ -21,6 +23,9 @@ struct boot_info {
 	/* The first boot module (GRUB's module2, QEMU's -initrd): [start, end), both
 	 * 0 if none; in bi->reserved, so the page allocator never hands it out. */
 	uint64_t module_start, module_end;
+	/* The device tree's NUMA topology (boot/dtb.c), or NULL; ACPI
+	 * platforms have theirs from acpi_numa() instead. */
+	const struct numa_firmware *numa;
 };
 
 /*

@@ -2,7 +2,8 @@
  * kmain.c - the kernel's C entry and boot sequence:
  *   console and traps -> platform discovery -> direct map -> mem_map and
  *   buddy -> slab caches -> reports -> ACPI tables -> SMP bring-up (from
- *   here on interrupts are on and every CPU's timer ticks) -> what the
+ *   here on interrupts are on and every CPU's timer ticks) -> the NUMA
+ *   topology (SRAT/SLIT or the device tree, checked and printed) -> what the
  *   command line asks for ("selftest": run the self-tests; "slabinfo":
  *   print slabinfo again at the end; "faulttest": write to an unmapped
  *   address, to test the exception report; "faulttest-ap": the same on the
@@ -26,6 +27,7 @@
 #include "kernel/bug.h"
 #include "kernel/selftest.h"
 #include "kernel/acpi.h"
+#include "kernel/numa.h"
 #include "kernel/smp.h"
 #include "lab/bench.h"
 #include "lab/gdbtest.h"
@@ -43,6 +45,22 @@
 extern char __kernel_phys_start[], __kernel_phys_end[];
 
 static struct boot_info boot_info;
+
+/*
+ * numa_setup - the firmware's topology (ACPI's SRAT and SLIT, or the device
+ * tree's) checked against RAM and the CPUs smp_init numbered, and printed.
+ */
+static void numa_setup(const struct boot_info *bi)
+{
+	static uint64_t hwid[NUMA_MAX_CPUS];
+	unsigned int n = num_possible_cpus();
+
+	if (n > NUMA_MAX_CPUS)
+		n = NUMA_MAX_CPUS;
+	for (unsigned int c = 0; c < n; c++)
+		hwid[c] = arch_cpu_hw_id(c);
+	numa_init(bi->acpi_rsdp ? acpi_numa() : bi->numa, bi->avail, bi->n_avail, hwid, n);
+}
 
 static void hang_here(void *arg)
 {
@@ -133,6 +151,7 @@ void kmain(unsigned long magic, unsigned long info)
 	if (bi->acpi_rsdp)	/* device-tree platforms have none */
 		acpi_init(bi->acpi_rsdp);
 	smp_init();
+	numa_setup(bi);
 	fault_injection_setup(bi);
 
 	if (cmdline_has(bi, "faulttest"))

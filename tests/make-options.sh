@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make-options.sh - bad build options (ARCH, PAGE_SIZE, CPU for 16K, SMP,
-# MEM, ALLOC) are refused by make itself, before anything is built, with one
+# MEM, NODES, ALLOC) are refused by make itself, before anything is built, with one
 # line naming the option and what it accepts; the edges of the accepted
 # ranges get through. Prints PASS/FAIL lines.
 set -u
@@ -40,6 +40,10 @@ refuse mem-fraction "MEM must be a RAM size such as 256M or 1G, not '1.5G'" MEM=
 refuse mem-small "MEM=4M is out of range: Quarry boots with 8M to 8G" MEM=4M
 refuse linux "LINUX must be 1 \\(make replay: the trace in the Linux kernels of make bench-linux too\\) or unset, not 'yes'" LINUX=yes
 refuse mem-large "MEM=16G is out of range: Quarry boots with 8M to 8G" MEM=16G ARCH=arm64
+refuse nodes-0 "NODES must be a NUMA node count from 1 to 8, not '0'" NODES=0
+refuse nodes-9 "NODES must be a NUMA node count from 1 to 8, not '9'" NODES=9
+refuse nodes-word "NODES must be a NUMA node count from 1 to 8, not 'two'" NODES=two ARCH=arm64
+refuse nodes-small-mem "NODES=8 with MEM=32M: each node needs at least 8M, give MEM=64M or more" NODES=8 MEM=32M
 refuse alloc "ALLOC must be one of slab slob slob-seg slub, not 'slab2'" ALLOC=slab2
 
 accept() {	# accept NAME MAKE-ARGS...: make -n must get past the checks
@@ -54,6 +58,7 @@ accept() {	# accept NAME MAKE-ARGS...: make -n must get past the checks
 	fi
 }
 accept good-edges SMP=8 MEM=8M
+accept good-nodes NODES=8 MEM=64M SMP=2
 accept good-sizes ARCH=arm64 SMP=1 MEM=8G ALLOC=slob-seg
 accept good-mib MEM=512 ALLOC=slub
 accept good-nr-cpus SMP=64 NR_CPUS=64

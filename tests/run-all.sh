@@ -11,6 +11,8 @@
 #     x86_64 4K), the CPUs in parallel host threads (MTTCG)
 #   boot checks (memory report, exception report) on 1 CPU and on 4 (there
 #     also: a fault and a hang on another CPU name it)
+#   at 4K pages: the NUMA topology read from QEMU's SRAT/SLIT or device tree
+#     on 1, 2 and 4 nodes (tests/qemu/numa.sh)
 #   the benchmark mode runs to its end and parses into every CSV row (2 CPUs);
 #     at 4K also under -icount, twice: the multi-CPU figures must repeat exactly
 #   at 4K pages: the stress self-tests on 4 CPUs with fault injection on
@@ -185,6 +187,9 @@ for arch in "${arches[@]}"; do
 			suite "boot checks, $arch $ps pages, $n CPUs" \
 				tests/qemu/boot.sh $name-smp$n $elf 120 -m 256M -smp $n
 		done
+		# the firmware's NUMA topology on 1, 2 and 4 QEMU nodes (make run NODES=N)
+		[ "$ps" = 4K ] && suite "NUMA topology from the firmware, $arch $ps pages (tests/qemu/numa.sh)" \
+			tests/qemu/numa.sh numa-$name $elf
 		suite "benchmark mode runs and parses, $arch $ps pages, 2 CPUs" \
 			lab/bench/check.sh bench-$name $elf 2
 		# multi-CPU -icount (make bench's mcpu mode): two boots, identical figures; 4K only

@@ -2,7 +2,9 @@
  * test_dtb_host.c - boot/dtb.c on device trees built in memory by a small FDT
  * writer: a tree shaped like QEMU virt's (what bi and dt_platform must hold),
  * one-cell root addresses with two-cell CPU ids, defaults, and malformed
- * blobs, each of which must give -1 with its "dtb: ..." line. Every blob is
+ * blobs, each of which must give -1 with its "dtb: ..." line; and NUMA
+ * trees (numa-node-id, /distance-map) whose topology must come out as built,
+ * or, when broken, be said and fall back to one node without failing the boot. Every blob is
  * its own malloc() of exactly totalsize bytes, so ASan catches any read past
  * it; the blob's "physical" address is VIRT_TO_PHYS of that buffer.
  */
@@ -819,5 +821,176 @@ SELFTEST_HOST(dtb_host_fuzz)
 	printk("dtb fuzz: %u accepted, %u rejected\n", ok, bad);
 	ST_EXPECT(odd == 0 && ok > 0 && bad > 0, "%u odd results, %u ok, %u rejected", odd, ok,
 		  bad);
+	return 0;
+}
+
+/* What build_numa varies from a good two-node tree. */
+struct numa_knobs {
+	bool no_ids;		/* no numa-node-id and no /distance-map at all */
+	bool mem1_two_cells;	/* memory@48000000's numa-node-id is 8 bytes */
+	uint32_t mem1_node;	/* memory@48000000's node (default 1) */
+	bool cpu3_no_id;	/* cpu@3 has no numa-node-id */
+	uint32_t back;		/* distance 1 -> 0 given as this (0: left to the 0 -> 1 one) */
+	bool far_node;		/* a triple <9 0 20> */
+	bool short_matrix;	/* distance-matrix of 16 bytes */
+};
+
+static struct numa_knobs numa_knobs;
+
+/*
+ * A tree shaped like `qemu-system-aarch64 -M virt -smp 4` with two NUMA
+ * nodes: 128 MiB and CPUs 0-1 on node 0, 128 MiB and CPUs 2-3 on node 1,
+ * distance-map 10/20 with 1 -> 0 left out (the binding fills it in).
+ */
+static void build_numa(struct fdtw *w)
+{
+	const struct numa_knobs *k = &numa_knobs;
+	char name[32];
+
+	begin_node(w, "");
+	prop_u32(w, "#size-cells", 2);
+	prop_u32(w, "#address-cells", 2);
+	prop_str(w, "compatible", "linux,dummy-virt");
+	if (!k->no_ids) {
+		begin_node(w, "distance-map");
+		if (k->short_matrix)
+			prop_cells(w, "distance-matrix", 4, 0, 0, 10, 0);
+		else if (k->far_node)
+			prop_cells(w, "distance-matrix", 12, 0, 0, 10, 0, 1, 20, 1, 1, 10, 9, 0, 20);
+		else if (k->back)
+			prop_cells(w, "distance-matrix", 12, 0, 0, 10, 0, 1, 20, 1, 0, k->back, 1, 1,
+				   10);
+		else
+			prop_cells(w, "distance-matrix", 9, 0, 0, 10, 0, 1, 20, 1, 1, 10);
+		prop_str(w, "compatible", "numa-distance-map-v1");
+		end_node(w);
+	}
+	begin_node(w, "memory@40000000");
+	if (!k->no_ids)
+		prop_u32(w, "numa-node-id", 0);
+	prop_cells(w, "reg", 4, 0, 0x40000000, 0, 0x08000000);
+	prop_str(w, "device_type", "memory");
+	end_node(w);
+	begin_node(w, "memory@48000000");
+	if (k->mem1_two_cells)
+		prop_cells(w, "numa-node-id", 2, 0, 1);
+	else if (!k->no_ids)
+		prop_u32(w, "numa-node-id", k->mem1_node ? k->mem1_node : 1);
+	prop_cells(w, "reg", 4, 0, 0x48000000, 0, 0x08000000);
+	prop_str(w, "device_type", "memory");
+	end_node(w);
+	begin_node(w, "cpus");
+	prop_u32(w, "#size-cells", 0);
+	prop_u32(w, "#address-cells", 1);
+	for (unsigned int i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "cpu@%u", i);
+		begin_node(w, name);
+		if (!k->no_ids && !(i == 3 && k->cpu3_no_id))
+			prop_u32(w, "numa-node-id", i / 2);
+		prop_u32(w, "reg", i);
+		prop_str(w, "device_type", "cpu");
+		end_node(w);
+	}
+	end_node(w);
+	end_node(w);
+}
+
+/* build_numa with numa_knobs, discovered, then its topology built on 4 CPUs (MPIDR 0-3). */
+static int numa_discover(struct boot_info *bi, struct numa_topology *t, int *build_ret)
+{
+	static const uint64_t mpidr[] = { 0, 1, 2, 3 };
+	struct fdtw *w = new_writer();
+	uint32_t size;
+	uint8_t *blob;
+	int ret;
+
+	build_numa(w);
+	blob = finish(w, &size);
+	free(w);
+	ret = discover(blob, bi);
+	free(blob);
+	*build_ret = numa_build(t, bi->numa, bi->avail, bi->n_avail, mpidr, 4);
+	return ret;
+}
+
+SELFTEST_HOST(dtb_host_numa_two_nodes)
+{
+	static struct boot_info bi;
+	static struct numa_topology t;
+	const struct numa_firmware *nf = &dt_platform.numa;
+	int ret, built;
+
+	memset(&numa_knobs, 0, sizeof(numa_knobs));
+	ret = numa_discover(&bi, &t, &built);
+	ST_EXPECT(ret == 0 && built == 0, "discover %d, numa_build %d", ret, built);
+	ST_EXPECT(bi.numa == nf && nf->present && !nf->bad, "no NUMA record");
+	ST_EXPECT(nf->n_mem == 2 && nf->mem[0].node == 0 && nf->mem[1].node == 1 &&
+			  nf->mem[1].start == 0x48000000 && nf->mem[1].end == 0x50000000,
+		  "%u memory ranges", nf->n_mem);
+	ST_EXPECT(nf->n_cpu == 4 && nf->cpu[2].hwid == 2 && nf->cpu[2].node == 1 &&
+			  nf->cpu[1].node == 0,
+		  "%u CPU affinities", nf->n_cpu);
+	ST_EXPECT(nf->has_distance && nf->dist_nodes == 2 && nf->distance[0][1] == 20 &&
+			  nf->distance[1][0] == 20 && nf->distance[1][1] == 10,
+		  "distances %u %u", nf->distance[0][1], nf->distance[1][0]);
+	ST_EXPECT(t.nr_nodes == 2 && t.cpu_node[0] == 0 && t.cpu_node[1] == 0 &&
+			  t.cpu_node[2] == 1 && t.cpu_node[3] == 1 && t.distance[1][0] == 20,
+		  "topology: %u nodes", t.nr_nodes);
+	ST_EXPECT(!host_console_contains("numa:") && !host_console_contains("dtb: property"),
+		  "a good tree was complained about");
+	host_console_clear();
+	numa_print(&t);
+	ST_EXPECT(host_console_contains("NUMA: 2 nodes (device tree, distance-map)\n") &&
+			  host_console_contains("NUMA: node 1: [mem 0x48000000-0x4fffffff]\nNUMA: node 1 CPUs: 2-3\n"),
+		  "boot log lines wrong");
+
+	numa_knobs.no_ids = true;
+	ret = numa_discover(&bi, &t, &built);
+	ST_EXPECT(ret == 0 && built == 0 && !nf->present && t.nr_nodes == 1 && t.n_ranges == 2,
+		  "a tree without NUMA: %d %d, %u nodes", ret, built, t.nr_nodes);
+	ST_EXPECT(!host_console_contains("numa:"), "no NUMA is not a fault");
+	return 0;
+}
+
+SELFTEST_HOST(dtb_host_numa_bad)
+{
+	static const struct {
+		const char *what;
+		struct numa_knobs k;
+		const char *msg;
+	} cases[] = {
+		{ "numa-node-id of two cells", { .mem1_two_cells = true },
+		  "dtb: property 'numa-node-id' of /memory@48000000 is 8 bytes, not one cell\n" },
+		{ "CPU without a node", { .cpu3_no_id = true },
+		  "numa: CPU 3 (MPIDR 0x3) is on no node: using one node\n" },
+		{ "distance-map names node 9", { .far_node = true },
+		  "numa: the distance-map names node 9, above the highest node 7: using one node\n" },
+		{ "distance-matrix not triples", { .short_matrix = true },
+		  "dtb: /distance-map: property 'distance-matrix' is 16 bytes, not <from to distance> triples\n" },
+		{ "asymmetric distance-map", { .back = 30 },
+		  "numa: distance table not symmetric: node 0->1 is 20, 1->0 is 30: using one node\n" },
+		{ "memory on node 12", { .mem1_node = 12 },
+		  "numa: memory [0x48000000-0x50000000) is on node 12, above the highest node 7: using one node\n" },
+	};
+	static struct boot_info bi;
+	static struct numa_topology t;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++) {
+		int ret, built;
+
+		numa_knobs = cases[i].k;
+		ret = numa_discover(&bi, &t, &built);
+		ST_EXPECT(ret == 0 && bi.n_avail == 2, "%s: the tree itself was refused (%d)",
+			  cases[i].what, ret);
+		ST_EXPECT(built == -1 && t.fallback, "%s: numa_build returned %d", cases[i].what,
+			  built);
+		ST_EXPECT(host_console_contains(cases[i].msg), "%s: no message '%s'", cases[i].what,
+			  cases[i].msg);
+		ST_EXPECT(host_console_count("numa:") == 1, "%s: %u numa: lines", cases[i].what,
+			  host_console_count("numa:"));
+		ST_EXPECT(t.nr_nodes == 1 && t.n_cpus == 4 && t.cpu_node[3] == 0 && t.n_ranges == 2 &&
+				  t.ranges[1].end == 0x50000000,
+			  "%s: not one node with all RAM and CPUs", cases[i].what);
+	}
 	return 0;
 }

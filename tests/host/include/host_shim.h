@@ -80,5 +80,7 @@ void host_mm_restore(const struct host_mm_saved *s);
 /* Console capture: everything printk wrote since the last clear (last 16 KiB). */
 void host_console_clear(void);
 bool host_console_contains(const char *needle);
+/* host_console_count - how many times needle appears in the capture. */
+unsigned int host_console_count(const char *needle);
 
 #endif
