@@ -3,7 +3,9 @@
  *   console and traps -> platform discovery -> direct map -> mem_map and
  *   buddy -> slab caches -> reports -> ACPI tables -> SMP bring-up (from
  *   here on interrupts are on and every CPU's timer ticks) -> the NUMA
- *   topology (SRAT/SLIT or the device tree, checked and printed) -> what the
+ *   topology (SRAT/SLIT or the device tree, checked and printed; the page
+ *   allocator then moves from its one boot zone to one zone per node,
+ *   buddy_numa_init, as the CPUs' nodes are known only now) -> what the
  *   command line asks for ("selftest": run the self-tests; "slabinfo":
  *   print slabinfo again at the end; "faulttest": write to an unmapped
  *   address, to test the exception report; "faulttest-ap": the same on the
@@ -36,6 +38,7 @@
 #include <asm/irqflags.h>
 #include <asm/processor.h>
 #include "mm/fault_inject.h"
+#include "mm/buddy.h"
 #include "mm/mm.h"
 #include "mm/page.h"
 #ifndef CONFIG_ALLOC_NONE
@@ -152,6 +155,10 @@ void kmain(unsigned long magic, unsigned long info)
 		acpi_init(bi->acpi_rsdp);
 	smp_init();
 	numa_setup(bi);
+	if (numa_num_nodes() > 1) {	/* the page allocator's zones follow the nodes */
+		buddy_numa_init();
+		buddy_print_info();
+	}
 	fault_injection_setup(bi);
 
 	if (cmdline_has(bi, "faulttest"))

@@ -29,6 +29,22 @@
  */
 struct page *alloc_pages(unsigned int order);
 
+/*
+ * alloc_pages_node - alloc_pages from node nid's zone; when it has no block
+ * that large, from the other nodes' zones nearest first (node_distance, ties
+ * by node id). nid == NUMA_NO_NODE (-1U) means the running CPU's node (plain
+ * alloc_pages). A nid that is not an online node is reported on the console
+ * ("buddy: alloc_pages_node: node N is not online ...") and served as
+ * NUMA_NO_NODE. NULL as alloc_pages. One-node machines: alloc_pages.
+ */
+struct page *alloc_pages_node(unsigned int nid, unsigned int order);
+
+/* page_to_nid - the node of page (0 before buddy_numa_init). */
+static inline unsigned int page_to_nid(const struct page *page)
+{
+	return page->nid;
+}
+
 /* get_order - the smallest order whose block holds size bytes (0 for size 0). */
 static inline unsigned int get_order(size_t size)
 {
@@ -110,6 +126,39 @@ struct buddy_stats {
  */
 void buddy_read_stats(struct buddy_stats *st);
 
+/*
+ * NUMA allocation events per node, as Linux's numastat: numa_hit, an
+ * allocation that wanted this node got it; numa_miss, this node served an
+ * allocation that wanted another; numa_foreign, an allocation that wanted
+ * this node was served by another; local_node / other_node, this node served
+ * an allocation made by a CPU of this node / of another node.
+ */
+enum numa_stat_item { NUMA_HIT, NUMA_MISS, NUMA_FOREIGN, NUMA_LOCAL, NUMA_OTHER, NR_NUMA_STATS };
+
+struct buddy_numa_stats {
+	unsigned long ev[NR_NUMA_STATS];	/* indexed by enum numa_stat_item */
+};
+
+/*
+ * buddy_read_numa_stats - node nid's events summed over CPUs (a snapshot as
+ * buddy_read_stats'); all zero for a node beyond MAX_NUMNODES.
+ * nr_free_pages_node - pages free in nid's zone and on its CPUs' lists (0
+ * for a node out of range).
+ */
+void buddy_read_numa_stats(unsigned int nid, struct buddy_numa_stats *st);
+unsigned long nr_free_pages_node(unsigned int nid);
+
+/*
+ * buddy_numa_init - give each online node its own zone once the topology
+ * is known (numa_init): every page gets its node (page->nid), every CPU's
+ * lists are drained and tied to its node's zone, and every free block
+ * moves to the zone of its node, split where a node boundary crosses it.
+ * Blocks allocated before go back to their own node's zone when freed.
+ * A one-node topology changes nothing. Interrupts on (drain_all_pages),
+ * other CPUs not in the allocator; not from an interrupt handler.
+ */
+void buddy_numa_init(void);
+
 /* buddy_lock_stats_reset - zero the zone lock's contention counters (no CPU in the allocator). */
 void buddy_lock_stats_reset(void);
 
@@ -123,8 +172,9 @@ unsigned long buddy_cpu_events(unsigned int cpu);
 unsigned long buddy_pcp_count(unsigned int cpu);
 
 /*
- * buddy_check - verify the allocator's invariants: the zone's blocks and
- * lists against mem_map (each free block aligned, flagged, on exactly one
+ * buddy_check - verify the allocator's invariants, for every zone: its blocks and
+ * lists against mem_map (each free block on its own node's zone, all its
+ * pages of that node) (each free block aligned, flagged, on exactly one
  * list of its order, no overlap, no unmerged buddies, counters equal to the
  * lists) and the calling CPU's lists; blocks on other CPUs' lists are
  * checked by their flags only. Returns 0, or -1 after printing the first
@@ -133,18 +183,20 @@ unsigned long buddy_pcp_count(unsigned int cpu);
 int buddy_check(void);
 
 /*
- * buddy_print_info - one /proc/buddyinfo-style line: "Node 0, zone   Normal"
- * and the zone's free blocks per order (pages on CPU lists are not shown).
+ * buddy_print_info - /proc/buddyinfo-style lines, one per zone of an online
+ * node: "Node N, zone   Normal" and the zone's free blocks per order (pages
+ * on CPU lists are not shown). One line on one-node machines.
  */
 void buddy_print_info(void);
 
 /*
  * For mm_init() only (and host tests re-initialising mm/):
  * buddy_init - empty every free list and every CPU's lists and zero the
- * counters; whatever the allocator held before is forgotten. mem_map and
+ * counters; whatever the allocator held before is forgotten, the NUMA
+ * topology too (one zone, node 0's, until buddy_numa_init). mem_map and
  * max_pfn must be set. Every CPU idle.
  * buddy_add_block - hand the block of 2^order pages at pfn (aligned, below
- * max_pfn, every page PG_reserved) to the allocator: it clears PG_reserved,
+ * max_pfn, every page PG_reserved and of one node) to its node's zone: it clears PG_reserved,
  * counts the pages in managed_pages and frees the block, merging with free
  * buddies. Panics on a precondition broken.
  * buddy_restore_stats - set the managed page count and the event counters to

@@ -24,6 +24,9 @@
  *   counters     SLUB: objects in use, objects, frozen (one word, in freelist's place).
  *   active       SLAB: objects handed out; freelist[active..num-1] are free.
  *   order        buddy: order of the block this page heads (free or allocated).
+ *   nid          the NUMA node whose memory range holds the page (0 until
+ *                the page allocator learns the topology, buddy_numa_init);
+ *                never changed by the page's owners.
  *   private      slab pages: the head struct page; otherwise spare.
  * SLUB updates slub_freelist and counters together with one double-word
  * compare-and-exchange: they are adjacent and 16-byte aligned (mem_map is
@@ -74,7 +77,8 @@ struct page {
 		};
 	};
 	unsigned int active;
-	unsigned int order;
+	unsigned short order;
+	unsigned short nid;
 	unsigned long private;
 };
 

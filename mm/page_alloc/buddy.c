@@ -63,36 +63,42 @@ _Static_assert(MAX_ORDER >= 0 && NR_ORDERS <= 32, "orders must fit a 1UL << orde
 _Static_assert((PAGE_SIZE << MAX_ORDER) == (4UL << 20),
 	       "MAX_ORDER blocks are 4 MiB at every page size");
 
-struct buddy_zone buddy_zone = { .lock = SPINLOCK_INIT };
-#define zone buddy_zone
+struct zone node_zones[MAX_NUMNODES] = { [0] = { .lock = SPINLOCK_INIT } };
+struct buddy_numa buddy_numa = { .nr_nodes = 1, .online = 1, .nr_fallback = { 1 } };
 
 /* __rmqueue - rmqueue_locked (mm/page_alloc/buddy_internal.h), checking the zone lock. */
-struct page *__rmqueue(unsigned int order)
+struct page *__rmqueue(struct zone *z, unsigned int order)
 {
-	assert_spin_locked(&zone.lock);
-	return rmqueue_locked(order);
+	assert_spin_locked(&z->lock);
+	return rmqueue_locked(z, order);
 }
 
 /* __free_one - free_one_locked (mm/page_alloc/buddy_internal.h), checking the zone lock. */
-void __free_one(unsigned long pfn, unsigned int order)
+void __free_one(struct zone *z, unsigned long pfn, unsigned int order)
 {
-	assert_spin_locked(&zone.lock);
-	free_one_locked(pfn, order);
-	zone.free_pages += order_pages(order);
+	assert_spin_locked(&z->lock);
+	free_one_locked(z, pfn, order);
+	z->free_pages += order_pages(order);
 }
 
 /* buddy_init: see buddy.h. Boot CPU only, before anything allocates. */
 void buddy_init(void)
 {
-	spin_lock_init(&zone.lock);
-	for (unsigned int o = 0; o <= MAX_ORDER; o++) {
-		INIT_LIST_HEAD(&zone.free_list[o]);
-		zone.nr_free[o] = 0;
+	for (unsigned int n = 0; n < MAX_NUMNODES; n++) {
+		struct zone *z = &node_zones[n];
+
+		spin_lock_init(&z->lock);
+		z->node = n;
+		for (unsigned int o = 0; o <= MAX_ORDER; o++) {
+			INIT_LIST_HEAD(&z->free_list[o]);
+			z->nr_free[o] = 0;
+		}
+		z->managed_pages = 0;
+		z->free_pages = 0;
 	}
-	zone.managed_pages = 0;
-	zone.free_pages = 0;
+	buddy_numa = (struct buddy_numa){ .nr_nodes = 1, .online = 1, .nr_fallback = { 1 } };
 	pcp_init();
-	zone.ready = true;
+	node_zones[0].ready = true;
 }
 
 /* buddy_add_block: see buddy.h. Panics if a page is not PG_reserved (added twice). */
@@ -100,47 +106,55 @@ void buddy_add_block(unsigned long pfn, unsigned int order)
 {
 	unsigned long flags;
 
-	ASSERT(zone.ready && order <= MAX_ORDER);
+	struct zone *z;
+
+	ASSERT(node_zones[0].ready && order <= MAX_ORDER);
 	ASSERT(IS_ALIGNED(pfn, order_pages(order)) && pfn + order_pages(order) <= max_pfn);
-	flags = spin_lock_irqsave(&zone.lock);
+	z = page_zone(pfn_to_page(pfn));
+	flags = spin_lock_irqsave(&z->lock);
 	for (unsigned long i = 0; i < order_pages(order); i++) {
 		struct page *p = pfn_to_page(pfn + i);
 
 		ASSERT(p->flags & PG_reserved);
+		ASSERT(p->nid == z->node);
 		p->flags = 0;	/* a free page holds no flag (PG_buddy: __free_one) */
 	}
-	zone.managed_pages += order_pages(order);
-	__free_one(pfn, order);
-	pcp_set_marks();
-	spin_unlock_irqrestore(&zone.lock, flags);
+	z->managed_pages += order_pages(order);
+	__free_one(z, pfn, order);
+	pcp_set_marks(z);
+	spin_unlock_irqrestore(&z->lock, flags);
 }
 
 /*
- * zone_alloc - a block of order > PCP_MAX_ORDER from the zone (any order
- * above MAX_ORDER fails here). If none is free, this
+ * zone_alloc - a block of order > PCP_MAX_ORDER from this CPU's node's zone
+ * (any order above MAX_ORDER fails here). If none is free, this
  * CPU's list is drained into the zone (its pages may merge into what is
- * needed) and the zone is tried once more.
+ * needed) and the zone is tried once more; then the other nodes' zones,
+ * nearest first (numa_alloc_fallback).
  */
 static struct page *zone_alloc(unsigned int order)
 {
-	struct per_cpu_pages *pcp;
+	unsigned long flags = arch_irq_save();
+	struct per_cpu_pages *pcp = this_cpu_ptr(pcp_lists);
+	struct zone *z = pcp->zone;
 	struct page *page = NULL;
-	unsigned long flags;
 
-	flags = spin_lock_irqsave(&zone.lock);
-	pcp = this_cpu_ptr(pcp_lists);
+	spin_lock(&z->lock);
 	if (order <= MAX_ORDER) {
-		page = __rmqueue(order);
+		page = __rmqueue(z, order);
 		if (!page && pcp_count(pcp)) {
 			__pcp_drain(pcp, pcp_count(pcp), 0, PCP_ORDERS);
-			page = __rmqueue(order);
+			page = __rmqueue(z, order);
 		}
 	}
+	spin_unlock(&z->lock);
 	if (page)
 		pcp->allocs++;
+	else if (order <= MAX_ORDER && buddy_numa.nr_fallback[pcp->nid] > 1)
+		page = numa_alloc_fallback(pcp, pcp->nid, order, true);
 	else
 		pcp->failed_allocs++;
-	spin_unlock_irqrestore(&zone.lock, flags);
+	arch_irq_restore(flags);
 	return page;
 }
 
@@ -169,7 +183,7 @@ static __noinline struct page *alloc_pages_faulty(unsigned int order)
  */
 static __noinline struct page *alloc_pages_early(unsigned int order)
 {
-	WARN_ON(!zone.ready);
+	WARN_ON(!node_zones[0].ready);
 	(void)order;
 	return NULL;
 }
@@ -183,7 +197,7 @@ static __noinline struct page *alloc_pages_early(unsigned int order)
  */
 struct page *alloc_pages(unsigned int order)
 {
-	if (unlikely(!zone.ready))
+	if (unlikely(!node_zones[0].ready))
 		return alloc_pages_early(order);
 	if (unlikely(fault_attr_on(&fail_page_alloc)))
 		return alloc_pages_faulty(order);
@@ -253,10 +267,10 @@ bool buddy_page_free(const struct page *page)
 	struct page *head;
 	bool is_free;
 
-	flags = spin_lock_irqsave(&zone.lock);
+	flags = spin_lock_irqsave(&page_zone(page)->lock);
 	head = block_of(pfn);
 	is_free = head && (READ_ONCE(head->flags) & (PG_buddy | PG_pcp));
-	spin_unlock_irqrestore(&zone.lock, flags);
+	spin_unlock_irqrestore(&page_zone(page)->lock, flags);
 	return is_free;
 }
 
@@ -391,24 +405,25 @@ static inline bool is_pcp_head(const struct page *page, unsigned int order)
 }
 
 /*
- * free_checked - validate and free (pfn, order) into the zone under one
- * lock hold; on a fault, count it and fill v, changing nothing else.
+ * free_checked - validate and free (pfn, order) into its node's zone under
+ * one lock hold; on a fault, count it and fill v, changing nothing else.
  * pfn < max_pfn.
  */
 static bool free_checked(unsigned long pfn, unsigned int order, struct free_verdict *v)
 {
-	unsigned long flags = spin_lock_irqsave(&zone.lock);
+	struct zone *z = page_zone(pfn_to_page(pfn));
+	unsigned long flags = spin_lock_irqsave(&z->lock);
 	struct per_cpu_pages *pcp = this_cpu_ptr(pcp_lists);
 
 	check_free(pfn, order, v);
 	if (v->fault == FREE_OK) {
 		pfn_to_page(pfn)->flags &= ~PG_head;
-		__free_one(pfn, order);
+		__free_one(z, pfn, order);
 		pcp->frees++;
 	} else {
 		pcp->bad_frees++;
 	}
-	spin_unlock_irqrestore(&zone.lock, flags);
+	spin_unlock_irqrestore(&z->lock, flags);
 	return v->fault == FREE_OK;
 }
 

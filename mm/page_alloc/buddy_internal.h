@@ -8,6 +8,7 @@
 #define MM_BUDDY_INTERNAL_H
 
 #include "mm/buddy.h"
+#include "kernel/numa.h"
 #include "kernel/percpu.h"
 #include "kernel/spinlock.h"
 
@@ -15,10 +16,15 @@
 #define PCP_MAX_ORDER	3
 #define PCP_ORDERS	(PCP_MAX_ORDER + 1)
 
-/* The one zone. Everything but the marks (pcp_*) is under lock. */
-struct buddy_zone {
+/*
+ * One zone per NUMA node (node_zones[nid]): the free blocks whose pages lie
+ * in that node's ranges. Everything but the marks (pcp_*) is under lock.
+ * One-node machines use node_zones[0] alone.
+ */
+struct zone {
 	struct spinlock lock;
-	bool ready;				/* buddy_init() has run */
+	bool ready;				/* buddy_init() has run (node_zones[0] only) */
+	unsigned int node;			/* its index in node_zones */
 	unsigned int pcp_batch_shift;		/* log2 of pcp_batch */
 	unsigned int pcp_refill_shift[PCP_ORDERS]; /* a refill of order o: 2^this pages */
 	unsigned long pcp_batch;		/* pages: the least a refill or drain moves */
@@ -29,7 +35,27 @@ struct buddy_zone {
 	struct list_head free_list[NR_ORDERS];	/* free blocks, by order */
 };
 
-extern struct buddy_zone buddy_zone;
+extern struct zone node_zones[MAX_NUMNODES];
+
+/*
+ * The page allocator's view of the topology (buddy_numa_init): nr_nodes
+ * online, and for each node the nodes to allocate from, nearest first
+ * (itself first, ties by node id), nodes without memory left out.
+ */
+struct buddy_numa {
+	unsigned int nr_nodes;
+	uint8_t online;				/* bit n: node n online */
+	uint8_t nr_fallback[MAX_NUMNODES];
+	uint8_t fallback[MAX_NUMNODES][MAX_NUMNODES];
+};
+
+extern struct buddy_numa buddy_numa;
+
+/* page_zone - the zone a page belongs to (its node's). */
+static inline struct zone *page_zone(const struct page *page)
+{
+	return &node_zones[page->nid];
+}
 
 /* Drain sizes (pcp_free_drain in mm/page_alloc/buddy_pcp.c). */
 #define PCP_DRAIN_BLOCKS_SHIFT	4	/* at least 16 blocks of the freed order */
@@ -50,6 +76,17 @@ struct per_cpu_pages {
 	unsigned long frees;		/* successful free_pages calls */
 	unsigned long failed_allocs;	/* alloc_pages calls that returned NULL */
 	unsigned long bad_frees;	/* free_pages calls refused as bad input */
+	struct zone *zone;		/* this CPU's node's zone: refills, drains */
+	unsigned int nid;		/* zone->node, next to the lists for the free path */
+	/*
+	 * NUMA events of allocations that were not local hits (preferred
+	 * node, the node served and this CPU's node not all equal), by the
+	 * node served or preferred; numa_counted is how many allocs those
+	 * are. The others, allocs - numa_counted, are hits on this CPU's
+	 * node: the fast paths count nothing more than allocs.
+	 */
+	unsigned long numa_counted;
+	unsigned long numa_events[MAX_NUMNODES][NR_NUMA_STATS];
 };
 
 DECLARE_PER_CPU(struct per_cpu_pages, pcp_lists);
@@ -70,21 +107,21 @@ static inline unsigned long order_pages(unsigned int order)
 	return 1UL << order;
 }
 
-/* zone_list_add - put the free block page (2^order pages) on its list. Zone lock held. */
-static inline void zone_list_add(struct page *page, unsigned int order)
+/* zone_list_add - put the free block page (2^order pages) on z's list. Zone lock held. */
+static inline void zone_list_add(struct zone *z, struct page *page, unsigned int order)
 {
 	WRITE_ONCE(page->flags, page->flags | PG_buddy);
-	page->order = order;
-	list_add(&page->lru, &buddy_zone.free_list[order]);
-	buddy_zone.nr_free[order]++;
+	page->order = (unsigned short)order;
+	list_add(&page->lru, &z->free_list[order]);
+	z->nr_free[order]++;
 }
 
-/* zone_list_del - take the free block page off its list. Zone lock held. */
-static inline void zone_list_del(struct page *page, unsigned int order)
+/* zone_list_del - take the free block page off z's list. Zone lock held. */
+static inline void zone_list_del(struct zone *z, struct page *page, unsigned int order)
 {
 	list_del(&page->lru);
 	WRITE_ONCE(page->flags, page->flags & ~PG_buddy);
-	buddy_zone.nr_free[order]--;
+	z->nr_free[order]--;
 }
 
 /*
@@ -93,41 +130,43 @@ static inline void zone_list_del(struct page *page, unsigned int order)
  * there is none. The block comes back with PG_head set and page->order ==
  * order. Zone lock held (not checked: callers check once per batch).
  */
-static inline struct page *rmqueue_locked(unsigned int order)
+static inline struct page *rmqueue_locked(struct zone *z, unsigned int order)
 {
 	struct page *page;
 	unsigned int o;
 
 	for (o = order; o <= MAX_ORDER; o++)
-		if (!list_empty(&buddy_zone.free_list[o]))
+		if (!list_empty(&z->free_list[o]))
 			break;
 	if (o > MAX_ORDER)
 		return NULL;
-	page = list_first_entry(&buddy_zone.free_list[o], struct page, lru);
-	zone_list_del(page, o);
+	page = list_first_entry(&z->free_list[o], struct page, lru);
+	zone_list_del(z, page, o);
 	while (o > order) {
 		o--;
-		zone_list_add(page + order_pages(o), o);
+		zone_list_add(z, page + order_pages(o), o);
 	}
-	buddy_zone.free_pages -= order_pages(order);
+	z->free_pages -= order_pages(order);
 	page->flags |= PG_head;
-	page->order = order;
+	page->order = (unsigned short)order;
 	return page;
 }
 
 /*
- * free_one_locked - put the block at pfn back on the zone's lists, merging
+ * free_one_locked - put the block at pfn back on z's lists, merging
  * with its buddy for as long as the buddy is a free block of the same order
- * on the zone's lists. The block's pages carry none of PG_buddy, PG_head,
+ * on z's lists (a buddy of another node is on another zone's lists: it
+ * does not merge). The block lies in z's node. The block's pages carry none of PG_buddy, PG_head,
  * PG_pcp. The caller adds the block's pages to zone.free_pages (a drain
  * does so once per batch). Zone lock held (not checked: callers check once
  * per batch). mem_map's base and size are read once: the stores below
  * could alias them for the compiler, which would reload them per merge.
  */
-static inline void free_one_locked(unsigned long pfn, unsigned int order)
+static inline void free_one_locked(struct zone *z, unsigned long pfn, unsigned int order)
 {
 	const uintptr_t pfn0 = mem_map_pfn0;
 	const unsigned long entries = mem_map_entries();
+	const unsigned int nid = z->node;
 	struct page *page;
 
 	while (order < MAX_ORDER) {
@@ -138,7 +177,8 @@ static inline void free_one_locked(unsigned long pfn, unsigned int order)
 		if (buddy_pfn - PFN_OFFSET >= entries)	/* either end */
 			break;
 		/* A page on some CPU's list changes flags without our lock: read once. */
-		if (!(READ_ONCE(buddy->flags) & PG_buddy) || buddy->order != order)
+		if (!(READ_ONCE(buddy->flags) & PG_buddy) || buddy->order != order ||
+		    buddy->nid != nid)
 			break;
 		/* zone_list_del without resetting the links the merge overwrites */
 		next = buddy->lru.next;
@@ -146,17 +186,34 @@ static inline void free_one_locked(unsigned long pfn, unsigned int order)
 		next->prev = prev;
 		prev->next = next;
 		WRITE_ONCE(buddy->flags, buddy->flags & ~PG_buddy);
-		buddy_zone.nr_free[order]--;
+		z->nr_free[order]--;
 		pfn &= buddy_pfn;
 		order++;
 	}
 	page = (struct page *)(pfn0 + pfn * sizeof(struct page));
-	zone_list_add(page, order);
+	zone_list_add(z, page, order);
 }
 
 /* mm/page_alloc/buddy.c: rmqueue_locked and free_one_locked asserting the zone lock. */
-struct page *__rmqueue(unsigned int order);
-void __free_one(unsigned long pfn, unsigned int order);
+struct page *__rmqueue(struct zone *z, unsigned int order);
+void __free_one(struct zone *z, unsigned long pfn, unsigned int order);
+
+/*
+ * mm/page_alloc/buddy_numa.c: allocation from other zones (fallback in
+ * distance order, alloc_pages_node of a remote node) and the free of a
+ * page of another node than the freeing CPU's.
+ * numa_alloc_fallback - a block of order from the first zone after the
+ * preferred node's own in its fallback list that has one, counted as
+ * preferred/served events; NULL (counted in failed_allocs) when none has.
+ * Interrupts off (flags: what to restore), no zone lock held.
+ * pcp_free_remote - free_pages of a checked block of order <= PCP_MAX_ORDER
+ * whose node is not this CPU's: straight to its own zone. Returns 0.
+ */
+struct page *numa_alloc_fallback(struct per_cpu_pages *pcp, unsigned int preferred,
+				 unsigned int order, bool skip_own);
+int pcp_free_remote(struct per_cpu_pages *pcp, struct page *page, unsigned int order,
+		    unsigned long flags);
+void numa_count(struct per_cpu_pages *pcp, unsigned int preferred, unsigned int served);
 
 /* mm/page_alloc/buddy_pcp.c: slow paths of the inline fast paths below. */
 struct page *pcp_alloc_refill(struct per_cpu_pages *pcp, unsigned int order,
@@ -165,7 +222,7 @@ int pcp_free_drain(struct per_cpu_pages *pcp, unsigned int order, unsigned long 
 void __pcp_drain(struct per_cpu_pages *pcp, unsigned long n, unsigned int first,
 		 unsigned int nlists);
 void pcp_init(void);
-void pcp_set_marks(void);
+void pcp_set_marks(struct zone *z);
 
 /*
  * pcp_alloc - alloc_pages(order), order <= PCP_MAX_ORDER: the hottest block
@@ -212,6 +269,8 @@ static __always_inline int pcp_free(struct page *page, unsigned int order)
 	unsigned long flags = arch_irq_save();
 	struct per_cpu_pages *pcp = this_cpu_ptr(pcp_lists);
 
+	if (unlikely(page->nid != pcp->nid))	/* another node's page: to its zone */
+		return pcp_free_remote(pcp, page, order, flags);
 	WRITE_ONCE(page->flags, PG_pcp);	/* was PG_head alone (checked): a store */
 	list_add(&page->lru, &pcp->lists[order]);
 	pcp->frees++;

@@ -52,8 +52,6 @@
 
 DEFINE_PER_CPU(struct per_cpu_pages, pcp_lists);
 
-#define zone buddy_zone
-
 /* lru_of - where page's lru is, for a page pointer that may be one past mem_map. */
 static inline struct list_head *lru_of(struct page *page)
 {
@@ -71,22 +69,26 @@ void pcp_init(void)
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct per_cpu_pages *pcp = per_cpu_ptr(pcp_lists, cpu);
 
-		*pcp = (struct per_cpu_pages){ .room = 6, .high = 6 };
+		*pcp = (struct per_cpu_pages){ .room = 6, .high = 6, .zone = &node_zones[0] };
 		for (unsigned int o = 0; o < PCP_ORDERS; o++) {
 			INIT_LIST_HEAD(&pcp->lists[o]);
 			ASSERT(&pcp->lists[o] != lru_of(mem_map + mem_map_entries()));
 		}
 	}
-	zone.pcp_batch_shift = 0;
-	zone.pcp_batch = 1;
-	for (unsigned int o = 0; o < PCP_ORDERS; o++)
-		zone.pcp_refill_shift[o] = o;
-	zone.pcp_high = 6;	/* until buddy_add_block calls pcp_set_marks */
+	for (unsigned int n = 0; n < MAX_NUMNODES; n++) {
+		struct zone *z = &node_zones[n];
+
+		z->pcp_batch_shift = 0;
+		z->pcp_batch = 1;
+		for (unsigned int o = 0; o < PCP_ORDERS; o++)
+			z->pcp_refill_shift[o] = o;
+		z->pcp_high = 6;	/* until buddy_add_block calls pcp_set_marks */
+	}
 }
 
 /*
- * pcp_set_marks - batch, refill sizes and high mark from the zone's size;
- * the high mark is also copied to every CPU's lists (pcp->high, and room
+ * pcp_set_marks - batch, refill sizes and high mark from zone z's size;
+ * the high mark is also copied to the lists of every CPU of z's node (pcp->high, and room
  * moved with it: the fields of them another CPU writes, from
  * buddy_add_block at boot and buddy_restore_stats, every other CPU idle).
  * Zone lock held.
@@ -108,9 +110,9 @@ void pcp_init(void)
 #define PCP_BATCH_MIN_SHIFT	4	/* 16 pages */
 #define PCP_MIN_BLOCKS_SHIFT	5	/* 32 blocks, at most half of high */
 #define PCP_HIGH_SHIFT		7	/* managed / 128 */
-void pcp_set_marks(void)
+void pcp_set_marks(struct zone *z)
 {
-	unsigned long managed = zone.managed_pages;
+	unsigned long managed = z->managed_pages;
 	unsigned long batch = MIN(managed >> 10, (1UL << 20) >> PAGE_SHIFT) / 4;
 	unsigned int shift = 0;
 	unsigned long high;
@@ -124,14 +126,16 @@ void pcp_set_marks(void)
 
 		while (t > s && order_pages(t) > high / 2)
 			t--;
-		WRITE_ONCE(zone.pcp_refill_shift[o], MIN(MAX(s, t), (unsigned int)MAX_ORDER));
+		WRITE_ONCE(z->pcp_refill_shift[o], MIN(MAX(s, t), (unsigned int)MAX_ORDER));
 	}
-	WRITE_ONCE(zone.pcp_batch_shift, shift);
-	WRITE_ONCE(zone.pcp_batch, 1UL << shift);
-	WRITE_ONCE(zone.pcp_high, high);
+	WRITE_ONCE(z->pcp_batch_shift, shift);
+	WRITE_ONCE(z->pcp_batch, 1UL << shift);
+	WRITE_ONCE(z->pcp_high, high);
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct per_cpu_pages *pcp = per_cpu_ptr(pcp_lists, cpu);
 
+		if (pcp->zone != z)
+			continue;
 		WRITE_ONCE(pcp->room, pcp->room + (long)(high - pcp->high));
 		WRITE_ONCE(pcp->high, high);
 	}
@@ -174,42 +178,52 @@ static void pcp_carve(struct per_cpu_pages *pcp, struct page *big, unsigned int 
  */
 static void pcp_refill(struct per_cpu_pages *pcp, unsigned int order)
 {
-	unsigned int big = READ_ONCE(zone.pcp_refill_shift[order]);
+	struct zone *z = pcp->zone;
+	unsigned int big = READ_ONCE(z->pcp_refill_shift[order]);
 	struct page *page;
 
-	page = rmqueue_locked(big);
+	page = rmqueue_locked(z, big);
 	if (likely(page)) {
 		pcp_carve(pcp, page, big, order);
 		return;
 	}
 	for (unsigned long i = 0; i < order_pages(big - order); i++) {
-		page = rmqueue_locked(order);
+		page = rmqueue_locked(z, order);
 		if (!page)
 			break;
 		pcp_carve(pcp, page, order, order);
 	}
 	if (list_empty(&pcp->lists[order]) && pcp_count(pcp)) {
 		__pcp_drain(pcp, pcp_count(pcp), 0, PCP_ORDERS);
-		page = rmqueue_locked(order);
+		page = rmqueue_locked(z, order);
 		if (page)
 			pcp_carve(pcp, page, order, order);
 	}
 }
 
-/* pcp_alloc_refill: pcp_alloc's slow path, its list of order empty. */
+/*
+ * pcp_alloc_refill: pcp_alloc's slow path, its list of order empty. When
+ * this CPU's node's zone has nothing left either, the other nodes' zones
+ * serve it, nearest first (not through this CPU's lists, which hold its
+ * own node's pages only).
+ */
 struct page *pcp_alloc_refill(struct per_cpu_pages *pcp, unsigned int order, unsigned long flags)
 {
 	struct list_head *list = &pcp->lists[order];
+	struct zone *z = pcp->zone;
 	struct page *page;
 
 	pcp->free_factor = 0;
-	spin_lock(&zone.lock);
+	spin_lock(&z->lock);
 	pcp_refill(pcp, order);
-	spin_unlock(&zone.lock);
+	spin_unlock(&z->lock);
 	if (list_empty(list)) {
-		pcp->failed_allocs++;
+		if (buddy_numa.nr_fallback[pcp->nid] > 1)
+			page = numa_alloc_fallback(pcp, pcp->nid, order, true);
+		else
+			page = NULL, pcp->failed_allocs++;
 		arch_irq_restore(flags);
-		return NULL;
+		return page;
 	}
 	page = list_first_entry(list, struct page, lru);
 	list_del(&page->lru);
@@ -233,8 +247,8 @@ struct page *pcp_alloc_refill(struct per_cpu_pages *pcp, unsigned int order, uns
  * the zone still never holds two free buddies.
  */
 
-/* drain_run - give the pages [start, end) to the zone. Zone lock held. */
-static void drain_run(unsigned long start, unsigned long end)
+/* drain_run - give the pages [start, end) to zone z. Its lock held. */
+static void drain_run(struct zone *z, unsigned long start, unsigned long end)
 {
 	while (start < end) {
 		/* the largest block aligned at start that fits: alignment, length, MAX_ORDER */
@@ -243,7 +257,7 @@ static void drain_run(unsigned long start, unsigned long end)
 		if (start)
 			o = MIN(o, (unsigned int)__builtin_ctzl(start));
 		o = MIN(o, (unsigned int)MAX_ORDER);
-		free_one_locked(start, o);
+		free_one_locked(z, start, o);
 		start += order_pages(o);
 	}
 }
@@ -256,6 +270,7 @@ static void drain_run(unsigned long start, unsigned long end)
 struct drain_run_state {
 	struct page *start;
 	struct list_head *end;
+	struct zone *zone;		/* the zone the runs go to */
 };
 
 /* run_flush - give the pending run to the zone (if any) and start it anew at page. */
@@ -264,7 +279,7 @@ static void run_flush(struct drain_run_state *run, struct page *page, unsigned l
 	const uintptr_t pfn0 = mem_map_pfn0;
 
 	if (run->start)
-		drain_run(((uintptr_t)run->start - pfn0) / sizeof(struct page),
+		drain_run(run->zone, ((uintptr_t)run->start - pfn0) / sizeof(struct page),
 			  ((uintptr_t)list_entry(run->end, struct page, lru) - pfn0) /
 			      sizeof(struct page));
 	run->start = page;
@@ -341,10 +356,10 @@ out:
 void __pcp_drain(struct per_cpu_pages *pcp, unsigned long n, unsigned int first,
 		 unsigned int nlists)
 {
-	struct drain_run_state run = { .start = NULL, .end = NULL };
+	struct drain_run_state run = { .start = NULL, .end = NULL, .zone = pcp->zone };
 	unsigned long freed = 0;
 
-	assert_spin_locked(&zone.lock);
+	assert_spin_locked(&pcp->zone->lock);
 	for (unsigned int i = 0; i < nlists && freed < n; i++) {
 		/* first, then the others from the largest order down */
 		unsigned int o =
@@ -355,7 +370,7 @@ void __pcp_drain(struct per_cpu_pages *pcp, unsigned long n, unsigned int first,
 	}
 	run_flush(&run, NULL, 0);
 	pcp->room += (long)freed;
-	zone.free_pages += freed;
+	pcp->zone->free_pages += freed;
 }
 
 /*
@@ -372,17 +387,18 @@ void __pcp_drain(struct per_cpu_pages *pcp, unsigned long n, unsigned int first,
  */
 int pcp_free_drain(struct per_cpu_pages *pcp, unsigned int order, unsigned long flags)
 {
-	unsigned long n = MAX(order_pages(READ_ONCE(zone.pcp_refill_shift[order])),
+	struct zone *z = pcp->zone;
+	unsigned long n = MAX(order_pages(READ_ONCE(z->pcp_refill_shift[order])),
 			      order_pages(order + PCP_DRAIN_BLOCKS_SHIFT));
-	unsigned long keep = READ_ONCE(zone.pcp_batch), count = pcp_count(pcp);
+	unsigned long keep = READ_ONCE(z->pcp_batch), count = pcp_count(pcp);
 
 	n <<= pcp->free_factor;
 	if (pcp->free_factor < PCP_DRAIN_FACTOR_MAX)
 		pcp->free_factor++;
 	n = MAX(MIN(n, count - MIN(keep, count)), 1UL);
-	spin_lock(&zone.lock);
+	spin_lock(&z->lock);
 	__pcp_drain(pcp, n, order, PCP_ORDERS);
-	spin_unlock(&zone.lock);
+	spin_unlock(&z->lock);
 	arch_irq_restore(flags);
 	return 0;
 }
@@ -394,9 +410,9 @@ void buddy_drain_local(void)
 	struct per_cpu_pages *pcp = this_cpu_ptr(pcp_lists);
 
 	if (pcp_count(pcp)) {
-		spin_lock(&zone.lock);
+		spin_lock(&pcp->zone->lock);
 		__pcp_drain(pcp, pcp_count(pcp), 0, PCP_ORDERS);
-		spin_unlock(&zone.lock);
+		spin_unlock(&pcp->zone->lock);
 	}
 	arch_irq_restore(flags);
 }

@@ -61,18 +61,18 @@ static struct buddy_stats drained_stats(void)
 /* Pages a refill or drain of order moves (mm/page_alloc/buddy_pcp.c: Batches). */
 static unsigned long batch_pages(unsigned int order)
 {
-	return 1UL << buddy_zone.pcp_refill_shift[order];
+	return 1UL << node_zones[0].pcp_refill_shift[order];
 }
 
 static int marks_body(void)
 {
-	unsigned long batch = buddy_zone.pcp_batch, high = buddy_zone.pcp_high;
+	unsigned long batch = node_zones[0].pcp_batch, high = node_zones[0].pcp_high;
 	unsigned long cap = high + 2 * batch_pages(PCP_MAX_ORDER), n = 0;
 	struct page **held = calloc(cap, sizeof(*held)), *p;
 
 	ST_EXPECT(held, "calloc failed");
-	ST_EXPECT(batch == 1UL << buddy_zone.pcp_batch_shift && batch >= 16 && high >= 6 * batch,
-		  "marks batch %lu (shift %u) high %lu", batch, buddy_zone.pcp_batch_shift, high);
+	ST_EXPECT(batch == 1UL << node_zones[0].pcp_batch_shift && batch >= 16 && high >= 6 * batch,
+		  "marks batch %lu (shift %u) high %lu", batch, node_zones[0].pcp_batch_shift, high);
 	for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
 		ST_EXPECT(batch_pages(o) >= batch && batch_pages(o) >= 1UL << o &&
 				  batch_pages(o) <= MAX(batch, high / 2),
@@ -253,7 +253,7 @@ static int drain_orders_body(void)
 	struct buddy_stats before = drained_stats(), after;
 
 	for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++) {
-		unsigned long n = 3 * buddy_zone.pcp_high / (1UL << o) + 5;
+		unsigned long n = 3 * node_zones[0].pcp_high / (1UL << o) + 5;
 		struct page **held = calloc(n, sizeof(*held));
 
 		ST_EXPECT(held, "calloc failed");
@@ -367,8 +367,8 @@ static int short_body(void)
 	for (unsigned long pfn = 0; pfn < max_pfn && nheads < MAX_HEADS; pfn++)
 		if ((pfn_to_page(pfn)->flags & PG_buddy) && pfn_to_page(pfn)->order == top)
 			heads[nheads++] = pfn;
-	ST_EXPECT(nheads == st.nr_free[top] && nheads + buddy_zone.pcp_batch <=
-						       buddy_zone.pcp_high + 1,
+	ST_EXPECT(nheads == st.nr_free[top] && nheads + node_zones[0].pcp_batch <=
+						       node_zones[0].pcp_high + 1,
 		  "%u order-%u blocks: too many to pin", nheads, top);
 	/* Pages on this CPU's list split every top block: the request drains them. */
 	if (fill_and_free(0, heads, nheads))
