@@ -59,6 +59,12 @@ _Static_assert(PAGE_SHIFT >= MMU_PAGE_SHIFT, "a page must be whole MMU pages");
 #define PG_slab		(1UL << 3)	/* belongs to a slab (every page of it) */
 #define PG_large	(1UL << 4)	/* heads a large kmalloc that went straight to buddy */
 #define PG_pcp		(1UL << 5)	/* free order-0 page on a CPU's page list */
+/*
+ * A zone's free block's node, on its PG_buddy head only, so that a merge
+ * (mm/page_alloc/) tests flags and node with one compare; 0 elsewhere.
+ */
+#define PG_NODE_SHIFT	8
+#define PG_node_mask	(0xffUL << PG_NODE_SHIFT)
 
 struct kmem_cache;
 

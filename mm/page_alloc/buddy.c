@@ -89,6 +89,7 @@ void buddy_init(void)
 
 		spin_lock_init(&z->lock);
 		z->node = n;
+		z->buddy_flags = PG_buddy | ((unsigned long)n << PG_NODE_SHIFT);
 		for (unsigned int o = 0; o <= MAX_ORDER; o++) {
 			INIT_LIST_HEAD(&z->free_list[o]);
 			z->nr_free[o] = 0;
@@ -234,7 +235,7 @@ enum free_fault {
 };
 
 /* Every bit a page's flags word may hold (mm/page.h). */
-#define PG_KNOWN	(PG_reserved | PG_buddy | PG_head | PG_slab | PG_large | PG_pcp)
+#define PG_KNOWN	(PG_reserved | PG_buddy | PG_head | PG_slab | PG_large | PG_pcp | PG_node_mask)
 
 struct free_verdict {
 	enum free_fault fault;
@@ -464,18 +465,21 @@ static __noinline int free_pages_slow(struct page *page, unsigned int order)
 int free_pages(struct page *page, unsigned int order)
 {
 	/*
-	 * The entry's index, rotated: an offset that is no multiple of
+	 * The entry's index in this CPU's window (its node's pages: all of
+	 * mem_map on one node), rotated: an offset that is no multiple of
 	 * sizeof(struct page) (64) gets its low bits at the top and so fails
-	 * the range check too, one compare for both.
+	 * the range check too, one compare for both. A page outside the
+	 * window, another node's, takes the slow path to its own zone.
 	 */
-	uintptr_t off = (uintptr_t)page - (uintptr_t)mem_map;
+	struct per_cpu_pages *pcp = this_cpu_ptr(pcp_lists);
+	uintptr_t off = (uintptr_t)page - pcp->map_base;
 	uintptr_t idx = (off >> 6) | (off << (8 * sizeof(off) - 6));
 
 	_Static_assert(sizeof(struct page) == 1UL << 6, "free_pages' rotate assumes 64-byte entries");
 	/* & rather than &&: one compare chain on arm64 (ccmp) */
-	if (likely((idx < mem_map_entries()) & (order <= PCP_MAX_ORDER)) &&
+	if (likely((idx < pcp->map_entries) & (order <= PCP_MAX_ORDER)) &&
 	    likely(is_pcp_head(page, order)))
-		return pcp_free(page, order);
+		return pcp_free(pcp, page, order);
 	return free_pages_slow(page, order);
 }
 
@@ -503,8 +507,10 @@ int free_pages_addr(void *addr, unsigned int order)
 	}
 	if (v.fault != FREE_OK) {
 		count_bad_free();
-	} else if (is_pcp_head(virt_to_page(addr), order)) {
-		return pcp_free(virt_to_page(addr), order);
+	} else if (is_pcp_head(virt_to_page(addr), order) &&
+		   (uintptr_t)virt_to_page(addr) - this_cpu_ptr(pcp_lists)->map_base <
+			   this_cpu_ptr(pcp_lists)->map_entries * sizeof(struct page)) {
+		return pcp_free(this_cpu_ptr(pcp_lists), virt_to_page(addr), order);
 	} else if (free_checked(phys >> PAGE_SHIFT, order, &v)) {
 		return 0;
 	}

@@ -190,13 +190,14 @@ static int check_blocks(struct walk_counts *c)
 			       " max_pfn 0x%lx (flags 0x%lx)\n", pfn, o, max_pfn, flags);
 			return -1;
 		}
-		if (kind != PG_head && flags != kind) {
-			printk("buddy_check: pfn 0x%lx: free order-%u block's head has flags 0x%lx"
-			       " (a free page holds no flag but 0x%lx)\n", pfn, o, flags, kind);
-			return -1;
-		}
 		if (nid >= MAX_NUMNODES || !(buddy_numa.online & (1U << nid))) {
 			printk("buddy_check: pfn 0x%lx: node %u is not an online node\n", pfn, nid);
+			return -1;
+		}
+		if (kind != PG_head &&
+		    flags != (kind == PG_buddy ? node_zones[nid].buddy_flags : kind)) {
+			printk("buddy_check: pfn 0x%lx: free order-%u block's head has flags 0x%lx"
+			       " (a free page holds no flag but 0x%lx)\n", pfn, o, flags, kind);
 			return -1;
 		}
 		for (unsigned long i = 1; i < order_pages(o); i++) {

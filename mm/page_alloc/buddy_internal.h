@@ -25,6 +25,7 @@ struct zone {
 	struct spinlock lock;
 	bool ready;				/* buddy_init() has run (node_zones[0] only) */
 	unsigned int node;			/* its index in node_zones */
+	unsigned long buddy_flags;		/* a free block's head: PG_buddy | node << PG_NODE_SHIFT */
 	unsigned int pcp_batch_shift;		/* log2 of pcp_batch */
 	unsigned int pcp_refill_shift[PCP_ORDERS]; /* a refill of order o: 2^this pages */
 	unsigned long pcp_batch;		/* pages: the least a refill or drain moves */
@@ -77,7 +78,15 @@ struct per_cpu_pages {
 	unsigned long failed_allocs;	/* alloc_pages calls that returned NULL */
 	unsigned long bad_frees;	/* free_pages calls refused as bad input */
 	struct zone *zone;		/* this CPU's node's zone: refills, drains */
-	unsigned int nid;		/* zone->node, next to the lists for the free path */
+	unsigned int nid;		/* zone->node */
+	/*
+	 * The free path's window: the mem_map entries from map_base on,
+	 * map_entries of them, all of this CPU's node (all of mem_map on one
+	 * node). A block inside it may go on these lists; any other takes
+	 * free_pages' slow path to its own zone.
+	 */
+	uintptr_t map_base;
+	unsigned long map_entries;
 	/*
 	 * NUMA events of allocations that were not local hits (preferred
 	 * node, the node served and this CPU's node not all equal), by the
@@ -110,7 +119,7 @@ static inline unsigned long order_pages(unsigned int order)
 /* zone_list_add - put the free block page (2^order pages) on z's list. Zone lock held. */
 static inline void zone_list_add(struct zone *z, struct page *page, unsigned int order)
 {
-	WRITE_ONCE(page->flags, page->flags | PG_buddy);
+	WRITE_ONCE(page->flags, page->flags | z->buddy_flags);
 	page->order = (unsigned short)order;
 	list_add(&page->lru, &z->free_list[order]);
 	z->nr_free[order]++;
@@ -120,7 +129,7 @@ static inline void zone_list_add(struct zone *z, struct page *page, unsigned int
 static inline void zone_list_del(struct zone *z, struct page *page, unsigned int order)
 {
 	list_del(&page->lru);
-	WRITE_ONCE(page->flags, page->flags & ~PG_buddy);
+	WRITE_ONCE(page->flags, page->flags & ~(PG_buddy | PG_node_mask));
 	z->nr_free[order]--;
 }
 
@@ -155,8 +164,9 @@ static inline struct page *rmqueue_locked(struct zone *z, unsigned int order)
 /*
  * free_one_locked - put the block at pfn back on z's lists, merging
  * with its buddy for as long as the buddy is a free block of the same order
- * on z's lists (a buddy of another node is on another zone's lists: it
- * does not merge). The block lies in z's node. The block's pages carry none of PG_buddy, PG_head,
+ * on z's lists: its head's flags word is z->buddy_flags (a buddy of another
+ * node is on another zone's lists, its flags name that node: it does not
+ * merge). The block lies in z's node. The block's pages carry none of PG_buddy, PG_head,
  * PG_pcp. The caller adds the block's pages to zone.free_pages (a drain
  * does so once per batch). Zone lock held (not checked: callers check once
  * per batch). mem_map's base and size are read once: the stores below
@@ -166,7 +176,7 @@ static inline void free_one_locked(struct zone *z, unsigned long pfn, unsigned i
 {
 	const uintptr_t pfn0 = mem_map_pfn0;
 	const unsigned long entries = mem_map_entries();
-	const unsigned int nid = z->node;
+	const unsigned long bflags = z->buddy_flags;
 	struct page *page;
 
 	while (order < MAX_ORDER) {
@@ -176,22 +186,28 @@ static inline void free_one_locked(struct zone *z, unsigned long pfn, unsigned i
 
 		if (buddy_pfn - PFN_OFFSET >= entries)	/* either end */
 			break;
-		/* A page on some CPU's list changes flags without our lock: read once. */
-		if (!(READ_ONCE(buddy->flags) & PG_buddy) || buddy->order != order ||
-		    buddy->nid != nid)
+		/*
+		 * A page on some CPU's list changes flags without our lock:
+		 * read once. A free block's head holds its zone's flags and
+		 * nothing else (buddy_check), so one compare tests both.
+		 */
+		if (READ_ONCE(buddy->flags) != bflags || buddy->order != order)
 			break;
 		/* zone_list_del without resetting the links the merge overwrites */
 		next = buddy->lru.next;
 		prev = buddy->lru.prev;
 		next->prev = prev;
 		prev->next = next;
-		WRITE_ONCE(buddy->flags, buddy->flags & ~PG_buddy);
+		WRITE_ONCE(buddy->flags, 0);	/* was bflags alone */
 		z->nr_free[order]--;
 		pfn &= buddy_pfn;
 		order++;
 	}
 	page = (struct page *)(pfn0 + pfn * sizeof(struct page));
-	zone_list_add(z, page, order);
+	WRITE_ONCE(page->flags, page->flags | bflags);
+	page->order = (unsigned short)order;
+	list_add(&page->lru, &z->free_list[order]);
+	z->nr_free[order]++;
 }
 
 /* mm/page_alloc/buddy.c: rmqueue_locked and free_one_locked asserting the zone lock. */
@@ -206,13 +222,9 @@ void __free_one(struct zone *z, unsigned long pfn, unsigned int order);
  * preferred node's own in its fallback list that has one, counted as
  * preferred/served events; NULL (counted in failed_allocs) when none has.
  * Interrupts off (flags: what to restore), no zone lock held.
- * pcp_free_remote - free_pages of a checked block of order <= PCP_MAX_ORDER
- * whose node is not this CPU's: straight to its own zone. Returns 0.
  */
 struct page *numa_alloc_fallback(struct per_cpu_pages *pcp, unsigned int preferred,
 				 unsigned int order, bool skip_own);
-int pcp_free_remote(struct per_cpu_pages *pcp, struct page *page, unsigned int order,
-		    unsigned long flags);
 void numa_count(struct per_cpu_pages *pcp, unsigned int preferred, unsigned int served);
 
 /* mm/page_alloc/buddy_pcp.c: slow paths of the inline fast paths below. */
@@ -259,18 +271,17 @@ static __always_inline struct page *pcp_alloc(unsigned int order)
 /*
  * pcp_free - free_pages(page, order), order <= PCP_MAX_ORDER, of a page
  * already checked to head an allocated block of that order owned by no slab
- * or large kmalloc (its flags word PG_head alone): onto this CPU's list,
+ * or large kmalloc (its flags word PG_head alone) and to lie in pcp's window
+ * (so of pcp's node); pcp is this CPU's: onto this CPU's list,
  * draining a batch to the zone (out of line) if the CPU now holds more than
  * its high mark (zone.pcp_high) pages (room below 0). Returns 0, free_pages' result, so
  * that the drain is a tail call and the fast path needs no stack frame.
  */
-static __always_inline int pcp_free(struct page *page, unsigned int order)
+static __always_inline int pcp_free(struct per_cpu_pages *pcp, struct page *page,
+				    unsigned int order)
 {
 	unsigned long flags = arch_irq_save();
-	struct per_cpu_pages *pcp = this_cpu_ptr(pcp_lists);
 
-	if (unlikely(page->nid != pcp->nid))	/* another node's page: to its zone */
-		return pcp_free_remote(pcp, page, order, flags);
 	WRITE_ONCE(page->flags, PG_pcp);	/* was PG_head alone (checked): a store */
 	list_add(&page->lru, &pcp->lists[order]);
 	pcp->frees++;

@@ -7,10 +7,16 @@
  * Concepts. node_zones[n] holds the free blocks whose pages lie in node n's
  * memory ranges; page->nid names a page's node and so its zone
  * (page_zone). Each CPU's lists (struct per_cpu_pages) belong to its node's
- * zone (pcp->zone, pcp->nid): refills come from it, drains go to it, and a
- * free of another node's page (pcp_free tests page->nid against pcp->nid)
- * goes straight to that page's zone (pcp_free_remote), never onto this
- * CPU's lists. When a node's zone cannot serve an allocation, the zones of
+ * zone (pcp->zone, pcp->nid): refills come from it, drains go to it. The
+ * free fast path takes a block onto this CPU's lists only when it lies in
+ * the CPU's window (pcp->map_base, map_entries: the longest run of its
+ * node's pages; all of mem_map on one node), which costs the fast path
+ * nothing over the mem_map range check it replaces; a block of another
+ * node, or of this node outside the window, takes free_pages' slow path
+ * to its own zone (page_zone), never onto this CPU's lists. A zone's free
+ * block head carries its node in its flags word (zone->buddy_flags), so
+ * the merge test, one compare of the buddy's flags, never merges across
+ * nodes. When a node's zone cannot serve an allocation, the zones of
  * the other nodes are tried nearest first (buddy_numa.fallback, built from
  * node_distance with ties by node id); such a block comes straight from
  * the other zone, not through this CPU's lists.
@@ -79,21 +85,6 @@ struct page *numa_alloc_fallback(struct per_cpu_pages *pcp, unsigned int preferr
 	}
 	pcp->failed_allocs++;
 	return NULL;
-}
-
-/* pcp_free_remote: see mm/page_alloc/buddy_internal.h. Interrupts off (flags). */
-int pcp_free_remote(struct per_cpu_pages *pcp, struct page *page, unsigned int order,
-		    unsigned long flags)
-{
-	struct zone *z = page_zone(page);
-
-	spin_lock(&z->lock);
-	WRITE_ONCE(page->flags, 0);	/* was PG_head alone (checked) */
-	__free_one(z, page_to_pfn(page), order);
-	spin_unlock(&z->lock);
-	pcp->frees++;
-	arch_irq_restore(flags);
-	return 0;
 }
 
 /*
@@ -225,6 +216,38 @@ static void set_page_nodes(const struct numa_topology *t)
 	}
 }
 
+/*
+ * set_window - pcp's free-path window: the longest run of whole pages of
+ * node nid's ranges (ranges that touch joined), clipped to mem_map; none
+ * for a node without memory.
+ */
+static void set_window(struct per_cpu_pages *pcp, const struct numa_topology *t,
+		       unsigned int nid)
+{
+	unsigned long best_lo = 0, best_n = 0;
+
+	for (unsigned int i = 0; i < t->n_ranges; i++) {
+		uint64_t start = t->ranges[i].start, end = t->ranges[i].end;
+		unsigned long lo, hi;
+
+		if (t->ranges[i].node != nid)
+			continue;
+		while (i + 1 < t->n_ranges && t->ranges[i + 1].node == nid &&
+		       t->ranges[i + 1].start == end)
+			end = t->ranges[++i].end;
+		lo = (unsigned long)DIV_ROUND_UP(start, (uint64_t)PAGE_SIZE);
+		hi = (unsigned long)(end >> PAGE_SHIFT);
+		lo = MAX(lo, PFN_OFFSET);
+		hi = MIN(hi, max_pfn);
+		if (hi > lo && hi - lo > best_n) {
+			best_lo = lo;
+			best_n = hi - lo;
+		}
+	}
+	pcp->map_base = best_n ? (uintptr_t)pfn_to_page(best_lo) : (uintptr_t)mem_map;
+	pcp->map_entries = best_n;
+}
+
 /* rehome_block - free the block (pfn, order), flags 0, into its nodes' zones, split at node changes. */
 static void rehome_block(unsigned long pfn, unsigned int order)
 {
@@ -299,6 +322,7 @@ void buddy_numa_init(void)
 			nid = 0;
 		pcp->zone = &node_zones[nid];
 		pcp->nid = nid;
+		set_window(pcp, t, nid);
 	}
 	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++)
 		pcp_set_marks(&node_zones[nid]);

@@ -69,7 +69,9 @@ void pcp_init(void)
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct per_cpu_pages *pcp = per_cpu_ptr(pcp_lists, cpu);
 
-		*pcp = (struct per_cpu_pages){ .room = 6, .high = 6, .zone = &node_zones[0] };
+		*pcp = (struct per_cpu_pages){ .room = 6, .high = 6, .zone = &node_zones[0],
+					       .map_base = (uintptr_t)mem_map,
+					       .map_entries = mem_map_entries() };
 		for (unsigned int o = 0; o < PCP_ORDERS; o++) {
 			INIT_LIST_HEAD(&pcp->lists[o]);
 			ASSERT(&pcp->lists[o] != lru_of(mem_map + mem_map_entries()));
