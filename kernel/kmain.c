@@ -11,7 +11,8 @@
  *   address, to test the exception report; "faulttest-ap": the same on the
  *   last CPU, to test that a fault on another CPU names it; "hangtest-ap":
  *   the last CPU spins with interrupts off, for the watchdog to name it;
- *   "slowcall": the call limit cut to 3 s, and on_each_cpu_wait's caller
+ *   "selftest_prefix=P": the self-tests whose name starts with P (the NUMA
+ *   boot checks run "numa_"); "slowcall": the call limit cut to 3 s, and on_each_cpu_wait's caller
  *   spins in its own share with interrupts on, for its tick to report it;
  *   "bench": the boot-time benchmarks, with "icount" when QEMU counts
  *   instructions, "quick" for a shorter run and "turn=K" for the operations
@@ -134,6 +135,7 @@ static void slab_report(void)
 void kmain(unsigned long magic, unsigned long info)
 {
 	struct boot_info *bi = &boot_info;
+	char prefix[32];
 	int failures = 0;
 
 	arch_early_init();
@@ -184,6 +186,8 @@ void kmain(unsigned long magic, unsigned long info)
 		failures = selftest_run_all(0);
 	else if (cmdline_has(bi, "stresstest"))
 		failures = selftest_run_prefix(0, "stress_");
+	else if (cmdline_value(bi, "selftest_prefix", prefix, sizeof(prefix)))
+		failures = selftest_run_prefix(0, prefix);
 #ifndef CONFIG_ALLOC_NONE
 	if (cmdline_has(bi, "bench")) {
 		char turn[24];

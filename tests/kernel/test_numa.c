@@ -3,12 +3,16 @@
  * the machine: at least one node; every CPU that was started on an online
  * node; every online node with memory or a CPU; its ranges in address order
  * and apart; distances 10 to itself, above 10 and the same both ways between
- * nodes; the accessors agreeing with the record. Kernel only: it reads what
+ * nodes; the accessors agreeing with the record. Then the page allocator
+ * on that topology: alloc_pages_node(n) returns pages of node n's ranges
+ * (or of the nearest node with memory, for a node without), they go back
+ * to node n, and every zone passes buddy_check. Kernel only: it reads what
  * numa_init found at boot.
  */
 #include "kernel/numa.h"
 #include "kernel/selftest.h"
 #include "kernel/smp.h"
+#include "mm/buddy.h"
 
 SELFTEST(numa_boot_topology_consistent)
 {
@@ -55,5 +59,47 @@ SELFTEST(numa_boot_topology_consistent)
 		prev = (struct mem_range){ t->ranges[i].start, t->ranges[i].end };
 	}
 	ST_EXPECT(t->n_ranges > 0, "no memory on any node");
+	return 0;
+}
+
+/* in_node_ranges - is page wholly inside one of node's ranges? */
+static bool in_node_ranges(const struct page *page, unsigned int order, unsigned int node)
+{
+	uint64_t start = (uint64_t)page_to_pfn(page) << PAGE_SHIFT;
+	uint64_t end = start + (PAGE_SIZE << order);
+	struct mem_range r;
+
+	for (unsigned int i = 0; numa_node_range(node, i, &r); i++)
+		if (r.start <= start && end <= r.end)
+			return true;
+	return false;
+}
+
+SELFTEST(numa_alloc_pages_node_in_range)
+{
+	static const unsigned int orders[] = { 0, 3, 5 };
+	struct mem_range r;
+
+	for (unsigned int n = 0; n < MAX_NUMNODES; n++) {
+		if (!numa_node_online(n))
+			continue;
+		for (unsigned int i = 0; i < ARRAY_SIZE(orders); i++) {
+			struct page *p = alloc_pages_node(n, orders[i]);
+			unsigned int got;
+
+			ST_EXPECT(p, "alloc_pages_node(%u, %u) failed", n, orders[i]);
+			got = page_to_nid(p);
+			if (numa_node_range(n, 0, &r))
+				ST_EXPECT(got == n && in_node_ranges(p, orders[i], n),
+					  "alloc_pages_node(%u, %u): pfn 0x%lx is node %u's", n,
+					  orders[i], page_to_pfn(p), got);
+			else	/* no memory: the nearest node with some */
+				ST_EXPECT(got != n && in_node_ranges(p, orders[i], got),
+					  "alloc_pages_node(%u, %u) on memoryless node: pfn 0x%lx",
+					  n, orders[i], page_to_pfn(p));
+			ST_EXPECT(free_pages(p, orders[i]) == 0, "free_pages failed");
+		}
+	}
+	ST_EXPECT(buddy_check() == 0, "buddy_check failed");
 	return 0;
 }

@@ -8,7 +8,11 @@
 #                   device tree's numa-node-id and distance-map (arm64) give two
 #                   nodes of 128M and a CPU each, distances 10/20;
 #   NAME-4nodes:    NODES=4, 2 CPUs: nodes 1 and 3 have memory and no CPU.
-# Each boot must exit 0 and print no "numa: ..." complaint. Prints PASS/FAIL
+# Each boot must exit 0 and print no "numa: ..." complaint; the page
+# allocator's zones must follow the nodes (a buddyinfo line per node).
+# Then NAME-2nodes-selftest and NAME-4nodes-selftest boot the same machines
+# with "selftest_prefix=numa_": the topology's and the page allocator's
+# in-kernel NUMA tests (tests/kernel/test_numa.c) must pass. Prints PASS/FAIL
 # lines; logs in build/test/NAME-*.log. About 2 s a boot.
 set -u
 name=$1 elf=$2
@@ -31,7 +35,7 @@ numa_boot() {
 	local test=$1 nodes=$2 cpus=$3 log=build/test/$1.log rc
 	shift 3
 	# shellcheck disable=SC2046 # the flags are words
-	CMDLINE= "$here/run.sh" "$elf" 60 -smp "$cpus" -m 256M \
+	CMDLINE=${boot_cmdline:-} "$here/run.sh" "$elf" 60 -smp "$cpus" -m 256M \
 		$("$here/../../scripts/numa-flags.sh" "$nodes" "$cpus" 256) > "$log" 2>&1
 	rc=$?
 	if [ $rc -ne 0 ]; then
@@ -61,11 +65,18 @@ numa_boot "$name-2nodes" 2 2 \
 	"NUMA: 2 nodes \($src\)" "$n0_first" \
 	"NUMA: node 1: \[mem $(hex $base+128*mb)-$(hex $base+256*mb-1)\]" \
 	'NUMA: node 0 CPUs: 0' 'NUMA: node 1 CPUs: 1' \
-	'node distances:' 'node    0   1' '   0:  10  20' '   1:  20  10'
+	'node distances:' 'node    0   1' '   0:  10  20' '   1:  20  10' \
+	'buddy: 2 zones, one per node; allocation falls back nearest node first' \
+	'Node 0, zone   Normal.*' 'Node 1, zone   Normal.*'
 
 numa_boot "$name-4nodes" 4 2 \
 	"NUMA: 4 nodes \($src\)" \
 	"NUMA: node 1: \[mem $(hex $base+64*mb)-$(hex $base+128*mb-1)\]" \
 	"NUMA: node 3: \[mem $(hex $base+192*mb)-$(hex $base+256*mb-1)\]" \
 	'NUMA: node 0 CPUs: 0' 'NUMA: node 1 CPUs: none' 'NUMA: node 2 CPUs: 1' \
-	'NUMA: node 3 CPUs: none' 'node    0   1   2   3' '   3:  20  20  20  10'
+	'NUMA: node 3 CPUs: none' 'node    0   1   2   3' '   3:  20  20  20  10' \
+	'Node 0, zone   Normal.*' 'Node 3, zone   Normal.*'
+
+boot_cmdline=selftest_prefix=numa_
+numa_boot "$name-2nodes-selftest" 2 2 'PASS numa_alloc_pages_node_in_range.*' 'Quarry: done, ok'
+numa_boot "$name-4nodes-selftest" 4 2 'PASS numa_alloc_pages_node_in_range.*' 'Quarry: done, ok'
