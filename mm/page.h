@@ -83,12 +83,18 @@ struct page {
 		};
 	};
 	unsigned int active;
-	unsigned short order;
-	unsigned short nid;
+	union {
+		struct {
+			unsigned short order;
+			unsigned short nid;
+		};
+		unsigned int order_nid;	/* order | nid << 16: one compare for both */
+	};
 	unsigned long private;
 };
 
 _Static_assert(sizeof(struct page) <= 64, "struct page must stay within 64 bytes");
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "order_nid is order | nid << 16");
 _Static_assert(sizeof(struct page) == 64 && offsetof(struct page, slub_freelist) % 16 == 0 &&
 		       offsetof(struct page, counters) == offsetof(struct page, slub_freelist) + 8,
 	       "SLUB's (slub_freelist, counters) pair must be adjacent and 16-byte aligned");

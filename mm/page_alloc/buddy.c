@@ -77,7 +77,7 @@ struct page *__rmqueue(struct zone *z, unsigned int order)
 void __free_one(struct zone *z, unsigned long pfn, unsigned int order)
 {
 	assert_spin_locked(&z->lock);
-	free_one_locked(z, pfn, order);
+	free_one_locked(z, z->buddy_flags, z->node << 16, pfn, order);
 	z->free_pages += order_pages(order);
 }
 
@@ -402,7 +402,7 @@ static int report_bad_free(const char *call, const struct free_verdict *v)
 static inline bool is_pcp_head(const struct page *page, unsigned int order)
 {
 	return order <= PCP_MAX_ORDER &&
-	       ((READ_ONCE(page->flags) == PG_head) & (page->order == order));
+	       ((READ_ONCE(page->flags) == PG_head) & (page->order == (unsigned short)order));
 }
 
 /*

@@ -116,10 +116,14 @@ static inline unsigned long order_pages(unsigned int order)
 	return 1UL << order;
 }
 
-/* zone_list_add - put the free block page (2^order pages) on z's list. Zone lock held. */
-static inline void zone_list_add(struct zone *z, struct page *page, unsigned int order)
+/*
+ * zone_list_add - put the free block page (2^order pages) on z's list;
+ * bflags is z->buddy_flags (a constant for node 0's zone). Zone lock held.
+ */
+static __always_inline void zone_list_add(struct zone *z, unsigned long bflags,
+					  struct page *page, unsigned int order)
 {
-	WRITE_ONCE(page->flags, page->flags | z->buddy_flags);
+	WRITE_ONCE(page->flags, page->flags | bflags);
 	page->order = (unsigned short)order;
 	list_add(&page->lru, &z->free_list[order]);
 	z->nr_free[order]++;
@@ -139,8 +143,9 @@ static inline void zone_list_del(struct zone *z, struct page *page, unsigned int
  * there is none. The block comes back with PG_head set and page->order ==
  * order. Zone lock held (not checked: callers check once per batch).
  */
-static inline struct page *rmqueue_locked(struct zone *z, unsigned int order)
+static __always_inline struct page *rmqueue_locked(struct zone *z, unsigned int order)
 {
+	const unsigned long bflags = z->buddy_flags;
 	struct page *page;
 	unsigned int o;
 
@@ -153,7 +158,7 @@ static inline struct page *rmqueue_locked(struct zone *z, unsigned int order)
 	zone_list_del(z, page, o);
 	while (o > order) {
 		o--;
-		zone_list_add(z, page + order_pages(o), o);
+		zone_list_add(z, bflags, page + order_pages(o), o);
 	}
 	z->free_pages -= order_pages(order);
 	page->flags |= PG_head;
@@ -171,12 +176,16 @@ static inline struct page *rmqueue_locked(struct zone *z, unsigned int order)
  * does so once per batch). Zone lock held (not checked: callers check once
  * per batch). mem_map's base and size are read once: the stores below
  * could alias them for the compiler, which would reload them per merge.
+ * bflags is z->buddy_flags and nidbits z->node << 16, given by the caller:
+ * constants (PG_buddy, 0) for node 0's zone, so that one-node drains
+ * compile as with a single zone.
  */
-static inline void free_one_locked(struct zone *z, unsigned long pfn, unsigned int order)
+static __always_inline void free_one_locked(struct zone *z, unsigned long bflags,
+					    unsigned int nidbits, unsigned long pfn,
+					    unsigned int order)
 {
 	const uintptr_t pfn0 = mem_map_pfn0;
 	const unsigned long entries = mem_map_entries();
-	const unsigned long bflags = z->buddy_flags;
 	struct page *page;
 
 	while (order < MAX_ORDER) {
@@ -191,7 +200,7 @@ static inline void free_one_locked(struct zone *z, unsigned long pfn, unsigned i
 		 * read once. A free block's head holds its zone's flags and
 		 * nothing else (buddy_check), so one compare tests both.
 		 */
-		if (READ_ONCE(buddy->flags) != bflags || buddy->order != order)
+		if (READ_ONCE(buddy->flags) != bflags || buddy->order_nid != (order | nidbits))
 			break;
 		/* zone_list_del without resetting the links the merge overwrites */
 		next = buddy->lru.next;
@@ -205,7 +214,7 @@ static inline void free_one_locked(struct zone *z, unsigned long pfn, unsigned i
 	}
 	page = (struct page *)(pfn0 + pfn * sizeof(struct page));
 	WRITE_ONCE(page->flags, page->flags | bflags);
-	page->order = (unsigned short)order;
+	page->order_nid = order | nidbits;	/* nid unchanged: the block is z's node's */
 	list_add(&page->lru, &z->free_list[order]);
 	z->nr_free[order]++;
 }

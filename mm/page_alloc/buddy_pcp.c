@@ -178,9 +178,9 @@ static void pcp_carve(struct per_cpu_pages *pcp, struct page *big, unsigned int 
  * lists are drained into the zone (their blocks may merge into one) and one
  * block is tried for. Interrupts off, zone lock held.
  */
-static void pcp_refill(struct per_cpu_pages *pcp, unsigned int order)
+static __always_inline void pcp_refill(struct per_cpu_pages *pcp, struct zone *z,
+				       unsigned int order)
 {
-	struct zone *z = pcp->zone;
 	unsigned int big = READ_ONCE(z->pcp_refill_shift[order]);
 	struct page *page;
 
@@ -217,7 +217,10 @@ struct page *pcp_alloc_refill(struct per_cpu_pages *pcp, unsigned int order, uns
 
 	pcp->free_factor = 0;
 	spin_lock(&z->lock);
-	pcp_refill(pcp, order);
+	if (likely(z == &node_zones[0]))	/* one node: the zone a constant, as drain_run */
+		pcp_refill(pcp, &node_zones[0], order);
+	else
+		pcp_refill(pcp, z, order);
 	spin_unlock(&z->lock);
 	if (list_empty(list)) {
 		if (buddy_numa.nr_fallback[pcp->nid] > 1)
@@ -249,8 +252,10 @@ struct page *pcp_alloc_refill(struct per_cpu_pages *pcp, unsigned int order, uns
  * the zone still never holds two free buddies.
  */
 
-/* drain_run - give the pages [start, end) to zone z. Its lock held. */
-static void drain_run(struct zone *z, unsigned long start, unsigned long end)
+/* drain_run_zone - give the pages [start, end) to zone z (bflags: its buddy_flags). Its lock held. */
+static __always_inline void drain_run_zone(struct zone *z, unsigned long bflags,
+					   unsigned int nidbits, unsigned long start,
+					   unsigned long end)
 {
 	while (start < end) {
 		/* the largest block aligned at start that fits: alignment, length, MAX_ORDER */
@@ -259,9 +264,21 @@ static void drain_run(struct zone *z, unsigned long start, unsigned long end)
 		if (start)
 			o = MIN(o, (unsigned int)__builtin_ctzl(start));
 		o = MIN(o, (unsigned int)MAX_ORDER);
-		free_one_locked(z, start, o);
+		free_one_locked(z, bflags, nidbits, start, o);
 		start += order_pages(o);
 	}
+}
+
+/*
+ * drain_run - drain_run_zone, with node 0's zone (every drain of a one-node
+ * machine) as a constant: its address and flags fold into the code.
+ */
+static void drain_run(struct zone *z, unsigned long start, unsigned long end)
+{
+	if (likely(z == &node_zones[0]))
+		drain_run_zone(&node_zones[0], PG_buddy, 0, start, end);
+	else
+		drain_run_zone(z, z->buddy_flags, z->node << 16, start, end);
 }
 
 /*
