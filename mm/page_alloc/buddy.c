@@ -6,8 +6,11 @@
  * describe their parts; Documentation/page-allocator.md tells the why and
  * the history).
  *
- * Concepts and data structures. All of RAM is one zone (struct buddy_zone in
- * mm/page_alloc/buddy_internal.h). The zone holds one free list per order
+ * Concepts and data structures. RAM is divided into one zone per NUMA node
+ * (struct zone, node_zones[] in mm/page_alloc/buddy_internal.h; one zone on
+ * a one-node machine, and at boot until buddy_numa_init, which
+ * mm/page_alloc/buddy_numa.c describes with allocation fallback and the
+ * numastat counters). page->nid names a page's node and so its zone. Each zone holds one free list per order
  * 0..MAX_ORDER; a free block of 2^o pages sits on free_list[o] through the
  * lru link of its first (head) struct page. A block is naturally aligned:
  * its PFN is a multiple of 2^o. Its buddy is the other half of the block of
@@ -28,22 +31,28 @@
  *  - two free buddies of the same order never coexist on the zone's lists
  *    (frees coalesce fully, up to MAX_ORDER); a PG_pcp page does not merge;
  *  - nr_free[o] is the length of free_list[o], free_pages the sum of 2^o
- *    over the zone's free blocks; the per-CPU counts add the PG_pcp pages.
+ *    over the zone's free blocks; the per-CPU counts add the PG_pcp pages;
+ *  - every page of a free block is of one node, and the block is on that
+ *    node's zone's lists (its head's flags PG_buddy | node << PG_NODE_SHIFT,
+ *    zone->buddy_flags) or on the lists of a CPU of that node.
  *
  * Lock order, outermost first, and what each protects:
  *  1. interrupts off on a CPU: that CPU's lists, their counters, and the
  *     flags of the pages on them (mm/page_alloc/buddy_pcp.c). Only that CPU
  *     touches them; another CPU asks it to drain (drain_all_pages).
- *  2. zone.lock, taken with interrupts off: the free lists, the zone
- *     counters, and the flags and order of every page that is not on a
- *     CPU's list.
+ *  2. a zone's lock, taken with interrupts off: its free lists, its
+ *     counters, and the flags and order of every page of its node that is
+ *     not on a CPU's list. Allocation and free hold one zone lock at a
+ *     time; buddy_numa_init and buddy_check take every zone's lock, in
+ *     node order.
  *  3. the console lock (reports).
  * Owners of allocated blocks (slab) may use the other fields of their
  * pages freely. Event counters are per CPU, written by their CPU only.
  *
- * Where we depart from Linux. There is one zone and no watermarks, migrate
- * types or compaction: a request either finds a big enough free block or
- * fails at once (after draining this CPU's list). A block's order lives in
+ * Where we depart from Linux. There is one zone per node (no DMA or
+ * movable zones) and no watermarks, migrate types or compaction: a
+ * request either finds a big enough free block, on its node or the
+ * nearest other, or fails at once (after draining this CPU's list). A block's order lives in
  * its head page for allocated blocks too, which lets free_pages() refuse a
  * wrong order, a tail page or a double free (on the zone's lists or on a
  * CPU's list) before touching anything. Tail pages carry no back pointer;

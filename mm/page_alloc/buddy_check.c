@@ -2,15 +2,15 @@
  * buddy_check.c - reading the page allocator: counters, the buddyinfo line,
  * and buddy_check(), the invariant walk the tests lean on.
  *
- * Counters. The zone's counts (managed pages, free pages and blocks per
- * order on its lists) are read under zone.lock. Each CPU's list length and
+ * Counters. Each zone's counts (managed pages, free pages and blocks per
+ * order on its lists) are read under its lock and summed over zones. Each CPU's list length and
  * event counters (mm/page_alloc/buddy_internal.h) are written only by that CPU; they
  * are read here without its cooperation, one word at a time, so a sum over
  * CPUs is a snapshot: exact when those CPUs are not allocating or freeing.
  * nr_free_pages() is the zone's free pages plus the pages on every CPU's
  * lists.
  *
- * buddy_check() walks mem_map under zone.lock. It verifies the zone exactly
+ * buddy_check() walks mem_map under every zone's lock. It verifies each zone exactly
  * (every managed page in one well-formed block, a free block's flags PG_buddy
  * or PG_pcp on its head and none on its other pages, no unmerged free buddies,
  * lists and counters equal to mem_map) and the calling CPU's lists exactly
@@ -20,9 +20,9 @@
  * PCP_MAX_ORDER, and they must hold at least as many pages as this CPU's
  * lists do.
  *
- * Lock order: zone.lock (interrupts off) -> the console lock. The walk and
+ * Lock order: the zone locks in node order (interrupts off) -> the console lock. The walk and
  * the reports are for tests and boot: O(pages), not for hot paths.
- * Departure from Linux: buddyinfo is one line for the one zone.
+ * buddyinfo is one line per online node's zone (one line on one node).
  */
 #include "mm/page_alloc/buddy_internal.h"
 #include "kernel/printk.h"

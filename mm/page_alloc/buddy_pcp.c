@@ -14,7 +14,7 @@
  * head of its order's list (pcp_alloc, inline in mm/page_alloc/buddy_internal.h); when
  * that list is empty it first moves a batch from the zone (pcp_refill).
  * free_pages(page, order) puts the block at the head of its list
- * (pcp_free); when the CPU then holds more than zone.pcp_high pages, some
+ * (pcp_free); when the CPU then holds more than its zone's pcp_high pages, some
  * of the coldest blocks (list tails, the freed block's order first) go
  * back to the zone (pcp_free_drain, __pcp_drain).
  *
@@ -38,7 +38,13 @@
  * which would need the owner's cooperation. So a CPU drains only its own
  * lists (buddy_drain_local); drain_all_pages() asks every CPU to do so
  * through on_each_cpu_wait(). Lock order: interrupts off -> this CPU's lists
- * -> zone.lock (refill and drain take it for one batch at a time).
+ * -> its zone's lock (refill and drain take it for one batch at a time).
+ *
+ * Nodes: a CPU's lists belong to its node's zone (pcp->zone): refills come
+ * from it and drains go to it, and the free path puts a block on them only
+ * when it lies in the CPU's window of its node's pages (pcp->map_base,
+ * map_entries; mm/page_alloc/buddy_numa.c). One-node machines drain and
+ * refill with node_zones[0] as a constant (drain_run, pcp_alloc_refill).
  *
  * Departures from Linux: no per-zone/per-migratetype lists, no lock on the
  * lists (Linux now takes one), marks that do not change with load, refills
