@@ -55,6 +55,7 @@
 /* numa_count: see mm/page_alloc/buddy_internal.h. Interrupts off, after allocs++. */
 void numa_count(struct per_cpu_pages *pcp, unsigned int preferred, unsigned int served)
 {
+	assert_irqs_disabled();
 	pcp->numa_counted++;
 	if (preferred == served) {
 		pcp->numa_events[served][NUMA_HIT]++;
@@ -69,6 +70,7 @@ void numa_count(struct per_cpu_pages *pcp, unsigned int preferred, unsigned int 
 struct page *numa_alloc_fallback(struct per_cpu_pages *pcp, unsigned int preferred,
 				 unsigned int order, bool skip_own)
 {
+	assert_irqs_disabled();
 	for (unsigned int i = skip_own ? 1 : 0; i < buddy_numa.nr_fallback[preferred]; i++) {
 		unsigned int nid = buddy_numa.fallback[preferred][i];
 		struct zone *z = &node_zones[nid];
