@@ -466,8 +466,10 @@ static __noinline int free_pages_slow(struct page *page, unsigned int order)
  * free_pages: see buddy.h. page must be a mem_map entry heading a block
  * allocated with this order; anything else is refused with -EFAULT (not a
  * mem_map entry) or -EINVAL, reported and counted, before any state changes.
- * A block of order up to PCP_MAX_ORDER goes on this CPU's list of that
- * order, larger blocks to the zone. The head's owner flags (PG_head,
+ * A block of order up to PCP_MAX_ORDER in this CPU's window of its node's
+ * pages (all of mem_map on one node) goes on this CPU's list of that
+ * order; larger blocks, and blocks of another node, to their own node's
+ * zone (never to this CPU's lists). The head's owner flags (PG_head,
  * PG_slab, PG_large) are cleared here; an owner that flagged other pages of
  * the block clears them before the free.
  */

@@ -40,8 +40,9 @@ extern struct zone node_zones[MAX_NUMNODES];
 
 /*
  * The page allocator's view of the topology (buddy_numa_init): nr_nodes
- * online, and for each node the nodes to allocate from, nearest first
- * (itself first, ties by node id), nodes without memory left out.
+ * online, and for each online node the online nodes to allocate from,
+ * nearest first (itself first, ties by node id); a node without memory is
+ * listed too (its zone is empty). One-node: node 0 alone.
  */
 struct buddy_numa {
 	unsigned int nr_nodes;
@@ -225,12 +226,15 @@ void __free_one(struct zone *z, unsigned long pfn, unsigned int order);
 
 /*
  * mm/page_alloc/buddy_numa.c: allocation from other zones (fallback in
- * distance order, alloc_pages_node of a remote node) and the free of a
- * page of another node than the freeing CPU's.
- * numa_alloc_fallback - a block of order from the first zone after the
- * preferred node's own in its fallback list that has one, counted as
- * preferred/served events; NULL (counted in failed_allocs) when none has.
- * Interrupts off (flags: what to restore), no zone lock held.
+ * distance order, alloc_pages_node of a remote node).
+ * numa_alloc_fallback - a block of order (at most MAX_ORDER) from the first
+ * zone in preferred's fallback list (from its second entry, the nearest
+ * other node, with skip_own) that has one, counted in pcp->allocs and as a
+ * NUMA event (numa_count); NULL, counted in failed_allocs, when none has.
+ * Interrupts off, no zone lock held (it takes each zone's in turn).
+ * numa_count - record on pcp (this CPU's) an allocation that wanted node
+ * preferred and was served by node served, not a local hit: numa_hit or
+ * numa_miss and numa_foreign, and local_node or other_node. Interrupts off.
  */
 struct page *numa_alloc_fallback(struct per_cpu_pages *pcp, unsigned int preferred,
 				 unsigned int order, bool skip_own);
