@@ -28,6 +28,10 @@ endif
 MM_SRCS_COMMON := mm/debug_info.c mm/fault_inject.c $(MM_SRCS_page_alloc)
 MM_SRCS_SHARED := mm/kmalloc.c mm/slab_common.c mm/slab_debug.c mm/slab_report.c
 MM_SRCS := $(MM_SRCS_COMMON) $(if $(filter none,$(ALLOC)),,$(MM_SRCS_SHARED) $(MM_SRCS_$(ALLOC)))
+# What mm/ calls in kernel/ (printk, panic, the NUMA topology), for the
+# builds that link mm/ outside the kernel (host tests, replay, fuzzer, host
+# benchmarks); the kernel links all of kernel/ itself.
+MM_HOST_KERNEL_SRCS := kernel/printk.c kernel/panic.c kernel/numa.c
 TEST_SRCS_ALLOC := tests/common/test_kmalloc.c $(wildcard tests/common/test_cache*.c)
 TEST_SRCS := tests/common/test_buddy.c $(if $(filter none,$(ALLOC)),,$(sort $(TEST_SRCS_ALLOC) \
 	$(TEST_SRCS_OWN_$(ALLOC))))

@@ -29,7 +29,7 @@ endif
 
 OUT := build/fuzz-$(PAGE_TAG)
 NAME := $(ALLOC)$(MM_VARIANT)
-SRCS := $(MM_SRCS) kernel/printk.c kernel/panic.c tests/host/shim.c \
+SRCS := $(MM_SRCS) $(MM_HOST_KERNEL_SRCS) tests/host/shim.c \
 	tests/fuzz/fuzz.c tests/fuzz/fuzz_check.c tests/fuzz/fuzz_null.c
 COMMON_CFLAGS := -DQUARRY_HOST -DPAGE_SHIFT=$(PAGE_SHIFT) $(ALLOC_CFLAGS) $(MM_CONFIG_CFLAGS) \
 	-I. -Itests/host/include -include tests/host/include/host_prelude.h \

@@ -39,8 +39,8 @@ endif
 HOST_TEST_SRCS := $(filter-out $(if $(filter slab,$(ALLOC)),,tests/host/test_slab_host%) \
 	$(if $(filter slub,$(ALLOC)),,tests/host/test_slub_host%) \
 	$(if $(filter slob slob-seg,$(ALLOC)),,tests/host/test_slob_host%),$(sort $(wildcard tests/host/*.c)))
-SRCS := $(MM_SRCS) kernel/printk.c kernel/selftest.c lab/leakcheck.c kernel/panic.c \
-	kernel/cmdline.c kernel/numa.c boot/bootinfo.c boot/dtb.c boot/acpi.c \
+SRCS := $(MM_SRCS) $(MM_HOST_KERNEL_SRCS) kernel/selftest.c lab/leakcheck.c \
+	kernel/cmdline.c boot/bootinfo.c boot/dtb.c boot/acpi.c \
 	$(TEST_SRCS) $(HOST_TEST_SRCS)
 ifneq ($(MM_ONLY),)
 SRCS := $(filter-out mm/slab% mm/slub% mm/slob% mm/kmalloc% tests/common/test_slab% \

@@ -13,6 +13,7 @@
 #include <asm/memlayout.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../common/acpi_tables.h"
 
 #define MB		(1ULL << 20)
 #define RSDP_OFF	0
@@ -21,49 +22,6 @@
 #define SRAT_OFF	256
 #define SLIT_OFF	640
 #define TABLES_SIZE	1024
-
-static void put8(uint8_t *p, uint8_t v)
-{
-	p[0] = v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	memcpy(p, &v, 4);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	memcpy(p, &v, 8);
-}
-
-static uint8_t sum(const uint8_t *p, size_t n)
-{
-	uint8_t s = 0;
-
-	while (n--)
-		s += *p++;
-	return s;
-}
-
-static void header(uint8_t *t, const char *sig, uint32_t len)
-{
-	memset(t, 0, 36);
-	memcpy(t, sig, 4);
-	put32(t + 4, len);
-	put8(t + 8, 1);
-	memcpy(t + 10, "QUARRY", 6);
-}
-
-/* Fix t's checksum (its length as its header says). */
-static void seal(uint8_t *t)
-{
-	uint32_t len;
-
-	memcpy(&len, t + 4, 4);
-	t[9] = 0;
-	t[9] = (uint8_t)-sum(t, len);
-}
 
 static uint8_t *srat_cpu(uint8_t *e, uint8_t apic, uint32_t domain, bool enabled)
 {

@@ -10,6 +10,7 @@
 #include "kernel/string.h"
 #include "mm/buddy.h"
 #include <asm/memlayout.h>
+#include "../common/acpi_tables.h"
 
 #define RSDP_OFF	0
 #define ROOT_OFF	64
@@ -22,49 +23,6 @@ struct tables {
 	uint64_t phys;
 	uint32_t madt_len;
 };
-
-static void put8(uint8_t *p, uint8_t v)
-{
-	p[0] = v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	memcpy(p, &v, 4);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	memcpy(p, &v, 8);
-}
-
-static uint8_t sum(const uint8_t *p, size_t n)
-{
-	uint8_t s = 0;
-
-	while (n--)
-		s += *p++;
-	return s;
-}
-
-/* A system description table header; the checksum is fixed by seal(). */
-static void header(uint8_t *t, const char *sig, uint32_t len)
-{
-	memset(t, 0, 36);
-	memcpy(t, sig, 4);
-	put32(t + 4, len);
-	put8(t + 8, 1);
-	memcpy(t + 10, "QUARRY", 6);
-}
-
-static void seal(uint8_t *t)
-{
-	uint32_t len;
-
-	memcpy(&len, t + 4, 4);
-	t[9] = 0;
-	t[9] = (uint8_t)-sum(t, len);
-}
 
 static void seal_rsdp(uint8_t *r)
 {

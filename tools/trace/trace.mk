@@ -30,7 +30,7 @@ endif
 RP_TAG := $(ALLOC)-$(RP_PAGE)$(MM_VARIANT)
 RP_OBJDIR := $(RP_OUT)/obj-$(RP_TAG)
 RP_REPLAY := $(RP_BIN)/replay-$(RP_TAG)
-RP_SRCS := $(MM_SRCS) kernel/printk.c kernel/panic.c tests/host/shim.c \
+RP_SRCS := $(MM_SRCS) $(MM_HOST_KERNEL_SRCS) tests/host/shim.c \
 	$(RP_DIR)/replay.c $(RP_DIR)/replay_load.c $(RP_DIR)/qtr_check.c
 RP_OBJS := $(patsubst %.c,$(RP_OBJDIR)/%.o,$(RP_SRCS))
 RP_STAMP := $(RP_OBJDIR)/cflags

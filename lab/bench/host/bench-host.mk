@@ -128,7 +128,7 @@ endif
 BH_OBJDIR := $(BH_OUT)/obj-$(BH_TAG)
 BH_BIN := $(BH_OUT)/bench-$(BH_TAG)
 BH_WL_BIN := $(BH_OUT)/workloads-$(BH_TAG)
-BH_LIB_SRCS := $(MM_SRCS) kernel/printk.c kernel/panic.c tests/host/shim.c
+BH_LIB_SRCS := $(MM_SRCS) $(MM_HOST_KERNEL_SRCS) tests/host/shim.c
 BH_LIB_OBJS := $(patsubst %.c,$(BH_OBJDIR)/%.o,$(BH_LIB_SRCS))
 BH_OBJS := $(BH_LIB_OBJS) $(BH_OBJDIR)/$(BH_DIR)/bench.o $(BH_OBJDIR)/$(BH_DIR)/peers.o
 BH_WL_OBJS := $(BH_LIB_OBJS) $(BH_OBJDIR)/$(BH_DIR)/workloads.o \

@@ -5,8 +5,16 @@ from .mem import (build, symbol_value, list_entries, u, lookup_type,
                   PG_reserved, PG_buddy, PG_head, PG_large, PG_pcp)
 
 
-def zone():
-    return symbol_value("buddy_zone")
+def zone(nid=0):
+    """Node nid's zone (node_zones[nid]; one-node machines use node 0's alone)."""
+    return symbol_value("node_zones")[nid]
+
+
+def zones():
+    """[(nid, zone)] of the nodes that manage pages (node 0 always)."""
+    zs = symbol_value("node_zones")
+    n = zs.type.range()[1] + 1
+    return [(i, zs[i]) for i in range(n) if i == 0 or u(zs[i]["managed_pages"])]
 
 
 def max_order():
@@ -20,18 +28,20 @@ def buddyinfo_lines(walk=False):
     b = build()
     z = zone()
     mo = max_order()
-    nr = [u(z["nr_free"][o]) for o in range(mo + 1)]
-    lines = ["Node 0, zone   Normal" + "".join(" %6d" % n for n in nr)]
+    lines = []
+    for nid, zn in zones():
+        nr = [u(zn["nr_free"][o]) for o in range(mo + 1)]
+        lines.append("Node %d, zone   Normal" % nid + "".join(" %6d" % n for n in nr))
+        if walk:
+            page_t = lookup_type("struct page")
+            for o in range(mo + 1):
+                n = sum(1 for _ in list_entries(zn["free_list"][o], page_t, "lru"))
+                if n != nr[o]:
+                    lines.append("node %d order %d: %d blocks on the free list, nr_free says %d"
+                                 % (nid, o, n, nr[o]))
     lines.append("order:               " + "".join(" %6d" % o for o in range(mo + 1)))
     lines.append("block size (kB):     " + "".join(
         " %6d" % ((b.page_size << o) // 1024) for o in range(mo + 1)))
-    if walk:
-        page_t = lookup_type("struct page")
-        for o in range(mo + 1):
-            n = sum(1 for _ in list_entries(z["free_list"][o], page_t, "lru"))
-            if n != nr[o]:
-                lines.append("order %d: %d blocks on the free list, nr_free says %d"
-                             % (o, n, nr[o]))
     pcp_total = 0
     lines.append("per-CPU page lists (orders 0-%d, counted in pages, batch %d, high %d):"
                  % (pcp_max_order(), int(z["pcp_batch"]), int(z["pcp_high"])))
@@ -49,10 +59,11 @@ def buddyinfo_lines(walk=False):
         lines.append("  CPU %d: %6d pages%s; allocs %d frees %d failed %d bad frees %d"
                      % (cpu, count, extra, u(pcp["allocs"]), u(pcp["frees"]),
                         u(pcp["failed_allocs"]), u(pcp["bad_frees"])))
-    free = u(z["free_pages"])
-    lines.append("free pages: %d on the zone's lists + %d on CPU lists = %d (%d kB) of %d managed"
+    free = sum(u(zn["free_pages"]) for _, zn in zones())
+    managed = sum(u(zn["managed_pages"]) for _, zn in zones())
+    lines.append("free pages: %d on the zones' lists + %d on CPU lists = %d (%d kB) of %d managed"
                  % (free, pcp_total, free + pcp_total,
-                    (free + pcp_total) * b.page_size // 1024, u(z["managed_pages"])))
+                    (free + pcp_total) * b.page_size // 1024, managed))
     return lines
 
 
