@@ -338,13 +338,11 @@ static const struct acpi_rsdp *check_rsdp(uint64_t phys)
 /* Say "acpi: <table> ...", mark the record unusable. */
 static void __printf(2, 3) numa_fw_error(struct numa_firmware *nf, const char *fmt, ...)
 {
-	char msg[200];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vprintk_line("acpi: ", "", fmt, ap);
 	va_end(ap);
-	printk("acpi: %s\n", msg);
 	nf->bad = true;
 }
 

@@ -65,13 +65,11 @@ struct dt_token {
 /* Say "dtb: <message>", mark the blob bad, return false. */
 static bool __printf(2, 3) fdt_error(struct fdt *f, const char *fmt, ...)
 {
-	char msg[320];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vprintk_line("dtb: ", "", fmt, ap);
 	va_end(ap);
-	printk("dtb: %s\n", msg);
 	f->bad = true;
 	return false;
 }
@@ -387,13 +385,11 @@ static void scan_timer(struct fdt *f, const struct dt_node *n)
 /* Say "dtb: <message>" about a NUMA property: the topology is unusable, the tree is not. */
 static void __printf(1, 2) numa_error(const char *fmt, ...)
 {
-	char msg[200];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vprintk_line("dtb: ", "", fmt, ap);
 	va_end(ap);
-	printk("dtb: %s\n", msg);
 	dt_platform.numa.bad = true;
 }
 

@@ -21,13 +21,11 @@ static struct numa_topology numa_topo = {
 /* Say "numa: <what>: using one node" and return false. */
 static bool __printf(1, 2) refuse(const char *fmt, ...)
 {
-	char msg[200];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vprintk_line("numa: ", ": using one node", fmt, ap);
 	va_end(ap);
-	printk("numa: %s: using one node\n", msg);
 	return false;
 }
 

@@ -239,6 +239,15 @@ int vprintk(const char *fmt, va_list ap)
 	return (int)len;
 }
 
+/* vprintk_line: see printk.h. */
+int vprintk_line(const char *prefix, const char *suffix, const char *fmt, va_list ap)
+{
+	char msg[320];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	return printk("%s%s%s\n", prefix, msg, suffix);
+}
+
 /* printk: see printk.h. */
 int printk(const char *fmt, ...)
 {

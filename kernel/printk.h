@@ -19,6 +19,13 @@ int printk(const char *fmt, ...) __printf(1, 2);
 int vprintk(const char *fmt, va_list ap);
 
 /*
+ * vprintk_line - one console line: prefix, then fmt formatted from ap, then
+ * suffix and a newline, written as one piece (for "who: what" reports
+ * whose callers take a format). Returns what vprintk returns.
+ */
+int vprintk_line(const char *prefix, const char *suffix, const char *fmt, va_list ap);
+
+/*
  * snprintf/vsnprintf - format into buf (size bytes, always NUL-terminated when
  * size > 0). Returns the length the full text would have had.
  */
