@@ -44,7 +44,9 @@
 # paths (tests/qemu/failures.sh: a failed run never exits 0), and the GDB
 # tests at 4K pages on each arch: stepping through kmain, and the helpers of
 # scripts/gdb stopped in the allocator (tests/gdb/helpers.sh) with each of
-# the four allocators.
+# the four allocators. The host-only suites of SLAB_DEBUG, the hardening
+# options, SLAB_STATS and SLUB_SHEAVES=0 run two at a time (JOBS), and so do
+# the fuzzer slice's runs.
 # Every QEMU run has a time limit; a hang or crash is a failure. At the end:
 # the time each suite took and the total, then the summary line.
 #
@@ -122,6 +124,37 @@ suite() {	# suite TITLE COMMAND...: run, show and collect PASS/FAIL lines; a com
 			tee -a "$out"
 	fi
 	printf '%5d s  %s\n' $((SECONDS - t0)) "$title" >> "$times"
+}
+
+# psuite TITLE COMMAND...: as suite, but in the background, at most $jobs at
+# once (host tests, whose test binaries run on one host thread); psuite_wait
+# waits for them all and shows each one's lines and time in the order given.
+pjobs=()
+psuite() {
+	local k=${#pjobs[@]}
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+	pjobs+=("$1")
+	shift
+	( t0=$SECONDS; "$@" > "build/test/psuite-$k.log" 2>&1; echo "$? $((SECONDS - t0))" > "build/test/psuite-$k.rc" ) &
+}
+psuite_wait() {
+	local k rc secs log
+	wait
+	for k in "${!pjobs[@]}"; do
+		log=build/test/psuite-$k.log
+		read -r rc secs < "build/test/psuite-$k.rc" || { rc=1 secs=0; }
+		echo "== ${pjobs[$k]}"
+		cat "$log" >> "$out"
+		grep -E '^(PASS|FAIL) ' "$log"
+		if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$log"; then
+			tail -5 "$log"
+			echo "FAIL ${pjobs[$k]}: exited with status $rc and no FAIL line (see the output above)" |
+				tee -a "$out"
+		fi
+		printf '%5d s  %s (beside another)\n' "$secs" "${pjobs[$k]}" >> "$times"
+		rm -f "$log" "build/test/psuite-$k.rc"
+	done
+	pjobs=()
 }
 
 build() {	# build ARCH PAGE_SIZE CPU: the kernel and its images; a build failure is a test failure
@@ -271,7 +304,7 @@ for ps in 4K 64K; do
 	case " $want_pages " in *" $ps "*) ;; *) continue ;; esac
 	for alloc in ${ALLOCS:-slab slub slob slob-seg}; do
 		case $alloc in slab | slub | slob | slob-seg) ;; *) continue ;; esac
-		suite "$alloc SLAB_DEBUG=1 host unit tests, $ps pages (ASan+UBSan)" \
+		psuite "$alloc SLAB_DEBUG=1 host unit tests, $ps pages (ASan+UBSan)" \
 			make --no-print-directory -j"$jobs" test-host ALLOC=$alloc SLAB_DEBUG=1 \
 			PAGE_SIZE=$ps
 	done
@@ -282,17 +315,17 @@ done
 case " ${ALLOCS:-slab slub} " in *" slub "*) hard_slub=1 ;; *) hard_slub= ;; esac
 for ps in 4K 64K; do
 	case " $want_pages " in *" $ps "*) ;; *) continue ;; esac
-	suite "SLAB host unit tests with SLAB_FREELIST_RANDOM=1, $ps pages" \
+	psuite "SLAB host unit tests with SLAB_FREELIST_RANDOM=1, $ps pages" \
 		make --no-print-directory -j"$jobs" test-host ALLOC=slab SLAB_FREELIST_RANDOM=1 PAGE_SIZE=$ps
-	[ -n "$hard_slub" ] && suite "SLUB host unit tests with SLAB_FREELIST_HARDENED=1, $ps pages" \
+	[ -n "$hard_slub" ] && psuite "SLUB host unit tests with SLAB_FREELIST_HARDENED=1, $ps pages" \
 		make --no-print-directory -j"$jobs" test-host ALLOC=slub SLAB_FREELIST_HARDENED=1 PAGE_SIZE=$ps
 done
 # The event counters (SLAB_STATS=1, off in every other build): SLAB's and SLUB's
 # host unit tests at 4K, whose checks of the counters are empty without it.
 case " $want_pages " in *" 4K "*)
-	suite "SLAB host unit tests with SLAB_STATS=1, 4K pages" \
+	psuite "SLAB host unit tests with SLAB_STATS=1, 4K pages" \
 		make --no-print-directory -j"$jobs" test-host ALLOC=slab SLAB_STATS=1 PAGE_SIZE=4K
-	[ -n "$hard_slub" ] && suite "SLUB host unit tests with SLAB_STATS=1, 4K pages" \
+	[ -n "$hard_slub" ] && psuite "SLUB host unit tests with SLAB_STATS=1, 4K pages" \
 		make --no-print-directory -j"$jobs" test-host ALLOC=slub SLAB_STATS=1 PAGE_SIZE=4K ;;
 esac
 # SLUB without sheaves (SLUB_SHEAVES=0: seed 002's classic lockless paths, the
@@ -302,9 +335,12 @@ esac
 if [ -n "$hard_slub" ]; then
 	for ps in 4K 64K; do
 		case " $want_pages " in *" $ps "*) ;; *) continue ;; esac
-		suite "SLUB host unit tests with SLUB_SHEAVES=0, $ps pages" \
+		psuite "SLUB host unit tests with SLUB_SHEAVES=0, $ps pages" \
 			make --no-print-directory -j"$jobs" test-host ALLOC=slub SLUB_SHEAVES=0 PAGE_SIZE=$ps
 	done
+fi
+psuite_wait	# the host suites above, two at a time
+if [ -n "$hard_slub" ]; then
 	case " ${arches[*]} $want_pages " in *" x86_64 "*" 4K "*)
 		log=build/test/build-x86_64-4K-slub-nosheaves.log
 		elf=build/x86_64-4k-slub-nosheaves/quarry.elf

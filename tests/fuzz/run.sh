@@ -20,7 +20,8 @@
 #       page allocations failing 1 in 20 and slab allocations 1 in 10 of
 #       every third call) and a threaded one on a 24 MiB arena, where memory
 #       runs out (seed 4, 200000); then the fuzzer's own checks shown to fail
-#       (--plant 1..3 at 4K with SLAB). One PASS or FAIL line per run.
+#       (--plant 1..3 at 4K with SLAB). One PASS or FAIL line per run;
+#       JOBS runs at once.
 #
 # A run that crashes (ASan, UBSan, panic), hangs (killed 60 s past its
 # time) or ends without its summary line is a finding too.
@@ -93,28 +94,47 @@ one_run() {
 	echo "$ops $found"
 }
 
+# slice_run A PS BIN KIND SEED NOPS FAULTS: one run of the slice; its PASS or
+# FAIL line (after the finding's report) on stdout.
+slice_run() {
+	local a=$1 ps=$2 bin=$3 kind=$4 seed=$5 nops=$6 faults=$7 args t0 res ops found
+	args=(--seed "$seed" --cpus 4 --ops "$nops")
+	[ "$kind" = threads ] && args+=(--threads)
+	# Sequential, so that make test's result repeats (make fuzz
+	# runs the small arena threaded too).
+	[ "$kind" = oom ] && args+=(--arena 24)
+	t0=$SECONDS
+	res=$(one_run "slice-$a-$ps-$kind" "$bin" 600 "$faults" "${args[@]}" 2> "$out/runs/report-$a-$ps-$kind.txt")
+	read -r ops found <<< "$res"
+	if [ "$found" = 0 ] && [ "$ops" -ge "$nops" ]; then
+		echo "PASS fuzz-$a-$ps-$kind: seed $seed, $ops operations, 0 findings ($((SECONDS - t0)) s)"
+	else
+		cat "$out/runs/report-$a-$ps-$kind.txt"
+		echo "FAIL fuzz-$a-$ps-$kind: seed $seed, $ops operations, $found findings"
+	fi
+	rm -f "$out/runs/report-$a-$ps-$kind.txt"
+}
+
 if [ "$mode" = slice ]; then
-	failed=0
+	# JOBS runs at once, each into its own file; printed in the slice's order.
+	failed=0 i=0 running=0
 	for cfg in "${configs[@]}"; do
 		read -r a ps bin <<< "$cfg"
 		for run in "seq 1 600000 0" "threads 2 500000 0" "faults 3 300000 1" "oom 4 200000 0"; do
 			read -r kind seed nops faults <<< "$run"
-			args=(--seed "$seed" --cpus 4 --ops "$nops")
-			[ "$kind" = threads ] && args+=(--threads)
-			# Sequential, so that make test's result repeats (make fuzz
-			# runs the small arena threaded too).
-			[ "$kind" = oom ] && args+=(--arena 24)
-			t0=$SECONDS
-			res=$(one_run "slice-$a-$ps-$kind" "$bin" 600 "$faults" "${args[@]}" 2> "$out/runs/report.txt")
-			read -r ops found <<< "$res"
-			if [ "$found" = 0 ] && [ "$ops" -ge "$nops" ]; then
-				echo "PASS fuzz-$a-$ps-$kind: seed $seed, $ops operations, 0 findings ($((SECONDS - t0)) s)"
-			else
-				cat "$out/runs/report.txt"
-				echo "FAIL fuzz-$a-$ps-$kind: seed $seed, $ops operations, $found findings"
-				failed=1
+			if [ $running -ge "$jobs" ]; then
+				wait -n
+				running=$((running - 1))
 			fi
+			slice_run "$a" "$ps" "$bin" "$kind" "$seed" "$nops" "$faults" > "$out/runs/slice-$i.txt" &
+			running=$((running + 1)) i=$((i + 1))
 		done
+	done
+	wait
+	for ((k = 0; k < i; k++)); do
+		cat "$out/runs/slice-$k.txt"
+		grep -q '^FAIL ' "$out/runs/slice-$k.txt" && failed=1
+		rm -f "$out/runs/slice-$k.txt"
 	done
 	# the checks themselves: each planted fault must be found
 	bin=$(make --no-print-directory -s -f tests/fuzz/fuzz.mk PAGE_SHIFT=12 ALLOC=slab print-bin)

@@ -36,8 +36,15 @@ expect_refused() {	# TRACE TEXT
 	if [ $? -ne 0 ] && grep -qF "$2" <<< "$msg"; then ok "$(basename "$1") refused: ${msg#linux-replay: }"
 	else bad "$(basename "$1"): wanted '$2', got: $msg"; fi
 }
-expect_refused "$OUT/bad-object.qtr" "the module refused the trace: event 10 (kmalloc): field 'object' is 4294967280"
-expect_refused "$OUT/bad-version.qtr" "the module refused the trace: format version 2"
+# The two refusals boot at once (one host thread each), their lines in order.
+expect_refused "$OUT/bad-object.qtr" "the module refused the trace: event 10 (kmalloc): field 'object' is 4294967280" \
+	> "$OUT/refused-1.txt" &
+expect_refused "$OUT/bad-version.qtr" "the module refused the trace: format version 2" > "$OUT/refused-2.txt"
+wait
+for f in "$OUT/refused-1.txt" "$OUT/refused-2.txt"; do
+	cat "$f"
+	grep -q '^FAIL ' "$f" && fails=$((fails + 1))
+done
 msg=$(MEM=64M "$HERE/replay.sh" "$OUT/hackbench.qtr" "$KDIR" "$BZ" "$OUT/small" 2>&1)
 if [ $? -ne 0 ] && grep -q "too large for the guest's memory" <<< "$msg"; then ok "64M refused: ${msg#linux-replay: }"
 else bad "MEM=64M: $msg"; fi
