@@ -143,13 +143,15 @@ void kmalloc_failslab_switch(bool on)
 }
 #endif
 
-static __noinline void *kmalloc_large(size_t size)
+/* Whole pages for a large kmalloc, from node (NUMA_NO_NODE: the CPU's own). */
+static __noinline void *kmalloc_large_node(size_t size, unsigned int node)
 {
 	struct page *page;
 
 	if (size > (PAGE_SIZE << MAX_ORDER))
 		return NULL;
-	page = alloc_pages(get_order(size));
+	page = node == NUMA_NO_NODE ? alloc_pages(get_order(size)) :
+		alloc_pages_node(node, get_order(size));
 	if (!page)
 		return NULL;
 	page->flags |= PG_large;
@@ -163,7 +165,7 @@ static __noinline void *kmalloc_other(size_t size)
 		return slab_kmalloc_alloc_fi(kmalloc_caches[64 - __builtin_clzl(size - 1)]);
 	if (size == 0)
 		return ZERO_SIZE_PTR;
-	return kmalloc_large(size);
+	return kmalloc_large_node(size, NUMA_NO_NODE);
 }
 
 /*
@@ -196,6 +198,21 @@ void *kmalloc(size_t size)
 		return kmalloc_table_empty(size);	/* failslab on */
 	}
 	return kmalloc_other(size);
+}
+
+/*
+ * kmalloc_node: see slab.h. Off the fast path: the class by kmalloc_index,
+ * the allocation by the allocator's kmem_cache_alloc_node (which asks
+ * failslab as kmem_cache_alloc does).
+ */
+void *kmalloc_node(size_t size, unsigned int node)
+{
+	node = slab_node_arg(NULL, node, "kmalloc_node");
+	if (size - 1 < KMALLOC_MAX_SLAB)
+		return kmem_cache_alloc_node(kmalloc_caches[kmalloc_index(size)], node);
+	if (size == 0)
+		return ZERO_SIZE_PTR;
+	return kmalloc_large_node(size, node);
 }
 
 /* slab_alloc_failslab: see fault_inject.h. */

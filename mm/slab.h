@@ -49,6 +49,7 @@
 
 #include "kernel/compiler.h"
 #include "mm/page.h"
+#include "kernel/numa.h"
 
 /* The build options every allocator reads (mm/files.mk sets them): 0 unless set. */
 #ifndef CONFIG_SLAB_DEBUG
@@ -124,6 +125,19 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 void *kmem_cache_alloc(struct kmem_cache *cachep);
 
 /*
+ * kmem_cache_alloc_node - kmem_cache_alloc from memory of node 'node'
+ * (kernel/numa.h), or of the nearest node that has a free object or page
+ * when that node has none. NUMA_NO_NODE means the calling CPU's node, as
+ * kmem_cache_alloc. A node that is out of range or not online is reported
+ * ("kmem_cache_alloc_node(cache, node N): ...") and served as NUMA_NO_NODE.
+ * The object is freed with kmem_cache_free, from any CPU; it goes back to
+ * its own node. SLOB ignores the node (as Linux's SLOB did): its heap is
+ * one for all nodes. NULL when memory is out; same context as
+ * kmem_cache_alloc.
+ */
+void *kmem_cache_alloc_node(struct kmem_cache *cachep, unsigned int node);
+
+/*
  * kmem_cache_free - give back an object of this cache. objp NULL is ignored.
  * A pointer that is not an allocated object of this cache is reported on
  * the console (naming cache, address and fault), counted in slab_bad_frees
@@ -189,6 +203,14 @@ const char *kmem_cache_name(struct kmem_cache *cachep);
  * kfree.
  */
 void *kmalloc(size_t size);
+
+/*
+ * kmalloc_node - kmalloc from node 'node', as kmem_cache_alloc_node takes
+ * it (NUMA_NO_NODE: the calling CPU's node; a bad node reported and served
+ * as NUMA_NO_NODE); sizes above the largest kmalloc cache take their pages
+ * from alloc_pages_node. Returns as kmalloc; free with kfree.
+ */
+void *kmalloc_node(size_t size, unsigned int node);
 
 /* kzalloc - kmalloc and clear. */
 void *kzalloc(size_t size);

@@ -136,6 +136,17 @@ bool slab_cache_refused(const struct kmem_cache *cachep, const char *fn, bool ch
 	return false;
 }
 
+/* slab_node_arg: see mm/slab_impl.h. */
+unsigned int slab_node_arg(const struct kmem_cache *cachep, unsigned int node, const char *fn)
+{
+	if (likely(node == NUMA_NO_NODE || numa_node_online(node)))
+		return node;
+	printk("slab: %s(%s, node %u): node %u is not online (the machine has %u node%s); "
+	       "served from the calling CPU's node\n", fn, cachep ? cachep->name : "kmalloc",
+	       node, node, numa_num_nodes(), numa_num_nodes() == 1 ? "" : "s");
+	return NUMA_NO_NODE;
+}
+
 /* slab_free_cache_refused: see mm/slab_impl.h. */
 bool slab_free_cache_refused(struct kmem_cache *cachep, const void *objp)
 {

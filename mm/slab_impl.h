@@ -31,6 +31,9 @@
  *
  * SLAB_ALLOC_NAME - the allocator's name as its reports print it ("slab").
  *
+ * SLAB_NODE_PLACED - 1 when kmem_cache_alloc_node's objects lie on the node
+ * asked (when it has memory), 0 when the node is not used (SLOB).
+ *
  * SLAB_BAD_FREE_EVENT() - what else a bad free counts besides
  * slab_bad_frees and the cache's bad_frees (SLOB: a per-CPU heap event;
  * SLAB, SLUB: nothing). mm/slab_debug.c's misuse checks also read each
@@ -164,6 +167,15 @@ bool slab_cache_live(const struct kmem_cache *cachep);
  * check liveness on kmem_cache_alloc too.
  */
 bool slab_cache_refused(const struct kmem_cache *cachep, const char *fn, bool check_live);
+
+/*
+ * slab_node_arg - the node argument of kmem_cache_alloc_node / kmalloc_node
+ * ('fn', for cachep or kmalloc's when NULL): node itself when it is online
+ * or NUMA_NO_NODE; otherwise reported ("fn(cache, node N): node N is not
+ * online ...") and NUMA_NO_NODE returned, so the caller serves the calling
+ * CPU's node. Any context.
+ */
+unsigned int slab_node_arg(const struct kmem_cache *cachep, unsigned int node, const char *fn);
 
 /*
  * slab_free_cache_refused - kmem_cache_free's liveness check in

@@ -81,6 +81,8 @@
 #define SLOB_NAME	"slob"
 #endif
 #define SLAB_ALLOC_NAME	SLOB_NAME	/* mm/slab_impl.h */
+/* SLAB_NODE_PLACED - kmem_cache_alloc_node gives objects of the node asked (mm/slab_impl.h): one heap for every node, as Linux's SLOB. */
+#define SLAB_NODE_PLACED	0
 /* A bad free is a heap event of the CPU (slab_cpu_events); slob_events is declared below. */
 #define SLAB_BAD_FREE_EVENT()	this_cpu_inc(slob_events)
 

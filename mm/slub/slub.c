@@ -633,6 +633,13 @@ void *kmem_cache_alloc(struct kmem_cache *cachep)
 	return slab_alloc(cachep);
 }
 
+/* kmem_cache_alloc_node: see slab.h. */
+void *kmem_cache_alloc_node(struct kmem_cache *cachep, unsigned int node)
+{
+	(void)slab_node_arg(cachep, node, "kmem_cache_alloc_node");
+	return kmem_cache_alloc(cachep);
+}
+
 /* kmem_cache_free: see slab.h. */
 void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 {

@@ -314,6 +314,8 @@ struct kmem_cache_stats {
 
 
 #define SLAB_ALLOC_NAME	"slub"	/* the reports' prefix (mm/slab_impl.h) */
+/* SLAB_NODE_PLACED - kmem_cache_alloc_node gives objects of the node asked (mm/slab_impl.h): not yet by memory node. */
+#define SLAB_NODE_PLACED	0
 #define SLAB_BAD_FREE_EVENT()	((void)0)	/* a bad free is no per-CPU event here */
 
 struct kmem_cache {
