@@ -260,7 +260,12 @@ extern unsigned long slab_corruptions;
  *	(SLUB: tunables 0 0 0 and sharedavail 0, as Linux SLUB prints them).
  * slabinfo_line - format one cache's slabinfo row (no newline) into buf;
  *	returns the length it needed.
- * slab_meminfo_show - print "Slab:" and the kB held by slabs, meminfo style.
+ *	On a machine of several nodes it then prints each cache's objects and
+ *	slabs per node ("N<n>=<active_objs>/<num_objs>:<active_slabs>/<num_slabs>",
+ *	as Linux's per-node sysfs counts), or says the allocator keeps none.
+ * slab_meminfo_show - print "Slab:" and the kB held by slabs, meminfo style;
+ *	with several nodes also "Node <n> Slab:" per node, as Linux's per-node
+ *	meminfo.
  * slab_layout_show - print per cache how a slab is laid out (objects, order,
  *	where the freelist lives or the free pointer sits, bytes wasted).
  * slab_stats_show - print each cache's event counters (CONFIG_SLAB_STATS).

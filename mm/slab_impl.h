@@ -61,6 +61,17 @@ struct slabinfo {
 };
 
 void kmem_cache_slabinfo(struct kmem_cache *cachep, struct slabinfo *si);
+
+/*
+ * kmem_cache_slabinfo_node - fill si with the part of cachep's row that is
+ * on memory node 'node' (kernel/numa.h): the slabs whose pages are that
+ * node's, their objects, and the objects cached for them, counted as
+ * kmem_cache_slabinfo counts the whole cache; geometry and tunables as
+ * there. The rows of every online node add up to kmem_cache_slabinfo's.
+ * False, si untouched, when the allocator keeps no account by node (SLOB:
+ * one heap for every node). Same context as kmem_cache_slabinfo.
+ */
+bool kmem_cache_slabinfo_node(struct kmem_cache *cachep, unsigned int node, struct slabinfo *si);
 void slab_alloc_tables_show(void);
 void kmem_cache_stats_own(struct kmem_cache *cachep, char *buf, size_t len);
 

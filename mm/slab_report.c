@@ -31,6 +31,63 @@ int slabinfo_line(struct kmem_cache *cachep, char *buf, size_t size)
 			si.num_slabs, si.shared_avail);
 }
 
+/* The online nodes' part of each cache (slabinfo_show's tail); nothing on one node. */
+static void slabinfo_nodes_show(void)
+{
+	struct kmem_cache *cachep;
+	struct slabinfo si;
+	unsigned long flags;
+	char line[320];
+	int len;
+
+	if (numa_num_nodes() < 2)
+		return;
+	si = (struct slabinfo){ 0 };
+	if (!kmem_cache_slabinfo_node(&kmem_cache_boot, 0, &si)) {
+		printk("%s: no slab account per node\n", SLAB_ALLOC_NAME);
+		return;
+	}
+	printk("# per node: N<node>=<active_objs>/<num_objs>:<active_slabs>/<num_slabs>\n");
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_for_each_entry(cachep, &slab_caches, list) {
+		len = snprintf(line, sizeof(line), "%-17s", cachep->name);
+		for (unsigned int n = 0; n < MAX_NUMNODES; n++) {
+			if (!numa_node_online(n))
+				continue;
+			si = (struct slabinfo){ 0 };
+			(void)kmem_cache_slabinfo_node(cachep, n, &si);
+			if (len < (int)sizeof(line))
+				len += snprintf(line + len, sizeof(line) - (size_t)len,
+						" N%u=%lu/%lu:%lu/%lu", n, si.active_objs,
+						si.num_objs, si.active_slabs, si.num_slabs);
+		}
+		printk("%s\n", line);
+	}
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+}
+
+/* Pages of node's slabs, every cache; false when the allocator keeps no account by node. */
+static bool slab_node_pages(unsigned int node, unsigned long *pages)
+{
+	struct kmem_cache *cachep;
+	struct slabinfo si;
+	unsigned long flags;
+	bool known = true;
+
+	*pages = 0;
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	list_for_each_entry(cachep, &slab_caches, list) {
+		si = (struct slabinfo){ 0 };
+		if (!kmem_cache_slabinfo_node(cachep, node, &si)) {
+			known = false;
+			break;
+		}
+		*pages += si.num_slabs * si.pagesperslab;
+	}
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+	return known;
+}
+
 /* slabinfo_show: see slab.h. */
 void slabinfo_show(void)
 {
@@ -49,12 +106,20 @@ void slabinfo_show(void)
 	}
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 	slab_alloc_tables_show();
+	slabinfo_nodes_show();
 }
 
 /* slab_meminfo_show: see slab.h. */
 void slab_meminfo_show(void)
 {
+	unsigned long pages;
+
 	printk("%-16s%8lu kB\n", "Slab:", slab_total_pages() * (PAGE_SIZE / 1024));
+	if (numa_num_nodes() < 2)
+		return;
+	for (unsigned int n = 0; n < MAX_NUMNODES; n++)
+		if (numa_node_online(n) && slab_node_pages(n, &pages))
+			printk("Node %u %-11s%8lu kB\n", n, "Slab:", pages * (PAGE_SIZE / 1024));
 }
 
 /* kmem_cache_stats_line: see slab.h. */
