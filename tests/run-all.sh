@@ -126,13 +126,15 @@ suite() {	# suite TITLE COMMAND...: run, show and collect PASS/FAIL lines; a com
 	printf '%5d s  %s\n' $((SECONDS - t0)) "$title" >> "$times"
 }
 
-# psuite TITLE COMMAND...: as suite, but in the background, at most $jobs at
-# once (host tests, whose test binaries run on one host thread); psuite_wait
+# psuite TITLE COMMAND...: as suite, but in the background, at most $plimit
+# at once (host tests, whose test binaries run on one host thread; 1 while
+# the QEMU matrix runs in the foreground, $jobs after it); psuite_wait
 # waits for them all and shows each one's lines and time in the order given.
 pjobs=()
+plimit=1
 psuite() {
 	local k=${#pjobs[@]}
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+	while [ "$(jobs -rp | wc -l)" -ge "$plimit" ]; do wait -n; done
 	pjobs+=("$1")
 	shift
 	( t0=$SECONDS; "$@" > "build/test/psuite-$k.log" 2>&1; echo "$? $((SECONDS - t0))" > "build/test/psuite-$k.rc" ) &
@@ -180,7 +182,7 @@ for arch in "${arches[@]}"; do
 		tag=$(echo "$ps" | tr K k)
 		name=$arch-$tag
 		if [ "${host_done/ $ps /}" = "$host_done" ]; then
-			suite "host unit tests, $ps pages (ASan+UBSan)" \
+			psuite "host unit tests, $ps pages (ASan+UBSan)" \
 				make --no-print-directory -j"$jobs" test-host PAGE_SIZE=$ps
 			host_done="$host_done$ps "
 		fi
@@ -262,7 +264,7 @@ for alloc in ${ALLOCS:-slab slub slob slob-seg}; do
 	esac
 	title=$(alloc_title $alloc)
 	for ps in $want_pages; do
-		suite "$title host unit tests, $ps pages (ASan+UBSan)" \
+		psuite "$title host unit tests, $ps pages (ASan+UBSan)" \
 			make --no-print-directory -j"$jobs" test-host ALLOC=$alloc PAGE_SIZE=$ps
 	done
 	for arch in "${arches[@]}"; do
@@ -296,6 +298,8 @@ for alloc in ${ALLOCS:-slab slub slob slob-seg}; do
 		done
 	done
 done
+psuite_wait	# the host unit tests started beside the QEMU matrix above
+plimit=$jobs
 # Debug builds (SLAB_DEBUG=1): every allocator's host tests at 4K and 64K pages,
 # so the debug checks (red zones, poison, freelist corruption, their offsets)
 # and the misuse tests, the debug-only ones among them (a destroyed cache
