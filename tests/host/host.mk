@@ -19,6 +19,11 @@
 PAGE_SHIFT ?= 12
 MM_ONLY ?=
 NODES ?=
+ifneq ($(NODES),)
+ifeq ($(shell echo '$(NODES)' | grep -Ex '[1-8]'),)
+$(error NODES must be a NUMA node count from 1 to 8, not '$(NODES)')
+endif
+endif
 ifneq ($(MM_ONLY),)
 ALLOC := none
 endif
