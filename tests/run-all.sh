@@ -231,10 +231,11 @@ for arch in "${arches[@]}"; do
 		# every self-test on NUMA machines (scripts/numa-flags.sh, as make run
 		# NODES=N SMP=M): 2 nodes of 2 CPUs, 4 nodes with one CPU (3 without)
 		if [ "$ps" = 4K ]; then
-			for shape in 2x2 4x1; do
-				suite "in-kernel self-tests, $arch $ps pages, ${shape%x*} NUMA nodes, ${shape#*x} CPU(s)" \
-					env CMDLINE=selftest tests/qemu/selftest.sh kernel-$name-numa$shape $elf 300 \
-					-m 256M -smp "${shape#*x}" $(scripts/numa-flags.sh "${shape%x*}" "${shape#*x}" 256)
+			for shape in "2 2 CPUs" "4 1 CPU"; do
+				read -r nn nc cpus <<< "$shape"
+				suite "in-kernel self-tests, $arch $ps pages, $nn NUMA nodes x $nc $cpus" \
+					env CMDLINE=selftest tests/qemu/selftest.sh kernel-$name-numa${nn}x$nc $elf 300 \
+					-m 256M -smp $nc $(scripts/numa-flags.sh $nn $nc 256)
 			done
 		fi
 		suite "benchmark mode runs and parses, $arch $ps pages, 2 CPUs" \
@@ -303,7 +304,7 @@ for alloc in ${ALLOCS:-slab slub slob slob-seg}; do
 				env CMDLINE=selftest tests/qemu/selftest.sh kernel-$name-smp4 $elf 300 \
 				-m 256M -smp 4
 			# SLUB's per-node paths: its self-tests on 2 NUMA nodes of 2 CPUs
-			[ $alloc-$ps = slub-4K ] && suite "$title in-kernel self-tests, $arch $ps pages, 2 NUMA nodes, 2 CPUs" \
+			[ $alloc-$ps = slub-4K ] && suite "$title in-kernel self-tests, $arch $ps pages, 2 NUMA nodes x 2 CPUs" \
 				env CMDLINE=selftest tests/qemu/selftest.sh kernel-$name-numa2x2 $elf 300 \
 				-m 256M -smp 2 $(scripts/numa-flags.sh 2 2 256)
 			suite "$title boot checks, $arch $ps pages" \
