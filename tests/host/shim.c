@@ -286,6 +286,11 @@ void host_numa_setup(unsigned int nodes)
 	static struct numa_firmware fw;
 	static uint64_t hwid[NR_CPUS];
 
+	if (nodes > MAX_NUMNODES) {
+		fprintf(stderr, "host: %u NUMA nodes asked of the host arena: at most %d\n", nodes,
+			MAX_NUMNODES);
+		exit(2);
+	}
 	if (nodes <= 1) {
 		host_arena.nodes = 1;
 		if (numa_num_nodes() != 1)

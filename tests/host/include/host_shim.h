@@ -113,7 +113,8 @@ unsigned int host_nodes_parse(const char *val, const char *from, char *msg, size
 /*
  * host_numa_firmware - fill *fw with the record of nodes nodes over the
  * current arena, as above (nodes 2 to MAX_NUMNODES; the arena at least a
- * page per node). hwid[0..host_node_cpus) gets each CPU's hardware ID.
+ * page per node). hwid[0..host_node_cpus) gets each CPU's hardware ID
+ * (host_node_cpus 0: NR_CPUS).
  */
 void host_numa_firmware(struct numa_firmware *fw, unsigned int nodes, uint64_t *hwid);
 
@@ -123,8 +124,9 @@ void host_numa_firmware(struct numa_firmware *fw, unsigned int nodes, uint64_t *
  * topology one node again (numa_init without a record) and leaves the page
  * allocator alone, which must then be on one zone. Call with every CPU
  * idle, on an arena whose page allocator has one zone (just set up or
- * restored). Exits the process with a message if the topology is refused
- * (an arena too small for its nodes).
+ * restored). Exits the process with a message if nodes is above
+ * MAX_NUMNODES or the topology is refused (an arena too small for its
+ * nodes).
  */
 void host_numa_setup(unsigned int nodes);
 
