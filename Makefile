@@ -7,7 +7,8 @@
 ARCH      ?= x86_64
 PAGE_SIZE ?= 4K
 SMP       ?= 1
-# NODES: NUMA nodes of the QEMU machine, 1-8 (scripts/numa-flags.sh).
+# NODES: NUMA nodes of the QEMU machine, 1-8 (scripts/numa-flags.sh); for
+# test-host, of the host tests' arena (tests/host/host.mk, QUARRY_NODES).
 NODES     ?= 1
 # NR_CPUS: the most CPUs the kernel starts (mm/files.mk: 1-64, default 8).
 ALLOC     ?= slab
@@ -233,7 +234,8 @@ test: deps
 		ARCHES="$(if $(filter command line,$(origin ARCH)),$(ARCH),$(ARCHES))" tests/run-all.sh
 
 test-host:
-	@$(MAKE) --no-print-directory -f tests/host/host.mk PAGE_SHIFT=$(PAGE_SHIFT) ALLOC=$(ALLOC) run
+	@$(MAKE) --no-print-directory -f tests/host/host.mk PAGE_SHIFT=$(PAGE_SHIFT) ALLOC=$(ALLOC) \
+		NODES=$(NODES) run
 
 # The allocator fuzzer on the host (tests/fuzz/): every allocator and page
 # size for FUZZ_SECONDS in all; ends with "fuzz: N operations, M findings".
@@ -337,6 +339,7 @@ help:
 	@echo "  SMP=N              QEMU CPU count (default 1; 1-NR_CPUS; >1 runs MTTCG)"
 	@echo "  NODES=N            QEMU NUMA nodes, 1-8 (default 1): RAM and CPUs split evenly,"
 	@echo "                     distance 10 local, 20 remote; the kernel prints the topology"
+	@echo "                     (make test-host NODES=N: the host tests' arena split the same way)"
 	@echo "  NR_CPUS=8          most CPUs the kernel starts, 1-64 (per-CPU arrays are sized"
 	@echo "                     by it); other than 8: build/<arch>-<page>[-alloc]-cpusN/"
 	@echo "  ALLOC=slab         object allocator: slab (default), slub (seed 002: lockless"

@@ -43,6 +43,8 @@ refuse mem-large "MEM=16G is out of range: Quarry boots with 8M to 8G" MEM=16G A
 refuse nodes-0 "NODES must be a NUMA node count from 1 to 8, not '0'" NODES=0
 refuse nodes-9 "NODES must be a NUMA node count from 1 to 8, not '9'" NODES=9
 refuse nodes-word "NODES must be a NUMA node count from 1 to 8, not 'two'" NODES=two ARCH=arm64
+refuse host-nodes-0 "NODES must be a NUMA node count from 1 to 8, not '0'" -f tests/host/host.mk NODES=0
+refuse host-nodes-9 "NODES must be a NUMA node count from 1 to 8, not '9'" -f tests/host/host.mk NODES=9
 refuse nodes-small-mem "NODES=8 with MEM=32M: each node needs at least 8M, give MEM=64M or more" NODES=8 MEM=32M
 refuse alloc "ALLOC must be one of slab slob slob-seg slub, not 'slab2'" ALLOC=slab2
 

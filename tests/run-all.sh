@@ -11,8 +11,10 @@
 #     x86_64 4K), the CPUs in parallel host threads (MTTCG)
 #   boot checks (memory report, exception report) on 1 CPU and on 4 (there
 #     also: a fault and a hang on another CPU name it)
-#   at 4K pages: the NUMA topology read from QEMU's SRAT/SLIT or device tree
-#     on 1, 2 and 4 nodes (tests/qemu/numa.sh)
+#   the NUMA topology read from QEMU's SRAT/SLIT or device tree on 2 and 4
+#     nodes, at 4K also on 1 and with the NUMA self-tests (tests/qemu/numa.sh)
+#   at 4K pages: the in-kernel self-tests on 2 NUMA nodes x 2 CPUs and on
+#     4 nodes x 1 CPU (scripts/numa-flags.sh, as make run NODES=N)
 #   the benchmark mode runs to its end and parses into every CSV row (2 CPUs);
 #     at 4K also under -icount, twice: the multi-CPU figures must repeat exactly
 #   at 4K pages: the stress self-tests on 4 CPUs with fault injection on
@@ -22,9 +24,11 @@
 # then, once: every allocator's host tests built with SLAB_DEBUG=1 (4K, 64K), the
 # hardening options' host tests (SLAB_FREELIST_RANDOM, SLAB_FREELIST_HARDENED),
 # SLAB's and SLUB's host tests with their event counters (SLAB_STATS=1, 4K),
+# SLAB's and SLUB's host tests on 2 NUMA nodes (QUARRY_NODES=2, 4K),
 # SLUB without its sheaves (SLUB_SHEAVES=0: host tests, x86_64 4K self-tests),
 # the allocator fuzzer's fixed-seed slice (tests/fuzz/run.sh slice: every
-# allocator at 4K and 64K, with and without faults), the host workloads smoke
+# allocator at 4K and 64K, with and without faults, at 4K also threaded on 2
+# NUMA nodes), the host workloads smoke
 # test (lab/bench/host/smoke.sh: SLAB and SLUB), the cache-line ownership model
 # (tests/coherence/test.sh: sharing patterns moved exactly, refusals, SLAB's and
 # SLUB's line moves per operation at 4 threads in lock step), the trace tools (tests/trace/test.sh:
@@ -222,9 +226,20 @@ for arch in "${arches[@]}"; do
 			suite "boot checks, $arch $ps pages, $n CPUs" \
 				tests/qemu/boot.sh $name-smp$n $elf 120 -m 256M -smp $n
 		done
-		# the firmware's NUMA topology on 1, 2 and 4 QEMU nodes (make run NODES=N)
-		[ "$ps" = 4K ] && suite "NUMA topology from the firmware, $arch $ps pages (tests/qemu/numa.sh)" \
-			tests/qemu/numa.sh numa-$name $elf
+		# the firmware's NUMA topology on 1, 2 and 4 QEMU nodes (make run NODES=N);
+		# at the other page sizes the 2- and 4-node boots alone
+		suite "NUMA topology from the firmware, $arch $ps pages (tests/qemu/numa.sh)" \
+			tests/qemu/numa.sh numa-$name $elf $([ "$ps" = 4K ] || echo boots)
+		# every self-test on NUMA machines (scripts/numa-flags.sh, as make run
+		# NODES=N SMP=M): 2 nodes of 2 CPUs, 4 nodes with one CPU (3 without)
+		if [ "$ps" = 4K ]; then
+			for shape in "2 2 CPUs" "4 1 CPU"; do
+				read -r nn nc cpus <<< "$shape"
+				suite "in-kernel self-tests, $arch $ps pages, $nn NUMA nodes x $nc $cpus" \
+					env CMDLINE=selftest tests/qemu/selftest.sh kernel-$name-numa${nn}x$nc $elf 300 \
+					-m 256M -smp $nc $(scripts/numa-flags.sh $nn $nc 256)
+			done
+		fi
 		suite "benchmark mode runs and parses, $arch $ps pages, 2 CPUs" \
 			lab/bench/check.sh bench-$name $elf 2
 		# multi-CPU -icount (make bench's mcpu mode): two boots, identical figures; 4K only
@@ -253,7 +268,8 @@ esac
 # its in-kernel self-tests (common, its own, SMP and stress; 1 and 4 CPUs) and
 # boot checks on each arch at 4K and 64K pages (16K: SLAB covers the granule;
 # the other allocators' code is the same at every page size and their host tests
-# run at 16K). The two SLOBs, built for small machines, also boot in 16 MB at 4K.
+# run at 16K). The two SLOBs, built for small machines, also boot in 16 MB at 4K;
+# SLUB's self-tests also run on 2 NUMA nodes x 2 CPUs at 4K.
 alloc_title() { case $1 in slub) echo SLUB ;; slob) echo SLOB ;; slob-seg) echo SLOB-seg ;; esac; }
 for alloc in ${ALLOCS:-slab slub slob slob-seg}; do
 	case $alloc in
@@ -289,6 +305,10 @@ for alloc in ${ALLOCS:-slab slub slob slob-seg}; do
 			suite "$title in-kernel self-tests, $arch $ps pages, 4 CPUs" \
 				env CMDLINE=selftest tests/qemu/selftest.sh kernel-$name-smp4 $elf 300 \
 				-m 256M -smp 4
+			# SLUB's per-node paths: its self-tests on 2 NUMA nodes of 2 CPUs
+			[ $alloc-$ps = slub-4K ] && suite "$title in-kernel self-tests, $arch $ps pages, 2 NUMA nodes x 2 CPUs" \
+				env CMDLINE=selftest tests/qemu/selftest.sh kernel-$name-numa2x2 $elf 300 \
+				-m 256M -smp 2 $(scripts/numa-flags.sh 2 2 256)
 			suite "$title boot checks, $arch $ps pages" \
 				tests/qemu/boot.sh $name $elf 120 -m 256M
 			case $alloc-$ps in slob-4K | slob-seg-4K)
@@ -331,6 +351,15 @@ case " $want_pages " in *" 4K "*)
 		make --no-print-directory -j"$jobs" test-host ALLOC=slab SLAB_STATS=1 PAGE_SIZE=4K
 	[ -n "$hard_slub" ] && psuite "SLUB host unit tests with SLAB_STATS=1, 4K pages" \
 		make --no-print-directory -j"$jobs" test-host ALLOC=slub SLAB_STATS=1 PAGE_SIZE=4K ;;
+esac
+# SLAB's and SLUB's host unit tests on 2 NUMA nodes (QUARRY_NODES=2: the arena
+# split in two as make run NODES=2 splits QEMU's RAM, host CPUs 0-3 on node 0
+# and 4-7 on node 1), 4K; the same binaries as their one-node suites.
+case " $want_pages " in *" 4K "*)
+	psuite "SLAB host unit tests on 2 NUMA nodes, 4K pages" \
+		make --no-print-directory -j"$jobs" test-host ALLOC=slab NODES=2 PAGE_SIZE=4K
+	[ -n "$hard_slub" ] && psuite "SLUB host unit tests on 2 NUMA nodes, 4K pages" \
+		make --no-print-directory -j"$jobs" test-host ALLOC=slub NODES=2 PAGE_SIZE=4K ;;
 esac
 # SLUB without sheaves (SLUB_SHEAVES=0: seed 002's classic lockless paths, the
 # lab's comparison point; the default SLUB has per-CPU sheaves in front of

@@ -534,7 +534,8 @@ SELFTEST(buddy_bad_free_misaligned)
  * This CPU's page list: a freed page waits there (still free, so a second
  * free is refused), an empty list refills a batch from the zone, the list
  * never stays above its high mark, and draining it leaves it empty. Only
- * this CPU's list is looked at, so other CPUs may do as they like.
+ * this CPU's list is looked at, so other CPUs may do as they like; on
+ * several nodes only pages of its node, the only ones it takes.
  */
 SELFTEST(buddy_cpu_page_list)
 {
@@ -548,9 +549,19 @@ SELFTEST(buddy_cpu_page_list)
 	p[n] = alloc_pages(0);
 	ST_EXPECT(p[n] != NULL, "alloc_pages(0) failed");
 	n++;
-	/* Hold pages, then free them all: the list is capped by its high mark. */
-	while (n < ARRAY_SIZE(p) && (p[n] = alloc_pages(0)) != NULL)
+	/*
+	 * Hold pages of the list's node (the first page's), then free them all:
+	 * the list is capped by its high mark. A page of another node (this
+	 * node's memory ran out) never goes on this list: freed at once.
+	 */
+	while (n < ARRAY_SIZE(p) && (p[n] = alloc_pages(0)) != NULL) {
+		if (page_to_nid(p[n]) != page_to_nid(p[0])) {
+			ST_EXPECT(free_pages(p[n], 0) == 0, "free of node %u's page failed",
+				  page_to_nid(p[n]));
+			break;
+		}
 		n++;
+	}
 	for (unsigned int i = 0; i < n; i++) {
 		ST_EXPECT(free_pages(p[i], 0) == 0, "free %u failed", i);
 		ST_EXPECT(p[i]->flags & (PG_pcp | PG_buddy), "freed page %u has flags 0x%lx", i,

@@ -1,7 +1,8 @@
 /*
  * test_cache_node.c - kmem_cache_alloc_node and kmalloc_node, for every
- * allocator, on whatever topology the test runs on (one node on the host
- * and in a plain boot; 2 or 4 with make run NODES=N): an object asked of
+ * allocator, on whatever topology the test runs on (one node in a plain
+ * boot and on the host; N with make run NODES=N, or on the host with
+ * QUARRY_NODES=N, host.mk's NODES=N): an object asked of
  * each online node and of NUMA_NO_NODE is usable and goes back with
  * kmem_cache_free or kfree from any CPU; where the allocator places
  * objects by node (SLAB_NODE_PLACED in its def header) and the node has

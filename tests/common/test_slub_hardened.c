@@ -26,8 +26,11 @@ SELFTEST(slub_free_pointers_never_stored_plain_when_hardened)
 
 	ST_EXPECT(s != NULL, "kmem_cache_create(test-fp-hardened) failed");
 	n = MIN(s->num, (unsigned int)HARDENED_SLAB_OBJS);
-	for (unsigned int i = 0; i < n; i++)
+	for (unsigned int i = 0; i < n; i++) {
 		ST_EXPECT((objs[i] = kmem_cache_alloc(s)), "alloc %u failed", i);
+		/* what an earlier user of the page left there is not the cache's doing */
+		memset(objs[i], 0, kmem_cache_size(s));
+	}
 	page = slub_test_page(objs[0]);
 	base = (uintptr_t)page_address(page);
 	for (unsigned int i = n; i-- > 1;)

@@ -5,6 +5,7 @@
 #include "tests/fuzz/fuzz_int.h"
 #include "host_shim.h"
 #include "kernel/errno.h"
+#include "kernel/numa.h"
 #include "mm/buddy.h"
 #include "mm/fault_inject.h"
 #include "mm/slab.h"
@@ -232,10 +233,26 @@ static bool room(struct fz_cpu *c, size_t size)
 	       (size <= FZ_HUGE || __atomic_load_n(&fz.nhuge, __ATOMIC_RELAXED) < FZ_HUGE_LIVE);
 }
 
-/* kmalloc, kzalloc, kmalloc_array or kcalloc of a random size. */
+/*
+ * pick_node - a node for a _node call: one of the online nodes or, one
+ * time in (nodes + 1), NUMA_NO_NODE. Never a bad node: those are reported
+ * (a console line each), which the bad-input tests cover.
+ */
+static unsigned int pick_node(struct fz_cpu *c)
+{
+	unsigned int k = (unsigned int)fz_below(c->src, numa_num_nodes() + 1);
+
+	for (unsigned int n = 0; n < MAX_NUMNODES; n++)
+		if (numa_node_online(n) && !k--)
+			return n;
+	return NUMA_NO_NODE;
+}
+
+/* kmalloc, kzalloc, kmalloc_array, kcalloc or kmalloc_node (any node) of a random size. */
 static void op_kmalloc(struct fz_cpu *c, unsigned int how)
 {
-	static const char *const names[] = { "kmalloc", "kzalloc", "kmalloc_array", "kcalloc" };
+	static const char *const names[] = { "kmalloc", "kzalloc", "kmalloc_array", "kcalloc",
+					     "kmalloc_node" };
 	size_t size = pick_size(c->src), n = 1, esize = size;
 	struct fz_obj o = { .kind = FZ_KMALLOC };
 	struct fz_inject inj;
@@ -243,7 +260,7 @@ static void op_kmalloc(struct fz_cpu *c, unsigned int how)
 
 	if (!room(c, size))
 		return;
-	if (how >= 2) {	/* n elements of esize; now and then a product that overflows */
+	if (how == 2 || how == 3) {	/* n elements of esize; now and then one that overflows */
 		if (fz_below(c->src, 64) == 0) {
 			n = ((size_t)-1) / 2 + 1 + fz_below(c->src, 1000);
 			esize = 2 + fz_below(c->src, 64);
@@ -262,7 +279,8 @@ static void op_kmalloc(struct fz_cpu *c, unsigned int how)
 	case 0: o.p = kmalloc(size); break;
 	case 1: o.p = kzalloc(size); break;
 	case 2: o.p = kmalloc_array(n, esize); break;
-	default: o.p = kcalloc(n, esize); break;
+	case 3: o.p = kcalloc(n, esize); break;
+	default: o.p = kmalloc_node(size, pick_node(c)); break;
 	}
 	if (!o.p) {
 		if (size <= (PAGE_SIZE << MAX_ORDER))
@@ -396,7 +414,8 @@ static void op_free(struct fz_cpu *c)
 	release(c, &o);
 }
 
-static void op_cache_alloc(struct fz_cpu *c)
+/* kmem_cache_alloc, or with node kmem_cache_alloc_node of a random node (pick_node). */
+static void op_cache_alloc(struct fz_cpu *c, bool node)
 {
 	unsigned int slot = (unsigned int)fz_below(c->src, FZ_CACHES);
 	struct fz_cache *fc = &fz.cache[slot];
@@ -407,11 +426,11 @@ static void op_cache_alloc(struct fz_cpu *c)
 	if (fc->state != FZ_SLOT_ACTIVE || !room(c, fc->size))
 		return;
 	fz.last_cache = fc;
-	fz.last_call = "kmem_cache_alloc";
+	fz.last_call = node ? "kmem_cache_alloc_node" : "kmem_cache_alloc";
 	fz_inject_mark(&inj);
-	o.p = kmem_cache_alloc(fc->cachep);
+	o.p = node ? kmem_cache_alloc_node(fc->cachep, pick_node(c)) : kmem_cache_alloc(fc->cachep);
 	if (!o.p) {
-		fz_got_null(c, "kmem_cache_alloc", fc->size, fz_cache_slab_order(fc->cachep),
+		fz_got_null(c, fz.last_call, fc->size, fz_cache_slab_order(fc->cachep),
 			    fc->size <= KMALLOC_MAX_CACHE_SIZE ? fc->cachep : NULL, &inj);
 		return;
 	}
@@ -539,8 +558,10 @@ static void one_op(struct fz_cpu *c)
 	if (unlikely(fz.cfg.plant && !fz.planted && fz.ops >= fz.cfg.max_ops / 2))
 		plant(c);
 
-	if (r < 230)
+	if (r < 180)
 		op_kmalloc(c, 0);
+	else if (r < 230)
+		op_kmalloc(c, 4);
 	else if (r < 270)
 		op_kmalloc(c, 1);
 	else if (r < 290)
@@ -553,8 +574,10 @@ static void one_op(struct fz_cpu *c)
 		op_ksize(c);
 	else if (r < 385)
 		op_kmalloc0(c);
+	else if (r < 490)
+		op_cache_alloc(c, false);
 	else if (r < 530)
-		op_cache_alloc(c);
+		op_cache_alloc(c, true);
 	else if (r < 560)
 		op_pages(c, false);
 	else if (r < 575)

@@ -2,7 +2,7 @@
  * fuzz_main.c - the fuzzer's command line (tests/fuzz/fuzz.h):
  *
  *   quarry-fuzz [--seed S] [--cpus N] [--threads] [--ops N] [--seconds T]
- *               [--round N] [--arena MB] [--plant 1|2|3]
+ *               [--round N] [--arena MB] [--nodes N] [--plant 1|2|3]
  *
  * runs one operation sequence (stopping at whichever limit comes first;
  * neither given: 100000 operations) and prints one line on stderr:
@@ -14,11 +14,16 @@
  * byte of a live allocation flipped, 2: one booked twice, 3: one
  * forgotten), to show that the checks find it: the run must end with a
  * finding. Fault injection: QUARRY_FAIL_PAGE_ALLOC and QUARRY_FAILSLAB hold
- * "interval,probability,times,seed" (mm/fault_inject.h).
+ * "interval,probability,times,seed" (mm/fault_inject.h). --nodes N (1 to
+ * 8; default QUARRY_NODES, else 1): the arena split into N NUMA nodes as
+ * make run NODES=N splits QEMU's RAM, the fuzzer's CPU c on node
+ * c * N / cpus (tests/host/shim.c, host_numa_setup).
  */
 #include "tests/fuzz/fuzz.h"
 #include "mm/fault_inject.h"
 #include "mm/page.h"
+#include "kernel/numa.h"
+#include "host_shim.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +44,7 @@ extern char fz_repro_extra[48];
 static void usage(void)
 {
 	fprintf(stderr, "usage: quarry-fuzz [--seed S] [--cpus 1-8] [--threads] [--ops N] "
-			"[--seconds T] [--round N] [--arena MB] [--plant 1-3]\n");
+			"[--seconds T] [--round N] [--arena MB] [--nodes 1-8] [--plant 1-3]\n");
 	exit(2);
 }
 
@@ -53,6 +58,19 @@ static unsigned long num(const char *opt, const char *s)
 		exit(2);
 	}
 	return v;
+}
+
+/* nodes_arg - --nodes' value, 1 to MAX_NUMNODES; anything else exits with the reason. */
+static unsigned int nodes_arg(const char *s)
+{
+	char msg[128];
+	unsigned int n = host_nodes_parse(s ? s : "", "--nodes", msg, sizeof(msg));
+
+	if (!n) {
+		fprintf(stderr, "quarry-fuzz: %s\n", msg);
+		exit(2);
+	}
+	return n;
 }
 
 /* Switch a failure point on from its environment variable, if set. */
@@ -95,6 +113,8 @@ int main(int argc, char **argv)
 			cfg.plant = (unsigned int)num(a, v);
 		else if (!strcmp(a, "--arena"))
 			arena_mb = num(a, v);
+		else if (!strcmp(a, "--nodes"))
+			host_nodes = nodes_arg(v);
 		else
 			usage();
 		i++;
@@ -109,20 +129,28 @@ int main(int argc, char **argv)
 	fz_argv0 = argv[0];
 	if (arena_mb != 256)
 		snprintf(fz_repro_extra, sizeof(fz_repro_extra), " --arena %lu", arena_mb);
+	host_node_cpus = cfg.cpus;	/* the CPUs this run uses spread over the nodes */
 	if (cfg.ops_per_round != 2000)
 		snprintf(fz_repro_extra + strlen(fz_repro_extra),
 			 sizeof(fz_repro_extra) - strlen(fz_repro_extra), " --round %lu",
 			 (unsigned long)cfg.ops_per_round);
 	fuzz_init(arena_mb);
+	if (numa_num_nodes() > 1)	/* --nodes, or QUARRY_NODES */
+		snprintf(fz_repro_extra + strlen(fz_repro_extra),
+			 sizeof(fz_repro_extra) - strlen(fz_repro_extra), " --nodes %u",
+			 numa_num_nodes());
 	atexit(fuzz_died);	/* a panic exits: say where */
 	fault_from_env(&fail_page_alloc, "QUARRY_FAIL_PAGE_ALLOC");
 	fault_from_env(&failslab, "QUARRY_FAILSLAB");
 	rc = fuzz_run(&cfg, &res);
 	fflush(stdout);
-	fprintf(stderr, "fuzz-run: %s %s seed %llu, %s, %u CPUs: %lu operations, %lu findings, "
+	fprintf(stderr, "fuzz-run: %s %s seed %llu, %s, %u CPUs, %u node%s: %lu operations, "
+		"%lu findings, "
 		"%lu NULLs (faults: %lu page, %lu slab), %lu remote frees, %lu checkpoints, "
 		"%lu caches made\n", ALLOC_NAME, PAGE_SIZE_NAME, (unsigned long long)cfg.seed,
-		cfg.threads ? "threads" : "sequential", cfg.cpus, res.ops, res.findings,
+		cfg.threads ? "threads" : "sequential", cfg.cpus, numa_num_nodes(),
+		numa_num_nodes() == 1 ? "" : "s", res.ops,
+		res.findings,
 		res.alloc_nulls, fail_page_alloc.injected, failslab.injected, res.remote_frees,
 		res.checkpoints, res.caches_made);
 	return rc;

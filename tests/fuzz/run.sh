@@ -19,9 +19,11 @@
 #       500000), a run with faults injected (seed 3, 300000, sequential,
 #       page allocations failing 1 in 20 and slab allocations 1 in 10 of
 #       every third call) and a threaded one on a 24 MiB arena, where memory
-#       runs out (seed 4, 200000); then the fuzzer's own checks shown to fail
-#       (--plant 1..3 at 4K with SLAB). One PASS or FAIL line per run;
-#       JOBS runs at once.
+#       runs out (seed 4, 200000); at 4K also a threaded run on 2 NUMA nodes
+#       (seed 5, 200000, --nodes 2: CPUs 0-1 on node 0, 2-3 on node 1); then
+#       the fuzzer's own checks shown to fail (--plant 1..3 at 4K with SLAB)
+#       and bad node counts refused (--nodes 9, QUARRY_NODES=0). One PASS or
+#       FAIL line per run; JOBS runs at once.
 #
 # A run that crashes (ASan, UBSan, panic), hangs (killed 60 s past its
 # time) or ends without its summary line is a finding too.
@@ -103,6 +105,7 @@ slice_run() {
 	# Sequential, so that make test's result repeats (make fuzz
 	# runs the small arena threaded too).
 	[ "$kind" = oom ] && args+=(--arena 24)
+	[ "$kind" = nodes2 ] && args+=(--threads --nodes 2)
 	t0=$SECONDS
 	res=$(one_run "slice-$a-$ps-$kind" "$bin" 600 "$faults" "${args[@]}" 2> "$out/runs/report-$a-$ps-$kind.txt")
 	read -r ops found <<< "$res"
@@ -120,7 +123,9 @@ if [ "$mode" = slice ]; then
 	failed=0 i=0 running=0
 	for cfg in "${configs[@]}"; do
 		read -r a ps bin <<< "$cfg"
-		for run in "seq 1 600000 0" "threads 2 500000 0" "faults 3 300000 1" "oom 4 200000 0"; do
+		runs=("seq 1 600000 0" "threads 2 500000 0" "faults 3 300000 1" "oom 4 200000 0")
+		[ "$ps" = 4K ] && runs+=("nodes2 5 200000 0")
+		for run in "${runs[@]}"; do
 			read -r kind seed nops faults <<< "$run"
 			if [ $running -ge "$jobs" ]; then
 				wait -n
@@ -152,6 +157,24 @@ if [ "$mode" = slice ]; then
 				failed=1
 			fi
 		done
+		# bad node counts: refused before any run, naming the value and where it came from
+		for bad in "--nodes 9|quarry-fuzz: --nodes=9: not a NUMA node count from 1 to 8" \
+			"QUARRY_NODES=0|host: QUARRY_NODES=0: not a NUMA node count from 1 to 8"; do
+			arg=${bad%%|*} want=${bad#*|}
+			if [ "${arg#--}" != "$arg" ]; then
+				"$bin" --ops 10 $arg > /dev/null 2> "$out/runs/nodes.txt"
+			else
+				env "$arg" "$bin" --ops 10 > /dev/null 2> "$out/runs/nodes.txt"
+			fi
+			rc=$?
+			if [ $rc = 2 ] && grep -qxF -- "$want" "$out/runs/nodes.txt"; then
+				echo "PASS fuzz-bad-nodes ($arg): refused, status 2: $want"
+			else
+				echo "FAIL fuzz-bad-nodes ($arg): status $rc and: $(head -2 "$out/runs/nodes.txt" | tr '\n' ' ')"
+				failed=1
+			fi
+		done
+		rm -f "$out/runs/nodes.txt"
 	fi
 	exit $failed
 fi

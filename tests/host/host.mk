@@ -3,6 +3,9 @@
 #   make -f tests/host/host.mk [PAGE_SHIFT=12|14|16] [ALLOC=slab|slub|slob|slob-seg] [MM_ONLY=1]
 #        build; add 'run' to build and run
 #   make -f tests/host/host.mk [PAGE_SHIFT=12|14|16] clean
+#   make -f tests/host/host.mk NODES=2 run
+#        run every test on 2 NUMA nodes (QUARRY_NODES, tests/host/shim.c:
+#        the arena split evenly, as make run NODES=N splits QEMU's RAM)
 #
 # Output goes to build/host-4k/ or build/host-64k/. MM_ONLY=1 builds just the
 # page allocator: as in the top-level Makefile it means ALLOC=none
@@ -15,6 +18,12 @@
 
 PAGE_SHIFT ?= 12
 MM_ONLY ?=
+NODES ?=
+ifneq ($(NODES),)
+ifeq ($(shell echo '$(NODES)' | grep -Ex '[1-8]'),)
+$(error NODES must be a NUMA node count from 1 to 8, not '$(NODES)')
+endif
+endif
 ifneq ($(MM_ONLY),)
 ALLOC := none
 endif
@@ -68,7 +77,7 @@ STAMP := $(OBJDIR)/cflags
 all: $(BIN)
 
 run: $(BIN)
-	ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 ./$(BIN)
+	$(if $(NODES),QUARRY_NODES=$(NODES) )ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 ./$(BIN)
 
 $(BIN): $(OBJS)
 	$(CC) $(HOST_LDFLAGS) -o $@ $(OBJS)

@@ -26,6 +26,8 @@ __thread unsigned int host_spins;
 unsigned int host_spins_per_yield = HOST_SPINS_PER_YIELD;
 const char arch_name[] = "host";
 struct host_arena host_arena;
+unsigned int host_nodes;
+unsigned int host_node_cpus;
 
 static char console_buf[16384];
 static size_t console_len;
@@ -197,7 +199,7 @@ void *host_mm_setup_layout(size_t bytes, uint64_t phys_base, const struct mem_ra
 
 	host_arena = (struct host_arena){ .map = p, .map_bytes = map_bytes, .phys_base = phys_base,
 					  .bytes = bytes, .n_avail = n_avail,
-					  .n_reserved = n_reserved };
+					  .n_reserved = n_reserved, .nodes = 1 };
 	for (unsigned int i = 0; i < n_avail; i++)
 		host_arena.avail[i] = avail[i];
 	for (unsigned int i = 0; i < n_reserved; i++)
@@ -207,8 +209,129 @@ void *host_mm_setup_layout(size_t bytes, uint64_t phys_base, const struct mem_ra
 	return (void *)mem;
 }
 
+/* host_nodes_parse: see host_shim.h. */
+unsigned int host_nodes_parse(const char *val, const char *from, char *msg, size_t len)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(val, &end, 10);
+	if (*val < '0' || *val > '9' || *end || errno || n < 1 || n > MAX_NUMNODES) {
+		snprintf(msg, len, "%s=%s: not a NUMA node count from 1 to %d", from, val,
+			 MAX_NUMNODES);
+		return 0;
+	}
+	return (unsigned int)n;
+}
+
+/*
+ * host_nodes_default - host_nodes, read from QUARRY_NODES the first time
+ * (unset or empty: 1); a bad value exits the process with its message.
+ */
+static unsigned int host_nodes_default(void)
+{
+	const char *val = getenv("QUARRY_NODES");
+	char msg[128];
+
+	if (host_nodes)
+		return host_nodes;
+	if (!val || !*val)
+		return host_nodes = 1;
+	host_nodes = host_nodes_parse(val, "QUARRY_NODES", msg, sizeof(msg));
+	if (!host_nodes) {
+		fprintf(stderr, "host: %s\n", msg);
+		exit(2);
+	}
+	return host_nodes;
+}
+
+static unsigned int node_cpus(void)
+{
+	return host_node_cpus && host_node_cpus <= NR_CPUS ? host_node_cpus : NR_CPUS;
+}
+
+/* host_numa_firmware: see host_shim.h. */
+void host_numa_firmware(struct numa_firmware *fw, unsigned int nodes, uint64_t *hwid)
+{
+	uint64_t base = host_arena.phys_base;
+	uint64_t per = ALIGN_DOWN((uint64_t)host_arena.bytes / nodes, (uint64_t)PAGE_SIZE);
+	unsigned int cpus = node_cpus();
+
+	memset(fw, 0, sizeof(*fw));
+	fw->present = true;
+	fw->source = "host";
+	fw->dist_source = "host distances";
+	fw->hwid_name = "host CPU";
+	fw->bad_dist_node = NUMA_NO_NODE;
+	for (unsigned int n = 0; n < nodes; n++) {
+		uint64_t end = n + 1 == nodes ? base + host_arena.bytes : base + (n + 1) * per;
+
+		fw->mem[fw->n_mem++] = (struct numa_fw_mem){ base + n * per, end, n };
+	}
+	for (unsigned int c = 0; c < cpus; c++) {
+		hwid[c] = c;
+		fw->cpu[fw->n_cpu++] = (struct numa_fw_cpu){ c, c * nodes / cpus };
+	}
+	fw->has_distance = true;
+	fw->dist_nodes = nodes;
+	for (unsigned int a = 0; a < nodes; a++)
+		for (unsigned int b = 0; b < nodes; b++)
+			fw->distance[a][b] = a == b ? NUMA_LOCAL_DISTANCE : NUMA_REMOTE_DISTANCE;
+}
+
+/* host_numa_setup: see host_shim.h. */
+void host_numa_setup(unsigned int nodes)
+{
+	static struct numa_firmware fw;
+	static uint64_t hwid[NR_CPUS];
+
+	if (nodes > MAX_NUMNODES) {
+		fprintf(stderr, "host: %u NUMA nodes asked of the host arena: at most %d\n", nodes,
+			MAX_NUMNODES);
+		exit(2);
+	}
+	if (nodes <= 1) {
+		host_arena.nodes = 1;
+		if (numa_num_nodes() != 1)
+			host_numa_reset();
+		return;
+	}
+	host_numa_firmware(&fw, nodes, hwid);
+	numa_init(&fw, host_arena.avail, host_arena.n_avail, hwid, node_cpus());
+	if (numa_topology()->fallback || numa_num_nodes() != nodes) {
+		fprintf(stderr, "host: %u NUMA nodes on a %zu KiB arena refused (see the numa: "
+			"line above)\n", nodes, host_arena.bytes >> 10);
+		exit(2);
+	}
+	host_arena.nodes = nodes;
+	buddy_numa_init();
+}
+
+/* host_numa_reset: see host_shim.h. */
+void host_numa_reset(void)
+{
+	static struct numa_firmware fw;
+	static uint64_t hwid[NR_CPUS];
+
+	if (host_arena.nodes <= 1) {
+		for (unsigned int c = 0; c < node_cpus(); c++)
+			hwid[c] = c;
+		numa_init(NULL, host_arena.avail, host_arena.n_avail, hwid, node_cpus());
+		return;
+	}
+	host_numa_firmware(&fw, host_arena.nodes, hwid);
+	numa_init(&fw, host_arena.avail, host_arena.n_avail, hwid, node_cpus());
+}
+
 /* host_mm_setup: see host_shim.h. */
 void *host_mm_setup(size_t bytes)
+{
+	return host_mm_setup_nodes(bytes, host_nodes_default());
+}
+
+/* host_mm_setup_nodes: see host_shim.h. */
+void *host_mm_setup_nodes(size_t bytes, unsigned int nodes)
 {
 	uint64_t b = HOST_PHYS_BASE, half = b + bytes / 2, q3 = b + bytes / 4 * 3;
 	const struct mem_range avail[] = {
@@ -223,8 +346,11 @@ void *host_mm_setup(size_t bytes)
 		{ q3, q3 },			/* empty: ignored */
 	};
 
-	return host_mm_setup_layout(bytes, b, avail, ARRAY_SIZE(avail), reserved,
-				    ARRAY_SIZE(reserved));
+	void *mem = host_mm_setup_layout(bytes, b, avail, ARRAY_SIZE(avail), reserved,
+					 ARRAY_SIZE(reserved));
+
+	host_numa_setup(nodes);
+	return mem;
 }
 
 /* host_mm_setup_bench: see host_shim.h. */
@@ -283,12 +409,14 @@ void host_mm_restore(const struct host_mm_saved *s)
 		perror("host_mm_restore");
 		exit(2);
 	}
+	for (unsigned long pfn = 0; pfn < max_pfn; pfn++)
+		pfn_to_page(pfn)->nid = 0;	/* one zone until host_numa_setup below */
 	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
 		struct page *page = pfn_to_page(pfn);
 
 		if (!(page->flags & PG_buddy))
 			continue;
-		page->flags &= ~PG_buddy;
+		page->flags &= ~(PG_buddy | PG_node_mask);
 		for (unsigned long i = 0; i < 1UL << page->order; i++)
 			page[i].flags |= PG_reserved;
 		heads[n++] = pfn;
@@ -299,4 +427,5 @@ void host_mm_restore(const struct host_mm_saved *s)
 		buddy_add_block(heads[i], pfn_to_page(heads[i])->order);
 	free(heads);
 	buddy_restore_stats(&s->stats);
+	host_numa_setup(s->arena.nodes);
 }

@@ -11,6 +11,7 @@
 #include "kernel/selftest.h"
 #include "mm/buddy.h"
 #include "mm/mm.h"
+#include "mm/page_alloc/buddy_internal.h"
 #include <asm/processor.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -90,7 +91,8 @@ static void decompose(unsigned long s, unsigned long e, unsigned long *nr)
 /*
  * verify_layout - check what mm_init() built for host_arena against a model:
  * a page is managed iff wholly inside RAM and touching no reserved range and
- * not mem_map; the free lists hold the greedy decomposition of each run.
+ * not mem_map; the free lists hold the greedy decomposition of each run (a
+ * run ends where the node changes, host_nodes > 1).
  */
 static int verify_layout(const char *name)
 {
@@ -118,6 +120,10 @@ static int verify_layout(const char *name)
 			ST_EXPECT(m == !(pfn_to_page(pfn)->flags & PG_reserved),
 				  "%s: pfn 0x%lx should be %s", name, pfn,
 				  m ? "managed" : "reserved");
+		if (m && run && pfn_to_page(pfn)->nid != pfn_to_page(run - 1)->nid) {
+			decompose(run - 1, pfn, nr);	/* a node boundary ends a run */
+			run = 0;
+		}
 		if (m && !run)
 			run = pfn + 1;	/* run start + 1, so 0 means "not in a run" */
 		if (!m && run) {
@@ -180,6 +186,7 @@ static int reinit_body(void)
 	ST_EXPECT(p && q && free_pages(p, 2) == -EINVAL, "alloc or bad free misbehaved");
 	ST_EXPECT(free_pages(q, 0) == 0 && buddy_pcp_count(0) > 0, "no page on CPU 0's list");
 	mm_init(host_arena.avail, host_arena.n_avail, host_arena.reserved, host_arena.n_reserved);
+	host_numa_setup(host_arena.nodes);	/* one zone again: the arena's nodes, as at boot */
 	st = snap();
 	ST_EXPECT(st.allocs == 0 && st.frees == 0 && st.bad_frees == 0 && st.failed_allocs == 0 &&
 			  st.pcp_pages == 0, "re-init kept event counters or CPU lists");
@@ -215,17 +222,22 @@ SELFTEST_HOST(buddy_host_save_restore)
 	return buddy_check() ? selftest_fail("buddy_check failed") : 0;
 }
 
+/* The memory line, then one buddyinfo line per node (zones drained: exact). */
 SELFTEST_HOST(buddy_host_report_format)
 {
-	struct buddy_stats st = snap();
-	char want[256];
+	char want[256 * MAX_NUMNODES];
 	size_t n;
 
-	n = (size_t)snprintf(want, sizeof(want), "Memory: %lu kB available\nNode 0, zone   Normal",
+	drain_all_pages();
+	n = (size_t)snprintf(want, sizeof(want), "Memory: %lu kB available\n",
 			     nr_free_pages() * (PAGE_SIZE / 1024));
-	for (unsigned int o = 0; o <= MAX_ORDER; o++)
-		n += (size_t)snprintf(want + n, sizeof(want) - n, " %6lu", st.nr_free[o]);
-	snprintf(want + n, sizeof(want) - n, "\n");
+	for (unsigned int nid = 0; nid < numa_num_nodes(); nid++) {
+		n += (size_t)snprintf(want + n, sizeof(want) - n, "Node %u, zone   Normal", nid);
+		for (unsigned int o = 0; o <= MAX_ORDER; o++)
+			n += (size_t)snprintf(want + n, sizeof(want) - n, " %6lu",
+					      node_zones[nid].nr_free[o]);
+		n += (size_t)snprintf(want + n, sizeof(want) - n, "\n");
+	}
 	host_console_clear();
 	mm_report();
 	ST_EXPECT(host_console_contains(want), "mm_report did not print:\n%s", want);

@@ -150,14 +150,18 @@ static int marks_body(void)
 	return pcp_pages_match("after drain_all_pages");
 }
 
-/* Run body on a fresh 16384-page arena (batch 16, high 125 at either page size), then restore. */
+/*
+ * Run body on a fresh 16384-page arena (batch 16, high 125 at either page
+ * size), then restore. One node whatever host_nodes is: the marks are sized
+ * from one zone's pages.
+ */
 static int on_small_zone(int (*body)(void))
 {
 	struct host_mm_saved saved;
 	int ret;
 
 	host_mm_save(&saved);
-	host_mm_setup(16384 * PAGE_SIZE);
+	host_mm_setup_nodes(16384 * PAGE_SIZE, 1);
 	ret = body();
 	host_mm_restore(&saved);
 	return ret;
@@ -399,7 +403,7 @@ SELFTEST_HOST(buddy_host_pcp_memory_short)
 	int ret;
 
 	host_mm_save(&saved);
-	host_mm_setup(8UL << 20);
+	host_mm_setup_nodes(8UL << 20, 1);	/* one zone: its top blocks against its marks */
 	ret = short_body();
 	host_mm_restore(&saved);
 	return ret;

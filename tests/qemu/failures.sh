@@ -3,7 +3,7 @@
 # fails must never exit 0. QEMU's own failures (a bad -m or -smp, a missing
 # image) give run.sh statuses other than the kernel's 0 and 1; a kernel
 # that never finishes its self-tests makes selftest.sh exit non-zero; a bad
-# MEM makes `make run` fail. Prints PASS/FAIL lines; logs in build/test/.
+# MEM makes `make run` fail; numa.sh refuses a mode it does not know. Prints PASS/FAIL lines; logs in build/test/.
 set -u
 x86=$1 arm=$2
 here=$(dirname "$0")
@@ -27,6 +27,7 @@ expect x86-bad-smp 3 env CMDLINE= "$here/run.sh" "$x86" 60 -smp banana
 expect arm64-bad-mem 3 env CMDLINE= "$here/run.sh" "$arm" 60 -m foo
 expect arm64-bad-smp 3 env CMDLINE= "$here/run.sh" "$arm" 60 -smp banana
 expect arm64-ok 0 env CMDLINE= "$here/run.sh" "$arm" 60
+expect numa-bad-mode 2 "$here/numa.sh" numa-bad-mode "$arm" quick
 expect arm64-kernel-failure 1 env CMDLINE=faulttest "$here/run.sh" "$arm" 60
 expect selftest-not-finished nonzero env CMDLINE=faulttest "$here/selftest.sh" failures-st "$arm" 60
 expect make-run-bad-mem nonzero make --no-print-directory run ARCH=arm64 MEM=foo TIMEOUT=60

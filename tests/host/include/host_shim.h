@@ -12,6 +12,7 @@
 #include "kernel/compiler.h"
 #include "mm/mm.h"
 #include "mm/buddy.h"
+#include "kernel/numa.h"
 
 #define HOST_PHYS_BASE		(1UL << 20)	/* first physical address of an arena */
 #define HOST_DEFAULT_ARENA	(64UL << 20)	/* what main.c sets up */
@@ -28,6 +29,7 @@ struct host_arena {
 	unsigned int n_avail;
 	struct mem_range reserved[HOST_MAX_RANGES];
 	unsigned int n_reserved;
+	unsigned int nodes;	/* NUMA nodes host_numa_setup gave it (1: none) */
 };
 extern struct host_arena host_arena;
 
@@ -37,15 +39,24 @@ extern struct host_arena host_arena;
  * RAM given as three out-of-order, overlapping ranges with a one-page hole
  * in the middle, a "kernel image" reserved at the start (unaligned end) and a
  * tiny reserved range three quarters in. Everything allocated before is
- * forgotten; the previous arena is unmapped unless pinned. Returns the host
+ * forgotten; the previous arena is unmapped unless pinned. Then the host's
+ * NUMA topology (host_nodes nodes, host_numa_setup). Returns the host
  * address of physical HOST_PHYS_BASE. Exits the process if mmap fails.
  */
 void *host_mm_setup(size_t bytes);
 
 /*
+ * host_mm_setup_nodes - host_mm_setup with nodes NUMA nodes (1 to
+ * MAX_NUMNODES) instead of host_nodes: for a test whose model is of one
+ * zone (the per-CPU list marks sized from a zone's pages, say).
+ */
+void *host_mm_setup_nodes(size_t bytes, unsigned int nodes);
+
+/*
  * host_mm_setup_layout - the same with a caller's layout: the arena covers
  * physical [phys_base, phys_base + bytes), and every range given must lie
- * inside it (reserved ranges may also lie below it).
+ * inside it (reserved ranges may also lie below it). One node always: a
+ * caller wanting more gives its own topology (numa_init, buddy_numa_init).
  */
 void *host_mm_setup_layout(size_t bytes, uint64_t phys_base, const struct mem_range *avail,
 			   unsigned int n_avail, const struct mem_range *reserved,
@@ -65,7 +76,9 @@ void *host_mm_setup_bench(size_t bytes, bool prefault);
  * max_pfn, buddy lists and stats) across a test that re-initialises mm/ on a
  * private arena, so later tests find the allocator as they left it. Pairs
  * nest (LIFO). restore unmaps the private arena. The save drains every CPU's
- * page list (drain_all_pages); slab caches must be idle or drained.
+ * page list (drain_all_pages); slab caches must be idle or drained. restore
+ * also gives the restored arena its topology again (host_numa_setup with
+ * the node count it had), whatever a test set in between.
  */
 struct host_mm_saved {
 	struct host_arena arena;
@@ -76,6 +89,53 @@ struct host_mm_saved {
 };
 void host_mm_save(struct host_mm_saved *s);
 void host_mm_restore(const struct host_mm_saved *s);
+
+/*
+ * The host's NUMA nodes, as make run NODES=N gives QEMU: the arena's
+ * physical span [phys_base, phys_base + bytes) split evenly (page aligned,
+ * the last node takes the remainder), CPU c on node c * nodes /
+ * host_node_cpus, distances 10 local and 20 remote. host_nodes is 0 until
+ * the first host_mm_setup reads QUARRY_NODES from the environment (unset:
+ * 1); a program may set it (1 to MAX_NUMNODES) before that to override.
+ * host_node_cpus is NR_CPUS unless set (1 to NR_CPUS) before host_mm_setup:
+ * the fuzzer sets it to its CPU count so its CPUs spread over the nodes.
+ */
+extern unsigned int host_nodes;
+extern unsigned int host_node_cpus;
+
+/*
+ * host_nodes_parse - a node count from text (QUARRY_NODES, --nodes): returns
+ * 1 to MAX_NUMNODES, or 0 with a message naming what (the value) and
+ * where (from, e.g. "QUARRY_NODES") in msg[0..len).
+ */
+unsigned int host_nodes_parse(const char *val, const char *from, char *msg, size_t len);
+
+/*
+ * host_numa_firmware - fill *fw with the record of nodes nodes over the
+ * current arena, as above (nodes 2 to MAX_NUMNODES; the arena at least a
+ * page per node). hwid[0..host_node_cpus) gets each CPU's hardware ID
+ * (host_node_cpus 0: NR_CPUS).
+ */
+void host_numa_firmware(struct numa_firmware *fw, unsigned int nodes, uint64_t *hwid);
+
+/*
+ * host_numa_setup - give the current arena nodes NUMA nodes: numa_init of
+ * host_numa_firmware's record, then buddy_numa_init; nodes 1 makes the
+ * topology one node again (numa_init without a record) and leaves the page
+ * allocator alone, which must then be on one zone. Call with every CPU
+ * idle, on an arena whose page allocator has one zone (just set up or
+ * restored). Exits the process with a message if nodes is above
+ * MAX_NUMNODES or the topology is refused (an arena too small for its
+ * nodes).
+ */
+void host_numa_setup(unsigned int nodes);
+
+/*
+ * host_numa_reset - the topology of the current arena again (numa_init
+ * only), for a test that called numa_init with a record of its own and
+ * left the page allocator alone.
+ */
+void host_numa_reset(void);
 
 /* Console capture: everything printk wrote since the last clear (last 16 KiB). */
 void host_console_clear(void);
