@@ -7,7 +7,9 @@
  * (slab_drop_local_arrays), and freed with their cache. What the arrays
  * are for, and the paths that fill and empty them, are in slab_cpu.c.
  *
- * An array is kmalloc'ed, a node taken from slab_node_cache, each with
+ * An array is kmalloc'ed (alien caches too: mm/slab/slab_alien.c), a node
+ * taken from slab_node_cache (made for a CPU's memory node with its first
+ * array, or for the node kmem_cache_alloc_node first asks), each with
  * this CPU array-less meanwhile (slab_arrayless below). A new array or
  * node is published whole (WRITE_ONCE, smp_store_release); a shared array
  * under its node's lock. Interrupts are off while an array is made.
@@ -51,6 +53,25 @@ struct array_cache *cache_array_alloc(struct kmem_cache *cachep, unsigned int li
 	return ac;
 }
 
+/*
+ * cache_alien_alloc - a zeroed struct slab_alien from kmalloc, this CPU's
+ * allocations array-less meanwhile (it is made in the middle of a flush of
+ * this CPU's array). NULL with no memory. Interrupts off.
+ */
+struct slab_alien *cache_alien_alloc(void)
+{
+	unsigned int was = this_cpu_read(slab_arrayless);
+	struct slab_alien *al;
+
+	assert_irqs_disabled();
+	this_cpu_write(slab_arrayless, 1);
+	al = kmalloc(sizeof(*al));
+	this_cpu_write(slab_arrayless, was);
+	if (al)
+		*al = (struct slab_alien){ 0 };
+	return al;
+}
+
 /* cache_node_init - an empty node of cachep (lists, lock, free_limit). */
 void cache_node_init(struct kmem_cache *cachep, struct kmem_cache_node *n)
 {
@@ -62,28 +83,39 @@ void cache_node_init(struct kmem_cache *cachep, struct kmem_cache_node *n)
 }
 
 /*
- * Give this CPU (not CPU 0, whose node is part of the cache) its node of
- * the cache, published once whole; with no memory for it, the CPU goes on
- * using node 0. Interrupts off.
+ * cache_make_node_at - give cachep its node nid (nid < SLAB_NODES, not 0,
+ * whose node is part of the cache) unless it has it, published once whole
+ * (a CPU racing to make the same node frees its copy). Returns the node, or
+ * NULL with no memory for it (the node's CPUs go on using node 0).
+ * Interrupts off (asserted).
  */
-static void cache_make_node(struct kmem_cache *cachep)
+struct kmem_cache_node *cache_make_node_at(struct kmem_cache *cachep, unsigned int nid)
 {
 	unsigned int was = this_cpu_read(slab_arrayless);
-	struct kmem_cache_node *n;
+	struct kmem_cache_node *n = READ_ONCE(cachep->node[nid]);
 
+	assert_irqs_disabled();
+	BUG_ON(nid >= SLAB_NODES);
+	if (n)
+		return n;
 	this_cpu_write(slab_arrayless, 1);
 	n = kmem_cache_alloc(slab_node_cache);
 	this_cpu_write(slab_arrayless, was);
 	if (!n)
-		return;
+		return NULL;
 	cache_node_init(cachep, n);
-	smp_store_release(&cachep->node[smp_processor_id()], n);
+	if (!__atomic_compare_exchange_n(&cachep->node[nid], &(struct kmem_cache_node *){ NULL },
+					 n, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+		kmem_cache_free(slab_node_cache, n);
+		n = READ_ONCE(cachep->node[nid]);
+	}
+	return n;
 }
 
 /* cache_free_nodes - free the nodes of a destroyed cache (empty, no shared arrays). */
 void cache_free_nodes(struct kmem_cache *cachep)
 {
-	for (unsigned int i = 1; i < NR_CPUS; i++) {
+	for (unsigned int i = 1; i < SLAB_NODES; i++) {
 		struct kmem_cache_node *n = cachep->node[i];
 
 		if (!n)
@@ -106,8 +138,8 @@ struct array_cache *cache_make_array(struct kmem_cache *cachep)
 	assert_irqs_disabled();
 	if (slab_state < SLAB_UP || this_cpu_read(slab_arrayless) || cachep->min_of)
 		return NULL;	/* a min-order twin never has one */
-	if (!cachep->node[smp_processor_id()])
-		cache_make_node(cachep);
+	if (slab_node_of_cpu(smp_processor_id()) != 0)
+		cache_make_node_at(cachep, slab_node_of_cpu(smp_processor_id()));
 	ac = cache_array_alloc(cachep, cachep->limit, cachep->batchcount);
 	if (!ac)
 		return NULL;
@@ -142,6 +174,7 @@ void slab_drop_local_arrays(void)
 		if (ac == &slab_no_array)
 			continue;
 		cache_drain_array(cachep, ac, ~0U);
+		cache_drain_aliens(cachep, cpu, true);
 		WRITE_ONCE(cachep->cpu_array[cpu], &slab_no_array);
 		atomic_dec(&cachep->nr_arrays);
 		kfree(ac);
@@ -162,7 +195,8 @@ void cache_free_arrays(struct kmem_cache *cachep)
 		cachep->cpu_array[cpu] = &slab_no_array;
 		kfree(ac);
 	}
-	for (unsigned int i = 0; i < NR_CPUS; i++) {
+	cache_free_aliens(cachep);
+	for (unsigned int i = 0; i < SLAB_NODES; i++) {
 		struct kmem_cache_node *n = cachep->node[i];
 
 		if (!n)

@@ -100,6 +100,7 @@
 #include "mm/slab_debug.h"
 #include "kernel/percpu.h"
 #include "kernel/atomic.h"
+#include "kernel/numa.h"
 #include <asm/processor.h>
 
 #ifndef CONFIG_SLAB_FREELIST_RANDOM
@@ -109,6 +110,21 @@
 #ifndef CONFIG_SLAB_GROW_LOCKED
 #define CONFIG_SLAB_GROW_LOCKED 0
 #endif
+#ifndef CONFIG_SLAB_NODE_PER_CPU
+#define CONFIG_SLAB_NODE_PER_CPU 0	/* SLAB_NODE_PER_CPU=1: a node per CPU, no aliens */
+#endif
+
+/*
+ * The node slots of a cache: one per memory node (kernel/numa.h), or, in
+ * SLAB_NODE_PER_CPU=1 builds, one per CPU (the layout before memory nodes).
+ */
+#if CONFIG_SLAB_NODE_PER_CPU
+#define SLAB_NODES		NR_CPUS
+#else
+#define SLAB_NODES		MAX_NUMNODES
+#endif
+/* Objects an alien cache holds (per CPU, per remote node) before it goes home. */
+#define SLAB_ALIEN_LIMIT	12
 
 /*
  * The freelist index: one byte when no slab can hold more than 256 objects.
@@ -267,7 +283,16 @@ _Static_assert(_Alignof(struct kmem_cache_node) >= SLAB_CACHE_LINE &&
 /* A slab's home node, in bits 8..15 of its head page's flags (set by cache_grow_begin). */
 #define SLAB_NODE_SHIFT		8
 #define SLAB_NODE_MASK		(0xffUL << SLAB_NODE_SHIFT)
-_Static_assert(NR_CPUS <= 256, "a node number fits eight bits of page->flags");
+_Static_assert(SLAB_NODES <= 256, "a node number fits eight bits of page->flags");
+
+/*
+ * A CPU's alien caches of one cache: for each other memory node, a small
+ * array of objects of that node's slabs that this CPU's array flushed. Only
+ * the owning CPU touches them, with interrupts off, as its array.
+ */
+struct slab_alien {
+	struct array_cache *ac[MAX_NUMNODES];	/* NULL until first needed; own node's never */
+};
 
 /* Event counters of one cache (mm/slab_stats.h); all zero unless CONFIG_SLAB_STATS. */
 struct kmem_cache_stats {
@@ -298,8 +323,8 @@ struct kmem_cache_stats {
 #define SLAB_CPU_FAILSLAB	NR_CPUS
 
 #define SLAB_ALLOC_NAME	"slab"	/* the reports' prefix (mm/slab_impl.h) */
-/* SLAB_NODE_PLACED - kmem_cache_alloc_node gives objects of the node asked (mm/slab_impl.h): not yet by memory node: see the node design above. */
-#define SLAB_NODE_PLACED	0
+/* SLAB_NODE_PLACED - kmem_cache_alloc_node gives objects of the node asked (mm/slab_impl.h). */
+#define SLAB_NODE_PLACED	(!CONFIG_SLAB_NODE_PER_CPU)
 #define SLAB_BAD_FREE_EVENT()	((void)0)	/* a bad free is no per-CPU event here */
 
 struct kmem_cache {
@@ -330,8 +355,9 @@ struct kmem_cache {
 	bool dead;			/* destroyed with live objects: kept for their frees */
 	struct atomic nr_arrays;	/* CPUs that have an array of this cache */
 	void (*ctor)(void *);
-	struct kmem_cache_node *node[NR_CPUS];	/* per CPU, made on its first array; NULL: */
-						/* that CPU uses node 0 (see slab_cpu_node) */
+	struct kmem_cache_node *node[SLAB_NODES]; /* per node, made on first use; NULL: */
+						/* its CPUs use node 0 (see slab_cpu_node) */
+	struct slab_alien *alien[NR_CPUS];	/* per CPU, made on its first remote flush */
 	struct kmem_cache_node node0;		/* node[0], made with the cache */
 	struct list_head list;		/* on slab_caches, under slab_caches_lock */
 	struct kmem_cache *min_cache;	/* the min-order twin (see above), or NULL when no
@@ -400,14 +426,30 @@ static inline struct kmem_cache_node *slab_node(struct kmem_cache *cachep, const
 }
 
 /*
+ * slab_mem_node - the memory node whose slabs serve node nid: nid itself
+ * when it has memory, else the nearest node that has (by node_distance,
+ * ties by id); 0 on one-node machines and for a nid out of range
+ * (mm/slab/slab_alien.c). Any context.
+ */
+unsigned int slab_mem_node(unsigned int nid);
+
+/* The node slot of CPU cpu: its memory node (slab_mem_node), or the CPU itself. */
+static inline unsigned int slab_node_of_cpu(unsigned int cpu)
+{
+	if (CONFIG_SLAB_NODE_PER_CPU)
+		return cpu;
+	return numa_num_nodes() > 1 ? slab_mem_node(cpu_to_node(cpu)) : 0;
+}
+
+/*
  * The node the running CPU allocates from and grows slabs for: its own once
- * it has one (made with its first array of the cache), else node 0.
+ * the cache has it (made with the CPU's first array of the cache), else node 0.
  */
 static inline unsigned int slab_cpu_node(const struct kmem_cache *cachep)
 {
-	unsigned int cpu = smp_processor_id();
+	unsigned int nid = slab_node_of_cpu(smp_processor_id());
 
-	return READ_ONCE(cachep->node[cpu]) ? cpu : 0;
+	return READ_ONCE(cachep->node[nid]) ? nid : 0;
 }
 
 static inline bool slab_debug_on(const struct kmem_cache *cachep)
@@ -595,6 +637,19 @@ void cache_drain_array(struct kmem_cache *cachep, struct array_cache *ac, unsign
 void cache_drain_shared(struct kmem_cache *cachep, unsigned int nid, unsigned int n);
 void cache_release_shared(struct kmem_cache *cachep, unsigned int nid);
 void slab_count_event(void);
+unsigned int cache_drain_oldest(struct kmem_cache *cachep, struct kmem_cache_node *lockn,
+				struct array_cache *const *acp, unsigned int n);
+void cache_free_home(struct kmem_cache *cachep, void *const *objs, unsigned int n,
+		     bool to_shared);
+
+/* mm/slab/slab_alien.c: memory nodes, alien caches, allocation from a chosen node. */
+void cache_flush_sorted(struct kmem_cache *cachep, void **objs, unsigned int n);
+unsigned int cache_drain_aliens(struct kmem_cache *cachep, unsigned int cpu, bool release);
+void cache_free_aliens(struct kmem_cache *cachep);
+const char *cache_alien_holds(struct kmem_cache *cachep, const void *objp);
+unsigned int slab_page_home(struct kmem_cache *cachep, const struct page *page, unsigned int nid);
+struct page *slab_alloc_pages(struct kmem_cache *cachep, unsigned int nid);
+unsigned int slab_nodes_by_distance(unsigned int self, unsigned int *order);
 
 /* mm/slab/slab_array.c: making and freeing the arrays and nodes. */
 struct array_cache *cache_make_array(struct kmem_cache *cachep);
@@ -604,6 +659,8 @@ void cache_free_arrays(struct kmem_cache *cachep);
 void slab_set_arrayless(bool on);
 void slab_drop_local_arrays(void);
 void cache_node_init(struct kmem_cache *cachep, struct kmem_cache_node *n);
+struct slab_alien *cache_alien_alloc(void);
+struct kmem_cache_node *cache_make_node_at(struct kmem_cache *cachep, unsigned int nid);
 void cache_free_nodes(struct kmem_cache *cachep);
 
 /*
