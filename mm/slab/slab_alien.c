@@ -140,12 +140,19 @@ unsigned int slab_page_home(struct kmem_cache *cachep, const struct page *page, 
 	return pnid;
 }
 
-/* This CPU's alien cache of cachep for node nid, made if need be; NULL with no memory. */
+/*
+ * This CPU's alien cache of cachep for node nid, made if need be; NULL with
+ * no memory, or while the CPU is array-less (it is dropping its arrays and
+ * alien caches, or making one: nothing new may appear behind it).
+ */
 static struct array_cache *alien_get(struct kmem_cache *cachep, unsigned int nid)
 {
 	unsigned int cpu = smp_processor_id();
 	struct slab_alien *al = cachep->alien[cpu];
 	struct array_cache *ac;
+
+	if (unlikely(!al || !al->ac[nid]) && slab_cpu_arrayless())
+		return NULL;
 
 	if (unlikely(!al)) {
 		al = cache_alien_alloc();

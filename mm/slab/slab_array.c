@@ -148,6 +148,12 @@ struct array_cache *cache_make_array(struct kmem_cache *cachep)
 	return ac;
 }
 
+/* slab_cpu_arrayless - whether this CPU is array-less now (making or dropping arrays). */
+bool slab_cpu_arrayless(void)
+{
+	return this_cpu_read(slab_arrayless) != 0;
+}
+
 /* Stay array-less on this CPU (on) or not (off). Interrupts off. */
 void slab_set_arrayless(bool on)
 {
@@ -173,8 +179,9 @@ void slab_drop_local_arrays(void)
 
 		if (ac == &slab_no_array)
 			continue;
-		cache_drain_array(cachep, ac, ~0U);
+		/* Aliens first: freeing them may push onto this very array, drained next. */
 		cache_drain_aliens(cachep, cpu, true);
+		cache_drain_array(cachep, ac, ~0U);
 		WRITE_ONCE(cachep->cpu_array[cpu], &slab_no_array);
 		atomic_dec(&cachep->nr_arrays);
 		kfree(ac);

@@ -657,6 +657,7 @@ struct array_cache *cache_array_alloc(struct kmem_cache *cachep, unsigned int li
 				      unsigned int batchcount);
 void cache_free_arrays(struct kmem_cache *cachep);
 void slab_set_arrayless(bool on);
+bool slab_cpu_arrayless(void);
 void slab_drop_local_arrays(void);
 void cache_node_init(struct kmem_cache *cachep, struct kmem_cache_node *n);
 struct slab_alien *cache_alien_alloc(void);

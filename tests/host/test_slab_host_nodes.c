@@ -13,7 +13,7 @@
  */
 #include "tests/common/test_slab.h"
 
-static void as(unsigned int cpu)
+static inline void as(unsigned int cpu)
 {
 	host_set_cpu(cpu);
 }
