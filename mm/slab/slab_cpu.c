@@ -115,14 +115,23 @@ static unsigned int cache_take_elsewhere(struct kmem_cache *cachep, void **out, 
 	return got;
 }
 
-/* One object straight from this CPU's node or a new slab (no array). Interrupts off. */
+/*
+ * One object straight from this CPU's node or a new slab (no array). A
+ * cache without arrays (debug) on several memory nodes makes the CPU's
+ * node here, as cache_make_array does for the others. Interrupts off.
+ */
 static void *cache_alloc_one(struct kmem_cache *cachep)
 {
-	unsigned int nid = slab_cpu_node(cachep);
-	struct kmem_cache_node *n = cachep->node[nid];
+	unsigned int mine = slab_node_of_cpu(smp_processor_id()), nid, got;
+	struct kmem_cache_node *n;
 	struct page *page;
 	void *objp = NULL;
-	unsigned int got;
+
+	if (!CONFIG_SLAB_NODE_PER_CPU && mine && !READ_ONCE(cachep->node[mine]) &&
+	    slab_state == SLAB_UP && !cachep->min_of && !slab_cpu_arrayless())
+		cache_make_node_at(cachep, mine);
+	nid = slab_cpu_node(cachep);
+	n = cachep->node[nid];
 
 	spin_lock(&n->list_lock);
 	got = cache_take_from_lists(cachep, nid, &objp, 1);

@@ -25,18 +25,37 @@
  * freelist[active - 1]. The array is only ever read or written at the stack
  * top. Where it lives is the cache's layout (enum slab_layout).
  *
- * Each cache has a node per CPU (Linux SLAB's NUMA structure, with every
- * CPU its own node): three lists of slabs by fullness, counters, a shared
- * array and list_lock. Node 0 is part of the cache; another CPU's node is
- * made with its first array of the cache (until then, or if that fails, it
- * uses node 0), so caches cost memory only on the CPUs that use them. A
- * slab belongs to the node of the CPU that made it (its home, kept in the
- * head page's flags); a CPU refills only from its own node, and objects
- * always go back to their home node, so CPUs that allocate and free their
- * own objects never touch each other's slabs or locks. Per CPU there is also an array_cache, a stack of object pointers
- * that is the allocation fast path (made on the CPU's first use of the
- * cache; until then cpu_array[cpu] is the empty slab_no_array, which sends
- * both fast paths to the slow path).
+ * Each cache has a node (struct kmem_cache_node) per memory node, Linux
+ * SLAB's NUMA structure: three lists of slabs by fullness, counters, a
+ * shared array and list_lock. Node 0 is part of the cache; another node is
+ * made when a CPU of it makes its first array of the cache, or when
+ * kmem_cache_alloc_node first asks for it (until then, or if that fails,
+ * that node's CPUs use node 0), so caches cost memory only on the nodes
+ * that use them. A CPU's node is its memory node: cpu_to_node, or for a
+ * CPU of a memory-less node the nearest node with memory (slab_mem_node).
+ * A CPU refills only from its node and grows slabs from pages asked of it
+ * (alloc_pages_node, which falls back nearest first); a slab belongs to the
+ * node its pages are on (its home, kept in the head page's flags), so a
+ * slab's objects are always its node's memory. Slabs made before the page
+ * allocator knew the nodes (boot) are node 0's whatever their pages.
+ * Per CPU there is also an array_cache, a stack of object pointers that
+ * is the allocation fast path (made on the CPU's first use of the cache;
+ * until then cpu_array[cpu] is the empty slab_no_array, which sends both
+ * fast paths to the slow path), and alien caches (struct slab_alien, made
+ * on the CPU's first flush of another node's objects): per remote node a
+ * small array of that node's objects this CPU freed. The free fast path
+ * pushes any object on the CPU's array; a full array's oldest batch is
+ * sorted (mm/slab/slab_alien.c): the CPU's node's objects go to its shared
+ * array or slabs, the others to their alien caches, which go home whole
+ * when full, on every slab_reap pass, and on drain, shrink, drop and
+ * destroy. So objects always end up on their home node; an object of
+ * another node may still be handed out again by the CPU that freed it
+ * before its batch is flushed. SLAB_NODE_PER_CPU=1 builds keep the earlier
+ * layout instead: a node per CPU (node[] indexed by CPU), slabs homed at
+ * the CPU that made them, no alien caches (a flush sends a run of one home
+ * at a time under that node's lock), kmem_cache_alloc_node served as
+ * kmem_cache_alloc. Both layouts are the same code with SLAB_NODES slots;
+ * on a one-node machine the memory-node layout has a single node 0.
  *
  * Lock order, outermost first, and what each lock protects:
  *  1. slab_caches_lock: the list of caches.
@@ -46,11 +65,15 @@
  *     them in index order. Only taken with interrupts off.
  *  3. the buddy allocator's zone lock (slabs made and freed).
  *  4. the console lock (reports).
+ * Alien caches have no lock: like the CPU's array, only their CPU touches
+ * them, with interrupts off; sending one home takes its node's lock (2).
  *
- * Who touches a CPU's state, with what disabled: a CPU's array_cache is
- * read and written only by that CPU, with interrupts off (slab_reap runs
- * on the CPU it drains); kmem_cache_destroy and kmem_cache_check read other
- * CPUs' arrays, and their callers guarantee the cache is idle. A slab being
+ * Who touches a CPU's state, with what disabled: a CPU's array_cache and
+ * alien caches are read and written only by that CPU, with interrupts off
+ * (slab_reap runs on the CPU it drains); kmem_cache_destroy and
+ * kmem_cache_check read other CPUs' arrays and alien caches, and their
+ * callers guarantee the cache is idle; the double-free search reads them
+ * racily (an object the caller holds is in none of them). A slab being
  * made (between cache_grow_begin and cache_grow_end) is on no list and
  * belongs to the CPU making it: no lock is needed to take objects from it.
  *
@@ -59,7 +82,10 @@
  * partial or free list as active is num, between, or 0 (or on none while
  * being made); every page of a slab has slab_cache_map's word naming the
  * slab's cache (its min-order twin for a min-order slab), every other page
- * &slab_cache_none; an object is in at most one array or freelist.
+ * &slab_cache_none; an object is in at most one array, alien cache or
+ * freelist; an alien cache for node n holds only objects homed at n, and
+ * (memory-node layout, several nodes) a shared array only its node's; an
+ * object in an array or alien cache counts as in use on its slab.
  *
  * Min-order slabs: when no block of a cache's order is free, its objects
  * come from slabs of the smallest order that holds one object with the
@@ -79,14 +105,16 @@
  * its objects; shrink, destroy, kmem_cache_check and the reports cover
  * it. Counted in stats.grown_min and alloc_min.
  *
- * Departures from Linux: a node per CPU rather than per memory node, and
- * no alien caches (a free to another node goes to that node's shared array
- * or slabs under its lock, a batch at a time); no colouring; a word per
- * page naming its cache (slab_cache_map) beside struct page; arrays
- * made lazily per CPU; a cache destroyed with live objects is kept; double
- * frees found even without debugging, through a mark in the freed object
- * (SLAB_FREE_MARK below); debug caches take no per-CPU array (every
- * operation is checked under the node lock).
+ * Departures from Linux: alien caches per CPU with no lock (Linux: per
+ * node and remote node, each with a lock, filled on every remote free),
+ * filled only when the CPU's array flushes, so the free fast path tells no
+ * node apart and a CPU may reuse a remote object it freed; a node made on
+ * first use; no colouring; a word per page naming its cache
+ * (slab_cache_map) beside struct page; arrays made lazily per CPU; a cache
+ * destroyed with live objects is kept; double frees found even without
+ * debugging, through a mark in the freed object (SLAB_FREE_MARK below);
+ * debug caches take no per-CPU array (every operation is checked under the
+ * node lock).
  */
 #ifndef MM_SLAB_DEF_H
 #define MM_SLAB_DEF_H
@@ -253,7 +281,7 @@ void slab_failslab_switch(bool on);
 /* Shared array size, in batches, when more than one CPU may run (slabinfo's sharedfactor). */
 #define SLAB_SHARED_FACTOR	8
 
-/* The slabs of a cache homed at one node (CPU) and the counts derived from them. */
+/* The slabs of a cache homed at one node and the counts derived from them. */
 struct kmem_cache_node {
 	struct spinlock list_lock;	/* protects everything below and the slabs' freelists */
 	struct list_head slabs_full;	/* active == num */
@@ -267,14 +295,14 @@ struct kmem_cache_node {
 					   until another CPU first frees some */
 	unsigned int free_touched;	/* a free slab was allocated from since the last node reap */
 	unsigned int reap_visits;	/* slab_reap passes since the last node reap */
-} __aligned(64);			/* nodes of different CPUs share no cache line */
+} __aligned(64);			/* different nodes share no cache line */
 _Static_assert(_Alignof(struct kmem_cache_node) >= SLAB_CACHE_LINE &&
 	       sizeof(struct kmem_cache_node) % SLAB_CACHE_LINE == 0,
 	       "a node is whole cache lines: another CPU's node never shares one");
 
 /*
  * Free objects a node keeps on empty slabs before giving slabs back: as
- * Linux's (1 + CPUs of the node) batches plus a slab, a node having one CPU.
+ * Linux's (1 + CPUs of the node) batches plus a slab, counted for one CPU.
  * A min-order twin keeps none: its slabs go back as soon as they are empty.
  */
 #define SLAB_NODE_FREE_LIMIT(cachep) \

@@ -189,9 +189,17 @@ static int placement_body(void)
 			}
 		CHILD_EXPECT(kmem_cache_check(c) == 0, "inconsistent after CPU %u's allocations",
 			  cpus[k]);
-		for (unsigned int n = 0; n < 3; n++)
+		for (unsigned int n = 0; n < 3; n++) {
+			void *small = kmalloc_node(200, n), *large = kmalloc_node(KMALLOC_MAX_SLAB + 1, n);
+
+			CHILD_EXPECT(small && large && obj_node(small) == n && obj_node(large) == n,
+				     "CPU %u: kmalloc_node(node %u): nodes %u and %u", cpus[k], n,
+				     small ? obj_node(small) : 99, large ? obj_node(large) : 99);
+			kfree(small);
+			kfree(large);
 			for (unsigned int i = 0; i < 40; i++)
 				kmem_cache_free(c, objs[n][i]);
+		}
 		CHILD_EXPECT(kmem_cache_check(c) == 0, "inconsistent after CPU %u's frees", cpus[k]);
 	}
 	/* Plain allocations: the CPU's own node (CPU 6's memory-less node: node 2). */
