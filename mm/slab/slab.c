@@ -140,7 +140,9 @@ static void slab_freelist_fill(freelist_idx_t *fl, unsigned int from, unsigned i
 struct page *cache_grow_take(struct kmem_cache *cachep, unsigned int nid, void **out,
 			     unsigned int max, unsigned int *got)
 {
-	struct page *page = slab_alloc_pages(cachep, nid);
+	/* Of node nid, nearest first after it, when slabs are placed by node. */
+	struct page *page = slab_numa_on() ? alloc_pages_node(nid, cachep->order) :
+					     alloc_pages(cachep->order);
 	unsigned int num = cachep->num, take = 0;
 	freelist_idx_t *fl;
 	char *addr;
@@ -171,7 +173,8 @@ struct page *cache_grow_take(struct kmem_cache *cachep, unsigned int nid, void *
 		page[i].s_mem = addr + cachep->obj_offset;	/* slab_find_head reads any page */
 	}
 	slab_cache_map_set(page, cachep->order, cachep);
-	nid = slab_page_home(cachep, page, nid);
+	if (slab_numa_on())
+		nid = slab_page_home_numa(cachep, page, nid);
 	page->flags = (page->flags & ~SLAB_NODE_MASK) | ((unsigned long)nid << SLAB_NODE_SHIFT);
 	page->active = 0;
 	INIT_LIST_HEAD(&page->lru);

@@ -16,7 +16,7 @@
  * full, its oldest batch is sorted: this node's objects go to its shared
  * array or slabs as before, each other node's into this CPU's alien cache
  * for that node (struct slab_alien: a small array per remote node, made
- * on first need). A full alien cache goes home in one visit to its node,
+ * on first need, hung on the CPU's array). A full alien cache goes home in one visit to its node,
  * shared array first. slab_reap drains the running CPU's alien caches on
  * every pass; kmem_cache_drain_local (so shrink), slab_drop_local_arrays
  * and kmem_cache_destroy drain them too. An object in an alien cache is
@@ -74,60 +74,59 @@ unsigned int slab_nodes_by_distance(unsigned int self, unsigned int *order)
 	return nr;
 }
 
+bool slab_numa_multi;
+uint8_t slab_cpu_nid[NR_CPUS];
+
+/* slab_numa_refresh: see slab_def.h. Any context; racing callers write the same values. */
+void slab_numa_refresh(void)
+{
+	const struct numa_topology *t = numa_topology();
+	bool multi = t->nr_nodes > 1;
+
+	if (CONFIG_SLAB_NODE_PER_CPU ||
+	    (multi == READ_ONCE(slab_numa_multi) && READ_ONCE(slab_numa.online) == t->online &&
+	     READ_ONCE(slab_numa.n_ranges) == t->n_ranges))
+		return;
+	for (unsigned int n = 0; n < MAX_NUMNODES; n++) {
+		unsigned int order[MAX_NUMNODES];
+
+		/* order[0] is n itself; order[1], if any, the nearest node with memory */
+		if (node_has_memory(n))
+			WRITE_ONCE(slab_numa.mem_of[n], n);
+		else
+			WRITE_ONCE(slab_numa.mem_of[n],
+				   slab_nodes_by_distance(n, order) > 1 ? order[1] : 0);
+	}
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		WRITE_ONCE(slab_cpu_nid[cpu], multi ? slab_numa.mem_of[cpu_to_node(cpu)] : 0);
+	WRITE_ONCE(slab_numa.online, t->online);
+	WRITE_ONCE(slab_numa.n_ranges, t->n_ranges);
+	smp_store_release(&slab_numa_multi, multi);
+}
+
 /* slab_mem_node: see slab_def.h. */
 unsigned int slab_mem_node(unsigned int nid)
 {
-	const struct numa_topology *t = numa_topology();
-
-	if (t->nr_nodes <= 1 || nid >= MAX_NUMNODES)
+	slab_numa_refresh();
+	if (!READ_ONCE(slab_numa_multi) || nid >= MAX_NUMNODES)
 		return 0;
-	if (unlikely(READ_ONCE(slab_numa.online) != t->online ||
-		     READ_ONCE(slab_numa.n_ranges) != t->n_ranges)) {
-		/* The topology changed (boot; host tests): rebuild. Racing builders agree. */
-		for (unsigned int n = 0; n < MAX_NUMNODES; n++) {
-			unsigned int order[MAX_NUMNODES];
-
-			if (node_has_memory(n)) {
-				WRITE_ONCE(slab_numa.mem_of[n], n);
-				continue;
-			}
-			slab_nodes_by_distance(n, order);
-			/* order[0] is n itself (no memory); order[1] the nearest with memory */
-			WRITE_ONCE(slab_numa.mem_of[n],
-				   slab_nodes_by_distance(n, order) > 1 ? order[1] : 0);
-		}
-		smp_store_release(&slab_numa.n_ranges, t->n_ranges);
-		smp_store_release(&slab_numa.online, t->online);
-	}
 	return READ_ONCE(slab_numa.mem_of[nid]);
 }
 
 /*
- * slab_alloc_pages - the pages of a new slab for node nid: of that memory
- * node, or the nearest with a free block (alloc_pages_node), on machines of
- * several nodes; alloc_pages elsewhere and in SLAB_NODE_PER_CPU=1 builds.
- * NULL when no block of the cache's order is free. No lock held.
+ * slab_page_home_numa - the node a new slab of pages 'page', made for node
+ * nid, belongs to when slabs are placed by node: the node of its pages when
+ * the cache has that node (made first, if need be), else nid (a CPU's
+ * fallback to node 0, or no memory for the node). Interrupts off or on; no
+ * lock held.
  */
-struct page *slab_alloc_pages(struct kmem_cache *cachep, unsigned int nid)
-{
-	if (CONFIG_SLAB_NODE_PER_CPU || numa_num_nodes() <= 1)
-		return alloc_pages(cachep->order);
-	return alloc_pages_node(nid, cachep->order);
-}
-
-/*
- * slab_page_home - the node a new slab of pages 'page', made for node nid,
- * belongs to: the node of its pages when the cache has that node (made
- * first, if need be), else nid (a CPU's fallback to node 0, or no memory
- * for the node; and on one-node machines, whatever nid a page kept). Always nid in SLAB_NODE_PER_CPU=1 builds. Interrupts off
- * or on; no lock held.
- */
-unsigned int slab_page_home(struct kmem_cache *cachep, const struct page *page, unsigned int nid)
+unsigned int slab_page_home_numa(struct kmem_cache *cachep, const struct page *page,
+				 unsigned int nid)
 {
 	unsigned int pnid = page_to_nid(page);
 	unsigned long flags;
 
-	if (CONFIG_SLAB_NODE_PER_CPU || pnid == nid || pnid >= SLAB_NODES || numa_num_nodes() <= 1)
+	if (pnid == nid || pnid >= SLAB_NODES)
 		return nid;
 	if (READ_ONCE(cachep->node[pnid]))
 		return pnid;
@@ -140,6 +139,16 @@ unsigned int slab_page_home(struct kmem_cache *cachep, const struct page *page, 
 	return pnid;
 }
 
+/* This CPU's alien caches of cachep (hung on its array), made if need be; NULL with no memory. */
+static struct slab_alien *alien_of_cpu(struct kmem_cache *cachep)
+{
+	struct array_cache *ac = cachep->cpu_array[smp_processor_id()];
+
+	if (unlikely(!ac->alien) && ac != &slab_no_array)
+		ac->alien = cache_alien_alloc(sizeof(*ac->alien));
+	return ac->alien;
+}
+
 /*
  * This CPU's alien cache of cachep for node nid, made if need be; NULL with
  * no memory, or while the CPU is array-less (it is dropping its arrays and
@@ -147,30 +156,20 @@ unsigned int slab_page_home(struct kmem_cache *cachep, const struct page *page, 
  */
 static struct array_cache *alien_get(struct kmem_cache *cachep, unsigned int nid)
 {
-	unsigned int cpu = smp_processor_id();
-	struct slab_alien *al = cachep->alien[cpu];
+	struct slab_alien *al = cachep->cpu_array[smp_processor_id()]->alien;
 	struct array_cache *ac;
 
 	if (unlikely(!al || !al->ac[nid]) && slab_cpu_arrayless())
 		return NULL;
-
-	if (unlikely(!al)) {
-		al = cache_alien_alloc();
-		if (!al)
-			return NULL;
-		if (cachep->alien[cpu]) {	/* a nested flush made it meanwhile */
-			kfree(al);
-			al = cachep->alien[cpu];
-		} else {
-			WRITE_ONCE(cachep->alien[cpu], al);
-		}
-	}
+	al = alien_of_cpu(cachep);
+	if (!al)
+		return NULL;
 	ac = al->ac[nid];
 	if (unlikely(!ac)) {
 		ac = cache_array_alloc(cachep, SLAB_ALIEN_LIMIT, cachep->batchcount);
 		if (!ac)
 			return NULL;
-		if (al->ac[nid]) {
+		if (al->ac[nid]) {	/* a nested flush made it meanwhile */
 			kfree(ac);
 			ac = al->ac[nid];
 		} else {
@@ -229,14 +228,15 @@ void cache_flush_sorted(struct kmem_cache *cachep, void **objs, unsigned int n)
 
 /*
  * cache_drain_aliens - send every object in CPU cpu's alien caches of
- * cachep home to its slabs, and free the caches too when release. Returns
+ * cachep home to its slabs, and free them too when release. Returns
  * how many objects went.
  * Interrupts off; cpu is the running CPU, or the cache is idle everywhere
  * (off slab_caches: kmem_cache_destroy). Both asserted where checked.
  */
 unsigned int cache_drain_aliens(struct kmem_cache *cachep, unsigned int cpu, bool release)
 {
-	struct slab_alien *al = cachep->alien[cpu];
+	struct array_cache *cpu_ac = cachep->cpu_array[cpu];
+	struct slab_alien *al = cpu_ac->alien;
 	unsigned int done = 0;
 
 	ASSERT_DEBUG(arch_irqs_disabled());
@@ -262,7 +262,7 @@ unsigned int cache_drain_aliens(struct kmem_cache *cachep, unsigned int cpu, boo
 		}
 	}
 	if (release) {
-		WRITE_ONCE(cachep->alien[cpu], NULL);
+		WRITE_ONCE(cpu_ac->alien, NULL);
 		kfree(al);
 	}
 	return done;
@@ -272,7 +272,8 @@ unsigned int cache_drain_aliens(struct kmem_cache *cachep, unsigned int cpu, boo
 void cache_free_aliens(struct kmem_cache *cachep)
 {
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
-		struct slab_alien *al = cachep->alien[cpu];
+		struct array_cache *cpu_ac = cachep->cpu_array[cpu];
+		struct slab_alien *al = cpu_ac->alien;
 
 		if (!al)
 			continue;
@@ -280,7 +281,7 @@ void cache_free_aliens(struct kmem_cache *cachep)
 			BUG_ON(al->ac[nid] && al->ac[nid]->avail);
 			kfree(al->ac[nid]);
 		}
-		cachep->alien[cpu] = NULL;
+		cpu_ac->alien = NULL;
 		kfree(al);
 	}
 }
@@ -293,11 +294,9 @@ void cache_free_aliens(struct kmem_cache *cachep)
 const char *cache_alien_holds(struct kmem_cache *cachep, const void *objp)
 {
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
-		struct slab_alien *al = READ_ONCE(cachep->alien[cpu]);
+		struct slab_alien *al = READ_ONCE(READ_ONCE(cachep->cpu_array[cpu])->alien);
 
-		if (!al)
-			continue;
-		for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {
+		for (unsigned int nid = 0; al && nid < MAX_NUMNODES; nid++) {
 			struct array_cache *ac = READ_ONCE(al->ac[nid]);
 			unsigned long avail = ac ? MIN(READ_ONCE(ac->avail), ac->limit) : 0;
 
@@ -308,7 +307,6 @@ const char *cache_alien_holds(struct kmem_cache *cachep, const void *objp)
 	}
 	return NULL;
 }
-
 /*
  * One object of node nid's slabs (its shared array, its slabs, or a new
  * slab of pages asked of nid), else of the nearest node that has one.
@@ -370,7 +368,9 @@ void *kmem_cache_alloc_node(struct kmem_cache *cachep, unsigned int node)
 	void *objp;
 
 	node = slab_node_arg(cachep, node, "kmem_cache_alloc_node");
-	if (CONFIG_SLAB_NODE_PER_CPU || node == NUMA_NO_NODE || numa_num_nodes() <= 1)
+	if (!CONFIG_SLAB_NODE_PER_CPU)
+		slab_numa_refresh();
+	if (!slab_numa_on() || node == NUMA_NO_NODE)
 		return kmem_cache_alloc(cachep);
 	if (CONFIG_SLAB_DEBUG && unlikely(slab_cache_refused(cachep, "kmem_cache_alloc_node", true)))
 		return NULL;

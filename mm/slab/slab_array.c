@@ -16,6 +16,7 @@
  */
 #include "mm/slab_impl.h"
 #include "kernel/percpu.h"
+#include "kernel/string.h"
 
 /*
  * This CPU is making an array, or giving all of them back: its own
@@ -54,21 +55,21 @@ struct array_cache *cache_array_alloc(struct kmem_cache *cachep, unsigned int li
 }
 
 /*
- * cache_alien_alloc - a zeroed struct slab_alien from kmalloc, this CPU's
+ * cache_alien_alloc - 'bytes' of zeroed alien cache tables from kmalloc, this CPU's
  * allocations array-less meanwhile (it is made in the middle of a flush of
  * this CPU's array). NULL with no memory. Interrupts off.
  */
-struct slab_alien *cache_alien_alloc(void)
+struct slab_alien *cache_alien_alloc(size_t bytes)
 {
 	unsigned int was = this_cpu_read(slab_arrayless);
 	struct slab_alien *al;
 
 	assert_irqs_disabled();
 	this_cpu_write(slab_arrayless, 1);
-	al = kmalloc(sizeof(*al));
+	al = kmalloc(bytes);
 	this_cpu_write(slab_arrayless, was);
 	if (al)
-		*al = (struct slab_alien){ 0 };
+		memset(al, 0, bytes);
 	return al;
 }
 
@@ -80,6 +81,22 @@ void cache_node_init(struct kmem_cache *cachep, struct kmem_cache_node *n)
 	INIT_LIST_HEAD(&n->slabs_full);
 	INIT_LIST_HEAD(&n->slabs_partial);
 	INIT_LIST_HEAD(&n->slabs_free);
+}
+
+/*
+ * A node back to slab_node_cache with this CPU array-less, as it was taken:
+ * a CPU's first node free would otherwise give it an array of the node
+ * cache that outlives the node.
+ */
+static void node_free(struct kmem_cache_node *n)
+{
+	unsigned int was = this_cpu_read(slab_arrayless);
+	unsigned long flags = arch_irq_save();
+
+	this_cpu_write(slab_arrayless, 1);
+	kmem_cache_free(slab_node_cache, n);
+	this_cpu_write(slab_arrayless, was);
+	arch_irq_restore(flags);
 }
 
 /*
@@ -106,7 +123,7 @@ struct kmem_cache_node *cache_make_node_at(struct kmem_cache *cachep, unsigned i
 	cache_node_init(cachep, n);
 	if (!__atomic_compare_exchange_n(&cachep->node[nid], &(struct kmem_cache_node *){ NULL },
 					 n, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
-		kmem_cache_free(slab_node_cache, n);
+		node_free(n);
 		n = READ_ONCE(cachep->node[nid]);
 	}
 	return n;
@@ -122,7 +139,7 @@ void cache_free_nodes(struct kmem_cache *cachep)
 			continue;
 		BUG_ON(n->total_slabs || n->shared);
 		cachep->node[i] = NULL;
-		kmem_cache_free(slab_node_cache, n);
+		node_free(n);
 	}
 }
 
@@ -138,6 +155,7 @@ struct array_cache *cache_make_array(struct kmem_cache *cachep)
 	assert_irqs_disabled();
 	if (slab_state < SLAB_UP || this_cpu_read(slab_arrayless) || cachep->min_of)
 		return NULL;	/* a min-order twin never has one */
+	slab_numa_refresh();
 	if (slab_node_of_cpu(smp_processor_id()) != 0)
 		cache_make_node_at(cachep, slab_node_of_cpu(smp_processor_id()));
 	ac = cache_array_alloc(cachep, cachep->limit, cachep->batchcount);
@@ -193,6 +211,7 @@ void slab_drop_local_arrays(void)
 /* cache_free_arrays - free the (drained) arrays of a cache being destroyed. */
 void cache_free_arrays(struct kmem_cache *cachep)
 {
+	cache_free_aliens(cachep);	/* hung on the arrays */
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct array_cache *ac = cachep->cpu_array[cpu];
 
@@ -202,7 +221,6 @@ void cache_free_arrays(struct kmem_cache *cachep)
 		cachep->cpu_array[cpu] = &slab_no_array;
 		kfree(ac);
 	}
-	cache_free_aliens(cachep);
 	for (unsigned int i = 0; i < SLAB_NODES; i++) {
 		struct kmem_cache_node *n = cachep->node[i];
 

@@ -204,7 +204,7 @@ static int check_one_array(struct kmem_cache *cachep, unsigned int cpu,
 static int check_aliens(struct kmem_cache *cachep, size_t *nobjs)
 {
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
-		const struct slab_alien *al = cachep->alien[cpu];
+		const struct slab_alien *al = cachep->cpu_array[cpu]->alien;
 
 		if (!al)
 			continue;

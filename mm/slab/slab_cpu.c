@@ -419,7 +419,7 @@ static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 	if (!batch)
 		return;
 	ac->touched = 1;	/* in use: the reap leaves it alone once */
-	if (!CONFIG_SLAB_NODE_PER_CPU && numa_num_nodes() > 1)
+	if (slab_numa_on())
 		cache_flush_sorted(cachep, &ac->entry[1], batch);	/* others' to aliens */
 	else
 		cache_free_home(cachep, &ac->entry[1], batch, true);

@@ -226,6 +226,7 @@ struct array_cache {
 	unsigned int touched;		/* refilled or flushed since the last reap looked
 					   (slow paths only: the fast paths pay no store) */
 	unsigned long mark_off;		/* its cache's mark_off (the fast paths read it here) */
+	struct slab_alien *alien;	/* a CPU array's alien caches, or NULL (slab_alien.c) */
 	void *entry[];			/* limit + 1 slots */
 };
 
@@ -314,9 +315,11 @@ _Static_assert(_Alignof(struct kmem_cache_node) >= SLAB_CACHE_LINE &&
 _Static_assert(SLAB_NODES <= 256, "a node number fits eight bits of page->flags");
 
 /*
- * A CPU's alien caches of one cache: for each other memory node, a small
- * array of objects of that node's slabs that this CPU's array flushed. Only
- * the owning CPU touches them, with interrupts off, as its array.
+ * A CPU's alien caches of one cache (hung on its array_cache, made on its
+ * first flush of another node's objects, freed with the array): for each
+ * other memory node, a small array of objects of that node's slabs that
+ * this CPU's array flushed. Only the owning CPU touches them, with
+ * interrupts off, as its array.
  */
 struct slab_alien {
 	struct array_cache *ac[MAX_NUMNODES];	/* NULL until first needed; own node's never */
@@ -385,7 +388,6 @@ struct kmem_cache {
 	void (*ctor)(void *);
 	struct kmem_cache_node *node[SLAB_NODES]; /* per node, made on first use; NULL: */
 						/* its CPUs use node 0 (see slab_cpu_node) */
-	struct slab_alien *alien[NR_CPUS];	/* per CPU, made on its first remote flush */
 	struct kmem_cache_node node0;		/* node[0], made with the cache */
 	struct list_head list;		/* on slab_caches, under slab_caches_lock */
 	struct kmem_cache *min_cache;	/* the min-order twin (see above), or NULL when no
@@ -461,12 +463,32 @@ static inline struct kmem_cache_node *slab_node(struct kmem_cache *cachep, const
  */
 unsigned int slab_mem_node(unsigned int nid);
 
-/* The node slot of CPU cpu: its memory node (slab_mem_node), or the CPU itself. */
+/*
+ * What SLAB knows of the topology (mm/slab/slab_alien.c), read by the slow
+ * paths with one load: slab_numa_multi is true while the machine has more
+ * than one node, slab_cpu_nid[cpu] is CPU cpu's memory node (0 on one
+ * node). slab_numa_refresh() sets them from kernel/numa.h; it runs in
+ * kmem_cache_init, kmem_cache_create, a CPU's first array of a cache,
+ * kmem_cache_alloc_node and every slab_reap pass, so a topology known
+ * after boot (numa_init follows kmem_cache_init) is taken up at the first
+ * of those; until then SLAB runs as on one node, every slab node 0's.
+ */
+extern bool slab_numa_multi;
+extern uint8_t slab_cpu_nid[NR_CPUS];
+void slab_numa_refresh(void);
+
+/* The node slot of CPU cpu: its memory node, or (SLAB_NODE_PER_CPU=1) the CPU itself. */
 static inline unsigned int slab_node_of_cpu(unsigned int cpu)
 {
 	if (CONFIG_SLAB_NODE_PER_CPU)
 		return cpu;
-	return numa_num_nodes() > 1 ? slab_mem_node(cpu_to_node(cpu)) : 0;
+	return READ_ONCE(slab_cpu_nid[cpu]);
+}
+
+/* True when slabs are placed by memory node: several nodes, not SLAB_NODE_PER_CPU=1. */
+static inline bool slab_numa_on(void)
+{
+	return !CONFIG_SLAB_NODE_PER_CPU && READ_ONCE(slab_numa_multi);
 }
 
 /*
@@ -675,8 +697,8 @@ void cache_flush_sorted(struct kmem_cache *cachep, void **objs, unsigned int n);
 unsigned int cache_drain_aliens(struct kmem_cache *cachep, unsigned int cpu, bool release);
 void cache_free_aliens(struct kmem_cache *cachep);
 const char *cache_alien_holds(struct kmem_cache *cachep, const void *objp);
-unsigned int slab_page_home(struct kmem_cache *cachep, const struct page *page, unsigned int nid);
-struct page *slab_alloc_pages(struct kmem_cache *cachep, unsigned int nid);
+unsigned int slab_page_home_numa(struct kmem_cache *cachep, const struct page *page,
+				 unsigned int nid);
 unsigned int slab_nodes_by_distance(unsigned int self, unsigned int *order);
 
 /* mm/slab/slab_array.c: making and freeing the arrays and nodes. */
@@ -688,7 +710,7 @@ void slab_set_arrayless(bool on);
 bool slab_cpu_arrayless(void);
 void slab_drop_local_arrays(void);
 void cache_node_init(struct kmem_cache *cachep, struct kmem_cache_node *n);
-struct slab_alien *cache_alien_alloc(void);
+struct slab_alien *cache_alien_alloc(size_t bytes);
 struct kmem_cache_node *cache_make_node_at(struct kmem_cache *cachep, unsigned int nid);
 void cache_free_nodes(struct kmem_cache *cachep);
 

@@ -152,7 +152,7 @@ static unsigned int obj_node(const void *objp)
 /* Objects in CPU cpu's alien cache of c for node nid. */
 static unsigned long alien_avail(struct kmem_cache *c, unsigned int cpu, unsigned int nid)
 {
-	struct slab_alien *al = c->alien[cpu];
+	struct slab_alien *al = c->cpu_array[cpu]->alien;
 
 	return al && al->ac[nid] ? al->ac[nid]->avail : 0;
 }
@@ -320,7 +320,7 @@ static int remote_free_body(void)
 		  alien_avail(c, 0, 1), c->node0.total_slabs);
 	CHILD_EXPECT(kmem_cache_check(c) == 0, "inconsistent with objects in an alien cache");
 	/* A double free of an object waiting in the alien cache is refused. */
-	p = c->alien[0]->ac[1]->entry[1];
+	p = c->cpu_array[0]->alien->ac[1]->entry[1];
 	slab_test_console_clear();
 	kmem_cache_free(c, p);
 	CHILD_EXPECT(slab_test_console_has("already in an alien cache"),
