@@ -129,7 +129,7 @@ static void slab_freelist_fill(freelist_idx_t *fl, unsigned int from, unsigned i
  * cache_grow_take - make a new slab for node nid (the calling CPU's, or the
  * one kmem_cache_alloc_node asks): pages from the buddy allocator, of that
  * memory node or the nearest with a free block, the slab homed at the
- * node of its pages (slab_page_home), the freelist placed, every object
+ * node of its pages (slab_numa_grow_pages), the freelist placed, every object
  * initialised; then hand its first objects (up to max, into out[], *got
  * says how many) to the caller. The slab is on no list and belongs to the
  * caller until cache_grow_end(). Objects taken from a new slab are simply
@@ -140,9 +140,9 @@ static void slab_freelist_fill(freelist_idx_t *fl, unsigned int from, unsigned i
 struct page *cache_grow_take(struct kmem_cache *cachep, unsigned int nid, void **out,
 			     unsigned int max, unsigned int *got)
 {
-	/* Of node nid, nearest first after it, when slabs are placed by node. */
-	struct page *page = slab_numa_on() ? alloc_pages_node(nid, cachep->order) :
-					     alloc_pages(cachep->order);
+	/* Of node nid (nearest first after it) and homed where its pages are, by node. */
+	struct page *page = unlikely(slab_numa_on()) ? slab_numa_grow_pages(cachep, &nid) :
+						       alloc_pages(cachep->order);
 	unsigned int num = cachep->num, take = 0;
 	freelist_idx_t *fl;
 	char *addr;
@@ -173,8 +173,6 @@ struct page *cache_grow_take(struct kmem_cache *cachep, unsigned int nid, void *
 		page[i].s_mem = addr + cachep->obj_offset;	/* slab_find_head reads any page */
 	}
 	slab_cache_map_set(page, cachep->order, cachep);
-	if (slab_numa_on())
-		nid = slab_page_home_numa(cachep, page, nid);
 	page->flags = (page->flags & ~SLAB_NODE_MASK) | ((unsigned long)nid << SLAB_NODE_SHIFT);
 	page->active = 0;
 	INIT_LIST_HEAD(&page->lru);

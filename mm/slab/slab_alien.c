@@ -114,29 +114,36 @@ unsigned int slab_mem_node(unsigned int nid)
 }
 
 /*
- * slab_page_home_numa - the node a new slab of pages 'page', made for node
- * nid, belongs to when slabs are placed by node: the node of its pages when
- * the cache has that node (made first, if need be), else nid (a CPU's
- * fallback to node 0, or no memory for the node). Interrupts off or on; no
- * lock held.
+ * slab_numa_grow_pages - the pages of a new slab for node *nid when slabs
+ * are placed by node: asked of that node, which falls back nearest first
+ * (alloc_pages_node). *nid becomes the slab's home: the node of its pages
+ * when the cache has that node (made first, if need be), else *nid as
+ * given (a CPU's fallback to node 0, or no memory for the node). NULL when
+ * no node has a block of the cache's order. Interrupts off or on; no lock
+ * held.
  */
-unsigned int slab_page_home_numa(struct kmem_cache *cachep, const struct page *page,
-				 unsigned int nid)
+struct page *slab_numa_grow_pages(struct kmem_cache *cachep, unsigned int *nid)
 {
-	unsigned int pnid = page_to_nid(page);
+	struct page *page = alloc_pages_node(*nid, cachep->order);
+	unsigned int pnid;
 	unsigned long flags;
 
-	if (pnid == nid || pnid >= SLAB_NODES)
-		return nid;
-	if (READ_ONCE(cachep->node[pnid]))
-		return pnid;
+	if (!page)
+		return NULL;
+	pnid = page_to_nid(page);
+	if (pnid == *nid || pnid >= SLAB_NODES)
+		return page;
+	if (READ_ONCE(cachep->node[pnid])) {
+		*nid = pnid;
+		return page;
+	}
 	if (slab_state < SLAB_UP || cachep == slab_node_cache || cachep->min_of)
-		return nid;	/* making a node here could recurse into this cache */
+		return page;	/* making a node here could recurse into this cache */
 	flags = arch_irq_save();
-	if (!cache_make_node_at(cachep, pnid))
-		pnid = nid;
+	if (cache_make_node_at(cachep, pnid))
+		*nid = pnid;
 	arch_irq_restore(flags);
-	return pnid;
+	return page;
 }
 
 /* This CPU's alien caches of cachep (hung on its array), made if need be; NULL with no memory. */

@@ -697,8 +697,7 @@ void cache_flush_sorted(struct kmem_cache *cachep, void **objs, unsigned int n);
 unsigned int cache_drain_aliens(struct kmem_cache *cachep, unsigned int cpu, bool release);
 void cache_free_aliens(struct kmem_cache *cachep);
 const char *cache_alien_holds(struct kmem_cache *cachep, const void *objp);
-unsigned int slab_page_home_numa(struct kmem_cache *cachep, const struct page *page,
-				 unsigned int nid);
+struct page *slab_numa_grow_pages(struct kmem_cache *cachep, unsigned int *nid);
 unsigned int slab_nodes_by_distance(unsigned int self, unsigned int *order);
 
 /* mm/slab/slab_array.c: making and freeing the arrays and nodes. */
