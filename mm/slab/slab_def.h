@@ -698,6 +698,12 @@ unsigned int cache_drain_aliens(struct kmem_cache *cachep, unsigned int cpu, boo
 void cache_free_aliens(struct kmem_cache *cachep);
 const char *cache_alien_holds(struct kmem_cache *cachep, const void *objp);
 struct page *slab_numa_grow_pages(struct kmem_cache *cachep, unsigned int *nid);
+/*
+ * slab_nodes_by_distance - fill order[] (SLAB_NODES entries) with self, then
+ * the other online nodes that have memory, nearest to self first (ties by
+ * id); every slot in ring order in SLAB_NODE_PER_CPU=1 builds. Returns how
+ * many it wrote. Any context.
+ */
 unsigned int slab_nodes_by_distance(unsigned int self, unsigned int *order);
 
 /* mm/slab/slab_array.c: making and freeing the arrays and nodes. */
