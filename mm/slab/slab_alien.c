@@ -9,7 +9,8 @@
  * its memory node: its own node, or the nearest node with memory when its
  * own has none (slab_mem_node). A slab is made of pages asked of that node
  * (alloc_pages_node, which falls back nearest first), and belongs to the
- * node its pages are on: a slab's objects are always of its node's memory.
+ * node its pages are on when the cache has that node, else (a fallback to
+ * a node the cache never used) to the node it was made for.
  *
  * Alien caches. The free fast path pushes any object on the running CPU's
  * array (it pays no instruction to tell nodes apart); when the array is
@@ -117,32 +118,20 @@ unsigned int slab_mem_node(unsigned int nid)
  * slab_numa_grow_pages - the pages of a new slab for node *nid when slabs
  * are placed by node: asked of that node, which falls back nearest first
  * (alloc_pages_node). *nid becomes the slab's home: the node of its pages
- * when the cache has that node (made first, if need be), else *nid as
- * given (a CPU's fallback to node 0, or no memory for the node). NULL when
- * no node has a block of the cache's order. Interrupts off or on; no lock
- * held.
+ * when the cache has that node, else *nid as given (no node is made here:
+ * a fallback under memory pressure leaves no bookkeeping behind). NULL
+ * when no node has a block of the cache's order. Any context; no lock held.
  */
 struct page *slab_numa_grow_pages(struct kmem_cache *cachep, unsigned int *nid)
 {
 	struct page *page = alloc_pages_node(*nid, cachep->order);
 	unsigned int pnid;
-	unsigned long flags;
 
 	if (!page)
 		return NULL;
 	pnid = page_to_nid(page);
-	if (pnid == *nid || pnid >= SLAB_NODES)
-		return page;
-	if (READ_ONCE(cachep->node[pnid])) {
+	if (pnid != *nid && pnid < SLAB_NODES && READ_ONCE(cachep->node[pnid]))
 		*nid = pnid;
-		return page;
-	}
-	if (slab_state < SLAB_UP || cachep == slab_node_cache || cachep->min_of)
-		return page;	/* making a node here could recurse into this cache */
-	flags = arch_irq_save();
-	if (cache_make_node_at(cachep, pnid))
-		*nid = pnid;
-	arch_irq_restore(flags);
 	return page;
 }
 

@@ -35,9 +35,11 @@
  * CPU of a memory-less node the nearest node with memory (slab_mem_node).
  * A CPU refills only from its node and grows slabs from pages asked of it
  * (alloc_pages_node, which falls back nearest first); a slab belongs to the
- * node its pages are on (its home, kept in the head page's flags), so a
- * slab's objects are always its node's memory. Slabs made before the page
- * allocator knew the nodes (boot) are node 0's whatever their pages.
+ * node its pages are on (its home, kept in the head page's flags) when the
+ * cache has that node, so a node's slabs are its memory; a fallback onto a
+ * node the cache never used stays with the node it was made for (no node
+ * is made under memory pressure), and slabs made before the page allocator
+ * knew the nodes (boot) are node 0's. Reports count slabs by their pages.
  * Per CPU there is also an array_cache, a stack of object pointers that
  * is the allocation fast path (made on the CPU's first use of the cache;
  * until then cpu_array[cpu] is the empty slab_no_array, which sends both
