@@ -121,6 +121,29 @@ def node_pages(c, nid_of):
     return out
 
 
+def node_rows(c):
+    """{node of the pages: [active_objs, num_objs, active_slabs, num_slabs, pages]} for the
+    cache and its twin, as kmem_cache_slabinfo_node counts (page->nid of each slab)."""
+    out = {}
+    if not any(f.name == "nid" for f in lookup_type("struct page").fields()):
+        return out
+    for cc in (c, min_twin(c)):
+        if cc is None:
+            continue
+        num, order = int(cc["num"]), int(cc["order"])
+        for _, n in nodes(cc):
+            for which in ("slabs_full", "slabs_partial", "slabs_free"):
+                for p in list_entries(n[which], lookup_type("struct page"), "lru"):
+                    r = out.setdefault(int(p["nid"]), [0, 0, 0, 0, 0])
+                    active = int(p["active"])
+                    r[0] += active
+                    r[1] += num
+                    r[2] += active != 0
+                    r[3] += 1
+                    r[4] += 1 << order
+    return out
+
+
 def percpu_objects(c, cpus):
     """Objects in each CPU's array (None: the CPU has no array of this cache)."""
     out = []
