@@ -56,6 +56,12 @@ ALLOC_CFLAGS := -DCONFIG_ALLOC_$(shell echo $(ALLOC) | tr a-z- A-Z_) \
 #   SLAB_IDX=4          SLAB benchmark variant: force 4-byte freelist indexes (seed 000's "before")
 #   SLAB_GROW_LOCKED=1  SLAB benchmark variant: refill from a new slab under the node
 #                       lock, after publishing it (seed 001's "before")
+#   SLAB_NODE_PER_CPU=1 SLAB variant: a node (slab lists, shared array, lock) per
+#                       CPU instead of per memory node, no alien caches, and
+#                       kmem_cache_alloc_node not placing objects by node; costs
+#                       a node per CPU in use per cache, and on machines of
+#                       several nodes slabs of whichever node the page allocator
+#                       gives and remote frees under the remote node's lock
 #   SLUB_SHEAVES=0      SLUB without per-CPU sheaves (seed 002's classic lockless
 #                       paths; default 1: sheaves, mm/slub/slub_sheaf.c). Sheaves cost
 #                       interrupts off around each fast-path pop/push, up to two
@@ -68,6 +74,7 @@ MM_CONFIG_CFLAGS := $(if $(SLAB_DEBUG),-DCONFIG_SLAB_DEBUG=1) \
 	$(if $(SLAB_FREELIST_HARDENED),-DCONFIG_SLAB_FREELIST_HARDENED=1) \
 	$(if $(SLAB_IDX),-DCONFIG_SLAB_IDX_BYTES=$(SLAB_IDX)) \
 	$(if $(SLAB_GROW_LOCKED),-DCONFIG_SLAB_GROW_LOCKED=1) \
+	$(if $(SLAB_NODE_PER_CPU),-DCONFIG_SLAB_NODE_PER_CPU=1) \
 	$(if $(filter 0,$(SLUB_SHEAVES)),-DCONFIG_SLUB_SHEAVES=0)
 # NR_CPUS: the most CPUs the kernel starts and the host tests act as; per-CPU
 # arrays of mm/ (a cache's array and node pointers, the page allocator's
@@ -83,4 +90,4 @@ $(error NR_CPUS=$(NR_CPUS) is out of range: Quarry starts at most 64 CPUs (one b
 endif
 MM_CONFIG_CFLAGS += -DNR_CPUS=$(NR_CPUS)
 # Variant builds get their own output directory suffix.
-MM_VARIANT := $(if $(SLAB_DEBUG),-debug)$(if $(SLAB_FREELIST_RANDOM),-random)$(if $(SLAB_FREELIST_HARDENED),-hardened)$(if $(SLAB_IDX),-idx$(SLAB_IDX))$(if $(SLAB_GROW_LOCKED),-growlocked)$(if $(filter 0,$(SLUB_SHEAVES)),-nosheaves)$(if $(SLAB_STATS),-stats)$(if $(filter-out 8,$(NR_CPUS)),-cpus$(NR_CPUS))
+MM_VARIANT := $(if $(SLAB_DEBUG),-debug)$(if $(SLAB_FREELIST_RANDOM),-random)$(if $(SLAB_FREELIST_HARDENED),-hardened)$(if $(SLAB_IDX),-idx$(SLAB_IDX))$(if $(SLAB_GROW_LOCKED),-growlocked)$(if $(SLAB_NODE_PER_CPU),-nodepercpu)$(if $(filter 0,$(SLUB_SHEAVES)),-nosheaves)$(if $(SLAB_STATS),-stats)$(if $(filter-out 8,$(NR_CPUS)),-cpus$(NR_CPUS))

@@ -30,7 +30,7 @@
  * slab_caches_lock (interrupts off) covers the list of caches; slab_reap()
  * walks it, so a cache leaves the list before its arrays are torn down.
  *
- * Departures from Linux: no slab colouring, a node per CPU (mm/slab/slab_def.h),
+ * Departures from Linux: no slab colouring, alien caches per CPU (mm/slab/slab_def.h),
  * no gfp flags: nothing
  * here sleeps, and allocation runs with interrupts off throughout. Giving
  * objects back to a slab checks each against the top of its free stack
@@ -126,8 +126,10 @@ static void slab_freelist_fill(freelist_idx_t *fl, unsigned int from, unsigned i
 }
 
 /*
- * cache_grow_take - make a new slab homed at node nid (the calling CPU's):
- * pages from the buddy allocator, the freelist placed, every object
+ * cache_grow_take - make a new slab for node nid (the calling CPU's, or the
+ * one kmem_cache_alloc_node asks): pages from the buddy allocator, of that
+ * memory node or the nearest with a free block, the slab homed at the
+ * node of its pages (slab_numa_grow_pages), the freelist placed, every object
  * initialised; then hand its first objects (up to max, into out[], *got
  * says how many) to the caller. The slab is on no list and belongs to the
  * caller until cache_grow_end(). Objects taken from a new slab are simply
@@ -138,7 +140,9 @@ static void slab_freelist_fill(freelist_idx_t *fl, unsigned int from, unsigned i
 struct page *cache_grow_take(struct kmem_cache *cachep, unsigned int nid, void **out,
 			     unsigned int max, unsigned int *got)
 {
-	struct page *page = alloc_pages(cachep->order);
+	/* Of node nid (nearest first after it) and homed where its pages are, by node. */
+	struct page *page = unlikely(slab_numa_on()) ? slab_numa_grow_pages(cachep, &nid) :
+						       alloc_pages(cachep->order);
 	unsigned int num = cachep->num, take = 0;
 	freelist_idx_t *fl;
 	char *addr;
@@ -531,7 +535,7 @@ unsigned long cache_release_free_slabs(struct kmem_cache *cachep)
 {
 	struct slab_counts c;
 
-	for (unsigned int nid = 0; nid < NR_CPUS; nid++)
+	for (unsigned int nid = 0; nid < SLAB_NODES; nid++)
 		if (READ_ONCE(cachep->node[nid]))
 			cache_release_node_free_slabs(cachep, nid, ~0UL);
 	cache_counts_sum(cachep, &c);
@@ -545,7 +549,7 @@ unsigned long cache_release_free_slabs(struct kmem_cache *cachep)
 void cache_counts_sum(struct kmem_cache *cachep, struct slab_counts *c)
 {
 	*c = (struct slab_counts){ 0 };
-	for (unsigned int i = 0; i < NR_CPUS; i++) {
+	for (unsigned int i = 0; i < SLAB_NODES; i++) {
 		struct kmem_cache_node *n = READ_ONCE(cachep->node[i]);
 		unsigned long flags;
 
@@ -568,7 +572,7 @@ int kmem_cache_shrink(struct kmem_cache *cachep)
 	if (slab_cache_refused(cachep, "kmem_cache_shrink", CONFIG_SLAB_DEBUG))
 		return -EINVAL;
 	kmem_cache_drain_local(cachep);
-	for (unsigned int i = 0; i < NR_CPUS; i++)
+	for (unsigned int i = 0; i < SLAB_NODES; i++)
 		cache_release_shared(cachep, i);
 	left = cache_release_free_slabs(cachep);
 	if (cachep->min_cache)
@@ -603,9 +607,10 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		flags = arch_irq_save();
 		cache_drain_array(cachep, cachep->cpu_array[cpu], ~0U);
+		cache_drain_aliens(cachep, cpu, false);
 		arch_irq_restore(flags);
 	}
-	for (unsigned int i = 0; i < NR_CPUS; i++)
+	for (unsigned int i = 0; i < SLAB_NODES; i++)
 		cache_drain_shared(cachep, i, ~0U);
 	cache_release_free_slabs(cachep);
 	cache_counts_sum(cachep, &c);

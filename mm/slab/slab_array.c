@@ -7,13 +7,16 @@
  * (slab_drop_local_arrays), and freed with their cache. What the arrays
  * are for, and the paths that fill and empty them, are in slab_cpu.c.
  *
- * An array is kmalloc'ed, a node taken from slab_node_cache, each with
+ * An array is kmalloc'ed (alien caches too: mm/slab/slab_alien.c), a node
+ * taken from slab_node_cache (made for a CPU's memory node with its first
+ * array, or for the node kmem_cache_alloc_node first asks), each with
  * this CPU array-less meanwhile (slab_arrayless below). A new array or
  * node is published whole (WRITE_ONCE, smp_store_release); a shared array
  * under its node's lock. Interrupts are off while an array is made.
  */
 #include "mm/slab_impl.h"
 #include "kernel/percpu.h"
+#include "kernel/string.h"
 
 /*
  * This CPU is making an array, or giving all of them back: its own
@@ -51,6 +54,25 @@ struct array_cache *cache_array_alloc(struct kmem_cache *cachep, unsigned int li
 	return ac;
 }
 
+/*
+ * cache_alien_alloc - 'bytes' of zeroed alien cache tables from kmalloc, this CPU's
+ * allocations array-less meanwhile (it is made in the middle of a flush of
+ * this CPU's array). NULL with no memory. Interrupts off.
+ */
+struct slab_alien *cache_alien_alloc(size_t bytes)
+{
+	unsigned int was = this_cpu_read(slab_arrayless);
+	struct slab_alien *al;
+
+	assert_irqs_disabled();
+	this_cpu_write(slab_arrayless, 1);
+	al = kmalloc(bytes);
+	this_cpu_write(slab_arrayless, was);
+	if (al)
+		memset(al, 0, bytes);
+	return al;
+}
+
 /* cache_node_init - an empty node of cachep (lists, lock, free_limit). */
 void cache_node_init(struct kmem_cache *cachep, struct kmem_cache_node *n)
 {
@@ -62,35 +84,62 @@ void cache_node_init(struct kmem_cache *cachep, struct kmem_cache_node *n)
 }
 
 /*
- * Give this CPU (not CPU 0, whose node is part of the cache) its node of
- * the cache, published once whole; with no memory for it, the CPU goes on
- * using node 0. Interrupts off.
+ * A node back to slab_node_cache with this CPU array-less, as it was taken:
+ * a CPU's first node free would otherwise give it an array of the node
+ * cache that outlives the node.
  */
-static void cache_make_node(struct kmem_cache *cachep)
+static void node_free(struct kmem_cache_node *n)
 {
 	unsigned int was = this_cpu_read(slab_arrayless);
-	struct kmem_cache_node *n;
+	unsigned long flags = arch_irq_save();
 
+	this_cpu_write(slab_arrayless, 1);
+	kmem_cache_free(slab_node_cache, n);
+	this_cpu_write(slab_arrayless, was);
+	arch_irq_restore(flags);
+}
+
+/*
+ * cache_make_node_at - give cachep its node nid (nid < SLAB_NODES, not 0,
+ * whose node is part of the cache) unless it has it, published once whole
+ * (a CPU racing to make the same node frees its copy). Returns the node, or
+ * NULL with no memory for it (the node's CPUs go on using node 0).
+ * Interrupts off (asserted).
+ */
+struct kmem_cache_node *cache_make_node_at(struct kmem_cache *cachep, unsigned int nid)
+{
+	unsigned int was = this_cpu_read(slab_arrayless);
+	struct kmem_cache_node *n = READ_ONCE(cachep->node[nid]);
+
+	assert_irqs_disabled();
+	BUG_ON(nid >= SLAB_NODES);
+	if (n)
+		return n;
 	this_cpu_write(slab_arrayless, 1);
 	n = kmem_cache_alloc(slab_node_cache);
 	this_cpu_write(slab_arrayless, was);
 	if (!n)
-		return;
+		return NULL;
 	cache_node_init(cachep, n);
-	smp_store_release(&cachep->node[smp_processor_id()], n);
+	if (!__atomic_compare_exchange_n(&cachep->node[nid], &(struct kmem_cache_node *){ NULL },
+					 n, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+		node_free(n);
+		n = READ_ONCE(cachep->node[nid]);
+	}
+	return n;
 }
 
 /* cache_free_nodes - free the nodes of a destroyed cache (empty, no shared arrays). */
 void cache_free_nodes(struct kmem_cache *cachep)
 {
-	for (unsigned int i = 1; i < NR_CPUS; i++) {
+	for (unsigned int i = 1; i < SLAB_NODES; i++) {
 		struct kmem_cache_node *n = cachep->node[i];
 
 		if (!n)
 			continue;
 		BUG_ON(n->total_slabs || n->shared);
 		cachep->node[i] = NULL;
-		kmem_cache_free(slab_node_cache, n);
+		node_free(n);
 	}
 }
 
@@ -106,14 +155,21 @@ struct array_cache *cache_make_array(struct kmem_cache *cachep)
 	assert_irqs_disabled();
 	if (slab_state < SLAB_UP || this_cpu_read(slab_arrayless) || cachep->min_of)
 		return NULL;	/* a min-order twin never has one */
-	if (!cachep->node[smp_processor_id()])
-		cache_make_node(cachep);
+	slab_numa_refresh();
+	if (slab_node_of_cpu(smp_processor_id()) != 0)
+		cache_make_node_at(cachep, slab_node_of_cpu(smp_processor_id()));
 	ac = cache_array_alloc(cachep, cachep->limit, cachep->batchcount);
 	if (!ac)
 		return NULL;
 	atomic_inc(&cachep->nr_arrays);
 	WRITE_ONCE(cachep->cpu_array[smp_processor_id()], ac);
 	return ac;
+}
+
+/* slab_cpu_arrayless - whether this CPU is array-less now (making or dropping arrays). */
+bool slab_cpu_arrayless(void)
+{
+	return this_cpu_read(slab_arrayless) != 0;
 }
 
 /* Stay array-less on this CPU (on) or not (off). Interrupts off. */
@@ -141,6 +197,8 @@ void slab_drop_local_arrays(void)
 
 		if (ac == &slab_no_array)
 			continue;
+		/* Aliens first: freeing them may push onto this very array, drained next. */
+		cache_drain_aliens(cachep, cpu, true);
 		cache_drain_array(cachep, ac, ~0U);
 		WRITE_ONCE(cachep->cpu_array[cpu], &slab_no_array);
 		atomic_dec(&cachep->nr_arrays);
@@ -153,6 +211,7 @@ void slab_drop_local_arrays(void)
 /* cache_free_arrays - free the (drained) arrays of a cache being destroyed. */
 void cache_free_arrays(struct kmem_cache *cachep)
 {
+	cache_free_aliens(cachep);	/* hung on the arrays */
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct array_cache *ac = cachep->cpu_array[cpu];
 
@@ -162,7 +221,7 @@ void cache_free_arrays(struct kmem_cache *cachep)
 		cachep->cpu_array[cpu] = &slab_no_array;
 		kfree(ac);
 	}
-	for (unsigned int i = 0; i < NR_CPUS; i++) {
+	for (unsigned int i = 0; i < SLAB_NODES; i++) {
 		struct kmem_cache_node *n = cachep->node[i];
 
 		if (!n)

@@ -14,7 +14,8 @@
  *    NULL when full), and freelist[active..num-1] are distinct indexes < num;
  *  - node counters equal what the lists hold, free_limit is the node's;
  *    num fits the index type;
- *  - each array (per CPU, and each node's shared one) has a NULL bottom
+ *  - each array (per CPU, each node's shared one, each CPU's alien caches,
+ *    which hold only objects of the node they are for) has a NULL bottom
  *    entry, avail <= limit and the cache's tunables, and holds objects of
  *    this cache, on object boundaries, that their slabs count as in use;
  *    no object is in the arrays twice (all of them sorted by address);
@@ -31,11 +32,15 @@
 
 static struct spinlock check_lock = SPINLOCK_INIT;
 static uint8_t check_map[SLAB_OBJ_MAX_NUM / 8];
-/* Every object in a cache's arrays: NR_CPUS arrays of at most 120 and as many shared ones. */
-#define CHECK_MAX_OBJS	(NR_CPUS * (120 + SLAB_SHARED_FACTOR * 60))
+/*
+ * Every object in a cache's arrays: NR_CPUS arrays of at most 120, SLAB_NODES
+ * shared ones, and every CPU's alien caches.
+ */
+#define CHECK_MAX_OBJS	(NR_CPUS * 120 + SLAB_NODES * SLAB_SHARED_FACTOR * 60 + \
+			 NR_CPUS * MAX_NUMNODES * SLAB_ALIEN_LIMIT)
 static void *check_objs[CHECK_MAX_OBJS];
 /* The cache's nodes as they were when the check locked them: the walk sees no later one. */
-static struct kmem_cache_node *check_nodes[NR_CPUS];
+static struct kmem_cache_node *check_nodes[SLAB_NODES];
 
 #define CHECK(cond, fmt, ...)                                                           \
 	do {                                                                            \
@@ -121,7 +126,11 @@ static int check_slab(struct kmem_cache *cachep, unsigned int nid, struct page *
 	return 0;
 }
 
-/* One object found in an array ('cpu' names it: NR_CPUS + n for node n's shared one). */
+/*
+ * One object found in an array ('cpu' names it: NR_CPUS + n for node n's
+ * shared one, NR_CPUS + SLAB_NODES + cpu * MAX_NUMNODES + n for a CPU's
+ * alien cache of node n).
+ */
 static int check_array_obj(struct kmem_cache *cachep, unsigned int cpu, void *objp)
 {
 	struct page *page;
@@ -191,6 +200,33 @@ static int check_one_array(struct kmem_cache *cachep, unsigned int cpu,
 	return 0;
 }
 
+/* Every CPU's alien caches: shape, objects, each of the node it is kept for, never the CPU's own. */
+static int check_aliens(struct kmem_cache *cachep, size_t *nobjs)
+{
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		const struct slab_alien *al = cachep->cpu_array[cpu]->alien;
+
+		if (!al)
+			continue;
+		CHECK(!CONFIG_SLAB_NODE_PER_CPU, "cpu %u has alien caches in a node-per-CPU build",
+		      cpu);
+		for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {
+			const struct array_cache *ac = al->ac[nid];
+			unsigned int id = NR_CPUS + SLAB_NODES + cpu * MAX_NUMNODES + nid;
+
+			if (!ac)
+				continue;
+			if (check_one_array(cachep, id, ac, SLAB_ALIEN_LIMIT, nobjs))
+				return -1;
+			for (unsigned int i = 1; i <= ac->avail; i++)
+				CHECK(slab_node_id(slab_head_page(ac->entry[i])) == nid,
+				      "cpu %u's alien cache for node %u holds %p of node %u", cpu, nid,
+				      ac->entry[i], slab_node_id(slab_head_page(ac->entry[i])));
+		}
+	}
+	return 0;
+}
+
 static int check_arrays(struct kmem_cache *cachep)
 {
 	unsigned int arrays = 0;
@@ -212,7 +248,7 @@ static int check_arrays(struct kmem_cache *cachep)
 	}
 	CHECK(arrays == (unsigned int)atomic_read(&cachep->nr_arrays), "%u arrays, the cache counts %d",
 	      arrays, atomic_read(&cachep->nr_arrays));
-	for (unsigned int nid = 0; nid < NR_CPUS; nid++) {
+	for (unsigned int nid = 0; nid < SLAB_NODES; nid++) {
 		const struct array_cache *sh = check_nodes[nid] ? check_nodes[nid]->shared : NULL;
 
 		if (!sh)
@@ -222,6 +258,8 @@ static int check_arrays(struct kmem_cache *cachep)
 				    &nobjs))
 			return -1;
 	}
+	if (check_aliens(cachep, &nobjs))
+		return -1;
 	sort_ptrs(check_objs, nobjs);
 	for (size_t i = 1; i < nobjs; i++)
 		CHECK(check_objs[i] != check_objs[i - 1], "object %p in the arrays twice",
@@ -260,7 +298,7 @@ static int check_cache(struct kmem_cache *cachep)
 	CHECK(cachep->freelist_size == cachep->num * sizeof(freelist_idx_t), "freelist_size %u",
 	      cachep->freelist_size);
 	CHECK(check_nodes[0] == &cachep->node0, "node 0 is not the cache's own");
-	for (unsigned int nid = 0; nid < NR_CPUS; nid++)
+	for (unsigned int nid = 0; nid < SLAB_NODES; nid++)
 		if (check_nodes[nid] && check_node(cachep, nid))
 			return -1;
 	return check_arrays(cachep);
@@ -273,13 +311,13 @@ int kmem_cache_check(struct kmem_cache *cachep)
 	int ret;
 
 	flags = spin_lock_irqsave(&check_lock);
-	for (unsigned int nid = 0; nid < NR_CPUS; nid++) {
+	for (unsigned int nid = 0; nid < SLAB_NODES; nid++) {
 		check_nodes[nid] = READ_ONCE(cachep->node[nid]);
 		if (check_nodes[nid])
 			spin_lock(&check_nodes[nid]->list_lock);
 	}
 	ret = check_cache(cachep);
-	for (unsigned int nid = NR_CPUS; nid-- > 0;)
+	for (unsigned int nid = SLAB_NODES; nid-- > 0;)
 		if (check_nodes[nid])
 			spin_unlock(&check_nodes[nid]->list_lock);
 	spin_unlock_irqrestore(&check_lock, flags);

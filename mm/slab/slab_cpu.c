@@ -15,10 +15,12 @@
  * handler that allocates on the same CPU runs wholly before or after an
  * array operation: the array needs no lock.
  *
- * Every CPU is a node (mm/slab/slab_def.h): it refills from its own node and
- * grows slabs homed there; objects go back to their home node. A full
- * array sends its oldest batch home, a run of one home at a time under that
- * node's lock: into the node's shared array while it has room (Linux SLAB's
+ * Every CPU refills from its own memory node (mm/slab/slab_def.h) and grows
+ * slabs there; objects go back to their home node. A full array sends its
+ * oldest batch home: on a machine of several nodes, objects of other nodes
+ * into this CPU's alien caches (mm/slab/slab_alien.c) and its own node's
+ * under that node's lock; on one node (or SLAB_NODE_PER_CPU=1) a run of
+ * one home at a time under that node's lock: into the node's shared array while it has room (Linux SLAB's
  * 'shared', shared * batchcount objects), else onto the slabs. An empty
  * array takes a batch from its node's shared array before it looks at
  * slabs. Copying pointers to and from a shared array leaves slab freelists
@@ -83,15 +85,16 @@ unsigned long slab_cpu_events(unsigned int cpu)
 
 /*
  * Out of memory for a new slab: take up to max objects from the other
- * nodes' shared arrays and slabs, one node lock at a time. They stay homed
- * where they are and go back there when freed. Interrupts off.
+ * nodes' shared arrays and slabs, nearest first, one node lock at a time.
+ * They stay homed where they are and go back there when freed. Interrupts off.
  */
 static unsigned int cache_take_elsewhere(struct kmem_cache *cachep, void **out, unsigned int max)
 {
-	unsigned int self = slab_cpu_node(cachep), got = 0;
+	unsigned int order[SLAB_NODES], got = 0;
+	unsigned int nr = slab_nodes_by_distance(slab_cpu_node(cachep), order);
 
-	for (unsigned int i = 1; i < NR_CPUS && !got; i++) {
-		unsigned int nid = (self + i) % NR_CPUS;
+	for (unsigned int i = 1; i < nr && !got; i++) {
+		unsigned int nid = order[i];
 		struct kmem_cache_node *n = READ_ONCE(cachep->node[nid]);
 		struct array_cache *sh;
 
@@ -112,14 +115,23 @@ static unsigned int cache_take_elsewhere(struct kmem_cache *cachep, void **out, 
 	return got;
 }
 
-/* One object straight from this CPU's node or a new slab (no array). Interrupts off. */
+/*
+ * One object straight from this CPU's node or a new slab (no array). A
+ * cache without arrays (debug) on several memory nodes makes the CPU's
+ * node here, as cache_make_array does for the others. Interrupts off.
+ */
 static void *cache_alloc_one(struct kmem_cache *cachep)
 {
-	unsigned int nid = slab_cpu_node(cachep);
-	struct kmem_cache_node *n = cachep->node[nid];
+	unsigned int mine = slab_node_of_cpu(smp_processor_id()), nid, got;
+	struct kmem_cache_node *n;
 	struct page *page;
 	void *objp = NULL;
-	unsigned int got;
+
+	if (!CONFIG_SLAB_NODE_PER_CPU && mine && !READ_ONCE(cachep->node[mine]) &&
+	    slab_state == SLAB_UP && !cachep->min_of && !slab_cpu_arrayless())
+		cache_make_node_at(cachep, mine);
+	nid = slab_cpu_node(cachep);
+	n = cachep->node[nid];
 
 	spin_lock(&n->list_lock);
 	got = cache_take_from_lists(cachep, nid, &objp, 1);
@@ -137,13 +149,14 @@ static void *cache_alloc_one(struct kmem_cache *cachep)
 }
 
 /*
- * Send objs[0..n) home: the node of the first object's slab takes, under
- * its lock, as many as its shared array has room for when to_shared
- * (whatever their homes: its CPU refills from there and frees send them
- * home again), then on its slabs the following objects homed there; the
- * rest goes round again to the next object's home. Interrupts off.
+ * cache_free_home - send objs[0..n) home: the node of the first object's
+ * slab takes, under its lock, as many as its shared array has room for
+ * when to_shared (whatever their homes: callers on several memory nodes
+ * pass one home's objects only, so that a shared array holds its node's),
+ * then on its slabs the following objects homed there; the rest goes round
+ * again to the next object's home. Interrupts off, no node lock held.
  */
-static void cache_free_home(struct kmem_cache *cachep, void *const *objs, unsigned int n,
+void cache_free_home(struct kmem_cache *cachep, void *const *objs, unsigned int n,
 			    bool to_shared)
 {
 	while (n) {
@@ -268,8 +281,10 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *a
 			break;
 		}
 		cache_grow_end(cachep, page);
+		/* The slab's home: another node's when this one had no pages. */
+		n = cachep->node[slab_node_id(page)];
 		spin_lock(&n->list_lock);
-		ac->avail = cache_take_from_lists(cachep, nid, &ac->entry[1], batch);
+		ac->avail = cache_take_from_lists(cachep, slab_node_id(page), &ac->entry[1], batch);
 		spin_unlock(&n->list_lock);
 		stat(cachep, refilled, ac->avail);
 	}
@@ -404,7 +419,10 @@ static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 	if (!batch)
 		return;
 	ac->touched = 1;	/* in use: the reap leaves it alone once */
-	cache_free_home(cachep, &ac->entry[1], batch, true);
+	if (slab_numa_on())
+		cache_flush_sorted(cachep, &ac->entry[1], batch);	/* others' to aliens */
+	else
+		cache_free_home(cachep, &ac->entry[1], batch, true);
 	ac_remove_oldest(ac, batch);
 	stat(cachep, flushed, batch);
 	slab_count_event();
@@ -440,7 +458,7 @@ static bool on_slab_freelist(struct kmem_cache *cachep, struct page *head, const
  * running CPU's array, then its home node's shared array and its slab's
  * free stack, then every other node's shared array (any node's shared
  * array takes any object) under that node's lock, then the other CPUs'
- * arrays, read without their owners' cooperation (an object the caller
+ * arrays and every CPU's alien caches, read without their owners' cooperation (an object the caller
  * really holds is in none of them, so a stale read cannot accuse it).
  * Returns the report, or NULL if it is free nowhere: the caller wrote the
  * mark's value itself and the free is good. Interrupts off, no lock held.
@@ -453,8 +471,8 @@ static const char *free_mark_where(struct kmem_cache *cachep, void *objp)
 
 	if (ac_holds(cpu_array(cachep), objp))
 		return "double free (already in the CPU's array)";
-	for (unsigned int k = 0; k < NR_CPUS && !what; k++) {
-		unsigned int nid = (home + k) % NR_CPUS;
+	for (unsigned int k = 0; k < SLAB_NODES && !what; k++) {
+		unsigned int nid = (home + k) % SLAB_NODES;
 		struct kmem_cache_node *n = READ_ONCE(cachep->node[nid]);
 
 		if (!n)
@@ -469,7 +487,7 @@ static const char *free_mark_where(struct kmem_cache *cachep, void *objp)
 	for (unsigned int cpu = 0; cpu < NR_CPUS && !what; cpu++)
 		if (cpu != me && ac_holds(READ_ONCE(cachep->cpu_array[cpu]), objp))
 			what = "double free (already in another CPU's array)";
-	return what;
+	return what ? what : cache_alien_holds(cachep, objp);
 }
 
 /* cache_free_slow: see slab_def.h. */
@@ -524,13 +542,6 @@ void *kmem_cache_alloc(struct kmem_cache *cachep)
 	return slab_alloc(cachep);
 }
 
-/* kmem_cache_alloc_node: see slab.h. */
-void *kmem_cache_alloc_node(struct kmem_cache *cachep, unsigned int node)
-{
-	(void)slab_node_arg(cachep, node, "kmem_cache_alloc_node");
-	return kmem_cache_alloc(cachep);
-}
-
 /* slab_failslab_switch: see slab_def.h. */
 void slab_failslab_switch(bool on)
 {
@@ -557,18 +568,20 @@ void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 }
 
 /*
- * Send up to n of the oldest objects of *acp home, a chunk at a time taken
- * out of the array under lockn's lock, so that kmem_cache_check (holding
- * every node lock) never sees an object both in an array and free on its
- * slab. *acp is read under that lock each time (a node's shared array may
- * go meanwhile). Returns how many went. Interrupts off.
+ * cache_drain_oldest - send up to n of the oldest objects of *acp home, a
+ * chunk at a time taken out of the array under lockn's lock, so that
+ * kmem_cache_check (holding every node lock) never sees an object both in
+ * an array and free on its slab. *acp is read under that lock each time (a
+ * node's shared array may go meanwhile). Returns how many went. Interrupts
+ * off (asserted in the builds that check), no node lock held.
  */
-static unsigned int drain_oldest(struct kmem_cache *cachep, struct kmem_cache_node *lockn,
+unsigned int cache_drain_oldest(struct kmem_cache *cachep, struct kmem_cache_node *lockn,
 				 struct array_cache *const *acp, unsigned int n)
 {
 	unsigned int done = 0;
 	void *chunk[32];
 
+	ASSERT_DEBUG(arch_irqs_disabled());
 	while (done < n) {
 		struct array_cache *ac;
 		unsigned int k = 0;
@@ -603,7 +616,7 @@ void cache_drain_array(struct kmem_cache *cachep, struct array_cache *ac, unsign
 	ASSERT_DEBUG(arch_irqs_disabled());
 	ASSERT_DEBUG(ac == cpu_array(cachep) || ac == &slab_no_array ||
 		     list_empty(&cachep->list));
-	n = drain_oldest(cachep, cachep->node[slab_cpu_node(cachep)], &ac, n);
+	n = cache_drain_oldest(cachep, cachep->node[slab_cpu_node(cachep)], &ac, n);
 	if (n) {
 		stat(cachep, flushed, n);
 		slab_count_event();
@@ -622,7 +635,7 @@ void cache_drain_shared(struct kmem_cache *cachep, unsigned int nid, unsigned in
 	if (!node)
 		return;
 	flags = arch_irq_save();
-	if (drain_oldest(cachep, node, &node->shared, n))
+	if (cache_drain_oldest(cachep, node, &node->shared, n))
 		slab_count_event();
 	arch_irq_restore(flags);
 }
@@ -660,6 +673,7 @@ void kmem_cache_drain_local(struct kmem_cache *cachep)
 		return;
 	flags = arch_irq_save();
 	cache_drain_array(cachep, cpu_array(cachep), ~0U);
+	cache_drain_aliens(cachep, smp_processor_id(), false);
 	arch_irq_restore(flags);
 }
 

@@ -25,18 +25,39 @@
  * freelist[active - 1]. The array is only ever read or written at the stack
  * top. Where it lives is the cache's layout (enum slab_layout).
  *
- * Each cache has a node per CPU (Linux SLAB's NUMA structure, with every
- * CPU its own node): three lists of slabs by fullness, counters, a shared
- * array and list_lock. Node 0 is part of the cache; another CPU's node is
- * made with its first array of the cache (until then, or if that fails, it
- * uses node 0), so caches cost memory only on the CPUs that use them. A
- * slab belongs to the node of the CPU that made it (its home, kept in the
- * head page's flags); a CPU refills only from its own node, and objects
- * always go back to their home node, so CPUs that allocate and free their
- * own objects never touch each other's slabs or locks. Per CPU there is also an array_cache, a stack of object pointers
- * that is the allocation fast path (made on the CPU's first use of the
- * cache; until then cpu_array[cpu] is the empty slab_no_array, which sends
- * both fast paths to the slow path).
+ * Each cache has a node (struct kmem_cache_node) per memory node, Linux
+ * SLAB's NUMA structure: three lists of slabs by fullness, counters, a
+ * shared array and list_lock. Node 0 is part of the cache; another node is
+ * made when a CPU of it makes its first array of the cache, or when
+ * kmem_cache_alloc_node first asks for it (until then, or if that fails,
+ * that node's CPUs use node 0), so caches cost memory only on the nodes
+ * that use them. A CPU's node is its memory node: cpu_to_node, or for a
+ * CPU of a memory-less node the nearest node with memory (slab_mem_node).
+ * A CPU refills only from its node and grows slabs from pages asked of it
+ * (alloc_pages_node, which falls back nearest first); a slab belongs to the
+ * node its pages are on (its home, kept in the head page's flags) when the
+ * cache has that node, so a node's slabs are its memory; a fallback onto a
+ * node the cache never used stays with the node it was made for (no node
+ * is made under memory pressure), and slabs made before the page allocator
+ * knew the nodes (boot) are node 0's. Reports count slabs by their pages.
+ * Per CPU there is also an array_cache, a stack of object pointers that
+ * is the allocation fast path (made on the CPU's first use of the cache;
+ * until then cpu_array[cpu] is the empty slab_no_array, which sends both
+ * fast paths to the slow path), and alien caches (struct slab_alien, made
+ * on the CPU's first flush of another node's objects): per remote node a
+ * small array of that node's objects this CPU freed. The free fast path
+ * pushes any object on the CPU's array; a full array's oldest batch is
+ * sorted (mm/slab/slab_alien.c): the CPU's node's objects go to its shared
+ * array or slabs, the others to their alien caches, which go home whole
+ * when full, on every slab_reap pass, and on drain, shrink, drop and
+ * destroy. So objects always end up on their home node; an object of
+ * another node may still be handed out again by the CPU that freed it
+ * before its batch is flushed. SLAB_NODE_PER_CPU=1 builds keep the earlier
+ * layout instead: a node per CPU (node[] indexed by CPU), slabs homed at
+ * the CPU that made them, no alien caches (a flush sends a run of one home
+ * at a time under that node's lock), kmem_cache_alloc_node served as
+ * kmem_cache_alloc. Both layouts are the same code with SLAB_NODES slots;
+ * on a one-node machine the memory-node layout has a single node 0.
  *
  * Lock order, outermost first, and what each lock protects:
  *  1. slab_caches_lock: the list of caches.
@@ -46,11 +67,15 @@
  *     them in index order. Only taken with interrupts off.
  *  3. the buddy allocator's zone lock (slabs made and freed).
  *  4. the console lock (reports).
+ * Alien caches have no lock: like the CPU's array, only their CPU touches
+ * them, with interrupts off; sending one home takes its node's lock (2).
  *
- * Who touches a CPU's state, with what disabled: a CPU's array_cache is
- * read and written only by that CPU, with interrupts off (slab_reap runs
- * on the CPU it drains); kmem_cache_destroy and kmem_cache_check read other
- * CPUs' arrays, and their callers guarantee the cache is idle. A slab being
+ * Who touches a CPU's state, with what disabled: a CPU's array_cache and
+ * alien caches are read and written only by that CPU, with interrupts off
+ * (slab_reap runs on the CPU it drains); kmem_cache_destroy and
+ * kmem_cache_check read other CPUs' arrays and alien caches, and their
+ * callers guarantee the cache is idle; the double-free search reads them
+ * racily (an object the caller holds is in none of them). A slab being
  * made (between cache_grow_begin and cache_grow_end) is on no list and
  * belongs to the CPU making it: no lock is needed to take objects from it.
  *
@@ -59,7 +84,10 @@
  * partial or free list as active is num, between, or 0 (or on none while
  * being made); every page of a slab has slab_cache_map's word naming the
  * slab's cache (its min-order twin for a min-order slab), every other page
- * &slab_cache_none; an object is in at most one array or freelist.
+ * &slab_cache_none; an object is in at most one array, alien cache or
+ * freelist; an alien cache for node n holds only objects homed at n, and
+ * (memory-node layout, several nodes) a shared array only its node's; an
+ * object in an array or alien cache counts as in use on its slab.
  *
  * Min-order slabs: when no block of a cache's order is free, its objects
  * come from slabs of the smallest order that holds one object with the
@@ -79,14 +107,16 @@
  * its objects; shrink, destroy, kmem_cache_check and the reports cover
  * it. Counted in stats.grown_min and alloc_min.
  *
- * Departures from Linux: a node per CPU rather than per memory node, and
- * no alien caches (a free to another node goes to that node's shared array
- * or slabs under its lock, a batch at a time); no colouring; a word per
- * page naming its cache (slab_cache_map) beside struct page; arrays
- * made lazily per CPU; a cache destroyed with live objects is kept; double
- * frees found even without debugging, through a mark in the freed object
- * (SLAB_FREE_MARK below); debug caches take no per-CPU array (every
- * operation is checked under the node lock).
+ * Departures from Linux: alien caches per CPU with no lock (Linux: per
+ * node and remote node, each with a lock, filled on every remote free),
+ * filled only when the CPU's array flushes, so the free fast path tells no
+ * node apart and a CPU may reuse a remote object it freed; a node made on
+ * first use; no colouring; a word per page naming its cache
+ * (slab_cache_map) beside struct page; arrays made lazily per CPU; a cache
+ * destroyed with live objects is kept; double frees found even without
+ * debugging, through a mark in the freed object (SLAB_FREE_MARK below);
+ * debug caches take no per-CPU array (every operation is checked under the
+ * node lock).
  */
 #ifndef MM_SLAB_DEF_H
 #define MM_SLAB_DEF_H
@@ -100,6 +130,7 @@
 #include "mm/slab_debug.h"
 #include "kernel/percpu.h"
 #include "kernel/atomic.h"
+#include "kernel/numa.h"
 #include <asm/processor.h>
 
 #ifndef CONFIG_SLAB_FREELIST_RANDOM
@@ -109,6 +140,21 @@
 #ifndef CONFIG_SLAB_GROW_LOCKED
 #define CONFIG_SLAB_GROW_LOCKED 0
 #endif
+#ifndef CONFIG_SLAB_NODE_PER_CPU
+#define CONFIG_SLAB_NODE_PER_CPU 0	/* SLAB_NODE_PER_CPU=1: a node per CPU, no aliens */
+#endif
+
+/*
+ * The node slots of a cache: one per memory node (kernel/numa.h), or, in
+ * SLAB_NODE_PER_CPU=1 builds, one per CPU (the layout before memory nodes).
+ */
+#if CONFIG_SLAB_NODE_PER_CPU
+#define SLAB_NODES		NR_CPUS
+#else
+#define SLAB_NODES		MAX_NUMNODES
+#endif
+/* Objects an alien cache holds (per CPU, per remote node) before it goes home. */
+#define SLAB_ALIEN_LIMIT	12
 
 /*
  * The freelist index: one byte when no slab can hold more than 256 objects.
@@ -182,6 +228,7 @@ struct array_cache {
 	unsigned int touched;		/* refilled or flushed since the last reap looked
 					   (slow paths only: the fast paths pay no store) */
 	unsigned long mark_off;		/* its cache's mark_off (the fast paths read it here) */
+	struct slab_alien *alien;	/* a CPU array's alien caches, or NULL (slab_alien.c) */
 	void *entry[];			/* limit + 1 slots */
 };
 
@@ -237,7 +284,7 @@ void slab_failslab_switch(bool on);
 /* Shared array size, in batches, when more than one CPU may run (slabinfo's sharedfactor). */
 #define SLAB_SHARED_FACTOR	8
 
-/* The slabs of a cache homed at one node (CPU) and the counts derived from them. */
+/* The slabs of a cache homed at one node and the counts derived from them. */
 struct kmem_cache_node {
 	struct spinlock list_lock;	/* protects everything below and the slabs' freelists */
 	struct list_head slabs_full;	/* active == num */
@@ -251,14 +298,14 @@ struct kmem_cache_node {
 					   until another CPU first frees some */
 	unsigned int free_touched;	/* a free slab was allocated from since the last node reap */
 	unsigned int reap_visits;	/* slab_reap passes since the last node reap */
-} __aligned(64);			/* nodes of different CPUs share no cache line */
+} __aligned(64);			/* different nodes share no cache line */
 _Static_assert(_Alignof(struct kmem_cache_node) >= SLAB_CACHE_LINE &&
 	       sizeof(struct kmem_cache_node) % SLAB_CACHE_LINE == 0,
 	       "a node is whole cache lines: another CPU's node never shares one");
 
 /*
  * Free objects a node keeps on empty slabs before giving slabs back: as
- * Linux's (1 + CPUs of the node) batches plus a slab, a node having one CPU.
+ * Linux's (1 + CPUs of the node) batches plus a slab, counted for one CPU.
  * A min-order twin keeps none: its slabs go back as soon as they are empty.
  */
 #define SLAB_NODE_FREE_LIMIT(cachep) \
@@ -267,7 +314,18 @@ _Static_assert(_Alignof(struct kmem_cache_node) >= SLAB_CACHE_LINE &&
 /* A slab's home node, in bits 8..15 of its head page's flags (set by cache_grow_begin). */
 #define SLAB_NODE_SHIFT		8
 #define SLAB_NODE_MASK		(0xffUL << SLAB_NODE_SHIFT)
-_Static_assert(NR_CPUS <= 256, "a node number fits eight bits of page->flags");
+_Static_assert(SLAB_NODES <= 256, "a node number fits eight bits of page->flags");
+
+/*
+ * A CPU's alien caches of one cache (hung on its array_cache, made on its
+ * first flush of another node's objects, freed with the array): for each
+ * other memory node, a small array of objects of that node's slabs that
+ * this CPU's array flushed. Only the owning CPU touches them, with
+ * interrupts off, as its array.
+ */
+struct slab_alien {
+	struct array_cache *ac[MAX_NUMNODES];	/* NULL until first needed; own node's never */
+};
 
 /* Event counters of one cache (mm/slab_stats.h); all zero unless CONFIG_SLAB_STATS. */
 struct kmem_cache_stats {
@@ -298,8 +356,8 @@ struct kmem_cache_stats {
 #define SLAB_CPU_FAILSLAB	NR_CPUS
 
 #define SLAB_ALLOC_NAME	"slab"	/* the reports' prefix (mm/slab_impl.h) */
-/* SLAB_NODE_PLACED - kmem_cache_alloc_node gives objects of the node asked (mm/slab_impl.h): not yet by memory node: see the node design above. */
-#define SLAB_NODE_PLACED	0
+/* SLAB_NODE_PLACED - kmem_cache_alloc_node gives objects of the node asked (mm/slab_impl.h). */
+#define SLAB_NODE_PLACED	(!CONFIG_SLAB_NODE_PER_CPU)
 #define SLAB_BAD_FREE_EVENT()	((void)0)	/* a bad free is no per-CPU event here */
 
 struct kmem_cache {
@@ -330,8 +388,8 @@ struct kmem_cache {
 	bool dead;			/* destroyed with live objects: kept for their frees */
 	struct atomic nr_arrays;	/* CPUs that have an array of this cache */
 	void (*ctor)(void *);
-	struct kmem_cache_node *node[NR_CPUS];	/* per CPU, made on its first array; NULL: */
-						/* that CPU uses node 0 (see slab_cpu_node) */
+	struct kmem_cache_node *node[SLAB_NODES]; /* per node, made on first use; NULL: */
+						/* its CPUs use node 0 (see slab_cpu_node) */
 	struct kmem_cache_node node0;		/* node[0], made with the cache */
 	struct list_head list;		/* on slab_caches, under slab_caches_lock */
 	struct kmem_cache *min_cache;	/* the min-order twin (see above), or NULL when no
@@ -400,14 +458,50 @@ static inline struct kmem_cache_node *slab_node(struct kmem_cache *cachep, const
 }
 
 /*
+ * slab_mem_node - the memory node whose slabs serve node nid: nid itself
+ * when it has memory, else the nearest node that has (by node_distance,
+ * ties by id); 0 on one-node machines and for a nid out of range
+ * (mm/slab/slab_alien.c). Any context.
+ */
+unsigned int slab_mem_node(unsigned int nid);
+
+/*
+ * What SLAB knows of the topology (mm/slab/slab_alien.c), read by the slow
+ * paths with one load: slab_numa_multi is true while the machine has more
+ * than one node, slab_cpu_nid[cpu] is CPU cpu's memory node (0 on one
+ * node). slab_numa_refresh() sets them from kernel/numa.h; it runs in
+ * kmem_cache_init, kmem_cache_create, a CPU's first array of a cache,
+ * kmem_cache_alloc_node and every slab_reap pass, so a topology known
+ * after boot (numa_init follows kmem_cache_init) is taken up at the first
+ * of those; until then SLAB runs as on one node, every slab node 0's.
+ */
+extern bool slab_numa_multi;
+extern uint8_t slab_cpu_nid[NR_CPUS];
+void slab_numa_refresh(void);
+
+/* The node slot of CPU cpu: its memory node, or (SLAB_NODE_PER_CPU=1) the CPU itself. */
+static inline unsigned int slab_node_of_cpu(unsigned int cpu)
+{
+	if (CONFIG_SLAB_NODE_PER_CPU)
+		return cpu;
+	return READ_ONCE(slab_cpu_nid[cpu]);
+}
+
+/* True when slabs are placed by memory node: several nodes, not SLAB_NODE_PER_CPU=1. */
+static inline bool slab_numa_on(void)
+{
+	return !CONFIG_SLAB_NODE_PER_CPU && READ_ONCE(slab_numa_multi);
+}
+
+/*
  * The node the running CPU allocates from and grows slabs for: its own once
- * it has one (made with its first array of the cache), else node 0.
+ * the cache has it (made with the CPU's first array of the cache), else node 0.
  */
 static inline unsigned int slab_cpu_node(const struct kmem_cache *cachep)
 {
-	unsigned int cpu = smp_processor_id();
+	unsigned int nid = slab_node_of_cpu(smp_processor_id());
 
-	return READ_ONCE(cachep->node[cpu]) ? cpu : 0;
+	return READ_ONCE(cachep->node[nid]) ? nid : 0;
 }
 
 static inline bool slab_debug_on(const struct kmem_cache *cachep)
@@ -595,6 +689,24 @@ void cache_drain_array(struct kmem_cache *cachep, struct array_cache *ac, unsign
 void cache_drain_shared(struct kmem_cache *cachep, unsigned int nid, unsigned int n);
 void cache_release_shared(struct kmem_cache *cachep, unsigned int nid);
 void slab_count_event(void);
+unsigned int cache_drain_oldest(struct kmem_cache *cachep, struct kmem_cache_node *lockn,
+				struct array_cache *const *acp, unsigned int n);
+void cache_free_home(struct kmem_cache *cachep, void *const *objs, unsigned int n,
+		     bool to_shared);
+
+/* mm/slab/slab_alien.c: memory nodes, alien caches, allocation from a chosen node. */
+void cache_flush_sorted(struct kmem_cache *cachep, void **objs, unsigned int n);
+unsigned int cache_drain_aliens(struct kmem_cache *cachep, unsigned int cpu, bool release);
+void cache_free_aliens(struct kmem_cache *cachep);
+const char *cache_alien_holds(struct kmem_cache *cachep, const void *objp);
+struct page *slab_numa_grow_pages(struct kmem_cache *cachep, unsigned int *nid);
+/*
+ * slab_nodes_by_distance - fill order[] (SLAB_NODES entries) with self, then
+ * the other online nodes that have memory, nearest to self first (ties by
+ * id); every slot in ring order in SLAB_NODE_PER_CPU=1 builds. Returns how
+ * many it wrote. Any context.
+ */
+unsigned int slab_nodes_by_distance(unsigned int self, unsigned int *order);
 
 /* mm/slab/slab_array.c: making and freeing the arrays and nodes. */
 struct array_cache *cache_make_array(struct kmem_cache *cachep);
@@ -602,8 +714,11 @@ struct array_cache *cache_array_alloc(struct kmem_cache *cachep, unsigned int li
 				      unsigned int batchcount);
 void cache_free_arrays(struct kmem_cache *cachep);
 void slab_set_arrayless(bool on);
+bool slab_cpu_arrayless(void);
 void slab_drop_local_arrays(void);
 void cache_node_init(struct kmem_cache *cachep, struct kmem_cache_node *n);
+struct slab_alien *cache_alien_alloc(size_t bytes);
+struct kmem_cache_node *cache_make_node_at(struct kmem_cache *cachep, unsigned int nid);
 void cache_free_nodes(struct kmem_cache *cachep);
 
 /*

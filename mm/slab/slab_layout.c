@@ -307,6 +307,7 @@ bool cache_setup(struct kmem_cache *cachep, const char *name, size_t size, size_
 	cache_node_init(cachep, &cachep->node0);
 	cachep->node[0] = &cachep->node0;
 	INIT_LIST_HEAD(&cachep->list);
+	slab_numa_refresh();	/* a topology known since the last cache: taken up */
 	return true;
 }
 

@@ -8,9 +8,11 @@
  * slow paths set it, the fast paths do not, to save a store per
  * allocation), it only clears the flag; otherwise about a fifth of its
  * limit (at most half of what it holds) goes back to the slabs: its oldest
- * objects, which an array working within its size does not reach. Every
- * second pass, so about every 4 s per cache, the CPU also reaps its own
- * node (counted in reap_visits): an untouched
+ * objects, which an array working within its size does not reach. The
+ * CPU's alien caches (objects of other memory nodes it freed) go home
+ * whole on every pass. Every second visit to a node, by any of its CPUs
+ * (about every 4 s per cache with one CPU a node), the CPU also reaps its
+ * own memory node (counted in reap_visits): an untouched
  * shared array loses a fifth of its limit to the slabs the same way, and
  * if no allocation needed a free slab since the last node pass
  * (free_touched clear), about a fifth of the free_limit's worth of empty
@@ -34,7 +36,9 @@
  *
  * Departures from Linux: no per-CPU deferred work; the caller's tick drives
  * the reap, and node passes are paced by counting passes, not by jiffies.
- * Each CPU reaps its own node (Linux: one CPU per node in turn).
+ * Every CPU of a node counts visits to it and reaps it in turn (Linux: one
+ * CPU per node, paced by time); alien caches are the CPU's own, drained
+ * whole each pass (Linux: one remote node's per pass, under its lock).
  */
 #include "mm/slab/slab_def.h"
 #include "kernel/smp.h"
@@ -58,8 +62,8 @@ static unsigned int reap_amount(const struct array_cache *ac)
 /* One cache: this CPU's array, then (every second visit) its node. Interrupts off. */
 static bool reap_cache(struct kmem_cache *cachep)
 {
-	unsigned int nid = smp_processor_id();
-	struct array_cache *ac = cachep->cpu_array[nid];
+	unsigned int cpu = smp_processor_id(), nid = slab_node_of_cpu(cpu);
+	struct array_cache *ac = cachep->cpu_array[cpu];
 	struct kmem_cache_node *n = READ_ONCE(cachep->node[nid]);
 	unsigned int shared = 0;
 	unsigned long slabs = 0;
@@ -73,7 +77,9 @@ static bool reap_cache(struct kmem_cache *cachep)
 			worked = true;
 		}
 	}
-	if (!n)		/* this CPU uses node 0: CPU 0 reaps it */
+	if (cache_drain_aliens(cachep, cpu, false))
+		worked = true;
+	if (!n)		/* this CPU uses node 0: node 0's CPUs reap it */
 		return worked;
 	spin_lock(&n->list_lock);
 	if (++n->reap_visits >= 2) {
@@ -133,7 +139,7 @@ static void release_all(void)
 	flags = spin_lock_irqsave(&slab_caches_lock);
 	slab_set_arrayless(true);
 	list_for_each_entry(cachep, &slab_caches, list) {
-		for (unsigned int i = 0; i < NR_CPUS; i++)
+		for (unsigned int i = 0; i < SLAB_NODES; i++)
 			cache_release_shared(cachep, i);
 		cache_release_free_slabs(cachep);
 	}

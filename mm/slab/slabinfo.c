@@ -141,11 +141,57 @@ void kmem_cache_stats_own(struct kmem_cache *cachep, char *buf, size_t len)
 		 s->grown_batch, s->grow_failed, s->reaped, s->grown_min, s->alloc_min);
 }
 
-/* kmem_cache_slabinfo_node: see mm/slab_impl.h. Not kept by memory node yet. */
+/*
+ * Add the slabs of cachep (a cache or its min-order twin) whose pages are on
+ * memory node 'node' to *c, walking every node's lists under its lock (a
+ * slab's home is the node of its pages, but slabs made before the page
+ * allocator knew the nodes, and a twin's, sit on node 0's lists).
+ */
+static void node_counts_add(struct kmem_cache *cachep, unsigned int node, struct cache_counts *c)
+{
+	for (unsigned int i = 0; i < SLAB_NODES; i++) {
+		struct kmem_cache_node *n = READ_ONCE(cachep->node[i]);
+		struct list_head *lists[3];
+		unsigned long flags;
+		struct page *page;
+
+		if (!n)
+			continue;
+		lists[0] = &n->slabs_full;
+		lists[1] = &n->slabs_partial;
+		lists[2] = &n->slabs_free;
+		flags = spin_lock_irqsave(&n->list_lock);
+		for (int l = 0; l < 3; l++) {
+			list_for_each_entry(page, lists[l], lru) {
+				if (page_to_nid(page) != node)
+					continue;
+				c->num_slabs++;
+				c->active_slabs += page->active != 0;
+				c->num_objs += cachep->num;
+				c->active_objs += page->active;
+			}
+		}
+		if (n->shared)
+			for (unsigned long k = 1; k <= n->shared->avail; k++)
+				c->shared_avail +=
+					page_to_nid(slab_head_page(n->shared->entry[k])) == node;
+		spin_unlock_irqrestore(&n->list_lock, flags);
+	}
+}
+
+/* kmem_cache_slabinfo_node: see mm/slab_impl.h. Counted by the node of each slab's pages. */
 bool kmem_cache_slabinfo_node(struct kmem_cache *cachep, unsigned int node, struct slabinfo *si)
 {
-	(void)cachep;
-	(void)node;
-	(void)si;
-	return false;
+	struct cache_counts c = { 0 };
+
+	node_counts_add(cachep, node, &c);
+	if (cachep->min_cache)
+		node_counts_add(cachep->min_cache, node, &c);
+	kmem_cache_slabinfo(cachep, si);
+	si->active_objs = c.active_objs;
+	si->num_objs = c.num_objs;
+	si->active_slabs = c.active_slabs;
+	si->num_slabs = c.num_slabs;
+	si->shared_avail = c.shared_avail;
+	return true;
 }

@@ -129,6 +129,11 @@ fi
 t "quarry-percpu VAR CPU reads CPU 1's copy" '^CPU 1: cpu_number at 0x[0-9a-f]+ = 1$'
 t "quarry-percpu VAR on thread 2 finds CPU 1 from $base" "^current CPU 1 \\(from $base 0x[0-9a-f]+\\)\$"
 t "quarry-cache describes the cache" '^cache gdbtest-96 at 0x[0-9a-f]+ \('
+case $(section slabinfo | head -1) in
+*", slab)")	# SLAB: the cache's memory nodes, each with its lists
+	t "quarry-cache shows SLAB's node 0 and its slab lists" \
+		'^  node 0 at 0x[0-9a-f]+: slabs full [0-9]+, partial [0-9]+, free [0-9]+ ' ;;
+esac
 
 bt=$(section bt)
 t "the breakpoint is inside kmem_cache_alloc" '^#0 +kmem_cache_alloc \(cachep=' "$bt"

@@ -1,6 +1,8 @@
 /*
- * test_slab_host_nodes.c - host-only tests of SLAB's node per CPU, one
- * thread acting as several CPUs in turn (host_cpu_id):
+ * test_slab_host_nodes.c - host-only tests of SLAB's nodes, one thread
+ * acting as several CPUs in turn (host_cpu_id). In SLAB_NODE_PER_CPU=1
+ * builds, the node per CPU (a one-node host gives every CPU the same
+ * memory node otherwise; test_slab_host_numa.c tests memory nodes):
  *  - a CPU gets its node with its first array and grows slabs homed there;
  *    objects another CPU frees go back to that home, not to the freeing
  *    CPU's node; a CPU with no array (a debug cache) uses node 0;
@@ -11,11 +13,12 @@
  */
 #include "tests/common/test_slab.h"
 
-static void as(unsigned int cpu)
+static inline void as(unsigned int cpu)
 {
 	host_set_cpu(cpu);
 }
 
+#if CONFIG_SLAB_NODE_PER_CPU
 static unsigned int home_of(const void *objp)
 {
 	return slab_node_id(slab_head_page(objp));
@@ -197,6 +200,8 @@ SELFTEST_HOST(slab_host_out_of_pages_takes_from_other_nodes)
 	return 0;
 }
 
+#endif
+
 /*
  * A free that flushes a full array while a CPU drops its arrays may make a
  * shared array (with kmalloc); that must not end the CPU's array-less state
@@ -245,6 +250,7 @@ SELFTEST_HOST(slab_host_drop_local_arrays_stays_arrayless)
 }
 #endif
 
+#if CONFIG_SLAB_NODE_PER_CPU
 /* A CPU's node reap gives back its own node's free slabs only, never a busy node's. */
 SELFTEST_HOST(slab_host_reap_takes_only_own_node)
 {
@@ -282,3 +288,4 @@ SELFTEST_HOST(slab_host_reap_takes_only_own_node)
 		  before - after);
 	return 0;
 }
+#endif

@@ -46,7 +46,7 @@ static int shared_body(struct kmem_cache *c, void **objs)
 	as(1);
 	for (unsigned int i = 0; i < 300; i++)
 		ST_EXPECT((objs[i] = kmem_cache_alloc(c)) != NULL, "alloc %u failed", i);
-	n = c->node[1];		/* CPU 1's, made with its array: where its objects live */
+	n = c->node[slab_node_of_cpu(1)];	/* CPU 1's, made with its array: its objects' */
 	ST_EXPECT(n && !n->shared && atomic_read(&c->nr_arrays) == 1,
 		  "no node for CPU 1, or a shared array with one CPU");
 	active = slab_test_active(c);
@@ -54,8 +54,9 @@ static int shared_body(struct kmem_cache *c, void **objs)
 	for (unsigned int i = 0; i < 300; i++)
 		kmem_cache_free(c, objs[i]);
 	ST_EXPECT(n->shared && atomic_read(&c->nr_arrays) == 2 && n->shared->limit == shared_limit &&
-			  c->node[2] && !c->node[2]->shared,
-		  "no shared array of %lu on node 1 (only)", shared_limit);
+			  (slab_node_of_cpu(2) == slab_node_of_cpu(1) ||
+			   (c->node[slab_node_of_cpu(2)] && !c->node[slab_node_of_cpu(2)]->shared)),
+		  "no shared array of %lu on CPU 1's node (only)", shared_limit);
 	ST_EXPECT(n->shared->avail == 180 && c->cpu_array[2]->avail == 120,
 		  "shared %lu, CPU 2 %lu: expected 180 and 120", n->shared->avail,
 		  c->cpu_array[2]->avail);
@@ -120,7 +121,7 @@ SELFTEST_HOST(slab_host_shared_array_own_overflow)
 	as(1);
 	for (unsigned int i = 0; i < ARRAY_SIZE(objs); i++)
 		ST_EXPECT((objs[i] = kmem_cache_alloc(c)) != NULL, "alloc %u failed", i);
-	n = c->node[1];
+	n = c->node[slab_node_of_cpu(1)];
 	ST_EXPECT(n && !n->shared, "CPU 1 has no node, or a shared array before it overflowed");
 	active = slab_test_active(c);
 	cached = c->cpu_array[1]->avail;	/* the last refill's rest */
@@ -197,7 +198,7 @@ static int reap_body(struct kmem_cache *c, void **objs, unsigned int nobjs)
 	for (unsigned int i = 0; i < nobjs; i++)
 		kmem_cache_free(c, objs[i]);
 	ac3 = c->cpu_array[3];
-	n = c->node[3];		/* CPU 3's: it made the slabs */
+	n = c->node[slab_node_of_cpu(3)];	/* CPU 3's: it made the slabs */
 	ST_EXPECT(n, "CPU 3 has no node");
 	avail = ac3->avail;
 	ST_EXPECT(avail >= 2 * ((ac3->limit + 4) / 5) && ac3->touched,
@@ -296,9 +297,10 @@ SELFTEST_HOST(slab_host_drain_all_frees_arrays)
 	pages = nr_free_pages();
 	drain_all_workload(objs);
 	ST_EXPECT(slab_debug_on(kmalloc_slab(64)) ||
-			  (kmalloc_slab(64)->node[1] && kmalloc_slab(64)->node[1]->shared &&
+			  (kmalloc_slab(64)->node[slab_node_of_cpu(1)] &&
+			   kmalloc_slab(64)->node[slab_node_of_cpu(1)]->shared &&
 			   atomic_read(&kmalloc_slab(64)->nr_arrays) >= 6),
-		  "no shared array for kmalloc-64 on node 1");
+		  "no shared array for kmalloc-64 on CPU 1's node");
 	slab_drain_all();
 	for (unsigned int i = 1; i <= KMALLOC_SHIFT_HIGH; i++) {
 		struct kmem_cache *c = kmalloc_caches[i];
@@ -309,7 +311,7 @@ SELFTEST_HOST(slab_host_drain_all_frees_arrays)
 			ST_EXPECT(c->cpu_array[cpu] == &slab_no_array, "%s: CPU %u kept its array",
 				  c->name, cpu);
 		ST_EXPECT(!atomic_read(&c->nr_arrays), "%s: arrays counted", c->name);
-		for (unsigned int nid = 0; nid < NR_CPUS; nid++)
+		for (unsigned int nid = 0; nid < SLAB_NODES; nid++)
 			ST_EXPECT(!c->node[nid] || (!c->node[nid]->shared && !c->node[nid]->free_slabs),
 				  "%s: node %u kept a shared array or free slabs", c->name, nid);
 		ST_EXPECT(kmem_cache_check(c) == 0, "%s inconsistent", c->name);

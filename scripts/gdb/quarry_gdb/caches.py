@@ -56,7 +56,19 @@ def slabinfo_lines():
         lines.append(ROW_FMT % ((c["name"].string(),) + row) + tail)
     if mod is slob:
         pages = slob.total_pages()
+    per_node = {c["name"].string(): mod.node_rows(c) for c in caches()} \
+        if hasattr(mod, "node_rows") else {}
+    nids = sorted({n for rows in per_node.values() for n in rows})
+    if any(n != 0 for n in nids):	# slabs on several nodes: the kernel's per-node tail
+        lines.append("# per node: N<node>=<active_objs>/<num_objs>:<active_slabs>/<num_slabs>")
+        for name, rows in per_node.items():
+            lines.append("%-17s" % name + "".join(
+                " N%d=%d/%d:%d/%d" % ((n,) + tuple(rows.get(n, [0] * 5)[:4])) for n in nids))
     lines.append("%-16s%8d kB" % ("Slab:", pages * b.page_size // 1024))
+    if any(n != 0 for n in nids):
+        for n in nids:
+            kb = sum(rows.get(n, [0] * 5)[4] for rows in per_node.values()) * b.page_size // 1024
+            lines.append("Node %d %-11s%8d kB" % (n, "Slab:", kb))
     return lines
 
 

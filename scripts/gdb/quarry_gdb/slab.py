@@ -8,7 +8,11 @@
 # (made when no block of the cache's order is free) belong to the cache's
 # twin (c->min_cache, whose min_of names the cache): their pages' slab_cache
 # is the twin, whose num, order and layout are those slabs' geometry; the
-# twin has no arrays, and its counts add to the cache's in slabinfo.
+# twin has no arrays, and its counts add to the cache's in slabinfo. Nodes are
+# memory nodes (node[] has MAX_NUMNODES slots; a SLAB_NODE_PER_CPU=1 build's
+# has NR_CPUS, one per CPU); a CPU's alien caches (objects of other nodes it
+# freed, on their way home) hang on its array (array_cache.alien) and count
+# as active too.
 
 from .mem import QuarryError, cache_flag_names, build, at, u, read_u64, read_uint, lookup_type, offsetof, list_entries
 
@@ -44,10 +48,9 @@ def cpu_array(c, cpu):
 
 def nodes(c):
     """(node id, struct kmem_cache_node) for every node the cache has."""
-    b = build()
     t = lookup_type("struct kmem_cache_node")
     out = []
-    for i in range(b.nr_cpus):
+    for i in range(c["node"].type.range()[1] + 1):
         p = u(c["node"][i])
         if p:
             out.append((i, at(p, t)))
@@ -88,6 +91,57 @@ def slabinfo_row(c):
            int(c["limit"]), int(c["batchcount"]), int(c["shared"]),
            total - free_slabs, total, shared)
     return row, pages
+
+
+def aliens(ac):
+    """(node id, objects) for each of a CPU array's alien caches."""
+    if not has_field(ac, "alien") or not u(ac["alien"]):
+        return []
+    al = ac["alien"].dereference()
+    out = []
+    for nid in range(al["ac"].type.range()[1] + 1):
+        p = u(al["ac"][nid])
+        if p:
+            out.append((nid, array_entries(at(p, lookup_type("struct array_cache")))))
+    return out
+
+
+def has_field(v, name):
+    return any(f.name == name for f in v.type.strip_typedefs().fields())
+
+
+def node_pages(c, nid_of):
+    """Slabs per node of their pages (page->nid), over every node's lists: {nid: slabs}."""
+    out = {}
+    for _, n in nodes(c):
+        for which in ("slabs_full", "slabs_partial", "slabs_free"):
+            for p in list_entries(n[which], lookup_type("struct page"), "lru"):
+                k = nid_of(p)
+                out[k] = out.get(k, 0) + 1
+    return out
+
+
+def node_rows(c):
+    """{node of the pages: [active_objs, num_objs, active_slabs, num_slabs, pages]} for the
+    cache and its twin, as kmem_cache_slabinfo_node counts (page->nid of each slab)."""
+    out = {}
+    if not any(f.name == "nid" for f in lookup_type("struct page").fields()):
+        return out
+    for cc in (c, min_twin(c)):
+        if cc is None:
+            continue
+        num, order = int(cc["num"]), int(cc["order"])
+        for _, n in nodes(cc):
+            for which in ("slabs_full", "slabs_partial", "slabs_free"):
+                for p in list_entries(n[which], lookup_type("struct page"), "lru"):
+                    r = out.setdefault(int(p["nid"]), [0, 0, 0, 0, 0])
+                    active = int(p["active"])
+                    r[0] += active
+                    r[1] += num
+                    r[2] += active != 0
+                    r[3] += 1
+                    r[4] += 1 << order
+    return out
 
 
 def percpu_objects(c, cpus):
@@ -151,6 +205,12 @@ def cache_lines(c):
                             fmt_objs(objs)))
         else:
             lines.append("    no shared array yet")
+    t_page = lookup_type("struct page")
+    if any(f.name == "nid" for f in t_page.fields()):
+        by_page = node_pages(c, lambda p: int(p["nid"]))
+        if any(k != 0 for k in by_page):
+            lines.append("  slabs by the node of their pages: " +
+                         ", ".join("node %d: %d" % (k, by_page[k]) for k in sorted(by_page)))
     for cpu in b.online_cpus():
         ac = cpu_array(c, cpu)
         if ac is None:
@@ -162,6 +222,9 @@ def cache_lines(c):
                         int(ac["touched"]), "" if objs else " (empty)"))
         if objs:
             lines.append("    top first (next handed out first): " + fmt_objs(objs))
+        for nid, aobjs in aliens(ac):
+            lines.append("    alien cache for node %d: %d objects%s%s"
+                         % (nid, len(aobjs), ": " if aobjs else "", fmt_objs(aobjs)))
     return lines
 
 
@@ -175,6 +238,9 @@ def where_free(c, obj):
         objs = array_entries(ac)
         if obj in objs:
             return "in CPU %d's array, %d from the top" % (cpu, len(objs) - 1 - objs.index(obj))
+        for nid, aobjs in aliens(ac):
+            if obj in aobjs:
+                return "in CPU %d's alien cache for node %d" % (cpu, nid)
     for i, n in nodes(c):
         if u(n["shared"]):
             objs = array_entries(at(u(n["shared"]), lookup_type("struct array_cache")))
