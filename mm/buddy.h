@@ -154,7 +154,9 @@ unsigned long nr_free_pages_node(unsigned int nid);
  * lists are drained and tied to its node's zone, and every free block
  * moves to the zone of its node, split where a node boundary crosses it.
  * Blocks allocated before go back to their own node's zone when freed.
- * A one-node topology changes nothing. Interrupts on (drain_all_pages),
+ * A one-node topology changes nothing; a later topology of several nodes
+ * moves the blocks from the zones of the one before (the host tests' node
+ * layouts). Interrupts on (drain_all_pages),
  * other CPUs not in the allocator; not from an interrupt handler.
  */
 void buddy_numa_init(void);

@@ -278,20 +278,25 @@ void buddy_numa_init(void)
 	flags = arch_irq_save();
 	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++)
 		spin_lock(&node_zones[nid].lock);
-	set_page_nodes(t);
-	build_fallback(t);
-	/* Every free block off zone 0, marked PG_pcp (no page has it: all lists drained). */
+	/*
+	 * Every free block off the zone it is on (zone 0 at boot; a topology
+	 * given again has them on the old one's zones), marked PG_pcp (no page
+	 * has it: all lists drained).
+	 */
 	for (unsigned long pfn = PFN_OFFSET; pfn < max_pfn; pfn++) {
 		struct page *page = pfn_to_page(pfn);
 
 		if (!(page->flags & PG_buddy))
 			continue;
-		zone_list_del(z0, page, page->order);
+		zone_list_del(&node_zones[page->nid], page, page->order);
 		page->flags = PG_pcp;
 		pfn += order_pages(page->order) - 1;
 	}
-	for (unsigned int o = 0; o <= MAX_ORDER; o++)
-		ASSERT(!z0->nr_free[o] && list_empty(&z0->free_list[o]));
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++)
+		for (unsigned int o = 0; o <= MAX_ORDER; o++)
+			ASSERT(!node_zones[nid].nr_free[o] && list_empty(&node_zones[nid].free_list[o]));
+	set_page_nodes(t);
+	build_fallback(t);
 	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {
 		node_zones[nid].free_pages = 0;
 		node_zones[nid].managed_pages = 0;
