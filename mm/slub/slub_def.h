@@ -142,6 +142,7 @@
 #include "mm/slab.h"
 #include "mm/buddy.h"
 #include "mm/slab_debug.h"
+#include "kernel/numa.h"
 #include <asm/cmpxchg.h>
 #include <asm/processor.h>
 
@@ -257,12 +258,15 @@ struct slub_barn {
 	unsigned int reap_visits;	/* reap passes since the barn was last reaped */
 };
 
-/* The node: one for the whole machine (Quarry has one memory node). */
+/*
+ * A memory node's part of a cache (s->node[nid]): the slabs whose head page
+ * says nid (slub_slab_nid), and the barn of the CPUs whose memory node nid is.
+ */
 struct kmem_cache_node {
 	struct spinlock list_lock;	/* protects partial, nr_partial and unfreezing */
 	struct list_head partial;	/* unfrozen slabs with a free object */
 	unsigned long nr_partial;
-	struct atomic_long nr_slabs;	/* every slab of the cache */
+	struct atomic_long nr_slabs;	/* every slab of the cache on this node */
 	struct atomic_long nr_min;	/* of those, min-order slabs */
 	struct list_head min_slabs;	/* a cache without debugging: every min-order slab,
 					 * frozen (by page->lru) */
@@ -270,7 +274,7 @@ struct kmem_cache_node {
 	unsigned int reap_visits;	/* reap passes since the node was last reaped */
 	unsigned int ready_front;	/* the first ready_front slabs of partial are ready
 					 * (slab_ready; a lower bound: slub_node_spare) */
-	struct slub_barn barn;		/* spare sheaves of all CPUs */
+	struct slub_barn barn;		/* spare sheaves of the node's CPUs */
 } __aligned(64);
 
 /* Event counters of one cache (mm/slab_stats.h); all zero unless CONFIG_SLAB_STATS. */
@@ -310,12 +314,15 @@ struct kmem_cache_stats {
 					   locked, all-CPU kind (slub_page_cmpxchg) */
 	unsigned long node_locks;	/* node list_lock acquisitions by the slow paths */
 	unsigned long barn_locks;	/* barn lock acquisitions by the sheaves' slow paths */
+	unsigned long free_remote;	/* frees of another node's object, past the sheaves */
+	unsigned long alloc_node;	/* kmem_cache_alloc_node objects by the node path */
+	unsigned long alloc_fallback;	/* of those, not on the node asked (it was full) */
 };
 
 
 #define SLAB_ALLOC_NAME	"slub"	/* the reports' prefix (mm/slab_impl.h) */
-/* SLAB_NODE_PLACED - kmem_cache_alloc_node gives objects of the node asked (mm/slab_impl.h): not yet by memory node. */
-#define SLAB_NODE_PLACED	0
+/* SLAB_NODE_PLACED - kmem_cache_alloc_node gives objects of the node asked (mm/slab_impl.h). */
+#define SLAB_NODE_PLACED	1
 #define SLAB_BAD_FREE_EVENT()	((void)0)	/* a bad free is no per-CPU event here */
 
 struct kmem_cache {
@@ -343,6 +350,8 @@ struct kmem_cache {
 	unsigned int slot;		/* index of the pair in struct slub_cpu_slots */
 	unsigned int sheaf_capacity;	/* objects per sheaf; 0: no sheaves (debug caches,
 					 * slub_sheaf itself, SLUB_SHEAVES=0) */
+	bool node_check;		/* several memory nodes: a free tests the object's
+					 * node before its sheaf (slub_nodes_refresh) */
 	unsigned long cpu_off;		/* offset of this cache's pair in struct slub_cpu_slots */
 	bool dead;			/* destroyed with live objects: kept for their frees */
 	void (*ctor)(void *);
@@ -351,7 +360,7 @@ struct kmem_cache {
 	struct kmem_cache *min_of;	/* in a twin: the cache it serves; else NULL */
 	struct list_head list;		/* on slab_caches, under slab_caches_lock */
 	char name[SLAB_NAME_LEN];
-	struct kmem_cache_node node;
+	struct kmem_cache_node node[MAX_NUMNODES];
 	struct kmem_cache_cpu_partial cpu[NR_CPUS];
 	struct kmem_cache_stats stats;
 };
@@ -410,22 +419,66 @@ static inline bool slub_is_min(const struct page *head)
  * Objects and pages in every slab of s: nr_slabs of num objects in
  * 2^order pages, less what its min-order slabs have fewer. A snapshot.
  */
-static inline unsigned long slub_total_objects(struct kmem_cache *s)
+static inline unsigned long slub_node_objects(struct kmem_cache *s, unsigned int nid)
 {
-	unsigned long min = (unsigned long)atomic_long_read(&s->node.nr_min);
-	unsigned long slabs = (unsigned long)atomic_long_read(&s->node.nr_slabs);
+	unsigned long min = (unsigned long)atomic_long_read(&s->node[nid].nr_min);
+	unsigned long slabs = (unsigned long)atomic_long_read(&s->node[nid].nr_slabs);
 
 	min = MIN(min, slabs);
 	return (slabs - min) * s->num + (min ? min * s->min_cache->num : 0);
 }
 
-static inline unsigned long slub_total_pages(struct kmem_cache *s)
+static inline unsigned long slub_node_pages(struct kmem_cache *s, unsigned int nid)
 {
-	unsigned long min = (unsigned long)atomic_long_read(&s->node.nr_min);
-	unsigned long slabs = (unsigned long)atomic_long_read(&s->node.nr_slabs);
+	unsigned long min = (unsigned long)atomic_long_read(&s->node[nid].nr_min);
+	unsigned long slabs = (unsigned long)atomic_long_read(&s->node[nid].nr_slabs);
 
 	min = MIN(min, slabs);
 	return ((slabs - min) << s->order) + (min ? min << s->min_cache->order : 0);
+}
+
+static inline unsigned long slub_total_objects(struct kmem_cache *s)
+{
+	unsigned long n = 0;
+
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++)
+		n += slub_node_objects(s, nid);
+	return n;
+}
+
+static inline unsigned long slub_total_pages(struct kmem_cache *s)
+{
+	unsigned long n = 0;
+
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++)
+		n += slub_node_pages(s, nid);
+	return n;
+}
+
+/* Slabs (min: min-order slabs) of s on every node: a snapshot. */
+static inline long slub_nr_slabs(struct kmem_cache *s, bool min)
+{
+	long n = 0;
+
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++)
+		n += atomic_long_read(min ? &s->node[nid].nr_min : &s->node[nid].nr_slabs);
+	return n;
+}
+
+/*
+ * slub_slab_nid - the node of the slab headed by head: its pages' node
+ * when it was made (page_to_nid, kept in head->active, which only SLAB
+ * uses otherwise). Its lists and counts are that node's for its life.
+ * slub_node_of - that node's part of s.
+ */
+static inline unsigned int slub_slab_nid(const struct page *head)
+{
+	return head->active;
+}
+
+static inline struct kmem_cache_node *slub_node_of(struct kmem_cache *s, const struct page *head)
+{
+	return &s->node[head->active];
 }
 
 static inline bool slub_is_end(const void *v)
@@ -680,6 +733,14 @@ static __always_inline struct slub_sheaf *slub_this_main(const struct kmem_cache
 	return READ_ONCE(*this_cpu_key_ptr(struct slub_sheaf *, slub_sheaf, s->sheaf_key));
 }
 
+/*
+ * mm/slub/slub_node.c: memory nodes. slub_obj_remote - whether x, an object
+ * on a slab page, lies on another node than the running CPU's memory node
+ * (slub_local_nid): such a free goes past the sheaves to its own slab.
+ * Interrupts off. Tested only when s->node_check (several memory nodes).
+ */
+bool slub_obj_remote(const void *x);
+
 /* mm/slub/slub_sheaf.c: the sheaves' slow paths, entered with interrupts off (flags). */
 void *slub_sheaf_alloc_slow(struct kmem_cache *s, unsigned long flags);
 void slub_sheaf_free_slow(void *x, struct kmem_cache *s, const char *fn, bool on_slab,
@@ -825,7 +886,8 @@ static __always_inline void slub_free(struct kmem_cache *s, void *x, const char 
 	flags = arch_irq_save();
 	sh = slub_this_main(s);
 	n = sh->size;
-	if (unlikely(n >= sh->capacity || slub_fw_free(s, *slot, mark))) {
+	if (unlikely(n >= sh->capacity || slub_fw_free(s, *slot, mark) ||
+		     (s->node_check && slub_obj_remote(x)))) {
 		slub_sheaf_free_slow(x, s, fn, on_slab, flags);
 		return;
 	}
@@ -857,8 +919,8 @@ static __always_inline void slab_free(struct kmem_cache *s, void *x, const char 
 void *slab_alloc_classic(struct kmem_cache *s);
 void slub_free_to_slabs(struct kmem_cache *s, void *x, const char *fn);
 void slub_free_bulk(struct kmem_cache *s, void **objs, unsigned int n, const char *fn);
-struct page *slub_new_slab(struct kmem_cache *s, unsigned int taken);
-struct page *slub_new_min_slab(struct kmem_cache *s);
+struct page *slub_new_slab(struct kmem_cache *s, unsigned int taken, unsigned int nid);
+struct page *slub_new_min_slab(struct kmem_cache *s, unsigned int nid);
 void slub_discard_slab(struct kmem_cache *s, struct page *page);
 void slub_discard_list(struct kmem_cache *s, struct list_head *list);
 void slub_cpu_set(struct kmem_cache_cpu *c, void *freelist, bool remote);
@@ -867,11 +929,11 @@ void *slub_freeze_take(struct kmem_cache *s, struct page *page);
 /* mm/slub/slub_partial.c: CPU slabs and partial lists. */
 unsigned int slub_refill_sheaf(struct kmem_cache *s, struct slub_sheaf *sh, unsigned int want);
 void slub_put_cpu_partial(struct kmem_cache *s, struct page *page);
-bool slub_node_spare(struct kmem_cache *s, const struct page *self);
-void slub_node_unlist(struct kmem_cache *s, struct page *page);
+bool slub_node_spare(struct kmem_cache *s, struct kmem_cache_node *n, const struct page *self);
+void slub_node_unlist(struct kmem_cache_node *n, struct page *page);
 void slub_flush_cpu(struct kmem_cache *s, unsigned int cpu);
 unsigned long slub_node_release_empty(struct kmem_cache *s);
-unsigned long slub_count_free(struct kmem_cache *s, unsigned long *empty);
+unsigned long slub_count_free(struct kmem_cache *s, unsigned int nid, unsigned long *empty);
 
 /*
  * mm/slub/slub_min.c: slub_min_alloc - objects from the node's min-order slabs
@@ -888,7 +950,73 @@ void slub_sheaves_init(void);
 void slub_sheaves_release_cpu(struct kmem_cache *s, unsigned int cpu);
 void slub_barn_flush(struct kmem_cache *s);
 bool slub_sheaves_reap(struct kmem_cache *s);
-unsigned long slub_sheaved(struct kmem_cache *s, unsigned long *in_barn);
+unsigned long slub_sheaved(struct kmem_cache *s, unsigned int nid, unsigned long *in_barn);
+
+/*
+ * mm/slub/slub_node.c: memory nodes (see above, "Nodes").
+ * slub_nodes_refresh - read the topology again (kernel/numa.h): each node's
+ * memory node and fallback order, each CPU's memory node, node_check;
+ * done by slub_local_nid whenever the number of online nodes changed, and
+ * by the host tests after each numa_init. Any context; idempotent.
+ * slub_local_nid - the running CPU's memory node: its node, or the nearest
+ * node with memory when its node has none. Interrupts off, or a caller
+ * that accepts a node that is no longer the CPU's (Quarry never migrates).
+ * slub_mem_nid - nid (online) if it has memory, else the nearest node
+ * with memory (ties by lower id).
+ * slub_fallback_nid - the i-th node with memory by distance from node nid
+ * (i 0: slub_mem_nid(nid)); NUMA_NO_NODE past the last.
+ * slub_node_low - whether node nid (with memory) looks out of blocks of
+ * 'order' pages (its free pages say so): then slabs come from other
+ * nodes' partial lists, nearest first, before a new one is made.
+ * slub_local_node - s's part of the running CPU's memory node.
+ */
+void slub_nodes_refresh(void);
+extern bool slub_multi_node;	/* more than one node has memory (as of the last refresh) */
+/* slub_node_check_of - the node_check s gets: several memory nodes, and s has sheaves. */
+bool slub_node_check_of(const struct kmem_cache *s);
+unsigned int slub_local_nid(void);
+unsigned int slub_mem_nid(unsigned int nid);
+unsigned int slub_fallback_nid(unsigned int nid, unsigned int i);
+bool slub_node_low(unsigned int nid, unsigned int order);
+static inline struct kmem_cache_node *slub_local_node(struct kmem_cache *s)
+{
+	return &s->node[slub_local_nid()];
+}
+
+/*
+ * slub_node_lock - make *held the node lock of n, dropping the one held
+ * before (NULL: none) if it is another's: a walk over slabs of several
+ * nodes holds one node lock at a time (SLUB_NODES_ALL: the caller holds
+ * them all, ascending, taken by trylocks: the reap). slub_node_unlock -
+ * drop *held if any (not SLUB_NODES_ALL). Interrupts off.
+ */
+#define SLUB_NODES_ALL	((struct kmem_cache_node *)1)	/* *held: every node lock is held */
+static inline void slub_node_lock(struct kmem_cache_node **held, struct kmem_cache_node *n)
+{
+	if (*held == n || *held == SLUB_NODES_ALL)
+		return;
+	if (*held)
+		spin_unlock(&(*held)->list_lock);
+	spin_lock(&n->list_lock);
+	*held = n;
+}
+
+static inline void slub_node_unlock(struct kmem_cache_node **held)
+{
+	if (*held)
+		spin_unlock(&(*held)->list_lock);
+	*held = NULL;
+}
+
+/*
+ * slub_alloc_node_slow - kmem_cache_alloc_node's object of node nid (a
+ * memory node) when the CPU's own paths cannot give one: from nid's partial
+ * slabs under its lock, else from a new slab on nid (listed on it, not
+ * made a CPU slab); when nid looks full (slub_node_low), other nodes'
+ * partial slabs nearest first, then a new slab wherever the page
+ * allocator falls back. NULL when memory is out. Interrupts on or off.
+ */
+void *slub_alloc_node_slow(struct kmem_cache *s, unsigned int nid);
 
 /* mm/slub/slub_dfree.c: the double-free check behind the free words' test (see above). */
 bool slub_free_is_double(struct kmem_cache *s, void *x, char *what, size_t len);
@@ -900,7 +1028,7 @@ bool slub_free_is_double(struct kmem_cache *s, void *x, char *what, size_t len);
  * layout, the free pointer past the second red zone).
  */
 struct page *slab_find_head(struct kmem_cache *s, const void *objp, const char *fn);
-void *slub_debug_alloc(struct kmem_cache *s);
+void *slub_debug_alloc(struct kmem_cache *s, unsigned int nid);
 void slub_debug_free(struct kmem_cache *s, struct page *page, void *x, const char *fn);
 bool slub_fp_valid(const struct kmem_cache *s, const struct page *page, const void *fp);
 

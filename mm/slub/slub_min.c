@@ -48,7 +48,7 @@ static void *min_pop(struct kmem_cache *s, struct page *page)
 /* slub_min_alloc: see slub_def.h and above. */
 void *slub_min_alloc(struct kmem_cache *s, struct slub_sheaf *sh, unsigned int want)
 {
-	struct kmem_cache_node *n = &s->node;
+	struct kmem_cache_node *n = slub_local_node(s);
 	unsigned int need = sh ? want - (unsigned int)sh->size : 1, got = 0;
 	struct page *page;
 	void *x = NULL, *o;
@@ -76,10 +76,11 @@ again:
 	}
 	if (!got && !fresh) {
 		spin_unlock(&n->list_lock);
-		page = slub_new_min_slab(s);
+		page = slub_new_min_slab(s, slub_local_nid());
 		if (!page)
 			return NULL;
 		page->counters |= SLUB_FROZEN;	/* private until listed */
+		n = slub_node_of(s, page);	/* the page allocator may have fallen back */
 		spin_lock(&n->list_lock);
 		stat(s, node_locks, 1);
 		list_add(&page->lru, &n->min_slabs);
