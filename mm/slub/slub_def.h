@@ -36,7 +36,7 @@
  *
  * Sheaves (SLUB_SHEAVES=1, the default; mm/slub/slub_sheaf.c): in front of all
  * that, per CPU and cache, a main and a spare sheaf, arrays of free object
- * pointers, and per node (one) a barn of full and empty sheaves; the fast
+ * pointers, and per memory node a barn of full and empty sheaves; the fast
  * paths pop and push the main sheaf with interrupts off (slab_alloc_at,
  * slub_free), and the pair above is then the sheaves' source and sink
  * (refills and flushes, with interrupts off). Main's pointer sits in the
@@ -81,9 +81,33 @@
  * first free (debug caches' poison and red zones show those), and two
  * frees of one object racing on two CPUs.
  *
+ * Nodes (mm/slub/slub_node.c). s->node[nid] is memory node nid's part of
+ * the cache: its partial list, its min-order slabs, its counts and its
+ * barn. A slab is the node's its pages were on when it was made
+ * (page_to_nid; kept in its head page as slub_slab_nid, for the page
+ * allocator gives early boot's pages their node only once the topology is
+ * known): it is counted there and listed only there, whoever frees into it.
+ * A CPU's memory node (slub_local_nid) is its node, or the nearest node with
+ * memory for a CPU of a node without. A CPU's slow path takes its own
+ * partial slabs (its node's, but what a free froze before the topology was
+ * known), then its node's, then a new slab from alloc_pages (its node, or
+ * where the page allocator falls back, nearest first); only when its node
+ * looks out of free blocks (slub_node_low), or no slab can be made, does it
+ * take a CPU slab from other nodes' partial lists, nearest first, and it
+ * then takes none for its partial list. A free into another node's slab
+ * (s->node_check: several memory nodes; the free fast path's one extra test)
+ * goes past the sheaves to the slab, and a full slab it makes partial goes
+ * onto its own node's list under that node's lock, not onto the freeing
+ * CPU's partial list; so a sheaf and a barn hold their node's objects, but
+ * for what a refill took when the node had none. kmem_cache_alloc_node on
+ * the CPU's node takes the fast paths (and gives back what is another
+ * node's); on another node, slub_alloc_node_slow takes one object at a time
+ * from that node's partial slabs under its lock, or makes a new slab there
+ * and lists it, never a CPU slab.
+ *
  * Slab states: frozen (a CPU's slab, or on that CPU's partial list in
  * s->cpu[cpu]; only that CPU takes objects from it, others push lock-free
- * onto its page freelist); unfrozen with a free object, on the node's
+ * onto its page freelist); unfrozen with a free object, on its node's
  * partial list (up to max(min_partial, cpu_partial) of them may be empty,
  * at its front; debug caches: min_partial); full, on no list.
  * A partial slab becomes a CPU slab once reuse_free of its objects are free
@@ -107,13 +131,15 @@
  *
  * Lock order, outermost first, and what each lock protects:
  *  1. slab_caches_lock: the list of caches.
- *  2. node.list_lock: the node's partial list and nr_partial, its
- *     min-order slabs, and unfreezing a slab. Only taken with interrupts
- *     off.
- *  3. node.barn.lock: the barn's lists of full and empty sheaves. Only
- *     taken with interrupts off; held under the node lock only by
+ *  2. node[nid].list_lock: node nid's partial list and nr_partial, its
+ *     min-order slabs, and unfreezing a slab of nid. Only taken with
+ *     interrupts off. One node's at a time (slub_node_lock switches), but
+ *     for kmem_cache_check and the reap, which hold them all, taken in
+ *     ascending node order (the reap by trylocks).
+ *  3. node[nid].barn.lock: the barn's lists of full and empty sheaves. Only
+ *     taken with interrupts off; held under a node lock only by
  *     kmem_cache_check, and nothing else is taken under it.
- *  4. the buddy allocator's zone lock (slabs made and freed).
+ *  4. the buddy allocator's zone locks (slabs made and freed).
  *  5. the console lock (reports).
  * A slab's page freelist and counters are changed by one double-word
  * compare-and-exchange, not under a lock.
@@ -124,11 +150,23 @@
  * kmem_cache_destroy; its partial list and its sheaves only by that CPU
  * with interrupts off (or by destroy, for an idle cache).
  *
- * Departures from Linux: one node (Quarry has one memory node), so one
- * barn; no per-CPU page pointer; debug caches have no CPU slab and take
- * the node lock for every operation; the tick drives the reap, which also
- * gives back idle CPUs' sheaves and unused barns; sheaves for every cache
- * without debugging (not on a caller's request), no kfree_rcu sheaf.
+ * Invariants of nodes: a listed slab is on its own node's list
+ * (slub_slab_nid); node[nid]'s nr_slabs and nr_min count exactly the slabs
+ * of nid; a free never puts another node's object into a sheaf
+ * (node_check set); the rows of kmem_cache_slabinfo_node add up to the
+ * cache's.
+ *
+ * Departures from Linux: no per-CPU page pointer; debug caches have no CPU
+ * slab and take the node lock for every operation; the tick drives the
+ * reap, which also gives back idle CPUs' sheaves and unused barns; sheaves
+ * for every cache without debugging (not on a caller's request), no
+ * kfree_rcu sheaf. Nodes: one struct per possible node inside the cache (no
+ * pointers to allocate per online node); a CPU takes other nodes' partial
+ * slabs only when its node looks full (no remote_node_defrag_ratio); a
+ * full slab that a remote free makes partial goes to its node's list, not
+ * the freeing CPU's partial list; kmem_cache_alloc_node for another node
+ * installs no CPU slab; slabs made before the topology was known stay node
+ * 0's.
  */
 #ifndef MM_SLUB_DEF_H
 #define MM_SLUB_DEF_H
@@ -733,13 +771,7 @@ static __always_inline struct slub_sheaf *slub_this_main(const struct kmem_cache
 	return READ_ONCE(*this_cpu_key_ptr(struct slub_sheaf *, slub_sheaf, s->sheaf_key));
 }
 
-/*
- * mm/slub/slub_node.c: memory nodes. slub_obj_remote - whether x, an object
- * on a slab page, lies on another node than the running CPU's memory node
- * (slub_local_nid): such a free goes past the sheaves to its own slab.
- * Interrupts off. Tested only when s->node_check (several memory nodes).
- */
-bool slub_obj_remote(const void *x);
+#include "mm/slub/slub_node.h"
 
 /* mm/slub/slub_sheaf.c: the sheaves' slow paths, entered with interrupts off (flags). */
 void *slub_sheaf_alloc_slow(struct kmem_cache *s, unsigned long flags);
@@ -932,6 +964,12 @@ void slub_put_cpu_partial(struct kmem_cache *s, struct page *page);
 bool slub_node_spare(struct kmem_cache *s, struct kmem_cache_node *n, const struct page *self);
 void slub_node_unlist(struct kmem_cache_node *n, struct page *page);
 void slub_flush_cpu(struct kmem_cache *s, unsigned int cpu);
+/*
+ * mm/slub/slub_node.c: slub_take_empty - move up to max empty slabs off
+ * node n's partial and min-order lists onto 'out'; n's lock held.
+ */
+unsigned long slub_take_empty(struct kmem_cache_node *n, struct list_head *out,
+			      unsigned long max);
 unsigned long slub_node_release_empty(struct kmem_cache *s);
 unsigned long slub_count_free(struct kmem_cache *s, unsigned int nid, unsigned long *empty);
 
@@ -951,72 +989,6 @@ void slub_sheaves_release_cpu(struct kmem_cache *s, unsigned int cpu);
 void slub_barn_flush(struct kmem_cache *s);
 bool slub_sheaves_reap(struct kmem_cache *s);
 unsigned long slub_sheaved(struct kmem_cache *s, unsigned int nid, unsigned long *in_barn);
-
-/*
- * mm/slub/slub_node.c: memory nodes (see above, "Nodes").
- * slub_nodes_refresh - read the topology again (kernel/numa.h): each node's
- * memory node and fallback order, each CPU's memory node, node_check;
- * done by slub_local_nid whenever the number of online nodes changed, and
- * by the host tests after each numa_init. Any context; idempotent.
- * slub_local_nid - the running CPU's memory node: its node, or the nearest
- * node with memory when its node has none. Interrupts off, or a caller
- * that accepts a node that is no longer the CPU's (Quarry never migrates).
- * slub_mem_nid - nid (online) if it has memory, else the nearest node
- * with memory (ties by lower id).
- * slub_fallback_nid - the i-th node with memory by distance from node nid
- * (i 0: slub_mem_nid(nid)); NUMA_NO_NODE past the last.
- * slub_node_low - whether node nid (with memory) looks out of blocks of
- * 'order' pages (its free pages say so): then slabs come from other
- * nodes' partial lists, nearest first, before a new one is made.
- * slub_local_node - s's part of the running CPU's memory node.
- */
-void slub_nodes_refresh(void);
-extern bool slub_multi_node;	/* more than one node has memory (as of the last refresh) */
-/* slub_node_check_of - the node_check s gets: several memory nodes, and s has sheaves. */
-bool slub_node_check_of(const struct kmem_cache *s);
-unsigned int slub_local_nid(void);
-unsigned int slub_mem_nid(unsigned int nid);
-unsigned int slub_fallback_nid(unsigned int nid, unsigned int i);
-bool slub_node_low(unsigned int nid, unsigned int order);
-static inline struct kmem_cache_node *slub_local_node(struct kmem_cache *s)
-{
-	return &s->node[slub_local_nid()];
-}
-
-/*
- * slub_node_lock - make *held the node lock of n, dropping the one held
- * before (NULL: none) if it is another's: a walk over slabs of several
- * nodes holds one node lock at a time (SLUB_NODES_ALL: the caller holds
- * them all, ascending, taken by trylocks: the reap). slub_node_unlock -
- * drop *held if any (not SLUB_NODES_ALL). Interrupts off.
- */
-#define SLUB_NODES_ALL	((struct kmem_cache_node *)1)	/* *held: every node lock is held */
-static inline void slub_node_lock(struct kmem_cache_node **held, struct kmem_cache_node *n)
-{
-	if (*held == n || *held == SLUB_NODES_ALL)
-		return;
-	if (*held)
-		spin_unlock(&(*held)->list_lock);
-	spin_lock(&n->list_lock);
-	*held = n;
-}
-
-static inline void slub_node_unlock(struct kmem_cache_node **held)
-{
-	if (*held)
-		spin_unlock(&(*held)->list_lock);
-	*held = NULL;
-}
-
-/*
- * slub_alloc_node_slow - kmem_cache_alloc_node's object of node nid (a
- * memory node) when the CPU's own paths cannot give one: from nid's partial
- * slabs under its lock, else from a new slab on nid (listed on it, not
- * made a CPU slab); when nid looks full (slub_node_low), other nodes'
- * partial slabs nearest first, then a new slab wherever the page
- * allocator falls back. NULL when memory is out. Interrupts on or off.
- */
-void *slub_alloc_node_slow(struct kmem_cache *s, unsigned int nid);
 
 /* mm/slub/slub_dfree.c: the double-free check behind the free words' test (see above). */
 bool slub_free_is_double(struct kmem_cache *s, void *x, char *what, size_t len);

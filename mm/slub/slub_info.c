@@ -621,6 +621,7 @@ bool kmem_cache_slabinfo_node(struct kmem_cache *cachep, unsigned int node, stru
 {
 	unsigned long empty = 0, free = 0, in_barn = 0, slabs = 0, objs = 0;
 
+	slub_nodes_check();
 	if (node < MAX_NUMNODES) {
 		free = slub_count_free(cachep, node, &empty);
 		slabs = (unsigned long)atomic_long_read(&cachep->node[node].nr_slabs);

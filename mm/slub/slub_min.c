@@ -5,7 +5,7 @@
  *
  * In a cache without debugging every min-order slab is frozen, on the
  * node's min_slabs list from when it is made until it is freed empty
- * (take_empty, mm/slub/slub_partial.c), and never a CPU slab: the fast paths'
+ * (slub_take_empty, mm/slub/slub_node.c), and never a CPU slab: the fast paths'
  * tests find a CPU slab by slab_mask, which spans more than such a slab.
  * When cpu_new_slab finds no slab of the cache's order (partial or new),
  * slub_min_alloc pops objects off these slabs' page freelists one by one

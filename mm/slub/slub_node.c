@@ -8,9 +8,12 @@
  * nearest node with memory for a node without), each node's fallback
  * order over the nodes with memory (nearest first, ties by lower id, as
  * the page allocator's), and each CPU's memory node. slub_local_nid reads
- * the last one and refreshes the tables first whenever the number of
- * online nodes changed, which on a booted machine happens once, after
- * numa_setup: before it every CPU is on node 0, every page too. The
+ * the last one (inline, slub_def.h); slub_nodes_check refreshes the
+ * tables whenever the number of online nodes changed, which on a booted
+ * machine happens once, after numa_setup: before it every CPU is on node
+ * 0, every page too. Until the next reap pass sees the change, CPUs keep
+ * node 0 as theirs and frees skip the node test: a policy, not a
+ * correctness matter, for a slab's lists are always its own node's. The
  * tables are written whole by whoever refreshes; two CPUs refreshing at
  * once write the same values.
  *
@@ -25,6 +28,9 @@
  * their pages may be another's: the node path skips them on other nodes'
  * lists and kmem_cache_alloc_node checks what the fast paths give.
  *
+ * Also the node lists' walks: emptying them (slub_node_release_empty,
+ * slub_take_empty) and counting their free objects (slub_count_free).
+ *
  * Locking: node locks, one at a time; interrupts off under them.
  */
 #include "mm/slab_impl.h"
@@ -34,7 +40,7 @@ static unsigned int nodes_seen;			/* numa_num_nodes() at the last refresh */
 static uint8_t mem_nid[MAX_NUMNODES];		/* node -> its memory node */
 static uint8_t fallback[MAX_NUMNODES][MAX_NUMNODES];	/* node -> memory nodes, nearest first */
 static uint8_t nr_fallback[MAX_NUMNODES];
-static uint8_t cpu_nid[NR_CPUS];		/* CPU -> its memory node */
+uint8_t slub_cpu_nid[NR_CPUS];			/* CPU -> its memory node */
 bool slub_multi_node;				/* more than one node has memory */
 
 static bool has_memory(unsigned int nid)
@@ -80,7 +86,7 @@ void slub_nodes_refresh(void)
 		mem += has_memory(a);
 	}
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-		cpu_nid[cpu] = mem_nid[cpu_to_node(cpu) % MAX_NUMNODES];
+		slub_cpu_nid[cpu] = mem_nid[cpu_to_node(cpu) % MAX_NUMNODES];
 	slub_multi_node = mem > 1;
 	if (slab_state == SLAB_UP) {
 		/*
@@ -103,19 +109,17 @@ void slub_nodes_refresh(void)
 	WRITE_ONCE(nodes_seen, nodes);
 }
 
-/* slub_local_nid: see slub_def.h. */
-unsigned int slub_local_nid(void)
+/* slub_nodes_check: see slub_def.h. */
+void slub_nodes_check(void)
 {
 	if (unlikely(READ_ONCE(nodes_seen) != numa_num_nodes()))
 		slub_nodes_refresh();
-	return cpu_nid[smp_processor_id()];
 }
 
 /* slub_mem_nid: see slub_def.h. */
 unsigned int slub_mem_nid(unsigned int nid)
 {
-	if (unlikely(READ_ONCE(nodes_seen) != numa_num_nodes()))
-		slub_nodes_refresh();
+	slub_nodes_check();
 	return nid < MAX_NUMNODES ? mem_nid[nid] : mem_nid[0];
 }
 
@@ -132,11 +136,6 @@ bool slub_node_low(unsigned int nid, unsigned int order)
 	return slub_multi_node && nr_free_pages_node(nid) < (2UL << order);
 }
 
-/* slub_obj_remote: see slub_def.h. */
-bool slub_obj_remote(const void *x)
-{
-	return page_to_nid(virt_to_page(x)) != cpu_nid[smp_processor_id()];
-}
 
 /*
  * Pop one object off the unfrozen slab headed by page, listed on n (its
@@ -251,4 +250,101 @@ void *slub_alloc_node_slow(struct kmem_cache *s, unsigned int nid)
 	}
 	stat(s, shared.allocs, x != NULL);
 	return x;
+}
+
+/* slub_take_empty: see slub_def.h. */
+unsigned long slub_take_empty(struct kmem_cache_node *n, struct list_head *out,
+			      unsigned long max)
+{
+	struct page *page, *tmp;
+	unsigned long took = 0;
+
+	list_for_each_entry_safe(page, tmp, &n->partial, lru) {
+		if (took == max)
+			break;
+		/* Under the lock nothing can allocate from it: empty stays empty. */
+		if (slub_inuse(READ_ONCE(page->counters)) == 0) {
+			slub_node_unlist(n, page);
+			list_add(&page->lru, out);
+			took++;
+		}
+	}
+	list_for_each_entry_safe(page, tmp, &n->min_slabs, lru) {
+		if (took == max)
+			break;
+		if (slub_inuse(READ_ONCE(page->counters)) == 0) {
+			list_move(&page->lru, out);
+			took++;
+		}
+	}
+	return took;
+}
+
+/*
+ * slub_node_release_empty - free every empty slab on every node's lists.
+ * Returns how many. Interrupts on or off, no lock held.
+ */
+unsigned long slub_node_release_empty(struct kmem_cache *s)
+{
+	unsigned long flags, took = 0;
+
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {
+		struct list_head discard = LIST_HEAD_INIT(discard);
+		struct kmem_cache_node *n = &s->node[nid];
+
+		if (nid && !numa_node_online(nid))
+			continue;
+		flags = spin_lock_irqsave(&n->list_lock);
+		stat(s, node_locks, 1);
+		took += slub_take_empty(n, &discard, ~0UL);
+		spin_unlock_irqrestore(&n->list_lock, flags);
+		slub_discard_list(s, &discard);
+	}
+	return took;
+}
+
+/*
+ * slub_count_free - free objects on node nid's partial and min-order
+ * slabs (the objects slabinfo calls inactive), and in *empty the empty
+ * slabs among them; nid NUMA_NO_NODE: every node's. Takes the node locks
+ * in turn.
+ */
+unsigned long slub_count_free(struct kmem_cache *s, unsigned int nid, unsigned long *empty)
+{
+	unsigned long flags, free = 0, e = 0;
+	struct kmem_cache_node *n;
+	struct page *page;
+
+	if (nid == NUMA_NO_NODE) {
+		for (unsigned int i = 0; i < MAX_NUMNODES; i++) {
+			unsigned long ei;
+
+			if (i && !numa_node_online(i))
+				continue;
+			free += slub_count_free(s, i, &ei);
+			e += ei;
+		}
+		if (empty)
+			*empty = e;
+		return free;
+	}
+	n = &s->node[nid];
+	flags = spin_lock_irqsave(&n->list_lock);
+	stat(s, node_locks, 1);
+	list_for_each_entry(page, &n->partial, lru) {
+		unsigned int inuse = slub_inuse(READ_ONCE(page->counters));
+
+		free += slub_geom(page)->num - inuse;
+		e += inuse == 0;
+	}
+	list_for_each_entry(page, &n->min_slabs, lru) {
+		unsigned int inuse = slub_inuse(READ_ONCE(page->counters));
+
+		free += slub_geom(page)->num - inuse;
+		e += inuse == 0;
+	}
+	spin_unlock_irqrestore(&n->list_lock, flags);
+	if (empty)
+		*empty = e;
+	return free;
 }

@@ -15,7 +15,7 @@
  * fails, any partial slab. Each is frozen and its whole page freelist
  * taken at once. If there is none, no CPU slab: objects of the node's
  * min-order slabs (mm/slub/slub_min.c). The empty ones go back with the node's
- * other empty slabs (take_empty: shrink, destroy, the reap).
+ * other empty slabs (slub_take_empty: shrink, destroy, the reap).
  *
  * Ready (slab_ready): at least reuse_free (num / 4) free objects. Tuning,
  * not in Linux, which reuses any partial slab: when frees are scattered
@@ -248,7 +248,8 @@ again:
 		return slub_min_alloc(s, sh, want);
 	/* Object 0 is returned; objects 1..taken-1 go into the sheaf. */
 	taken = sh ? MIN(s->num, want - (unsigned int)sh->size) : 1;
-	page = slub_new_slab(s, taken, nid);
+	/* The CPU's node, or the nearest with a free block: alloc_pages's own order. */
+	page = slub_new_slab(s, taken, NUMA_NO_NODE);
 	if (!page) {
 		any = true;
 		goto again;
@@ -563,106 +564,6 @@ void slub_flush_cpu(struct kmem_cache *s, unsigned int cpu)
 	arch_irq_restore(flags);
 }
 
-/*
- * Move up to max empty slabs off node n's list and its min-order list
- * onto 'out'. n's lock held.
- */
-static unsigned long take_empty(struct kmem_cache_node *n, struct list_head *out,
-				unsigned long max)
-{
-	struct page *page, *tmp;
-	unsigned long took = 0;
-
-	list_for_each_entry_safe(page, tmp, &n->partial, lru) {
-		if (took == max)
-			break;
-		/* Under the lock nothing can allocate from it: empty stays empty. */
-		if (slub_inuse(READ_ONCE(page->counters)) == 0) {
-			slub_node_unlist(n, page);
-			list_add(&page->lru, out);
-			took++;
-		}
-	}
-	list_for_each_entry_safe(page, tmp, &n->min_slabs, lru) {
-		if (took == max)
-			break;
-		if (slub_inuse(READ_ONCE(page->counters)) == 0) {
-			list_move(&page->lru, out);
-			took++;
-		}
-	}
-	return took;
-}
-
-/*
- * slub_node_release_empty - free every empty slab on every node's lists.
- * Returns how many. Interrupts on or off, no lock held.
- */
-unsigned long slub_node_release_empty(struct kmem_cache *s)
-{
-	unsigned long flags, took = 0;
-
-	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {
-		struct list_head discard = LIST_HEAD_INIT(discard);
-		struct kmem_cache_node *n = &s->node[nid];
-
-		if (nid && !numa_node_online(nid))
-			continue;
-		flags = spin_lock_irqsave(&n->list_lock);
-		stat(s, node_locks, 1);
-		took += take_empty(n, &discard, ~0UL);
-		spin_unlock_irqrestore(&n->list_lock, flags);
-		slub_discard_list(s, &discard);
-	}
-	return took;
-}
-
-/*
- * slub_count_free - free objects on node nid's partial and min-order
- * slabs (the objects slabinfo calls inactive), and in *empty the empty
- * slabs among them; nid NUMA_NO_NODE: every node's. Takes the node locks
- * in turn.
- */
-unsigned long slub_count_free(struct kmem_cache *s, unsigned int nid, unsigned long *empty)
-{
-	unsigned long flags, free = 0, e = 0;
-	struct kmem_cache_node *n;
-	struct page *page;
-
-	if (nid == NUMA_NO_NODE) {
-		for (unsigned int i = 0; i < MAX_NUMNODES; i++) {
-			unsigned long ei;
-
-			if (i && !numa_node_online(i))
-				continue;
-			free += slub_count_free(s, i, &ei);
-			e += ei;
-		}
-		if (empty)
-			*empty = e;
-		return free;
-	}
-	n = &s->node[nid];
-	flags = spin_lock_irqsave(&n->list_lock);
-	stat(s, node_locks, 1);
-	list_for_each_entry(page, &n->partial, lru) {
-		unsigned int inuse = slub_inuse(READ_ONCE(page->counters));
-
-		free += slub_geom(page)->num - inuse;
-		e += inuse == 0;
-	}
-	list_for_each_entry(page, &n->min_slabs, lru) {
-		unsigned int inuse = slub_inuse(READ_ONCE(page->counters));
-
-		free += slub_geom(page)->num - inuse;
-		e += inuse == 0;
-	}
-	spin_unlock_irqrestore(&n->list_lock, flags);
-	if (empty)
-		*empty = e;
-	return free;
-}
-
 /* kmem_cache_drain_local: see slab.h. */
 void kmem_cache_drain_local(struct kmem_cache *cachep)
 {
@@ -761,7 +662,7 @@ static bool reap_cache(struct kmem_cache *s)
 			if (n->alloc_touched)
 				n->alloc_touched = 0;
 			else
-				worked |= take_empty(n, &discard, ~0UL) != 0;
+				worked |= slub_take_empty(n, &discard, ~0UL) != 0;
 		}
 		spin_unlock(&n->list_lock);
 	}
@@ -776,6 +677,7 @@ void slab_reap(void)
 	struct kmem_cache *s;
 	bool worked = false;
 
+	slub_nodes_check();	/* before the lock: a refresh takes it */
 	if (slab_state == SLAB_UP && spin_trylock(&slab_caches_lock)) {
 		list_for_each_entry(s, &slab_caches, list)
 			worked |= reap_cache(s);

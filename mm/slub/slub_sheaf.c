@@ -115,6 +115,7 @@ void slub_sheaf_setup(struct kmem_cache *s)
 				SLUB_BARN_BYTES / ((unsigned long)s->sheaf_capacity * s->size)));
 		spin_lock_init(&b->lock);
 	}
+	slub_nodes_check();
 	s->node_check = slub_node_check_of(s);
 	s->sheaf_key = per_cpu_key(slub_sheaf, offsetof(struct slub_sheaf_slots, main) +
 					       s->slot * sizeof(struct slub_sheaf *));

@@ -270,7 +270,8 @@ static int remote_free(void)
 	kmem_cache_free(c, local);
 	NX(!CONFIG_SLUB_SHEAVES || in_cpu_sheaf(c, 0, local), "a local free missed the sheaf");
 	if (CONFIG_SLAB_STATS)
-		NX(c->stats.free_remote >= 2, "free_remote %lu", c->stats.free_remote);
+		NX(c->stats.free_remote >= (CONFIG_SLUB_SHEAVES ? 2UL : 1UL), "free_remote %lu",
+		   c->stats.free_remote);
 	NX(kmem_cache_check(c) == 0, "check failed");
 	/* Everything back: the slab leaves node 1 empty, or stays at its front. */
 	host_set_cpu(6);
