@@ -200,7 +200,6 @@ void slub_discard_slab(struct kmem_cache *s, struct page *page)
 	if (min)
 		atomic_long_sub(&slub_node_of(s, page)->nr_min, 1);
 	atomic_long_sub(&slub_node_of(s, page)->nr_slabs, 1);
-	page->active = 0;
 	free_pages(page, g->order);
 	stat(s, discarded, 1);
 }

@@ -885,9 +885,10 @@ retry:
  * (the magic division) of a slab page of s: kfree found its page
  * ('on_slab'), kmem_cache_free checks it here (slab_obj_head). Then, with
  * interrupts off, push it on this CPU's main sheaf and leave its mark in
- * its free word, unless the sheaf is full (or none) or the word says x is
- * free already (slub_fw_free, the double-free test: see above):
- * slub_sheaf_free_slow, which restores interrupts itself. Anything not on
+ * its free word, unless the sheaf is full (or none), the word says x is
+ * free already (slub_fw_free, the double-free test: see above), or the
+ * machine has several memory nodes (s->node_check: x may be another
+ * node's): slub_sheaf_free_slow, which restores interrupts itself. Anything not on
  * a boundary of a slab of s goes to slab_free_slow, which reports it; so
  * does every object of a min-order slab (kfree passes the twin, whose
  * obj_bound 0 fails the boundary test; kmem_cache_free finds the page
@@ -918,8 +919,8 @@ static __always_inline void slub_free(struct kmem_cache *s, void *x, const char 
 	flags = arch_irq_save();
 	sh = slub_this_main(s);
 	n = sh->size;
-	if (unlikely(n >= sh->capacity || slub_fw_free(s, *slot, mark) ||
-		     (s->node_check && slub_obj_remote(x)))) {
+	/* node_check: every free to the slow path, which tests x's node (no frame here). */
+	if (unlikely(n >= sh->capacity || slub_fw_free(s, *slot, mark) || s->node_check)) {
 		slub_sheaf_free_slow(x, s, fn, on_slab, flags);
 		return;
 	}

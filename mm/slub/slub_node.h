@@ -15,7 +15,8 @@
  * CPU's (Quarry never migrates). slub_obj_remote - whether x, an object on
  * a slab page, lies on another node than that: such a free goes past the
  * sheaves to its own slab. Tested only when s->node_check (several memory
- * nodes), inline: no call, so the free fast path keeps no frame.
+ * nodes), by the sheaves' free slow path: the fast path only tests
+ * node_check, so that it keeps no frame.
  */
 extern uint8_t slub_cpu_nid[NR_CPUS];
 static __always_inline unsigned int slub_local_nid(void)

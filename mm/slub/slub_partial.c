@@ -190,6 +190,39 @@ static struct page *node_take(struct kmem_cache *s, struct kmem_cache_node *n,
 }
 
 /*
+ * A CPU slab from other nodes' partial lists than the CPU's node nid,
+ * nearest first (node_take: ready ones, any when 'any'), none for the CPU's
+ * partial list: its first object returned, the rest the CPU freelist; or
+ * NULL. Out of line: one-node machines never come here. Interrupts off.
+ */
+static __noinline void *remote_cpu_slab(struct kmem_cache *s, struct kmem_cache_cpu *c,
+					unsigned int nid, bool any)
+{
+	struct kmem_cache_cpu_partial *p = &s->cpu[smp_processor_id()];
+	unsigned int f;
+
+	for (unsigned int i = 1; (f = slub_fallback_nid(nid, i)) != NUMA_NO_NODE; i++) {
+		struct kmem_cache_node *n = &s->node[f];
+		struct page *page;
+		void *x = NULL;
+
+		if (!READ_ONCE(n->nr_partial))
+			continue;
+		spin_lock(&n->list_lock);
+		stat(s, node_locks, 1);
+		page = node_take(s, n, p, true, 0, any);
+		if (page)
+			x = slub_freeze_take(s, page);
+		spin_unlock(&n->list_lock);
+		if (page) {
+			stat(s, node_alloc, 1);
+			return cpu_install(s, c, x);
+		}
+	}
+	return NULL;
+}
+
+/*
  * A new CPU slab: the first of this CPU's partial slabs that is ready
  * (slab_ready), else the node's first ready one (and up to half of
  * cpu_partial more onto the CPU's list), else a new one; if none can be
@@ -205,6 +238,7 @@ static void *cpu_new_slab(struct kmem_cache *s, struct kmem_cache_cpu *c, struct
 {
 	struct kmem_cache_cpu_partial *p = &s->cpu[smp_processor_id()];
 	unsigned int nid = slub_local_nid(), taken;
+	struct kmem_cache_node *n = &s->node[nid];
 	struct page *page = NULL;
 	bool any = false;
 	void *x, *rest;
@@ -223,17 +257,12 @@ again:
 	 * the others nearest first: only a CPU slab from those, none for the
 	 * CPU's partial list (which holds its node's slabs).
 	 */
-	for (unsigned int i = 0, f = nid; f != NUMA_NO_NODE; f = slub_fallback_nid(nid, ++i)) {
-		struct kmem_cache_node *n = &s->node[f];
+	if (READ_ONCE(n->nr_partial)) {
 		unsigned int room = s->cpu_partial - MIN(s->cpu_partial, p->nr_partial);
 
-		if (i == 1 && !any && !slub_node_low(nid, s->order))
-			break;
-		if (!READ_ONCE(n->nr_partial))
-			continue;
 		spin_lock(&n->list_lock);
 		stat(s, node_locks, 1);
-		page = node_take(s, n, p, true, any || i ? 0 : MIN(room, s->cpu_partial / 2), any);
+		page = node_take(s, n, p, true, any ? 0 : MIN(room, s->cpu_partial / 2), any);
 		if (page)
 			x = slub_freeze_take(s, page);
 		spin_unlock(&n->list_lock);
@@ -241,9 +270,10 @@ again:
 			stat(s, node_alloc, 1);
 			return cpu_install(s, c, x);
 		}
-		if (!slub_multi_node)
-			break;
 	}
+	if (unlikely(slub_multi_node) && (any || slub_node_low(nid, s->order)) &&
+	    (x = remote_cpu_slab(s, c, nid, any)) != NULL)
+		return x;
 	if (any)
 		return slub_min_alloc(s, sh, want);
 	/* Object 0 is returned; objects 1..taken-1 go into the sheaf. */
