@@ -190,17 +190,19 @@ static struct page *node_take(struct kmem_cache *s, struct kmem_cache_node *n,
 }
 
 /*
- * A CPU slab from other nodes' partial lists than the CPU's node nid,
- * nearest first (node_take: ready ones, any when 'any'), none for the CPU's
+ * A CPU slab from other nodes' partial lists than the CPU's node, when
+ * that looks out of free blocks or 'any' (no slab can be made), nearest first (node_take: ready ones, any when 'any'), none for the CPU's
  * partial list: its first object returned, the rest the CPU freelist; or
  * NULL. Out of line: one-node machines never come here. Interrupts off.
  */
 static __noinline void *remote_cpu_slab(struct kmem_cache *s, struct kmem_cache_cpu *c,
-					unsigned int nid, bool any)
+					bool any)
 {
 	struct kmem_cache_cpu_partial *p = &s->cpu[smp_processor_id()];
-	unsigned int f;
+	unsigned int nid = slub_local_nid(), f;
 
+	if (!any && !slub_node_low(nid, s->order))
+		return NULL;
 	for (unsigned int i = 1; (f = slub_fallback_nid(nid, i)) != NUMA_NO_NODE; i++) {
 		struct kmem_cache_node *n = &s->node[f];
 		struct page *page;
@@ -237,9 +239,9 @@ static void *cpu_new_slab(struct kmem_cache *s, struct kmem_cache_cpu *c, struct
 			  unsigned int want)
 {
 	struct kmem_cache_cpu_partial *p = &s->cpu[smp_processor_id()];
-	unsigned int nid = slub_local_nid(), taken;
-	struct kmem_cache_node *n = &s->node[nid];
+	struct kmem_cache_node *n;
 	struct page *page = NULL;
+	unsigned int taken;
 	bool any = false;
 	void *x, *rest;
 
@@ -257,6 +259,7 @@ again:
 	 * the others nearest first: only a CPU slab from those, none for the
 	 * CPU's partial list (which holds its node's slabs).
 	 */
+	n = slub_local_node(s);
 	if (READ_ONCE(n->nr_partial)) {
 		unsigned int room = s->cpu_partial - MIN(s->cpu_partial, p->nr_partial);
 
@@ -271,8 +274,7 @@ again:
 			return cpu_install(s, c, x);
 		}
 	}
-	if (unlikely(slub_multi_node) && (any || slub_node_low(nid, s->order)) &&
-	    (x = remote_cpu_slab(s, c, nid, any)) != NULL)
+	if (unlikely(slub_multi_node) && (x = remote_cpu_slab(s, c, any)) != NULL)
 		return x;
 	if (any)
 		return slub_min_alloc(s, sh, want);
