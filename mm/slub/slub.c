@@ -187,6 +187,7 @@ struct page *slub_new_min_slab(struct kmem_cache *s, unsigned int nid)
 void slub_discard_slab(struct kmem_cache *s, struct page *page)
 {
 	const struct kmem_cache *g = slub_geom(page);
+	struct kmem_cache_node *n = slub_node_of(s, page);
 	bool min = g != s;	/* its twin */
 
 	BUG_ON(slub_inuse(page->counters) != 0 || (slub_frozen(page->counters) && !min));
@@ -198,8 +199,8 @@ void slub_discard_slab(struct kmem_cache *s, struct page *page)
 	page->slub_freelist = NULL;
 	page->counters = 0;
 	if (min)
-		atomic_long_sub(&slub_node_of(s, page)->nr_min, 1);
-	atomic_long_sub(&slub_node_of(s, page)->nr_slabs, 1);
+		atomic_long_sub(&n->nr_min, 1);
+	atomic_long_sub(&n->nr_slabs, 1);
 	free_pages(page, g->order);
 	stat(s, discarded, 1);
 }

@@ -227,6 +227,7 @@ void *slub_alloc_node_slow(struct kmem_cache *s, unsigned int nid)
 	unsigned long flags;
 	void *x;
 
+	ASSERT(nid < MAX_NUMNODES);
 	if (unlikely(slub_debug_on(s))) {
 		x = slub_debug_alloc(s, nid);
 		stat(s, shared.allocs, x != NULL);
@@ -259,6 +260,7 @@ unsigned long slub_take_empty(struct kmem_cache_node *n, struct list_head *out,
 	struct page *page, *tmp;
 	unsigned long took = 0;
 
+	assert_spin_locked(&n->list_lock);
 	list_for_each_entry_safe(page, tmp, &n->partial, lru) {
 		if (took == max)
 			break;

@@ -540,10 +540,29 @@ static void cpu_deactivate(struct kmem_cache *s, struct kmem_cache_cpu *c, bool 
 }
 
 /*
+ * p, this CPU's partial list, is full: send it to the nodes but for
+ * cpu_partial / 2 ready slabs, and top it up from the CPU's node's ready
+ * ones. Out of line: the common case keeps no frame. Interrupts off.
+ */
+static __noinline void put_cpu_partial_flush(struct kmem_cache *s,
+					     struct kmem_cache_cpu_partial *p)
+{
+	struct list_head discard = LIST_HEAD_INIT(discard);
+	struct kmem_cache_node *held = NULL, *n = slub_local_node(s);
+
+	stat(s, node_locks, 1);
+	unfreeze_partials(s, p, &held, &discard, s->cpu_partial / 2);
+	slub_node_lock(&held, n);
+	node_take(s, n, p, false, s->cpu_partial / 2 - p->nr_partial, false);
+	slub_node_unlock(&held);
+	slub_discard_list(s, &discard);
+}
+
+/*
  * slub_put_cpu_partial - a free froze the full slab 'page' for this CPU:
  * put it at the tail of this CPU's partial list, first sending the list to
- * the node if it is full (all but cpu_partial / 2 ready slabs, topped up
- * from the node: see above). Interrupts on or off.
+ * the nodes if it is full (all but cpu_partial / 2 ready slabs, topped up
+ * from the CPU's node: put_cpu_partial_flush). Interrupts on or off.
  */
 void slub_put_cpu_partial(struct kmem_cache *s, struct page *page)
 {
@@ -551,17 +570,8 @@ void slub_put_cpu_partial(struct kmem_cache *s, struct page *page)
 	struct kmem_cache_cpu_partial *p = &s->cpu[smp_processor_id()];
 
 	this_cpu_inc(slub_events);
-	if (p->nr_partial >= s->cpu_partial) {
-		struct list_head discard = LIST_HEAD_INIT(discard);
-		struct kmem_cache_node *held = NULL, *n = slub_local_node(s);
-
-		stat(s, node_locks, 1);
-		unfreeze_partials(s, p, &held, &discard, s->cpu_partial / 2);
-		slub_node_lock(&held, n);
-		node_take(s, n, p, false, s->cpu_partial / 2 - p->nr_partial, false);
-		slub_node_unlock(&held);
-		slub_discard_list(s, &discard);
-	}
+	if (p->nr_partial >= s->cpu_partial)
+		put_cpu_partial_flush(s, p);
 	list_add_tail(&page->lru, &p->partial);
 	p->nr_partial++;
 	stat(s, cpu_partial_free, 1);
