@@ -70,10 +70,11 @@
  *
  * Locking: the sheaves of a CPU change only on that CPU with interrupts
  * off (or, for kmem_cache_destroy, on any CPU while no CPU uses the
- * cache). Lock order: slab_caches_lock -> node.list_lock -> barn.lock ->
- * zone lock; the barn lock is taken with interrupts off and nothing else
- * is taken under it but for kmem_cache_check, which holds the node lock.
- * Departures from Linux: one node, one barn; no kfree_rcu sheaf, no
+ * cache). Lock order: slab_caches_lock -> node[nid].list_lock ->
+ * node[nid].barn.lock -> zone lock; a barn lock is taken with interrupts
+ * off and nothing else is taken under it but for kmem_cache_check, which
+ * holds the node locks. A CPU uses its memory node's barn only.
+ * Departures from Linux: no kfree_rcu sheaf, no
  * prefilled sheaves API; sheaves for every cache without debugging (not
  * by a caller's request); the reap releases idle CPUs' sheaves.
  */
