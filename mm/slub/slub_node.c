@@ -50,13 +50,13 @@ static bool has_memory(unsigned int nid)
 	return numa_node_online(nid) && numa_node_range(nid, 0, &r);
 }
 
-/* slub_node_check_of: see slub_def.h. */
+/* slub_node_check_of: see mm/slub/slub_node.h. */
 bool slub_node_check_of(const struct kmem_cache *s)
 {
 	return slub_multi_node && s->sheaf_capacity;
 }
 
-/* slub_nodes_refresh: see slub_def.h. */
+/* slub_nodes_refresh: see mm/slub/slub_node.h. */
 void slub_nodes_refresh(void)
 {
 	unsigned int nodes = numa_num_nodes(), mem = 0;
@@ -109,28 +109,28 @@ void slub_nodes_refresh(void)
 	WRITE_ONCE(nodes_seen, nodes);
 }
 
-/* slub_nodes_check: see slub_def.h. */
+/* slub_nodes_check: see mm/slub/slub_node.h. */
 void slub_nodes_check(void)
 {
 	if (unlikely(READ_ONCE(nodes_seen) != numa_num_nodes()))
 		slub_nodes_refresh();
 }
 
-/* slub_mem_nid: see slub_def.h. */
+/* slub_mem_nid: see mm/slub/slub_node.h. */
 unsigned int slub_mem_nid(unsigned int nid)
 {
 	slub_nodes_check();
 	return nid < MAX_NUMNODES ? mem_nid[nid] : mem_nid[0];
 }
 
-/* slub_fallback_nid: see slub_def.h. */
+/* slub_fallback_nid: see mm/slub/slub_node.h. */
 unsigned int slub_fallback_nid(unsigned int nid, unsigned int i)
 {
 	nid = nid < MAX_NUMNODES ? nid : 0;
 	return i < nr_fallback[nid] ? fallback[nid][i] : NUMA_NO_NODE;
 }
 
-/* slub_node_low: see slub_def.h. */
+/* slub_node_low: see mm/slub/slub_node.h. */
 bool slub_node_low(unsigned int nid, unsigned int order)
 {
 	return slub_multi_node && nr_free_pages_node(nid) < (2UL << order);
@@ -221,7 +221,7 @@ static void *node_new_slab(struct kmem_cache *s, unsigned int nid)
 	return x;
 }
 
-/* slub_alloc_node_slow: see slub_def.h. */
+/* slub_alloc_node_slow: see mm/slub/slub_node.h. */
 void *slub_alloc_node_slow(struct kmem_cache *s, unsigned int nid)
 {
 	unsigned long flags;
