@@ -123,7 +123,7 @@ SELFTEST_HOST(slub_host_random_operations)
 SELFTEST_HOST(slub_host_reap_and_drain_all)
 {
 	struct kmem_cache *c;
-	unsigned long pages, reaps;
+	unsigned long pages, reaps, partial;
 	void *keep[HOP_CPUS], *p, *extra = NULL;
 
 	slub_host_one_node();
@@ -178,10 +178,13 @@ SELFTEST_HOST(slub_host_reap_and_drain_all)
 		ST_EXPECT(slub_cpu_of(c, cpu)->freelist == SLUB_NO_SLAB &&
 			      c->cpu[cpu].nr_partial == 0,
 			  "CPU %u kept a slab through slab_drain_all", cpu);
-	/* Each CPU took a slab of its own; each keeps one live object, on the node's list. */
-	ST_EXPECT(slub_nr_slabs(c, false) == HOP_CPUS && slub_local_node(c)->nr_partial == HOP_CPUS,
+	/* Each CPU took a slab of its own; each keeps one live object, on its node's list. */
+	partial = 0;
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++)
+		partial += c->node[nid].nr_partial;
+	ST_EXPECT(slub_nr_slabs(c, false) == HOP_CPUS && partial == HOP_CPUS,
 		  "%ld slabs (%lu partial) after the drain, want %d",
-		  slub_nr_slabs(c, false), slub_local_node(c)->nr_partial, HOP_CPUS);
+		  slub_nr_slabs(c, false), partial, HOP_CPUS);
 	for (unsigned int cpu = 0; cpu < HOP_CPUS; cpu++)
 		kmem_cache_free(c, keep[cpu]);
 	ST_EXPECT(kmem_cache_check(c) == 0 && kmem_cache_destroy(c) == 0, "check or destroy");
