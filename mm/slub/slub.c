@@ -124,7 +124,10 @@ static __always_inline struct page *slab_make(struct kmem_cache *s, struct kmem_
 	}
 	page->slub_freelist = next;
 	page->counters = slub_counters(taken, g->num, false);
-	atomic_long_add(&s->node.nr_slabs, 1);
+	page->active = page_to_nid(page);	/* slub_slab_nid */
+	atomic_long_add(&slub_node_of(s, page)->nr_slabs, 1);
+	if (g != s)
+		atomic_long_add(&slub_node_of(s, page)->nr_min, 1);
 	stat(s, shared.slabs_made, 1);
 	return page;
 }
@@ -136,13 +139,17 @@ static __always_inline struct page *slab_make(struct kmem_cache *s, struct kmem_
  * the first 'taken' objects (slub_obj 0..taken-1, chained to nothing)
  * count as in use and belong to the caller, who hands them out by address
  * (a sheaf refill: no free pointer written and read back for them). Debug
- * caches get guards and poison, ctor caches constructed objects. Returns
- * NULL when no block of s's order is free (the caller may then take
- * slub_new_min_slab). Interrupts on or off, no lock held.
+ * caches get guards and poison, ctor caches constructed objects. Its
+ * pages come from node nid (NUMA_NO_NODE: the running CPU's), or the
+ * nearest node the page allocator falls back to; the slab is its pages'
+ * node's (slub_slab_nid). Returns NULL when no block of s's order is free
+ * (the caller may then take slub_new_min_slab). Interrupts on or off, no
+ * lock held.
  */
-struct page *slub_new_slab(struct kmem_cache *s, unsigned int taken)
+struct page *slub_new_slab(struct kmem_cache *s, unsigned int taken, unsigned int nid)
 {
-	struct page *page = alloc_pages(s->order);
+	struct page *page = nid == NUMA_NO_NODE ? alloc_pages(s->order)
+						: alloc_pages_node(nid, s->order);
 
 	if (!page) {
 		stat(s, new_failed, 1);
@@ -152,22 +159,21 @@ struct page *slub_new_slab(struct kmem_cache *s, unsigned int taken)
 }
 
 /*
- * slub_new_min_slab - slub_new_slab(s, 0) at the order of s's twin, the
- * smallest that holds an object (mm/slub/slub_def.h): its pages name the twin,
- * and it counts in nr_min too. NULL when s has no twin or memory is out.
- * Interrupts on or off, no lock held.
+ * slub_new_min_slab - slub_new_slab(s, 0, nid) at the order of s's twin,
+ * the smallest that holds an object (mm/slub/slub_def.h): its pages name
+ * the twin, and it counts in nr_min too. NULL when s has no twin or memory
+ * is out. Interrupts on or off, no lock held.
  */
-struct page *slub_new_min_slab(struct kmem_cache *s)
+struct page *slub_new_min_slab(struct kmem_cache *s, unsigned int nid)
 {
 	struct kmem_cache *g = s->min_cache;
 	struct page *page;
 
 	if (!g)
 		return NULL;
-	page = alloc_pages(g->order);
+	page = nid == NUMA_NO_NODE ? alloc_pages(g->order) : alloc_pages_node(nid, g->order);
 	if (!page)
 		return NULL;
-	atomic_long_add(&s->node.nr_min, 1);
 	stat(s, new_min, 1);
 	return slab_make(s, g, page, 0);
 }
@@ -181,6 +187,7 @@ struct page *slub_new_min_slab(struct kmem_cache *s)
 void slub_discard_slab(struct kmem_cache *s, struct page *page)
 {
 	const struct kmem_cache *g = slub_geom(page);
+	struct kmem_cache_node *n = slub_node_of(s, page);
 	bool min = g != s;	/* its twin */
 
 	BUG_ON(slub_inuse(page->counters) != 0 || (slub_frozen(page->counters) && !min));
@@ -192,8 +199,8 @@ void slub_discard_slab(struct kmem_cache *s, struct page *page)
 	page->slub_freelist = NULL;
 	page->counters = 0;
 	if (min)
-		atomic_long_sub(&s->node.nr_min, 1);
-	atomic_long_sub(&s->node.nr_slabs, 1);
+		atomic_long_sub(&n->nr_min, 1);
+	atomic_long_sub(&n->nr_slabs, 1);
 	free_pages(page, g->order);
 	stat(s, discarded, 1);
 }
@@ -243,15 +250,20 @@ static __noinline void free_double(struct kmem_cache *s, void *x, const char *fn
 }
 
 /*
- * The free of x empties an unfrozen slab (or did when last read): take the
- * node lock, then push; free the slab if the node has slub_node_spare,
- * else move it to the front of the node's list. The slab is on the node's partial list while it is unfrozen
- * with a free object, and the lock keeps it there.
+ * The free of x needs its slab's node lock (or did when last read): it
+ * empties an unfrozen slab, or it is the first free into an unfrozen full
+ * slab of another node than the running CPU's (a full slab of the CPU's
+ * node is frozen for this CPU instead, as without nodes). Take the lock
+ * of the slab's node, then push; a full slab goes onto its node's list,
+ * an empty one is freed if the node has slub_node_spare, else moved to
+ * the front of the node's list. The slab is on its node's partial list
+ * while it is unfrozen with a free object, and the lock keeps it there.
  */
-static __noinline void free_to_empty(struct kmem_cache *s, struct page *page, void *x,
-				     const char *fn)
+static __noinline void free_to_node(struct kmem_cache *s, struct page *page, void *x,
+				    const char *fn)
 {
-	struct kmem_cache_node *n = &s->node;
+	struct kmem_cache_node *n = slub_node_of(s, page);
+	bool local = !slub_multi_node || slub_slab_nid(page) == slub_local_nid();
 	unsigned long flags, counters, new;
 	void *prior;
 
@@ -267,7 +279,7 @@ static __noinline void free_to_empty(struct kmem_cache *s, struct page *page, vo
 			return;
 		}
 		new = counters - 1;
-		if (!slub_frozen(counters) && slub_is_end(prior))
+		if (!slub_frozen(counters) && slub_is_end(prior) && local)
 			new |= SLUB_FROZEN;	/* it became full meanwhile */
 		slub_set_fp(s, x, prior);
 		if (slub_page_cmpxchg(s, page, (unsigned long)prior, counters,
@@ -276,14 +288,23 @@ static __noinline void free_to_empty(struct kmem_cache *s, struct page *page, vo
 		stat(s, page_retries, 1);
 	}
 	stat(s, free_slow, 1);
-	if (slub_frozen(counters) || slub_inuse(new) != 0) {
+	if (slub_frozen(counters) || slub_frozen(new)) {
 		spin_unlock_irqrestore(&n->list_lock, flags);
-		if (!slub_frozen(counters) && slub_frozen(new))
+		if (!slub_frozen(counters))
 			slub_put_cpu_partial(s, page);
 		return;
 	}
-	if (slub_node_spare(s, page)) {
-		slub_node_unlist(s, page);
+	if (slub_is_end(prior)) {	/* full, on no list: onto its node's */
+		stat(s, free_remote, 1);
+		list_add_tail(&page->lru, &n->partial);
+		n->nr_partial++;
+	}
+	if (slub_inuse(new) != 0) {
+		spin_unlock_irqrestore(&n->list_lock, flags);
+		return;
+	}
+	if (slub_node_spare(s, n, page)) {
+		slub_node_unlist(n, page);
 		spin_unlock_irqrestore(&n->list_lock, flags);
 		slub_discard_slab(s, page);
 		return;
@@ -300,9 +321,10 @@ static __noinline void free_to_empty(struct kmem_cache *s, struct page *page, vo
 /*
  * What page_push did: pushed, or nothing because the push is a double free
  * (an object of it on top of the page freelist, or fewer objects in use
- * than it frees) or would empty an unfrozen slab (free_to_empty's case).
+ * than it frees) or needs the slab's node lock (free_to_node's cases: it
+ * would empty an unfrozen slab, or make another node's full slab partial).
  */
-enum page_push_result { PAGE_PUSHED, PAGE_PUSH_DOUBLE, PAGE_PUSH_EMPTIES };
+enum page_push_result { PAGE_PUSHED, PAGE_PUSH_DOUBLE, PAGE_PUSH_LOCKED };
 
 /*
  * page_push - push the chain head..tail of cnt objects (linked to each
@@ -329,10 +351,15 @@ static __always_inline enum page_push_result page_push(struct kmem_cache *s, str
 				goto double_free;
 		new = counters - cnt;
 		if (!slub_frozen(counters)) {
-			if (slub_is_end(prior))
+			if (slub_is_end(prior)) {
+				/* Another node's goes onto that node's list: free_to_node. */
+				if (unlikely(slub_multi_node) &&
+				    slub_slab_nid(page) != slub_local_nid())
+					return PAGE_PUSH_LOCKED;
 				new |= SLUB_FROZEN; /* full: it becomes this CPU's partial slab */
-			else if (unlikely(slub_inuse(new) == 0))
-				return PAGE_PUSH_EMPTIES;
+			} else if (unlikely(slub_inuse(new) == 0)) {
+				return PAGE_PUSH_LOCKED;
+			}
 		}
 		slub_set_fp(s, tail, prior);
 		if (slub_page_cmpxchg(s, page, (unsigned long)prior, counters,
@@ -354,10 +381,10 @@ double_free:
 /*
  * __slab_free - push x onto its slab's page freelist (page_push). 'page' is
  * the slab's head page; x is on one of its object boundaries. A double
- * free is reported; a free that empties an unfrozen slab goes to
- * free_to_empty. 'caller' (a constant at each call): x comes from a
- * caller's free, which the shared frees counter counts once taken (not
- * an object a sheaf gives back). A double free that only free_to_empty's
+ * free is reported; a free that needs the node lock goes to free_to_node.
+ * 'caller' (a constant at each call): x comes from a caller's free, which
+ * the shared frees counter counts once taken (not an object a sheaf gives
+ * back). A double free that only free_to_node's
  * locked re-check finds (two CPUs freeing x at once) counts in both frees
  * and bad frees.
  */
@@ -374,10 +401,10 @@ static __always_inline void __slab_free(struct kmem_cache *s, struct page *page,
 	case PAGE_PUSH_DOUBLE:
 		free_double(s, x, fn, prior == x);
 		break;
-	case PAGE_PUSH_EMPTIES:
+	case PAGE_PUSH_LOCKED:
 		if (caller)
 			stat(s, shared.frees, 1);
-		free_to_empty(s, page, x, fn);
+		free_to_node(s, page, x, fn);
 		break;
 	}
 }
@@ -506,8 +533,8 @@ void slab_free_slow(void *x, struct kmem_cache *s, const char *fn)
 /*
  * free_chain - push the chain objs[0..cnt) of the slab headed by page
  * (linked to the next by their free pointers) onto its page freelist with
- * page_push. False, with nothing done, when that would empty the slab
- * unfrozen or is a double free: the caller then frees them one by one,
+ * page_push. False, with nothing done, when that needs the node lock
+ * (free_to_node) or is a double free: the caller then frees them one by one,
  * which handles and reports those.
  */
 static bool free_chain(struct kmem_cache *s, struct page *page, void **objs, unsigned int cnt)
@@ -633,11 +660,34 @@ void *kmem_cache_alloc(struct kmem_cache *cachep)
 	return slab_alloc(cachep);
 }
 
-/* kmem_cache_alloc_node: see slab.h. */
+/*
+ * kmem_cache_alloc_node: see slab.h. The node's memory node (a node
+ * without memory: the nearest with) gets the request. The running CPU's
+ * node: the fast paths, unless what they give is another node's (a refill
+ * when the node was full, a slab made before the topology was known),
+ * which goes back. Another node: slub_alloc_node_slow. One memory node:
+ * kmem_cache_alloc.
+ */
 void *kmem_cache_alloc_node(struct kmem_cache *cachep, unsigned int node)
 {
-	(void)slab_node_arg(cachep, node, "kmem_cache_alloc_node");
-	return kmem_cache_alloc(cachep);
+	void *x;
+
+	node = slab_node_arg(cachep, node, "kmem_cache_alloc_node");
+	if (node != NUMA_NO_NODE)
+		node = slub_mem_nid(node);
+	if (node == NUMA_NO_NODE || !slub_multi_node)
+		return kmem_cache_alloc(cachep);
+	if (CONFIG_SLAB_DEBUG && unlikely(slab_cache_refused(cachep, "kmem_cache_alloc_node", true)))
+		return NULL;
+	if (unlikely(fault_attr_on(&failslab)))
+		return slab_alloc_failslab(cachep);
+	if (node == slub_local_nid() && !slub_debug_on(cachep)) {
+		x = slab_alloc(cachep);
+		if (!x || likely(page_to_nid(virt_to_page(x)) == node))
+			return x;
+		slab_free(cachep, x, "kmem_cache_alloc_node");
+	}
+	return slub_alloc_node_slow(cachep, node);
 }
 
 /* kmem_cache_free: see slab.h. */

@@ -163,6 +163,16 @@ static void calculate_sizes(struct kmem_cache *s, size_t size, size_t align, uns
 	s->size = (unsigned int)ALIGN_UP(end, ralign);
 }
 
+/* Every node's lists and lock of a cache being made (its barns: slub_sheaf_setup). */
+static void slub_nodes_init(struct kmem_cache *s)
+{
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {
+		spin_lock_init(&s->node[nid].list_lock);
+		INIT_LIST_HEAD(&s->node[nid].partial);
+		INIT_LIST_HEAD(&s->node[nid].min_slabs);
+	}
+}
+
 /*
  * Give s its min-order twin if a smaller slab than s's holds an object
  * (see above). False when the twin cannot be allocated. slab_state is
@@ -195,9 +205,7 @@ static bool min_cache_make(struct kmem_cache *s)
 	t->obj_magic = s->obj_magic;
 	t->obj_bound = 0;
 	t->min_of = s;
-	spin_lock_init(&t->node.list_lock);
-	INIT_LIST_HEAD(&t->node.partial);
-	INIT_LIST_HEAD(&t->node.min_slabs);
+	slub_nodes_init(t);
 	INIT_LIST_HEAD(&t->list);
 	s->min_cache = t;
 	return true;
@@ -263,9 +271,7 @@ bool kmem_cache_setup(struct kmem_cache *s, const char *name, size_t size, size_
 		s->cpu_partial = DIV_ROUND_UP(objs * 2, s->num);
 	}
 	s->reuse_free = MAX(1U, s->num / 4);
-	spin_lock_init(&s->node.list_lock);
-	INIT_LIST_HEAD(&s->node.partial);
-	INIT_LIST_HEAD(&s->node.min_slabs);
+	slub_nodes_init(s);
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
 		INIT_LIST_HEAD(&s->cpu[cpu].partial);
 	INIT_LIST_HEAD(&s->list);
@@ -286,7 +292,7 @@ bool kmem_cache_setup(struct kmem_cache *s, const char *name, size_t size, size_
 /* Objects still allocated: every slab's objects less the free ones on the node's lists. */
 static unsigned long cache_live_objects(struct kmem_cache *s)
 {
-	unsigned long free = slub_count_free(s, NULL);
+	unsigned long free = slub_count_free(s, NUMA_NO_NODE, NULL);
 
 	return slub_total_objects(s) - free;
 }
@@ -328,12 +334,12 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 	if (live) {
 		printk("slub: kmem_cache_destroy(%s): %lu objects still allocated; cache kept "
 		       "with its %ld slabs, so that they can still be freed\n", cachep->name, live,
-		       atomic_long_read(&cachep->node.nr_slabs));
+		       slub_nr_slabs(cachep, false));
 		cachep->dead = true;
 		slab_caches_add(cachep);
 		return -EBUSY;
 	}
-	BUG_ON(atomic_long_read(&cachep->node.nr_slabs) != 0);
+	BUG_ON(slub_nr_slabs(cachep, false) != 0);
 	slot_put(cachep);
 	min_cache_free(cachep);
 	kmem_cache_free(&kmem_cache_boot, cachep);

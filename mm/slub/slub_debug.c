@@ -116,31 +116,37 @@ static void cut_freelist(struct kmem_cache *s, struct page *page)
 
 	WRITE_ONCE(page->slub_freelist, (void *)((uintptr_t)page_address(page) | SLUB_END_TAG));
 	WRITE_ONCE(page->counters, slub_counters(num, num, false));
-	slub_node_unlist(s, page);
+	slub_node_unlist(slub_node_of(s, page), page);
 }
 
 /*
  * slub_debug_alloc - allocation for a debug cache: the first object of
- * the first partial slab (a new slab when there is none: a min-order one
- * when no block of the cache's order is free), taken under the node lock
- * with its free pointer checked, then checked and marked.
+ * the first partial slab of node nid (NUMA_NO_NODE: the running CPU's
+ * memory node), or of a new slab made there, or where the page allocator
+ * fell back (a min-order one when no block of the cache's order is free),
+ * taken under that node's lock with its free pointer checked, then
+ * checked and marked. Interrupts on or off.
  */
-void *slub_debug_alloc(struct kmem_cache *s)
+void *slub_debug_alloc(struct kmem_cache *s, unsigned int nid)
 {
-	struct kmem_cache_node *n = &s->node;
+	struct kmem_cache_node *n;
 	struct page *page;
 	unsigned long flags;
 	void *x, *next;
 
+	if (nid == NUMA_NO_NODE)
+		nid = slub_local_nid();
+	n = &s->node[nid];
 	flags = spin_lock_irqsave(&n->list_lock);
 	for (;;) {
 		if (list_empty(&n->partial)) {
 			spin_unlock_irqrestore(&n->list_lock, flags);
-			page = slub_new_slab(s, 0);
+			page = slub_new_slab(s, 0, nid);
 			if (!page)
-				page = slub_new_min_slab(s);
+				page = slub_new_min_slab(s, nid);
 			if (!page)
 				return NULL;
+			n = slub_node_of(s, page);	/* nid's, or where it fell back */
 			flags = spin_lock_irqsave(&n->list_lock);
 			list_add(&page->lru, &n->partial);
 			n->nr_partial++;
@@ -161,7 +167,7 @@ void *slub_debug_alloc(struct kmem_cache *s)
 		WRITE_ONCE(page->slub_freelist, next);
 		WRITE_ONCE(page->counters, page->counters + 1);
 		if (slub_is_end(next))
-			slub_node_unlist(s, page);
+			slub_node_unlist(n, page);
 		break;
 	}
 	n->ready_front = 0;	/* a listed slab lost a free object (slub_node_spare) */
@@ -179,7 +185,7 @@ void *slub_debug_alloc(struct kmem_cache *s)
  */
 void slub_debug_free(struct kmem_cache *s, struct page *page, void *x, const char *fn)
 {
-	struct kmem_cache_node *n = &s->node;
+	struct kmem_cache_node *n = slub_node_of(s, page);
 	unsigned long flags, counters;
 	unsigned int k = 0;
 	void *o, *prior;
@@ -221,7 +227,7 @@ void slub_debug_free(struct kmem_cache *s, struct page *page, void *x, const cha
 		n->nr_partial++;
 	}
 	if (slub_inuse(counters - 1) == 0 && n->nr_partial >= s->min_partial) {
-		slub_node_unlist(s, page);
+		slub_node_unlist(n, page);
 		spin_unlock_irqrestore(&n->list_lock, flags);
 		slub_discard_slab(s, page);
 		return;

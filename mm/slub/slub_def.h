@@ -36,7 +36,7 @@
  *
  * Sheaves (SLUB_SHEAVES=1, the default; mm/slub/slub_sheaf.c): in front of all
  * that, per CPU and cache, a main and a spare sheaf, arrays of free object
- * pointers, and per node (one) a barn of full and empty sheaves; the fast
+ * pointers, and per memory node a barn of full and empty sheaves; the fast
  * paths pop and push the main sheaf with interrupts off (slab_alloc_at,
  * slub_free), and the pair above is then the sheaves' source and sink
  * (refills and flushes, with interrupts off). Main's pointer sits in the
@@ -81,9 +81,33 @@
  * first free (debug caches' poison and red zones show those), and two
  * frees of one object racing on two CPUs.
  *
+ * Nodes (mm/slub/slub_node.c). s->node[nid] is memory node nid's part of
+ * the cache: its partial list, its min-order slabs, its counts and its
+ * barn. A slab is the node's its pages were on when it was made
+ * (page_to_nid; kept in its head page as slub_slab_nid, for the page
+ * allocator gives early boot's pages their node only once the topology is
+ * known): it is counted there and listed only there, whoever frees into it.
+ * A CPU's memory node (slub_local_nid) is its node, or the nearest node with
+ * memory for a CPU of a node without. A CPU's slow path takes its own
+ * partial slabs (its node's, but what a free froze before the topology was
+ * known), then its node's, then a new slab from alloc_pages (its node, or
+ * where the page allocator falls back, nearest first); only when its node
+ * looks out of free blocks (slub_node_low), or no slab can be made, does it
+ * take a CPU slab from other nodes' partial lists, nearest first, and it
+ * then takes none for its partial list. A free into another node's slab
+ * (s->node_check: several memory nodes; the free fast path's one extra test)
+ * goes past the sheaves to the slab, and a full slab it makes partial goes
+ * onto its own node's list under that node's lock, not onto the freeing
+ * CPU's partial list; so a sheaf and a barn hold their node's objects, but
+ * for what a refill took when the node had none. kmem_cache_alloc_node on
+ * the CPU's node takes the fast paths (and gives back what is another
+ * node's); on another node, slub_alloc_node_slow takes one object at a time
+ * from that node's partial slabs under its lock, or makes a new slab there
+ * and lists it, never a CPU slab.
+ *
  * Slab states: frozen (a CPU's slab, or on that CPU's partial list in
  * s->cpu[cpu]; only that CPU takes objects from it, others push lock-free
- * onto its page freelist); unfrozen with a free object, on the node's
+ * onto its page freelist); unfrozen with a free object, on its node's
  * partial list (up to max(min_partial, cpu_partial) of them may be empty,
  * at its front; debug caches: min_partial); full, on no list.
  * A partial slab becomes a CPU slab once reuse_free of its objects are free
@@ -107,13 +131,15 @@
  *
  * Lock order, outermost first, and what each lock protects:
  *  1. slab_caches_lock: the list of caches.
- *  2. node.list_lock: the node's partial list and nr_partial, its
- *     min-order slabs, and unfreezing a slab. Only taken with interrupts
- *     off.
- *  3. node.barn.lock: the barn's lists of full and empty sheaves. Only
- *     taken with interrupts off; held under the node lock only by
+ *  2. node[nid].list_lock: node nid's partial list and nr_partial, its
+ *     min-order slabs, and unfreezing a slab of nid. Only taken with
+ *     interrupts off. One node's at a time (slub_node_lock switches), but
+ *     for kmem_cache_check and the reap, which hold them all, taken in
+ *     ascending node order (the reap by trylocks).
+ *  3. node[nid].barn.lock: the barn's lists of full and empty sheaves. Only
+ *     taken with interrupts off; held under a node lock only by
  *     kmem_cache_check, and nothing else is taken under it.
- *  4. the buddy allocator's zone lock (slabs made and freed).
+ *  4. the buddy allocator's zone locks (slabs made and freed).
  *  5. the console lock (reports).
  * A slab's page freelist and counters are changed by one double-word
  * compare-and-exchange, not under a lock.
@@ -124,11 +150,23 @@
  * kmem_cache_destroy; its partial list and its sheaves only by that CPU
  * with interrupts off (or by destroy, for an idle cache).
  *
- * Departures from Linux: one node (Quarry has one memory node), so one
- * barn; no per-CPU page pointer; debug caches have no CPU slab and take
- * the node lock for every operation; the tick drives the reap, which also
- * gives back idle CPUs' sheaves and unused barns; sheaves for every cache
- * without debugging (not on a caller's request), no kfree_rcu sheaf.
+ * Invariants of nodes: a listed slab is on its own node's list
+ * (slub_slab_nid); node[nid]'s nr_slabs and nr_min count exactly the slabs
+ * of nid; a free never puts another node's object into a sheaf
+ * (node_check set); the rows of kmem_cache_slabinfo_node add up to the
+ * cache's.
+ *
+ * Departures from Linux: no per-CPU page pointer; debug caches have no CPU
+ * slab and take the node lock for every operation; the tick drives the
+ * reap, which also gives back idle CPUs' sheaves and unused barns; sheaves
+ * for every cache without debugging (not on a caller's request), no
+ * kfree_rcu sheaf. Nodes: one struct per possible node inside the cache (no
+ * pointers to allocate per online node); a CPU takes other nodes' partial
+ * slabs only when its node looks full (no remote_node_defrag_ratio); a
+ * full slab that a remote free makes partial goes to its node's list, not
+ * the freeing CPU's partial list; kmem_cache_alloc_node for another node
+ * installs no CPU slab; slabs made before the topology was known stay node
+ * 0's.
  */
 #ifndef MM_SLUB_DEF_H
 #define MM_SLUB_DEF_H
@@ -142,6 +180,7 @@
 #include "mm/slab.h"
 #include "mm/buddy.h"
 #include "mm/slab_debug.h"
+#include "kernel/numa.h"
 #include <asm/cmpxchg.h>
 #include <asm/processor.h>
 
@@ -257,12 +296,15 @@ struct slub_barn {
 	unsigned int reap_visits;	/* reap passes since the barn was last reaped */
 };
 
-/* The node: one for the whole machine (Quarry has one memory node). */
+/*
+ * A memory node's part of a cache (s->node[nid]): the slabs whose head page
+ * says nid (slub_slab_nid), and the barn of the CPUs whose memory node nid is.
+ */
 struct kmem_cache_node {
 	struct spinlock list_lock;	/* protects partial, nr_partial and unfreezing */
 	struct list_head partial;	/* unfrozen slabs with a free object */
 	unsigned long nr_partial;
-	struct atomic_long nr_slabs;	/* every slab of the cache */
+	struct atomic_long nr_slabs;	/* every slab of the cache on this node */
 	struct atomic_long nr_min;	/* of those, min-order slabs */
 	struct list_head min_slabs;	/* a cache without debugging: every min-order slab,
 					 * frozen (by page->lru) */
@@ -270,7 +312,7 @@ struct kmem_cache_node {
 	unsigned int reap_visits;	/* reap passes since the node was last reaped */
 	unsigned int ready_front;	/* the first ready_front slabs of partial are ready
 					 * (slab_ready; a lower bound: slub_node_spare) */
-	struct slub_barn barn;		/* spare sheaves of all CPUs */
+	struct slub_barn barn;		/* spare sheaves of the node's CPUs */
 } __aligned(64);
 
 /* Event counters of one cache (mm/slab_stats.h); all zero unless CONFIG_SLAB_STATS. */
@@ -310,12 +352,15 @@ struct kmem_cache_stats {
 					   locked, all-CPU kind (slub_page_cmpxchg) */
 	unsigned long node_locks;	/* node list_lock acquisitions by the slow paths */
 	unsigned long barn_locks;	/* barn lock acquisitions by the sheaves' slow paths */
+	unsigned long free_remote;	/* frees of another node's object, past the sheaves */
+	unsigned long alloc_node;	/* kmem_cache_alloc_node objects by the node path */
+	unsigned long alloc_fallback;	/* of those, not on the node asked (it was full) */
 };
 
 
 #define SLAB_ALLOC_NAME	"slub"	/* the reports' prefix (mm/slab_impl.h) */
-/* SLAB_NODE_PLACED - kmem_cache_alloc_node gives objects of the node asked (mm/slab_impl.h): not yet by memory node. */
-#define SLAB_NODE_PLACED	0
+/* SLAB_NODE_PLACED - kmem_cache_alloc_node gives objects of the node asked (mm/slab_impl.h). */
+#define SLAB_NODE_PLACED	1
 #define SLAB_BAD_FREE_EVENT()	((void)0)	/* a bad free is no per-CPU event here */
 
 struct kmem_cache {
@@ -343,6 +388,8 @@ struct kmem_cache {
 	unsigned int slot;		/* index of the pair in struct slub_cpu_slots */
 	unsigned int sheaf_capacity;	/* objects per sheaf; 0: no sheaves (debug caches,
 					 * slub_sheaf itself, SLUB_SHEAVES=0) */
+	bool node_check;		/* several memory nodes: a free tests the object's
+					 * node before its sheaf (slub_nodes_refresh) */
 	unsigned long cpu_off;		/* offset of this cache's pair in struct slub_cpu_slots */
 	bool dead;			/* destroyed with live objects: kept for their frees */
 	void (*ctor)(void *);
@@ -351,7 +398,7 @@ struct kmem_cache {
 	struct kmem_cache *min_of;	/* in a twin: the cache it serves; else NULL */
 	struct list_head list;		/* on slab_caches, under slab_caches_lock */
 	char name[SLAB_NAME_LEN];
-	struct kmem_cache_node node;
+	struct kmem_cache_node node[MAX_NUMNODES];
 	struct kmem_cache_cpu_partial cpu[NR_CPUS];
 	struct kmem_cache_stats stats;
 };
@@ -410,22 +457,66 @@ static inline bool slub_is_min(const struct page *head)
  * Objects and pages in every slab of s: nr_slabs of num objects in
  * 2^order pages, less what its min-order slabs have fewer. A snapshot.
  */
-static inline unsigned long slub_total_objects(struct kmem_cache *s)
+static inline unsigned long slub_node_objects(struct kmem_cache *s, unsigned int nid)
 {
-	unsigned long min = (unsigned long)atomic_long_read(&s->node.nr_min);
-	unsigned long slabs = (unsigned long)atomic_long_read(&s->node.nr_slabs);
+	unsigned long min = (unsigned long)atomic_long_read(&s->node[nid].nr_min);
+	unsigned long slabs = (unsigned long)atomic_long_read(&s->node[nid].nr_slabs);
 
 	min = MIN(min, slabs);
 	return (slabs - min) * s->num + (min ? min * s->min_cache->num : 0);
 }
 
-static inline unsigned long slub_total_pages(struct kmem_cache *s)
+static inline unsigned long slub_node_pages(struct kmem_cache *s, unsigned int nid)
 {
-	unsigned long min = (unsigned long)atomic_long_read(&s->node.nr_min);
-	unsigned long slabs = (unsigned long)atomic_long_read(&s->node.nr_slabs);
+	unsigned long min = (unsigned long)atomic_long_read(&s->node[nid].nr_min);
+	unsigned long slabs = (unsigned long)atomic_long_read(&s->node[nid].nr_slabs);
 
 	min = MIN(min, slabs);
 	return ((slabs - min) << s->order) + (min ? min << s->min_cache->order : 0);
+}
+
+static inline unsigned long slub_total_objects(struct kmem_cache *s)
+{
+	unsigned long n = 0;
+
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++)
+		n += slub_node_objects(s, nid);
+	return n;
+}
+
+static inline unsigned long slub_total_pages(struct kmem_cache *s)
+{
+	unsigned long n = 0;
+
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++)
+		n += slub_node_pages(s, nid);
+	return n;
+}
+
+/* Slabs (min: min-order slabs) of s on every node: a snapshot. */
+static inline long slub_nr_slabs(struct kmem_cache *s, bool min)
+{
+	long n = 0;
+
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++)
+		n += atomic_long_read(min ? &s->node[nid].nr_min : &s->node[nid].nr_slabs);
+	return n;
+}
+
+/*
+ * slub_slab_nid - the node of the slab headed by head: its pages' node
+ * when it was made (page_to_nid, kept in head->active, which only SLAB
+ * uses otherwise). Its lists and counts are that node's for its life.
+ * slub_node_of - that node's part of s.
+ */
+static inline unsigned int slub_slab_nid(const struct page *head)
+{
+	return head->active;
+}
+
+static inline struct kmem_cache_node *slub_node_of(struct kmem_cache *s, const struct page *head)
+{
+	return &s->node[head->active];
 }
 
 static inline bool slub_is_end(const void *v)
@@ -680,6 +771,8 @@ static __always_inline struct slub_sheaf *slub_this_main(const struct kmem_cache
 	return READ_ONCE(*this_cpu_key_ptr(struct slub_sheaf *, slub_sheaf, s->sheaf_key));
 }
 
+#include "mm/slub/slub_node.h"
+
 /* mm/slub/slub_sheaf.c: the sheaves' slow paths, entered with interrupts off (flags). */
 void *slub_sheaf_alloc_slow(struct kmem_cache *s, unsigned long flags);
 void slub_sheaf_free_slow(void *x, struct kmem_cache *s, const char *fn, bool on_slab,
@@ -792,9 +885,10 @@ retry:
  * (the magic division) of a slab page of s: kfree found its page
  * ('on_slab'), kmem_cache_free checks it here (slab_obj_head). Then, with
  * interrupts off, push it on this CPU's main sheaf and leave its mark in
- * its free word, unless the sheaf is full (or none) or the word says x is
- * free already (slub_fw_free, the double-free test: see above):
- * slub_sheaf_free_slow, which restores interrupts itself. Anything not on
+ * its free word, unless the sheaf is full (or none), the word says x is
+ * free already (slub_fw_free, the double-free test: see above), or the
+ * machine has several memory nodes (s->node_check: x may be another
+ * node's): slub_sheaf_free_slow, which restores interrupts itself. Anything not on
  * a boundary of a slab of s goes to slab_free_slow, which reports it; so
  * does every object of a min-order slab (kfree passes the twin, whose
  * obj_bound 0 fails the boundary test; kmem_cache_free finds the page
@@ -825,7 +919,8 @@ static __always_inline void slub_free(struct kmem_cache *s, void *x, const char 
 	flags = arch_irq_save();
 	sh = slub_this_main(s);
 	n = sh->size;
-	if (unlikely(n >= sh->capacity || slub_fw_free(s, *slot, mark))) {
+	/* node_check: every free to the slow path, which tests x's node (no frame here). */
+	if (unlikely(n >= sh->capacity || slub_fw_free(s, *slot, mark) || s->node_check)) {
 		slub_sheaf_free_slow(x, s, fn, on_slab, flags);
 		return;
 	}
@@ -857,8 +952,8 @@ static __always_inline void slab_free(struct kmem_cache *s, void *x, const char 
 void *slab_alloc_classic(struct kmem_cache *s);
 void slub_free_to_slabs(struct kmem_cache *s, void *x, const char *fn);
 void slub_free_bulk(struct kmem_cache *s, void **objs, unsigned int n, const char *fn);
-struct page *slub_new_slab(struct kmem_cache *s, unsigned int taken);
-struct page *slub_new_min_slab(struct kmem_cache *s);
+struct page *slub_new_slab(struct kmem_cache *s, unsigned int taken, unsigned int nid);
+struct page *slub_new_min_slab(struct kmem_cache *s, unsigned int nid);
 void slub_discard_slab(struct kmem_cache *s, struct page *page);
 void slub_discard_list(struct kmem_cache *s, struct list_head *list);
 void slub_cpu_set(struct kmem_cache_cpu *c, void *freelist, bool remote);
@@ -867,11 +962,17 @@ void *slub_freeze_take(struct kmem_cache *s, struct page *page);
 /* mm/slub/slub_partial.c: CPU slabs and partial lists. */
 unsigned int slub_refill_sheaf(struct kmem_cache *s, struct slub_sheaf *sh, unsigned int want);
 void slub_put_cpu_partial(struct kmem_cache *s, struct page *page);
-bool slub_node_spare(struct kmem_cache *s, const struct page *self);
-void slub_node_unlist(struct kmem_cache *s, struct page *page);
+bool slub_node_spare(struct kmem_cache *s, struct kmem_cache_node *n, const struct page *self);
+void slub_node_unlist(struct kmem_cache_node *n, struct page *page);
 void slub_flush_cpu(struct kmem_cache *s, unsigned int cpu);
+/*
+ * mm/slub/slub_node.c: slub_take_empty - move up to max empty slabs off
+ * node n's partial and min-order lists onto 'out'; n's lock held.
+ */
+unsigned long slub_take_empty(struct kmem_cache_node *n, struct list_head *out,
+			      unsigned long max);
 unsigned long slub_node_release_empty(struct kmem_cache *s);
-unsigned long slub_count_free(struct kmem_cache *s, unsigned long *empty);
+unsigned long slub_count_free(struct kmem_cache *s, unsigned int nid, unsigned long *empty);
 
 /*
  * mm/slub/slub_min.c: slub_min_alloc - objects from the node's min-order slabs
@@ -888,7 +989,7 @@ void slub_sheaves_init(void);
 void slub_sheaves_release_cpu(struct kmem_cache *s, unsigned int cpu);
 void slub_barn_flush(struct kmem_cache *s);
 bool slub_sheaves_reap(struct kmem_cache *s);
-unsigned long slub_sheaved(struct kmem_cache *s, unsigned long *in_barn);
+unsigned long slub_sheaved(struct kmem_cache *s, unsigned int nid, unsigned long *in_barn);
 
 /* mm/slub/slub_dfree.c: the double-free check behind the free words' test (see above). */
 bool slub_free_is_double(struct kmem_cache *s, void *x, char *what, size_t len);
@@ -900,7 +1001,7 @@ bool slub_free_is_double(struct kmem_cache *s, void *x, char *what, size_t len);
  * layout, the free pointer past the second red zone).
  */
 struct page *slab_find_head(struct kmem_cache *s, const void *objp, const char *fn);
-void *slub_debug_alloc(struct kmem_cache *s);
+void *slub_debug_alloc(struct kmem_cache *s, unsigned int nid);
 void slub_debug_free(struct kmem_cache *s, struct page *page, void *x, const char *fn);
 bool slub_fp_valid(const struct kmem_cache *s, const struct page *page, const void *fp);
 

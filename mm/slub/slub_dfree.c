@@ -61,7 +61,6 @@ static bool in_sheaves(struct kmem_cache *s, const void *x, char *what, size_t l
 {
 	unsigned int self = smp_processor_id();
 	struct slub_sheaf *sh = main_of(s, self), *spare = s->cpu[self].spare;
-	struct slub_barn *b = &s->node.barn;
 	bool found = false;
 	long i;
 
@@ -76,10 +75,16 @@ static bool in_sheaves(struct kmem_cache *s, const void *x, char *what, size_t l
 		snprintf(what, len, "double free (already in the CPU's spare sheaf)");
 		return true;
 	}
-	spin_lock(&b->lock);
-	for (sh = b->full; sh && !found; sh = sh->next)
-		found = sheaf_slot_of(sh, x) >= 0;
-	spin_unlock(&b->lock);
+	for (unsigned int nid = 0; nid < MAX_NUMNODES && !found; nid++) {
+		struct slub_barn *b = &s->node[nid].barn;
+
+		if (!READ_ONCE(b->nr_full))
+			continue;
+		spin_lock(&b->lock);
+		for (sh = b->full; sh && !found; sh = sh->next)
+			found = sheaf_slot_of(sh, x) >= 0;
+		spin_unlock(&b->lock);
+	}
 	if (found) {
 		snprintf(what, len, "double free (already in a full sheaf in the barn)");
 		return true;
@@ -141,15 +146,15 @@ static enum chain_answer on_freelists(struct kmem_cache *s, void *x, char *what,
 			return CHAIN_UNKNOWN;
 		}
 	} else {
-		flags = spin_lock_irqsave(&s->node.list_lock);
+		flags = spin_lock_irqsave(&slub_node_of(s, page)->list_lock);
 		if (slub_frozen(READ_ONCE(page->counters))) {
 			/* Frozen meanwhile: by a free on another CPU (this one is here). */
-			spin_unlock_irqrestore(&s->node.list_lock, flags);
+			spin_unlock_irqrestore(&slub_node_of(s, page)->list_lock, flags);
 			snprintf(what, len, "double free (marked free, in another CPU's slab)");
 			return CHAIN_UNKNOWN;
 		}
 		found = chain_has(s, page, READ_ONCE(page->slub_freelist), x);
-		spin_unlock_irqrestore(&s->node.list_lock, flags);
+		spin_unlock_irqrestore(&slub_node_of(s, page)->list_lock, flags);
 		if (found)
 			snprintf(what, len, "double free (already on its slab's freelist)");
 		return found ? CHAIN_YES : CHAIN_NO;

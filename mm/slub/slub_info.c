@@ -55,11 +55,11 @@
 /* kmem_cache_slabinfo: see mm/slab_impl.h. */
 void kmem_cache_slabinfo(struct kmem_cache *cachep, struct slabinfo *si)
 {
-	unsigned long empty, free = slub_count_free(cachep, &empty), in_barn;
-	unsigned long slabs = (unsigned long)atomic_long_read(&cachep->node.nr_slabs);
+	unsigned long empty, free = slub_count_free(cachep, NUMA_NO_NODE, &empty), in_barn;
+	unsigned long slabs = (unsigned long)slub_nr_slabs(cachep, false);
 	unsigned long objs = slub_total_objects(cachep);
 
-	slub_sheaved(cachep, &in_barn);
+	slub_sheaved(cachep, NUMA_NO_NODE, &in_barn);
 	*si = (struct slabinfo){ .active_objs = objs - free, .num_objs = objs,
 				 .objsize = cachep->size, .objperslab = cachep->num,
 				 .pagesperslab = 1U << cachep->order,
@@ -77,7 +77,7 @@ void slab_alloc_tables_show(void)
 /* kmem_cache_usage: see slab.h. SLUB keeps no per-CPU bookkeeping in caches. */
 void kmem_cache_usage(struct kmem_cache *cachep, struct slab_usage *u)
 {
-	unsigned long free = slub_count_free(cachep, NULL);
+	unsigned long free = slub_count_free(cachep, NUMA_NO_NODE, NULL);
 
 	u->objs = slub_total_objects(cachep) - free;
 	u->pages = slub_total_pages(cachep);
@@ -129,30 +129,39 @@ void kmem_cache_stats_own(struct kmem_cache *s, char *buf, size_t len)
 		 " frozen %lu; page retries %lu; refill %lu cpu-partial %lu/%lu node %lu"
 		 " failed %lu min-order %lu; flush %lu unfreeze %lu discard %lu; sheaf alloc %lu"
 		 " free %lu swap %lu refill %lu barn get %lu put %lu flush %lu made %lu; page"
-		 " cmpxchg %lu; locks node %lu barn %lu",
+		 " cmpxchg %lu; locks node %lu barn %lu; remote free %lu node-alloc %lu"
+		 " fallback %lu",
 		 t->alloc_fast, t->alloc_slow, t->alloc_retries, t->free_fast, t->free_slow,
 		 t->free_retries, t->free_frozen, t->page_retries, t->refill_remote,
 		 t->cpu_partial_alloc, t->cpu_partial_free, t->node_alloc, t->new_failed,
 		 t->new_min, t->flushes, t->unfrozen, t->discarded, t->alloc_sheaf, t->free_sheaf,
 		 t->sheaf_swaps, t->sheaf_refills, t->barn_get, t->barn_put, t->sheaf_flushes,
-		 t->sheaf_made, t->page_cmpxchgs, t->node_locks, t->barn_locks);
+		 t->sheaf_made, t->page_cmpxchgs, t->node_locks, t->barn_locks, t->free_remote,
+		 t->alloc_node, t->alloc_fallback);
 #if SPIN_LOCK_STATS
 	{
+		unsigned long nc = 0, nt = 0, bc = 0, bt = 0;
 		size_t n = strlen(buf);
 
+		for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {
+			nc += s->node[nid].list_lock.contended;
+			nt += s->node[nid].list_lock.turns;
+			bc += s->node[nid].barn.lock.contended;
+			bt += s->node[nid].barn.lock.turns;
+		}
 		snprintf(buf + n, len - n, "; node lock waited %lu times, %lu turns; barn lock"
-			 " waited %lu times, %lu turns", s->node.list_lock.contended,
-			 s->node.list_lock.turns, s->node.barn.lock.contended,
-			 s->node.barn.lock.turns);
+			 " waited %lu times, %lu turns", nc, nt, bc, bt);
 	}
 #endif
 }
 
-/* kmem_cache_locks_reset: see mm/slab_impl.h. The node's and the barn's locks. */
+/* kmem_cache_locks_reset: see mm/slab_impl.h. Every node's and barn's locks. */
 void kmem_cache_locks_reset(struct kmem_cache *s)
 {
-	spin_lock_stats_reset(&s->node.list_lock);
-	spin_lock_stats_reset(&s->node.barn.lock);
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {
+		spin_lock_stats_reset(&s->node[nid].list_lock);
+		spin_lock_stats_reset(&s->node[nid].barn.lock);
+	}
 }
 
 /* kmem_cache_check's state, under slab_caches_lock. */
@@ -344,13 +353,15 @@ static int check_unfrozen(struct kmem_cache *s, struct page *page)
 	return 0;
 }
 
-static int check_node(struct kmem_cache *s)
+static int check_node(struct kmem_cache *s, unsigned int nid)
 {
-	struct kmem_cache_node *n = &s->node;
+	struct kmem_cache_node *n = &s->node[nid];
 	unsigned long count = 0;
 	struct page *page;
 
 	list_for_each_entry(page, &n->partial, lru) {
+		CHECK(slub_slab_nid(page) == nid, "node %u's partial slab %p is node %u's", nid,
+		      page_address(page), slub_slab_nid(page));
 		CHECK(++count <= n->nr_partial, "node partial list longer than %lu",
 		      n->nr_partial);
 		CHECK(!slub_frozen(page->counters), "node partial slab %p frozen",
@@ -366,8 +377,17 @@ static int check_node(struct kmem_cache *s)
 		      "node partial slab %p (number %lu) not ready, inside ready_front %u",
 		      page_address(page), count, n->ready_front);
 	}
-	CHECK(count == n->nr_partial, "node: %lu partial slabs, nr_partial %lu", count,
+	CHECK(count == n->nr_partial, "node %u: %lu partial slabs, nr_partial %lu", nid, count,
 	      n->nr_partial);
+	return 0;
+}
+
+/* check_node for every node. */
+static int check_nodes(struct kmem_cache *s)
+{
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++)
+		if (check_node(s, nid))
+			return -1;
 	return 0;
 }
 
@@ -378,9 +398,16 @@ static int check_min(struct kmem_cache *s, unsigned long *listed)
 	long n;
 
 	*listed = 0;
-	list_for_each_entry(page, &s->node.min_slabs, lru) {
-		CHECK(++*listed <= (unsigned long)atomic_long_read(&s->node.nr_min),
-		      "min-order list longer than nr_min %ld", atomic_long_read(&s->node.nr_min));
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {
+	unsigned long on_node = 0;
+
+	list_for_each_entry(page, &s->node[nid].min_slabs, lru) {
+		CHECK(++on_node <= (unsigned long)atomic_long_read(&s->node[nid].nr_min),
+		      "node %u's min-order list longer than nr_min %ld", nid,
+		      atomic_long_read(&s->node[nid].nr_min));
+		CHECK(slub_slab_nid(page) == nid, "node %u's min-order slab %p is node %u's", nid,
+		      page_address(page), slub_slab_nid(page));
+		++*listed;
 		CHECK(!slub_debug_on(s), "debug cache with a min-order list (slab %p)",
 		      page_address(page));
 		if (check_pages(s, page))
@@ -396,13 +423,19 @@ static int check_min(struct kmem_cache *s, unsigned long *listed)
 		      "min-order slab %p: inuse %u with %ld free", page_address(page),
 		      slub_inuse(page->counters), n);
 	}
+	}
 	return 0;
 }
 
 /* Every slab of s in mem_map against the lists walked before (min_listed: check_min's). */
 static int check_mem_map(struct kmem_cache *s, unsigned long min_listed)
 {
-	unsigned long slabs = 0, partial = 0, frozen = 0, min = 0, min_frozen = 0;
+	static unsigned long slabs[MAX_NUMNODES], partial[MAX_NUMNODES], min[MAX_NUMNODES];
+	unsigned long frozen = 0, min_frozen = 0;
+
+	memset(slabs, 0, sizeof(slabs));
+	memset(partial, 0, sizeof(partial));
+	memset(min, 0, sizeof(min));
 
 	for (unsigned long pfn = PFN_OFFSET; pfn < max_pfn; pfn++) {
 		struct page *page = pfn_to_page(pfn);
@@ -411,9 +444,11 @@ static int check_mem_map(struct kmem_cache *s, unsigned long min_listed)
 		if (!(READ_ONCE(page->flags) & PG_slab) || !g || (g != s && g != s->min_cache) ||
 		    page->private != (unsigned long)page)
 			continue;
-		slabs++;
+		CHECK(slub_slab_nid(page) < MAX_NUMNODES && numa_node_online(slub_slab_nid(page)),
+		      "slab %p: node %u is not online", page_address(page), slub_slab_nid(page));
+		slabs[slub_slab_nid(page)]++;
 		if (g != s) {
-			min++;
+			min[slub_slab_nid(page)]++;
 			if (!slub_debug_on(s)) {
 				if (check_pages(s, page))
 					return -1;
@@ -433,24 +468,30 @@ static int check_mem_map(struct kmem_cache *s, unsigned long min_listed)
 			if (check_unfrozen(s, page))
 				return -1;
 			if (slub_inuse(page->counters) < g->num)
-				partial++;
+				partial[slub_slab_nid(page)]++;
 			else
 				CHECK(list_empty(&page->lru), "full slab %p is on a list",
 				      page_address(page));
 		}
 		pfn += (1UL << g->order) - 1;
 	}
-	CHECK(slabs == (unsigned long)atomic_long_read(&s->node.nr_slabs),
-	      "%lu slabs in mem_map, nr_slabs %ld", slabs, atomic_long_read(&s->node.nr_slabs));
-	CHECK(min == (unsigned long)atomic_long_read(&s->node.nr_min),
-	      "%lu min-order slabs in mem_map, nr_min %ld", min,
-	      atomic_long_read(&s->node.nr_min));
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {
+		struct kmem_cache_node *n = &s->node[nid];
+
+		CHECK(slabs[nid] == (unsigned long)atomic_long_read(&n->nr_slabs),
+		      "node %u: %lu slabs in mem_map, nr_slabs %ld", nid, slabs[nid],
+		      atomic_long_read(&n->nr_slabs));
+		CHECK(min[nid] == (unsigned long)atomic_long_read(&n->nr_min),
+		      "node %u: %lu min-order slabs in mem_map, nr_min %ld", nid, min[nid],
+		      atomic_long_read(&n->nr_min));
+		CHECK(partial[nid] == n->nr_partial,
+		      "node %u: %lu unfrozen partial slabs, %lu on its list", nid, partial[nid],
+		      n->nr_partial);
+	}
 	CHECK(min_frozen == min_listed, "%lu frozen min-order slabs in mem_map, %lu on the list",
 	      min_frozen, min_listed);
 	CHECK(frozen == check_nfrozen, "%lu frozen slabs in mem_map, %u on CPUs", frozen,
 	      check_nfrozen);
-	CHECK(partial == s->node.nr_partial, "%lu unfrozen partial slabs, %lu on the node list",
-	      partial, s->node.nr_partial);
 	return 0;
 }
 
@@ -486,8 +527,6 @@ static int check_sheaf(struct kmem_cache *s, const struct slub_sheaf *sh, const 
 /* The sheaves of every CPU and the barn (see above); leaves check_sheaved sorted. */
 static int check_sheaves(struct kmem_cache *s)
 {
-	struct slub_barn *b = &s->node.barn;
-	unsigned int nr_full = 0, nr_empty = 0;
 	const struct slub_sheaf *sh;
 	int ret = 0;
 
@@ -503,16 +542,22 @@ static int check_sheaves(struct kmem_cache *s)
 		if (spare && check_sheaf(s, spare, "spare", cpu, false, false))
 			return -1;
 	}
-	spin_lock(&b->lock);
-	for (sh = b->full; sh && !ret; sh = sh->next) {
-		ret = ++nr_full > b->max_full || check_sheaf(s, sh, "barn", 0, true, false);
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {
+		struct slub_barn *b = &s->node[nid].barn;
+		unsigned int nr_full = 0, nr_empty = 0;
+
+		spin_lock(&b->lock);
+		for (sh = b->full; sh && !ret; sh = sh->next)
+			ret = ++nr_full > b->max_full || check_sheaf(s, sh, "barn", 0, true, false);
+		for (sh = b->empty; sh && !ret; sh = sh->next)
+			ret = ++nr_empty > SLUB_BARN_MAX ||
+			      check_sheaf(s, sh, "barn", 0, false, true);
+		spin_unlock(&b->lock);
+		CHECK(!ret && nr_full == b->nr_full && nr_empty == b->nr_empty,
+		      "node %u's barn: %u full and %u empty sheaves on its lists, counts %u and "
+		      "%u (at most %u and %d)", nid, nr_full, nr_empty, b->nr_full, b->nr_empty,
+		      b->max_full, SLUB_BARN_MAX);
 	}
-	for (sh = b->empty; sh && !ret; sh = sh->next)
-		ret = ++nr_empty > SLUB_BARN_MAX || check_sheaf(s, sh, "barn", 0, false, true);
-	spin_unlock(&b->lock);
-	CHECK(!ret && nr_full == b->nr_full && nr_empty == b->nr_empty,
-	      "barn: %u full and %u empty sheaves on its lists, counts %u and %u (at most %u "
-	      "and %d)", nr_full, nr_empty, b->nr_full, b->nr_empty, b->max_full, SLUB_BARN_MAX);
 	/* Shell sort (no library here), then no object twice. */
 	for (unsigned long gap = check_nsheaved / 2; gap > 0; gap /= 2) {
 		for (unsigned long i = gap; i < check_nsheaved; i++) {
@@ -538,7 +583,8 @@ int kmem_cache_check(struct kmem_cache *cachep)
 	int ret = -1;
 
 	flags = spin_lock_irqsave(&slab_caches_lock);
-	spin_lock(&s->node.list_lock);
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++)	/* ascending */
+		spin_lock(&s->node[nid].list_lock);
 	check_nfrozen = 0;
 	if (s->num == 0 || s->num > SLUB_MAX_OBJS ||
 	    (size_t)s->num * s->size + s->waste != s->slab_mask + 1 ||
@@ -555,20 +601,39 @@ int kmem_cache_check(struct kmem_cache *cachep)
 	} else if (!t && get_order(s->size) < s->order) {
 		printk("slub: %s: check failed: no min-order twin, an order-%u slab holds an "
 		       "object\n", s->name, get_order(s->size));
-	} else if (!check_sheaves(s) && !check_cpus(s) && !check_node(s) &&
+	} else if (!check_sheaves(s) && !check_cpus(s) && !check_nodes(s) &&
 		   !check_min(s, &min_listed) && !check_mem_map(s, min_listed)) {
 		ret = 0;
 	}
-	spin_unlock(&s->node.list_lock);
+	for (unsigned int nid = MAX_NUMNODES; nid-- > 0;)
+		spin_unlock(&s->node[nid].list_lock);
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 	return ret;
 }
 
-/* kmem_cache_slabinfo_node: see mm/slab_impl.h. Not kept by memory node yet. */
+/*
+ * kmem_cache_slabinfo_node: see mm/slab_impl.h. The row of the slabs that
+ * count as node's (slub_slab_nid: their pages' node, but for slabs made
+ * before the topology was known), with node's barn as shared_avail; the
+ * tunables are the cache's. A node beyond MAX_NUMNODES has an empty row.
+ */
 bool kmem_cache_slabinfo_node(struct kmem_cache *cachep, unsigned int node, struct slabinfo *si)
 {
-	(void)cachep;
-	(void)node;
-	(void)si;
-	return false;
+	unsigned long empty = 0, free = 0, in_barn = 0, slabs = 0, objs = 0;
+
+	slub_nodes_check();
+	if (node < MAX_NUMNODES) {
+		free = slub_count_free(cachep, node, &empty);
+		slabs = (unsigned long)atomic_long_read(&cachep->node[node].nr_slabs);
+		objs = slub_node_objects(cachep, node);
+		slub_sheaved(cachep, node, &in_barn);
+	}
+	*si = (struct slabinfo){ .active_objs = objs - free, .num_objs = objs,
+				 .objsize = cachep->size, .objperslab = cachep->num,
+				 .pagesperslab = 1U << cachep->order,
+				 .limit = cachep->sheaf_capacity,
+				 .batchcount = cachep->sheaf_capacity, .sharedfactor = 0,
+				 .active_slabs = slabs - empty, .num_slabs = slabs,
+				 .shared_avail = in_barn };
+	return true;
 }

@@ -5,7 +5,7 @@
  *
  * In a cache without debugging every min-order slab is frozen, on the
  * node's min_slabs list from when it is made until it is freed empty
- * (take_empty, mm/slub/slub_partial.c), and never a CPU slab: the fast paths'
+ * (slub_take_empty, mm/slub/slub_node.c), and never a CPU slab: the fast paths'
  * tests find a CPU slab by slab_mask, which spans more than such a slab.
  * When cpu_new_slab finds no slab of the cache's order (partial or new),
  * slub_min_alloc pops objects off these slabs' page freelists one by one
@@ -45,22 +45,18 @@ static void *min_pop(struct kmem_cache *s, struct page *page)
 	}
 }
 
-/* slub_min_alloc: see slub_def.h and above. */
-void *slub_min_alloc(struct kmem_cache *s, struct slub_sheaf *sh, unsigned int want)
+/*
+ * Pop up to *need objects off node n's min-order slabs (n's lock held):
+ * the first into *x, the others into sh. Returns how many.
+ */
+static unsigned int min_take(struct kmem_cache *s, struct kmem_cache_node *n,
+			     struct slub_sheaf *sh, unsigned int need, void **x)
 {
-	struct kmem_cache_node *n = &s->node;
-	unsigned int need = sh ? want - (unsigned int)sh->size : 1, got = 0;
+	unsigned int got = 0;
 	struct page *page;
-	void *x = NULL, *o;
-	bool fresh = false;
+	void *o;
 
-	assert_irqs_disabled();
-	ASSERT(!slub_debug_on(s) && (!sh || want > sh->size));
-	if (!s->min_cache)
-		return NULL;
-	spin_lock(&n->list_lock);
-	stat(s, node_locks, 1);
-again:
+	assert_spin_locked(&n->list_lock);
 	/* The list holds every min-order slab (but one being made or freed): nr_min. */
 	for (long seen = atomic_long_read(&n->nr_min);
 	     got < need && seen > 0 && !list_empty(&n->min_slabs); seen--) {
@@ -69,24 +65,68 @@ again:
 			if (got++)
 				sh->objects[sh->size++] = o;
 			else
-				x = o;
+				*x = o;
 		}
 		if (slub_is_end(READ_ONCE(page->slub_freelist)))
 			list_move_tail(&page->lru, &n->min_slabs);
 	}
-	if (!got && !fresh) {
-		spin_unlock(&n->list_lock);
-		page = slub_new_min_slab(s);
-		if (!page)
-			return NULL;
-		page->counters |= SLUB_FROZEN;	/* private until listed */
-		spin_lock(&n->list_lock);
-		stat(s, node_locks, 1);
-		list_add(&page->lru, &n->min_slabs);
-		fresh = true;
-		goto again;
-	}
-	n->alloc_touched = 1;
+	if (got)
+		n->alloc_touched = 1;
+	return got;
+}
+
+/*
+ * A new min-order slab (frozen onto its node's min_slabs: the CPU's node's,
+ * or where the page allocator fell back), and objects from it; NULL when
+ * not even that can be made.
+ */
+static void *min_fresh(struct kmem_cache *s, struct slub_sheaf *sh, unsigned int need)
+{
+	struct page *page = slub_new_min_slab(s, NUMA_NO_NODE);
+	struct kmem_cache_node *n;
+	void *x = NULL;
+
+	if (!page)
+		return NULL;
+	page->counters |= SLUB_FROZEN;	/* private until listed */
+	n = slub_node_of(s, page);
+	spin_lock(&n->list_lock);
+	stat(s, node_locks, 1);
+	list_add(&page->lru, &n->min_slabs);
+	min_take(s, n, sh, need, &x);
 	spin_unlock(&n->list_lock);
 	return x;
+}
+
+/*
+ * slub_min_alloc: see slub_def.h and above. The CPU's node's min-order
+ * slabs, then (several memory nodes) the other nodes' nearest first, for
+ * min-order slabs are made wherever the page allocator found a block.
+ */
+void *slub_min_alloc(struct kmem_cache *s, struct slub_sheaf *sh, unsigned int want)
+{
+	unsigned int need = sh ? want - (unsigned int)sh->size : 1, nid = slub_local_nid(), f;
+	struct kmem_cache_node *n;
+	void *x = NULL;
+
+	assert_irqs_disabled();
+	ASSERT(!slub_debug_on(s) && (!sh || want > sh->size));
+	if (!s->min_cache)
+		return NULL;
+	for (unsigned int i = 0; (f = i ? slub_fallback_nid(nid, i) : nid) != NUMA_NO_NODE; i++) {
+		unsigned int got;
+
+		n = &s->node[f];
+		if (!atomic_long_read(&n->nr_min))
+			continue;
+		spin_lock(&n->list_lock);
+		stat(s, node_locks, 1);
+		got = min_take(s, n, sh, need, &x);
+		spin_unlock(&n->list_lock);
+		if (got)
+			return x;
+		if (!slub_multi_node)
+			break;
+	}
+	return min_fresh(s, sh, need);
 }

@@ -15,7 +15,7 @@
  * fails, any partial slab. Each is frozen and its whole page freelist
  * taken at once. If there is none, no CPU slab: objects of the node's
  * min-order slabs (mm/slub/slub_min.c). The empty ones go back with the node's
- * other empty slabs (take_empty: shrink, destroy, the reap).
+ * other empty slabs (slub_take_empty: shrink, destroy, the reap).
  *
  * Ready (slab_ready): at least reuse_free (num / 4) free objects. Tuning,
  * not in Linux, which reuses any partial slab: when frees are scattered
@@ -149,7 +149,7 @@ static bool slab_ready(const struct kmem_cache *s, const struct page *page)
 }
 
 /*
- * Under the node lock: take slabs with reuse_free free objects (any, when
+ * Under node n's lock: take slabs with reuse_free free objects (any, when
  * 'any') off the node's list, looking at SLUB_NODE_SCAN of them at most
  * and moving those that are not ready to its tail (so that ready slabs
  * behind them are not left unseen while new slabs are made):
@@ -158,10 +158,10 @@ static bool slab_ready(const struct kmem_cache *s, const struct page *page)
  * so that one lock serves several CPU slabs (as Linux's get_partial_node).
  * Returns the CPU slab, or NULL.
  */
-static struct page *node_take(struct kmem_cache *s, struct kmem_cache_cpu_partial *p,
-			      bool for_cpu, unsigned int more, bool any)
+static struct page *node_take(struct kmem_cache *s, struct kmem_cache_node *n,
+			      struct kmem_cache_cpu_partial *p, bool for_cpu, unsigned int more,
+			      bool any)
 {
-	struct kmem_cache_node *n = &s->node;
 	struct page *page, *tmp, *took = NULL;
 	unsigned int seen = 0;
 
@@ -174,7 +174,7 @@ static struct page *node_take(struct kmem_cache *s, struct kmem_cache_cpu_partia
 			list_move_tail(&page->lru, &n->partial);	/* the next look sees others */
 			continue;
 		}
-		slub_node_unlist(s, page);
+		slub_node_unlist(n, page);
 		n->alloc_touched = 1;
 		if (for_cpu) {
 			took = page;
@@ -187,6 +187,41 @@ static struct page *node_take(struct kmem_cache *s, struct kmem_cache_cpu_partia
 		more--;
 	}
 	return took;
+}
+
+/*
+ * A CPU slab from other nodes' partial lists than the CPU's node, when
+ * that looks out of free blocks or 'any' (no slab can be made), nearest first (node_take: ready ones, any when 'any'), none for the CPU's
+ * partial list: its first object returned, the rest the CPU freelist; or
+ * NULL. Out of line: one-node machines never come here. Interrupts off.
+ */
+static __noinline void *remote_cpu_slab(struct kmem_cache *s, struct kmem_cache_cpu *c,
+					bool any)
+{
+	struct kmem_cache_cpu_partial *p = &s->cpu[smp_processor_id()];
+	unsigned int nid = slub_local_nid(), f;
+
+	if (!any && !slub_node_low(nid, s->order))
+		return NULL;
+	for (unsigned int i = 1; (f = slub_fallback_nid(nid, i)) != NUMA_NO_NODE; i++) {
+		struct kmem_cache_node *n = &s->node[f];
+		struct page *page;
+		void *x = NULL;
+
+		if (!READ_ONCE(n->nr_partial))
+			continue;
+		spin_lock(&n->list_lock);
+		stat(s, node_locks, 1);
+		page = node_take(s, n, p, true, 0, any);
+		if (page)
+			x = slub_freeze_take(s, page);
+		spin_unlock(&n->list_lock);
+		if (page) {
+			stat(s, node_alloc, 1);
+			return cpu_install(s, c, x);
+		}
+	}
+	return NULL;
 }
 
 /*
@@ -204,7 +239,7 @@ static void *cpu_new_slab(struct kmem_cache *s, struct kmem_cache_cpu *c, struct
 			  unsigned int want)
 {
 	struct kmem_cache_cpu_partial *p = &s->cpu[smp_processor_id()];
-	struct kmem_cache_node *n = &s->node;
+	struct kmem_cache_node *n;
 	struct page *page = NULL;
 	unsigned int taken;
 	bool any = false;
@@ -219,12 +254,18 @@ again:
 			return cpu_install(s, c, slub_freeze_take(s, page));
 		}
 	}
+	/*
+	 * The CPU's node, then, when it looks full or no slab can be made,
+	 * the others nearest first: only a CPU slab from those, none for the
+	 * CPU's partial list (which holds its node's slabs).
+	 */
+	n = slub_local_node(s);
 	if (READ_ONCE(n->nr_partial)) {
 		unsigned int room = s->cpu_partial - MIN(s->cpu_partial, p->nr_partial);
 
 		spin_lock(&n->list_lock);
 		stat(s, node_locks, 1);
-		page = node_take(s, p, true, any ? 0 : MIN(room, s->cpu_partial / 2), any);
+		page = node_take(s, n, p, true, any ? 0 : MIN(room, s->cpu_partial / 2), any);
 		if (page)
 			x = slub_freeze_take(s, page);
 		spin_unlock(&n->list_lock);
@@ -233,11 +274,14 @@ again:
 			return cpu_install(s, c, x);
 		}
 	}
+	if (unlikely(slub_multi_node) && (x = remote_cpu_slab(s, c, any)) != NULL)
+		return x;
 	if (any)
 		return slub_min_alloc(s, sh, want);
 	/* Object 0 is returned; objects 1..taken-1 go into the sheaf. */
 	taken = sh ? MIN(s->num, want - (unsigned int)sh->size) : 1;
-	page = slub_new_slab(s, taken);
+	/* The CPU's node, or the nearest with a free block: alloc_pages's own order. */
+	page = slub_new_slab(s, taken, NUMA_NO_NODE);
 	if (!page) {
 		any = true;
 		goto again;
@@ -271,7 +315,7 @@ void *slab_alloc_slow(struct kmem_cache *s)
 	this_cpu_inc(slub_events);
 	stat(s, alloc_slow, 1);
 	if (unlikely(slub_debug_on(s))) {
-		x = slub_debug_alloc(s);
+		x = slub_debug_alloc(s, NUMA_NO_NODE);
 		stat(s, shared.allocs, x != NULL);
 		return x;
 	}
@@ -344,7 +388,7 @@ unsigned int slub_refill_sheaf(struct kmem_cache *s, struct slub_sheaf *sh, unsi
 
 /*
  * slub_node_spare - whether the first max(min_partial, cpu_partial) slabs
- * on the node's list, not counting 'self', are all ready (slab_ready): then
+ * on node n's list (n a node of s), not counting 'self', are all ready (slab_ready): then
  * an empty slab may go back to the buddy allocator. Linux frees it once
  * the node has min_partial partial slabs of any kind. Here slabs that are
  * not ready cannot be allocated from, and a CPU that only frees sends its
@@ -363,10 +407,9 @@ unsigned int slub_refill_sheaf(struct kmem_cache *s, struct slub_sheaf *sh, unsi
  * freeing every fourth object's slab walked 12 slabs for each (53 of its
  * 208 instructions per free on the host).
  */
-bool slub_node_spare(struct kmem_cache *s, const struct page *self)
+bool slub_node_spare(struct kmem_cache *s, struct kmem_cache_node *n, const struct page *self)
 {
 	unsigned int ready = 0, front = 0, want = MAX(s->min_partial, s->cpu_partial);
-	struct kmem_cache_node *n = &s->node;
 	struct page *page;
 
 	assert_spin_locked(&n->list_lock);
@@ -384,11 +427,9 @@ bool slub_node_spare(struct kmem_cache *s, const struct page *self)
 	return ready == want;
 }
 
-/* slub_node_unlist - take page off the node's list (node lock held): see slub_node_spare. */
-void slub_node_unlist(struct kmem_cache *s, struct page *page)
+/* slub_node_unlist - take page off n's list (n's lock held): see slub_node_spare. */
+void slub_node_unlist(struct kmem_cache_node *n, struct page *page)
 {
-	struct kmem_cache_node *n = &s->node;
-
 	assert_spin_locked(&n->list_lock);
 	list_del(&page->lru);
 	n->nr_partial--;
@@ -397,7 +438,7 @@ void slub_node_unlist(struct kmem_cache *s, struct page *page)
 }
 
 /*
- * Where an unfrozen slab goes, its node lock held: 'counters' is its new
+ * Where an unfrozen slab goes, its own node's lock held: 'counters' is its new
  * state. Empty: onto 'discard' (freed once the lock is dropped) if the node
  * has slub_node_spare, else the front of the node's list (so that the
  * node keeps max(min_partial, cpu_partial) empty slabs at most); any other
@@ -406,10 +447,10 @@ void slub_node_unlist(struct kmem_cache *s, struct page *page)
 static void place_unfrozen(struct kmem_cache *s, struct page *page, unsigned long counters,
 			   struct list_head *discard)
 {
-	struct kmem_cache_node *n = &s->node;
+	struct kmem_cache_node *n = slub_node_of(s, page);
 
 	assert_spin_locked(&n->list_lock);
-	if (slub_inuse(counters) == 0 && slub_node_spare(s, NULL)) {
+	if (slub_inuse(counters) == 0 && slub_node_spare(s, n, NULL)) {
 		list_add(&page->lru, discard);
 	} else if (slub_inuse(counters) == 0) {
 		list_add(&page->lru, &n->partial);
@@ -422,11 +463,13 @@ static void place_unfrozen(struct kmem_cache *s, struct page *page, unsigned lon
 }
 
 /*
- * Unfreeze the slabs on p's partial list onto the node, but keep up to
- * 'keep' ready ones (slab_ready), at the front. Node lock held, interrupts off.
+ * Unfreeze the slabs on p's partial list onto their nodes, but keep up to
+ * 'keep' ready ones (slab_ready), at the front. Interrupts off; *held is
+ * the node lock held (slub_node_lock: each slab's node's in turn).
  */
 static void unfreeze_partials(struct kmem_cache *s, struct kmem_cache_cpu_partial *p,
-			      struct list_head *discard, unsigned int keep)
+			      struct kmem_cache_node **held, struct list_head *discard,
+			      unsigned int keep)
 {
 	struct list_head kept = LIST_HEAD_INIT(kept);
 	unsigned int nr_kept = 0;
@@ -442,6 +485,7 @@ static void unfreeze_partials(struct kmem_cache *s, struct kmem_cache_cpu_partia
 			continue;
 		}
 		list_del(&page->lru);
+		slub_node_lock(held, slub_node_of(s, page));
 		do {
 			prior = READ_ONCE(page->slub_freelist);
 			counters = READ_ONCE(page->counters);
@@ -458,11 +502,12 @@ static void unfreeze_partials(struct kmem_cache *s, struct kmem_cache_cpu_partia
 
 /*
  * Give back c's CPU slab: its CPU freelist goes onto the page freelist and
- * the slab is unfrozen and placed. Node lock held, interrupts off; c is
- * the running CPU's pair or (remote) one of an idle cache.
+ * the slab is unfrozen and placed, under its node's lock (made *held,
+ * slub_node_lock). Interrupts off; c is the running CPU's pair or (remote)
+ * one of an idle cache.
  */
 static void cpu_deactivate(struct kmem_cache *s, struct kmem_cache_cpu *c, bool remote,
-			   struct list_head *discard)
+			   struct kmem_cache_node **held, struct list_head *discard)
 {
 	void *v = READ_ONCE(c->freelist), *tail = NULL, *prior;
 	unsigned long counters, new;
@@ -473,6 +518,7 @@ static void cpu_deactivate(struct kmem_cache *s, struct kmem_cache_cpu *c, bool 
 		return;
 	slub_cpu_set(c, SLUB_NO_SLAB, remote);
 	page = slub_page(s, v);
+	slub_node_lock(held, slub_node_of(s, page));
 	for (void *o = v; !slub_is_end(o); o = slub_get_fp(s, o)) {
 		tail = o;
 		BUG_ON(++cnt > s->num);
@@ -494,10 +540,29 @@ static void cpu_deactivate(struct kmem_cache *s, struct kmem_cache_cpu *c, bool 
 }
 
 /*
+ * p, this CPU's partial list, is full: send it to the nodes but for
+ * cpu_partial / 2 ready slabs, and top it up from the CPU's node's ready
+ * ones. Out of line: the common case keeps no frame. Interrupts off.
+ */
+static __noinline void put_cpu_partial_flush(struct kmem_cache *s,
+					     struct kmem_cache_cpu_partial *p)
+{
+	struct list_head discard = LIST_HEAD_INIT(discard);
+	struct kmem_cache_node *held = NULL, *n = slub_local_node(s);
+
+	stat(s, node_locks, 1);
+	unfreeze_partials(s, p, &held, &discard, s->cpu_partial / 2);
+	slub_node_lock(&held, n);
+	node_take(s, n, p, false, s->cpu_partial / 2 - p->nr_partial, false);
+	slub_node_unlock(&held);
+	slub_discard_list(s, &discard);
+}
+
+/*
  * slub_put_cpu_partial - a free froze the full slab 'page' for this CPU:
  * put it at the tail of this CPU's partial list, first sending the list to
- * the node if it is full (all but cpu_partial / 2 ready slabs, topped up
- * from the node: see above). Interrupts on or off.
+ * the nodes if it is full (all but cpu_partial / 2 ready slabs, topped up
+ * from the CPU's node: put_cpu_partial_flush). Interrupts on or off.
  */
 void slub_put_cpu_partial(struct kmem_cache *s, struct page *page)
 {
@@ -505,16 +570,8 @@ void slub_put_cpu_partial(struct kmem_cache *s, struct page *page)
 	struct kmem_cache_cpu_partial *p = &s->cpu[smp_processor_id()];
 
 	this_cpu_inc(slub_events);
-	if (p->nr_partial >= s->cpu_partial) {
-		struct list_head discard = LIST_HEAD_INIT(discard);
-
-		spin_lock(&s->node.list_lock);
-		stat(s, node_locks, 1);
-		unfreeze_partials(s, p, &discard, s->cpu_partial / 2);
-		node_take(s, p, false, s->cpu_partial / 2 - p->nr_partial, false);
-		spin_unlock(&s->node.list_lock);
-		slub_discard_list(s, &discard);
-	}
+	if (p->nr_partial >= s->cpu_partial)
+		put_cpu_partial_flush(s, p);
 	list_add_tail(&page->lru, &p->partial);
 	p->nr_partial++;
 	stat(s, cpu_partial_free, 1);
@@ -537,94 +594,16 @@ void slub_flush_cpu(struct kmem_cache *s, unsigned int cpu)
 	flags = arch_irq_save();
 	slub_sheaves_release_cpu(s, cpu);
 	if (READ_ONCE(c->freelist) != SLUB_NO_SLAB || p->nr_partial) {
+		struct kmem_cache_node *held = NULL;
+
 		this_cpu_inc(slub_events);
-		spin_lock(&s->node.list_lock);
 		stat(s, node_locks, 1);
-		cpu_deactivate(s, c, remote, &discard);
-		unfreeze_partials(s, p, &discard, 0);
-		spin_unlock(&s->node.list_lock);
+		cpu_deactivate(s, c, remote, &held, &discard);
+		unfreeze_partials(s, p, &held, &discard, 0);
+		slub_node_unlock(&held);
 		slub_discard_list(s, &discard);
 	}
 	arch_irq_restore(flags);
-}
-
-/*
- * Move up to max empty slabs off the node's list and its min-order list
- * onto 'out'. Node lock held.
- */
-static unsigned long take_empty(struct kmem_cache *s, struct list_head *out, unsigned long max)
-{
-	struct kmem_cache_node *n = &s->node;
-	struct page *page, *tmp;
-	unsigned long took = 0;
-
-	list_for_each_entry_safe(page, tmp, &n->partial, lru) {
-		if (took == max)
-			break;
-		/* Under the lock nothing can allocate from it: empty stays empty. */
-		if (slub_inuse(READ_ONCE(page->counters)) == 0) {
-			slub_node_unlist(s, page);
-			list_add(&page->lru, out);
-			took++;
-		}
-	}
-	list_for_each_entry_safe(page, tmp, &n->min_slabs, lru) {
-		if (took == max)
-			break;
-		if (slub_inuse(READ_ONCE(page->counters)) == 0) {
-			list_move(&page->lru, out);
-			took++;
-		}
-	}
-	return took;
-}
-
-/*
- * slub_node_release_empty - free every empty slab on the node's list.
- * Returns how many. Interrupts on or off, no lock held.
- */
-unsigned long slub_node_release_empty(struct kmem_cache *s)
-{
-	struct list_head discard = LIST_HEAD_INIT(discard);
-	unsigned long flags, took;
-
-	flags = spin_lock_irqsave(&s->node.list_lock);
-	stat(s, node_locks, 1);
-	took = take_empty(s, &discard, ~0UL);
-	spin_unlock_irqrestore(&s->node.list_lock, flags);
-	slub_discard_list(s, &discard);
-	return took;
-}
-
-/*
- * slub_count_free - free objects on the node's partial and min-order
- * slabs (the objects slabinfo calls inactive), and in *empty the empty
- * slabs among them. Takes the node lock.
- */
-unsigned long slub_count_free(struct kmem_cache *s, unsigned long *empty)
-{
-	struct kmem_cache_node *n = &s->node;
-	unsigned long flags, free = 0, e = 0;
-	struct page *page;
-
-	flags = spin_lock_irqsave(&n->list_lock);
-	stat(s, node_locks, 1);
-	list_for_each_entry(page, &n->partial, lru) {
-		unsigned int inuse = slub_inuse(READ_ONCE(page->counters));
-
-		free += slub_geom(page)->num - inuse;
-		e += inuse == 0;
-	}
-	list_for_each_entry(page, &n->min_slabs, lru) {
-		unsigned int inuse = slub_inuse(READ_ONCE(page->counters));
-
-		free += slub_geom(page)->num - inuse;
-		e += inuse == 0;
-	}
-	spin_unlock_irqrestore(&n->list_lock, flags);
-	if (empty)
-		*empty = e;
-	return free;
 }
 
 /* kmem_cache_drain_local: see slab.h. */
@@ -661,7 +640,29 @@ int kmem_cache_shrink(struct kmem_cache *cachep)
 		slub_node_release_empty(slub_sheaf_cache);
 	}
 	slub_node_release_empty(cachep);
-	return atomic_long_read(&cachep->node.nr_slabs) ? 1 : 0;
+	return slub_nr_slabs(cachep, false) ? 1 : 0;
+}
+
+/* Drop the locks of s's nodes below 'below'. */
+static void unlock_nodes(struct kmem_cache *s, unsigned int below)
+{
+	for (unsigned int nid = 0; nid < below; nid++)
+		spin_unlock(&s->node[nid].list_lock);
+}
+
+/*
+ * Trylock every node of s, ascending: true with all held, false with none
+ * (the reap may interrupt a holder on this CPU, so it never waits).
+ */
+static bool trylock_nodes(struct kmem_cache *s)
+{
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {
+		if (!spin_trylock(&s->node[nid].list_lock)) {
+			unlock_nodes(s, nid);
+			return false;
+		}
+	}
+	return true;
 }
 
 /* One cache on this CPU's reap pass (see above). Interrupts off. */
@@ -670,7 +671,7 @@ static bool reap_cache(struct kmem_cache *s)
 	struct list_head discard = LIST_HEAD_INIT(discard);
 	struct kmem_cache_cpu_partial *p = &s->cpu[smp_processor_id()];
 	struct kmem_cache_cpu *c = slub_this_cpu(s);
-	struct kmem_cache_node *n = &s->node;
+	struct kmem_cache_node *held = NULL;
 	unsigned long tid = READ_ONCE(c->tid);
 	void *freelist = READ_ONCE(c->freelist);
 	bool idle, worked = slub_sheaves_reap(s);
@@ -680,23 +681,33 @@ static bool reap_cache(struct kmem_cache *s)
 	idle = tid == p->reap_tid && freelist == p->reap_freelist;
 	p->reap_tid = tid;
 	p->reap_freelist = freelist;
-	if (!spin_trylock(&n->list_lock))
-		return false;
-	if (idle && (READ_ONCE(c->freelist) != SLUB_NO_SLAB || p->nr_partial)) {
-		cpu_deactivate(s, c, false, &discard);
-		unfreeze_partials(s, p, &discard, 0);
+	if (idle && (READ_ONCE(c->freelist) != SLUB_NO_SLAB || p->nr_partial) &&
+	    trylock_nodes(s)) {
+		held = SLUB_NODES_ALL;
+		cpu_deactivate(s, c, false, &held, &discard);
+		unfreeze_partials(s, p, &held, &discard, 0);
+		unlock_nodes(s, MAX_NUMNODES);
 		p->reap_tid = READ_ONCE(c->tid);
 		p->reap_freelist = READ_ONCE(c->freelist);
 		worked = true;
 	}
-	if (++n->reap_visits >= 2) {
-		n->reap_visits = 0;
-		if (n->alloc_touched)
-			n->alloc_touched = 0;
-		else
-			worked |= take_empty(s, &discard, ~0UL) != 0;
+	/* Every node's empty slabs (nodes without CPUs have none to reap them). */
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {
+		struct kmem_cache_node *n = &s->node[nid];
+
+		if (nid && !numa_node_online(nid))
+			continue;
+		if (!spin_trylock(&n->list_lock))
+			continue;
+		if (++n->reap_visits >= 2) {
+			n->reap_visits = 0;
+			if (n->alloc_touched)
+				n->alloc_touched = 0;
+			else
+				worked |= slub_take_empty(n, &discard, ~0UL) != 0;
+		}
+		spin_unlock(&n->list_lock);
 	}
-	spin_unlock(&n->list_lock);
 	slub_discard_list(s, &discard);
 	return worked;
 }
@@ -708,6 +719,7 @@ void slab_reap(void)
 	struct kmem_cache *s;
 	bool worked = false;
 
+	slub_nodes_check();	/* before the lock: a refresh takes it */
 	if (slab_state == SLAB_UP && spin_trylock(&slab_caches_lock)) {
 		list_for_each_entry(s, &slab_caches, list)
 			worked |= reap_cache(s);

@@ -23,13 +23,19 @@
  *    no memory) free all of main to the slabs (slub_free_bulk: each run
  *    of objects of one slab as one chain, onto the CPU freelist or the
  *    page freelist, one cmpxchg per run).
- *  - the barn (one per cache: Quarry has one node) keeps up to
+ *  - the barn (one per node and cache: the CPUs whose memory node it is
+ *    share it; slub_local_node) keeps up to
  *    max_full full (SLUB_BARN_MAX, fewer when that would hold more than
  *    SLUB_BARN_BYTES of objects, at least 2) and SLUB_BARN_MAX empty
  *    sheaves on two lists, under
  *    its own lock; more empty ones go back to slub_sheaf.
  *
- * Frees of objects from any CPU go to the freeing CPU's sheaf. Sheaves are
+ * Frees of objects of the freeing CPU's memory node, from any CPU, go to
+ * the freeing CPU's sheaf; on a machine of several memory nodes
+ * (node_check) another node's object goes past the sheaves to its slab
+ * (slub_free_to_slabs), whose node's list takes the slab when it becomes
+ * partial or empty: sheaves and barns hold their node's objects, but
+ * for what a refill took when the CPU's node had none left. Sheaves are
  * made lazily, on a CPU's first slow path of a cache once slab_state is
  * SLAB_UP, from the slub_sheaf cache (SLUB_SHEAF_BYTES each), which has no
  * sheaves itself (sheaf_capacity 0) and so never recurses into this code;
@@ -64,10 +70,11 @@
  *
  * Locking: the sheaves of a CPU change only on that CPU with interrupts
  * off (or, for kmem_cache_destroy, on any CPU while no CPU uses the
- * cache). Lock order: slab_caches_lock -> node.list_lock -> barn.lock ->
- * zone lock; the barn lock is taken with interrupts off and nothing else
- * is taken under it but for kmem_cache_check, which holds the node lock.
- * Departures from Linux: one node, one barn; no kfree_rcu sheaf, no
+ * cache). Lock order: slab_caches_lock -> node[nid].list_lock ->
+ * node[nid].barn.lock -> zone lock; a barn lock is taken with interrupts
+ * off and nothing else is taken under it but for kmem_cache_check, which
+ * holds the node locks. A CPU uses its memory node's barn only.
+ * Departures from Linux: no kfree_rcu sheaf, no
  * prefilled sheaves API; sheaves for every cache without debugging (not
  * by a caller's request); the reap releases idle CPUs' sheaves.
  */
@@ -100,10 +107,17 @@ void slub_sheaf_setup(struct kmem_cache *s)
 	else	/* 32 up to 4 KiB, then 128 KiB of objects (16 of 8 KiB), at least 4 */
 		cap = (unsigned int)MAX(4UL, MIN(32UL, (128UL << 10) / s->size));
 	s->sheaf_capacity = MIN(cap, (unsigned int)SLUB_SHEAF_MAX);
-	s->node.barn.max_full = 0;
-	if (s->sheaf_capacity)
-		s->node.barn.max_full = (unsigned int)MAX(2UL, MIN((unsigned long)SLUB_BARN_MAX,
-			SLUB_BARN_BYTES / ((unsigned long)s->sheaf_capacity * s->size)));
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {
+		struct slub_barn *b = &s->node[nid].barn;
+
+		b->max_full = 0;
+		if (s->sheaf_capacity)
+			b->max_full = (unsigned int)MAX(2UL, MIN((unsigned long)SLUB_BARN_MAX,
+				SLUB_BARN_BYTES / ((unsigned long)s->sheaf_capacity * s->size)));
+		spin_lock_init(&b->lock);
+	}
+	slub_nodes_check();
+	s->node_check = slub_node_check_of(s);
 	s->sheaf_key = per_cpu_key(slub_sheaf, offsetof(struct slub_sheaf_slots, main) +
 					       s->slot * sizeof(struct slub_sheaf *));
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
@@ -111,7 +125,6 @@ void slub_sheaf_setup(struct kmem_cache *s)
 		s->cpu[cpu].spare = NULL;
 		s->cpu[cpu].reap_main = NULL;
 	}
-	spin_lock_init(&s->node.barn.lock);
 }
 
 /*
@@ -127,7 +140,9 @@ void slub_sheaves_init(void)
 	if (!slub_sheaf_cache)
 		panic("slub: cannot make the slub_sheaf cache");
 	slub_sheaf_cache->sheaf_capacity = 0;
-	slub_sheaf_cache->node.barn.max_full = 0;
+	slub_sheaf_cache->node_check = false;
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++)
+		slub_sheaf_cache->node[nid].barn.max_full = 0;
 	slab_caches_add(slub_sheaf_cache);
 }
 
@@ -177,10 +192,10 @@ static bool sheaves_start(struct kmem_cache *s)
 	return true;
 }
 
-/* Take a full sheaf from the barn, leaving 'empty' there (or returning it to be freed). */
+/* Take a full sheaf from the CPU's node's barn, leaving 'empty' there (or returning it to be freed). */
 static struct slub_sheaf *barn_get_full(struct kmem_cache *s, struct slub_sheaf **empty)
 {
-	struct slub_barn *b = &s->node.barn;
+	struct slub_barn *b = &slub_local_node(s)->barn;
 	struct slub_sheaf *full = NULL;
 
 	if (!READ_ONCE(b->nr_full))
@@ -204,13 +219,13 @@ static struct slub_sheaf *barn_get_full(struct kmem_cache *s, struct slub_sheaf 
 }
 
 /*
- * Give the full sheaf 'full' to the barn for an empty one (from the barn,
+ * Give the full sheaf 'full' to the CPU's node's barn for an empty one (from the barn,
  * else a new one). NULL, with 'full' kept, when the barn holds
  * SLUB_BARN_MAX full ones or no empty one can be had.
  */
 static struct slub_sheaf *barn_put_full(struct kmem_cache *s, struct slub_sheaf *full)
 {
-	struct slub_barn *b = &s->node.barn;
+	struct slub_barn *b = &slub_local_node(s)->barn;
 	struct slub_sheaf *empty = NULL, *made = NULL;
 
 	if (READ_ONCE(b->nr_full) >= b->max_full)
@@ -326,6 +341,14 @@ void slub_sheaf_free_slow(void *x, struct kmem_cache *s, const char *fn, bool on
 
 	if (slub_fw_free(s, *slot, mark) && sheaf_double_free(s, x, fn, flags))
 		return;
+	if (s->node_check && slub_obj_remote(x)) {
+		/* Another node's object: past the sheaves, to its own slab and node. */
+		slub_free_to_slabs(s, x, fn);
+		stat(s, free_remote, 1);
+		stat(s, shared.frees, 1);
+		arch_irq_restore(flags);
+		return;
+	}
 	if (sh == &slub_sheaf_none) {
 		if (!sheaves_start(s)) {
 			arch_irq_restore(flags);
@@ -418,9 +441,9 @@ static void barn_release(struct kmem_cache *s, struct slub_sheaf *full, struct s
 }
 
 /*
- * slub_barn_flush - free the objects of the barn's full sheaves to the
- * slabs (through the running CPU's, which the caller flushes if it must)
- * and every sheaf of the barn to slub_sheaf. Interrupts on or off.
+ * slub_barn_flush - free the objects of every node's barn's full sheaves
+ * to the slabs (through the running CPU's, which the caller flushes if it
+ * must) and every sheaf of the barns to slub_sheaf. Interrupts on or off.
  */
 void slub_barn_flush(struct kmem_cache *s)
 {
@@ -430,11 +453,17 @@ void slub_barn_flush(struct kmem_cache *s)
 	if (!s->sheaf_capacity)
 		return;
 	flags = arch_irq_save();
-	spin_lock(&s->node.barn.lock);
-	stat(s, barn_locks, 1);
-	barn_detach(&s->node.barn, &full, &empty);
-	spin_unlock(&s->node.barn.lock);
-	barn_release(s, full, empty);
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {
+		struct slub_barn *b = &s->node[nid].barn;
+
+		if (!READ_ONCE(b->nr_full) && !READ_ONCE(b->nr_empty))
+			continue;
+		spin_lock(&b->lock);
+		stat(s, barn_locks, 1);
+		barn_detach(b, &full, &empty);
+		spin_unlock(&b->lock);
+		barn_release(s, full, empty);
+	}
 	arch_irq_restore(flags);
 }
 
@@ -450,7 +479,7 @@ bool slub_sheaves_reap(struct kmem_cache *s)
 	unsigned int cpu = smp_processor_id();
 	struct kmem_cache_cpu_partial *p = &s->cpu[cpu];
 	struct slub_sheaf *sh = *main_of(s, cpu), *full, *empty;
-	struct slub_barn *b = &s->node.barn;
+	struct slub_barn *b = &slub_local_node(s)->barn;
 	bool worked = false;
 
 	assert_irqs_disabled();
@@ -482,11 +511,12 @@ bool slub_sheaves_reap(struct kmem_cache *s)
 }
 
 /*
- * slub_sheaved - objects of s in sheaves (every CPU's and the barn's), and
- * in *in_barn those in the barn's. The caller keeps the CPUs off s or
- * accepts a snapshot. Takes the barn lock.
+ * slub_sheaved - objects of s in sheaves (every CPU's and the barns'), and
+ * in *in_barn those in the barns' (nid: node nid's barn only; NUMA_NO_NODE:
+ * every node's). The caller keeps the CPUs off s or accepts a snapshot.
+ * Takes the barn locks in turn.
  */
-unsigned long slub_sheaved(struct kmem_cache *s, unsigned long *in_barn)
+unsigned long slub_sheaved(struct kmem_cache *s, unsigned int nid, unsigned long *in_barn)
 {
 	unsigned long n = 0, barn = 0, flags;
 
@@ -502,11 +532,17 @@ unsigned long slub_sheaved(struct kmem_cache *s, unsigned long *in_barn)
 		if (spare)
 			n += READ_ONCE(spare->size);
 	}
-	flags = spin_lock_irqsave(&s->node.barn.lock);
-	stat(s, barn_locks, 1);
-	for (struct slub_sheaf *sh = s->node.barn.full; sh; sh = sh->next)
-		barn += sh->size;
-	spin_unlock_irqrestore(&s->node.barn.lock, flags);
+	for (unsigned int i = 0; i < MAX_NUMNODES; i++) {
+		struct slub_barn *b = &s->node[i].barn;
+
+		if (nid != NUMA_NO_NODE && i != nid)
+			continue;
+		flags = spin_lock_irqsave(&b->lock);
+		stat(s, barn_locks, 1);
+		for (struct slub_sheaf *sh = b->full; sh; sh = sh->next)
+			barn += sh->size;
+		spin_unlock_irqrestore(&b->lock, flags);
+	}
 	if (in_barn)
 		*in_barn = barn;
 	return n + barn;

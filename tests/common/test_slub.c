@@ -303,8 +303,8 @@ SELFTEST(slub_partial_lists_keep_min_partial_empty_slabs)
 	others = mm_test_others();
 	for (unsigned int i = 0; i < count; i++)
 		ST_EXPECT((objs[i] = kmem_cache_alloc(c)), "alloc %u failed", i);
-	ST_EXPECT(atomic_long_read(&c->node.nr_slabs) == nslabs, "%ld slabs for %u objects",
-		  atomic_long_read(&c->node.nr_slabs), count);
+	ST_EXPECT(slub_nr_slabs(c, false) == nslabs, "%ld slabs for %u objects",
+		  slub_nr_slabs(c, false), count);
 	/* Free every other object of every slab: all become partial. */
 	for (unsigned int i = 0; i < count; i += 2) {
 		kmem_cache_free(c, objs[i]);
@@ -312,8 +312,8 @@ SELFTEST(slub_partial_lists_keep_min_partial_empty_slabs)
 			  c->cpu[cpu].nr_partial);
 	}
 	ST_EXPECT(kmem_cache_check(c) == 0, "check failed with half freed");
-	ST_EXPECT(c->node.nr_partial + c->cpu[cpu].nr_partial >= nslabs - 1,
-		  "partial slabs: node %lu, CPU %u", c->node.nr_partial, c->cpu[cpu].nr_partial);
+	ST_EXPECT(slub_local_node(c)->nr_partial + c->cpu[cpu].nr_partial >= nslabs - 1,
+		  "partial slabs: node %lu, CPU %u", slub_local_node(c)->nr_partial, c->cpu[cpu].nr_partial);
 	/*
 	 * The rest: slabs empty out; the node keeps max(min_partial,
 	 * cpu_partial) of them at most (slub_node_spare).
@@ -322,15 +322,15 @@ SELFTEST(slub_partial_lists_keep_min_partial_empty_slabs)
 		kmem_cache_free(c, objs[i]);
 	ST_EXPECT(kmem_cache_check(c) == 0, "check failed with all freed");
 	ST_EXPECT(slub_test_held(c) == 0, "%lu objects still held", slub_test_held(c));
-	slub_count_free(c, &empty);
-	ST_EXPECT(empty == c->node.nr_partial, "node has a partial slab that is not empty");
+	slub_count_free(c, NUMA_NO_NODE, &empty);
+	ST_EXPECT(empty == slub_local_node(c)->nr_partial, "node has a partial slab that is not empty");
 	if (mm_test_others() == others)
 		ST_EXPECT(empty <= keep && empty + c->cpu[cpu].nr_partial + 1 >=
 						   MIN((unsigned long)keep, nslabs),
 			  "%lu empty slabs kept on the node, min_partial %u, cpu_partial %u",
 			  empty, c->min_partial, c->cpu_partial);
-	ST_EXPECT(kmem_cache_shrink(c) == 0 && atomic_long_read(&c->node.nr_slabs) == 0,
-		  "shrink left %ld slabs", atomic_long_read(&c->node.nr_slabs));
+	ST_EXPECT(kmem_cache_shrink(c) == 0 && slub_nr_slabs(c, false) == 0,
+		  "shrink left %ld slabs", slub_nr_slabs(c, false));
 	kfree(objs);
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
 	SLAB_EXPECT_PAGES_BACK(&pages);
@@ -365,34 +365,34 @@ SELFTEST(slub_node_ready_front_is_a_lower_bound)
 	for (unsigned int i = 0; i < count; i += c->num)
 		kmem_cache_free(c, objs[i]);
 	kmem_cache_drain_local(c);
-	ST_EXPECT(c->node.nr_partial >= nslabs - 1, "%lu slabs on the node", c->node.nr_partial);
-	flags = spin_lock_irqsave(&c->node.list_lock);
-	ST_EXPECT(!slub_node_spare(c, NULL) && c->node.ready_front == 0,
-		  "no ready slab, yet spare or ready_front %u", c->node.ready_front);
+	ST_EXPECT(slub_local_node(c)->nr_partial >= nslabs - 1, "%lu slabs on the node", slub_local_node(c)->nr_partial);
+	flags = spin_lock_irqsave(&slub_local_node(c)->list_lock);
+	ST_EXPECT(!slub_node_spare(c, slub_local_node(c), NULL) && slub_local_node(c)->ready_front == 0,
+		  "no ready slab, yet spare or ready_front %u", slub_local_node(c)->ready_front);
 	/* A count past the ready slabs is caught. */
-	c->node.ready_front = 2;
-	spin_unlock_irqrestore(&c->node.list_lock, flags);
+	slub_local_node(c)->ready_front = 2;
+	spin_unlock_irqrestore(&slub_local_node(c)->list_lock, flags);
 	slab_test_console_clear();
 	ST_EXPECT(kmem_cache_check(c) != 0, "ready_front over slabs that are not ready passed");
 	ST_EXPECT(slab_test_console_has("not ready, inside ready_front"), "check's message");
-	c->node.ready_front = 0;
+	slub_local_node(c)->ready_front = 0;
 	/* Empty the first slab on the list: it goes to the front, and is counted. */
 	for (unsigned int i = 1; i < c->num; i++)
 		kmem_cache_free(c, objs[i]);
 	kmem_cache_drain_local(c);
-	ST_EXPECT(c->node.ready_front >= 1, "an empty slab at the front, ready_front %u",
-		  c->node.ready_front);
+	ST_EXPECT(slub_local_node(c)->ready_front >= 1, "an empty slab at the front, ready_front %u",
+		  slub_local_node(c)->ready_front);
 	ST_EXPECT(kmem_cache_check(c) == 0, "check with an empty slab at the front");
 	for (unsigned int i = c->num; i < count; i++)
 		if (i % c->num)
 			kmem_cache_free(c, objs[i]);
 	kmem_cache_drain_local(c);
 	ST_EXPECT(kmem_cache_check(c) == 0, "check with all freed");
-	ST_EXPECT(c->node.ready_front <= c->node.nr_partial, "ready_front %u, %lu slabs",
-		  c->node.ready_front, c->node.nr_partial);
-	ST_EXPECT(kmem_cache_shrink(c) == 0 && atomic_long_read(&c->node.nr_slabs) == 0,
-		  "shrink left %ld slabs", atomic_long_read(&c->node.nr_slabs));
-	ST_EXPECT(c->node.ready_front == 0, "ready_front %u with no slab", c->node.ready_front);
+	ST_EXPECT(slub_local_node(c)->ready_front <= slub_local_node(c)->nr_partial, "ready_front %u, %lu slabs",
+		  slub_local_node(c)->ready_front, slub_local_node(c)->nr_partial);
+	ST_EXPECT(kmem_cache_shrink(c) == 0 && slub_nr_slabs(c, false) == 0,
+		  "shrink left %ld slabs", slub_nr_slabs(c, false));
+	ST_EXPECT(slub_local_node(c)->ready_front == 0, "ready_front %u with no slab", slub_local_node(c)->ready_front);
 	kfree(objs);
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
 	SLAB_EXPECT_PAGES_BACK(&pages);
@@ -642,7 +642,7 @@ SELFTEST(slub_frees_from_other_cpus)
 {
 	static struct xfree_run run;
 	struct slab_test_mark pages;
-	unsigned int others = 0, frozen = 0;
+	unsigned int others = 0, frozen = 0, remote = 0;
 
 	slab_test_init();
 	slab_test_begin(&pages);
@@ -660,21 +660,34 @@ SELFTEST(slub_frees_from_other_cpus)
 		if (cpu == run.owner || !(run.ran & (1UL << cpu)))
 			continue;
 		others++;
+		remote += slub_cpu_nid[cpu] != slub_cpu_nid[run.owner];
 		frozen += run.c->cpu[cpu].nr_partial;
 	}
 	ST_EXPECT(kmem_cache_check(run.c) == 0, "check failed after frees from %u CPUs", others);
-	ST_EXPECT(!others || frozen >= 1, "no other CPU froze a full slab for itself");
+	/* A CPU of another node lists the slab on its node instead: then either may happen. */
+	ST_EXPECT(!others || remote || frozen >= 1, "no other CPU froze a full slab for itself");
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct page *page;
+
+		if (cpu == run.owner || !(run.ran & (1UL << cpu)) ||
+		    slub_cpu_nid[cpu] == slub_cpu_nid[run.owner])
+			continue;
+		list_for_each_entry(page, &run.c->cpu[cpu].partial, lru)
+			ST_EXPECT(slub_slab_nid(page) == slub_cpu_nid[cpu],
+				  "CPU %u (node %u) froze a slab of node %u", cpu, slub_cpu_nid[cpu],
+				  slub_slab_nid(page));
+	}
 	for (unsigned int i = 0; i < run.n; i++)
 		kmem_cache_free(run.c, run.objs[i]);	/* the owner's share (NULL: freed) */
 	ST_EXPECT(slub_test_held(run.c) == 0, "%lu objects held", slub_test_held(run.c));
 	kfree(run.objs);
 	/* Other CPUs' partial slabs go back only with slab_drain_all. */
 	slab_drain_all();
-	ST_EXPECT(atomic_long_read(&run.c->node.nr_slabs) == 0, "%ld slabs after slab_drain_all",
-		  atomic_long_read(&run.c->node.nr_slabs));
+	ST_EXPECT(slub_nr_slabs(run.c, false) == 0, "%ld slabs after slab_drain_all",
+		  slub_nr_slabs(run.c, false));
 	ST_EXPECT(kmem_cache_destroy(run.c) == 0, "destroy refused");
-	printk("slub: %u other CPU(s) freed into this CPU's slabs; %u slab(s) frozen for them\n",
-	       others, frozen);
+	printk("slub: %u other CPU(s) (%u of other nodes) freed into this CPU's slabs; %u slab(s) "
+	       "frozen for them\n", others, remote, frozen);
 	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;
 }

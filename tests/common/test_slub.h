@@ -63,7 +63,7 @@ static inline struct kmem_cache *slub_test_classic(struct kmem_cache *s)
 static inline unsigned long slub_test_held(struct kmem_cache *s)
 {
 	unsigned long total = slub_total_objects(s);
-	unsigned long free = slub_count_free(s, NULL) + slub_sheaved(s, NULL);
+	unsigned long free = slub_count_free(s, NUMA_NO_NODE, NULL) + slub_sheaved(s, NUMA_NO_NODE, NULL);
 	struct page *page;
 
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {

@@ -2,8 +2,10 @@
  * test_slub_hardened.c - SLUB's free pointers in memory (ALLOC=slub). A
  * slab is filled, then all but its first object freed, so each free object
  * holds a free pointer to the next. They are never stored plain: every
- * free word is XORed with the cache's key (mm/slub/slub_def.h), so no word of
- * the slab equals the address of any of its objects. Without
+ * free word is XORed with the cache's key (mm/slub/slub_def.h), so no free
+ * word of the slab (the word at 'offset' of each object: the other words of
+ * a free object hold whatever its page held before, a freed cache's list
+ * heads, say) equals the address of any of its objects. Without
  * SLAB_FREELIST_HARDENED the words XORed with the key alone are object
  * addresses (which shows the scan finds them); with it, which mixes in
  * each word's address too, not even those; in both, every stored word
@@ -20,8 +22,8 @@ SELFTEST(slub_free_pointers_never_stored_plain_when_hardened)
 	struct kmem_cache *s = slub_test_classic(kmem_cache_create("test-fp-hardened", 64, 0,
 								   SLAB_NO_DEBUG, NULL));
 	struct page *page;
-	const uintptr_t *w, *end;
-	uintptr_t base;
+	const uintptr_t *w;
+	uintptr_t base, end;
 	unsigned int n, plain = 0, keyed = 0, undecodable = 0;
 
 	ST_EXPECT(s != NULL, "kmem_cache_create(test-fp-hardened) failed");
@@ -36,12 +38,14 @@ SELFTEST(slub_free_pointers_never_stored_plain_when_hardened)
 	for (unsigned int i = n; i-- > 1;)
 		if (slub_test_page(objs[i]) == page)
 			kmem_cache_free(s, objs[i]);
-	end = (const uintptr_t *)(base + ((uintptr_t)PAGE_SIZE << s->order));
-	for (w = (const uintptr_t *)base; w < end; w++) {
-		uintptr_t k = *w ^ s->fp_secret;
+	end = base + ((uintptr_t)PAGE_SIZE << s->order);
+	for (unsigned int i = 0; i < s->num; i++) {
+		uintptr_t k;
 
-		plain += *w >= base && *w < (uintptr_t)end && (*w - base - s->obj_offset) % s->size == 0;
-		keyed += k >= base && k < (uintptr_t)end && (k - base - s->obj_offset) % s->size == 0;
+		w = slub_fw_slot(s, slub_obj(s, page, i));
+		k = *w ^ s->fp_secret;
+		plain += *w >= base && *w < end && (*w - base - s->obj_offset) % s->size == 0;
+		keyed += k >= base && k < end && (k - base - s->obj_offset) % s->size == 0;
 	}
 	for (unsigned int i = 1; i < n; i++) {
 		void *fp;

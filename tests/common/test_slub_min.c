@@ -156,7 +156,7 @@ static int min_run(bool classic)
 		min = min_objects_of(c, objs, got, &one);
 		checked = kmem_cache_check(c);
 		held = slub_test_held(c);
-		listed = (unsigned long)atomic_long_read(&c->node.nr_min);
+		listed = (unsigned long)slub_nr_slabs(c, true);
 #if CONFIG_SLAB_STATS
 		made = c->stats.new_min;
 #else
@@ -189,10 +189,10 @@ static int min_run(bool classic)
 		ST_EXPECT(slub_test_held(c) == 0, "%lu objects held after every free",
 			  slub_test_held(c));
 		kmem_cache_shrink(c);
-		ST_EXPECT(atomic_long_read(&c->node.nr_slabs) == 0 &&
-				  atomic_long_read(&c->node.nr_min) == 0,
+		ST_EXPECT(slub_nr_slabs(c, false) == 0 &&
+				  slub_nr_slabs(c, true) == 0,
 			  "shrink left %ld slabs, %ld of the min order",
-			  atomic_long_read(&c->node.nr_slabs), atomic_long_read(&c->node.nr_min));
+			  slub_nr_slabs(c, false), slub_nr_slabs(c, true));
 	}
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy failed");
 	SLAB_EXPECT_PAGES_BACK(&pages);

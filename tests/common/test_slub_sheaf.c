@@ -46,7 +46,7 @@ SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
 		return 0;
 	}
 	ST_EXPECT(cap >= 8 && cap <= SLUB_SHEAF_MAX, "capacity %u", cap);
-	n = 2 * cap + (c->node.barn.max_full + 2) * cap;
+	n = 2 * cap + (slub_local_node(c)->barn.max_full + 2) * cap;
 	objs = kmalloc_array(n + cap, sizeof(void *));
 	ST_EXPECT(objs, "no table");
 	flags = arch_irq_save();
@@ -75,18 +75,18 @@ SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
 	/* Frees fill main; full, it becomes the spare; both full: main goes to the barn. */
 	for (unsigned int i = 0; i < 2 * cap; i++)
 		kmem_cache_free(c, objs[i]);
-	ST_EXPECT(main_size(c) == cap && s_spare_size(c) == cap && c->node.barn.nr_full == 0,
+	ST_EXPECT(main_size(c) == cap && s_spare_size(c) == cap && slub_local_node(c)->barn.nr_full == 0,
 		  "2 x capacity freed: main %u, spare %u, barn %u", main_size(c), s_spare_size(c),
-		  c->node.barn.nr_full);
+		  slub_local_node(c)->barn.nr_full);
 	kmem_cache_free(c, objs[2 * cap]);
-	ST_EXPECT(main_size(c) == 1 && c->node.barn.nr_full == 1,
-		  "one more: main %u, barn %u full", main_size(c), c->node.barn.nr_full);
+	ST_EXPECT(main_size(c) == 1 && slub_local_node(c)->barn.nr_full == 1,
+		  "one more: main %u, barn %u full", main_size(c), slub_local_node(c)->barn.nr_full);
 	ST_EXPECT(kmem_cache_check(c) == 0, "check with a full barn sheaf");
 	/* The barn takes max_full full sheaves, then a full main goes to the slabs. */
 	for (unsigned int i = 2 * cap + 1; i < n; i++)
 		kmem_cache_free(c, objs[i]);
-	ST_EXPECT(c->node.barn.nr_full == c->node.barn.max_full && c->node.barn.max_full >= 2,
-		  "barn %u full (at most %u)", c->node.barn.nr_full, c->node.barn.max_full);
+	ST_EXPECT(slub_local_node(c)->barn.nr_full == slub_local_node(c)->barn.max_full && slub_local_node(c)->barn.max_full >= 2,
+		  "barn %u full (at most %u)", slub_local_node(c)->barn.nr_full, slub_local_node(c)->barn.max_full);
 	ST_EXPECT(kmem_cache_check(c) == 0, "check with the barn full");
 	ST_EXPECT(slub_test_held(c) == 0, "%lu held, none allocated", slub_test_held(c));
 	/* Allocations empty main, swap in the spare, then take full sheaves from the barn. */
@@ -94,9 +94,9 @@ SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
 		objs[i] = kmem_cache_alloc(c);
 		ST_EXPECT(objs[i], "allocation %u failed", i);
 	}
-	ST_EXPECT(c->node.barn.nr_full == 0 && c->node.barn.nr_empty > 0,
-		  "barn after the allocations: %u full, %u empty", c->node.barn.nr_full,
-		  c->node.barn.nr_empty);
+	ST_EXPECT(slub_local_node(c)->barn.nr_full == 0 && slub_local_node(c)->barn.nr_empty > 0,
+		  "barn after the allocations: %u full, %u empty", slub_local_node(c)->barn.nr_full,
+		  slub_local_node(c)->barn.nr_empty);
 	ST_EXPECT(kmem_cache_check(c) == 0, "check with empty sheaves in the barn");
 	for (unsigned int i = 0; i < n; i++)
 		kmem_cache_free(c, objs[i]);
@@ -106,17 +106,17 @@ SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
 		  "sheaves left after the drain");
 	ST_EXPECT(kmem_cache_check(c) == 0, "check after the drain");
 	kmem_cache_shrink(c);
-	ST_EXPECT(c->node.barn.nr_full == 0 && c->node.barn.nr_empty == 0 &&
-			  slub_sheaved(c, NULL) == 0,
-		  "barn after shrink: %u full, %u empty", c->node.barn.nr_full,
-		  c->node.barn.nr_empty);
+	ST_EXPECT(slub_local_node(c)->barn.nr_full == 0 && slub_local_node(c)->barn.nr_empty == 0 &&
+			  slub_sheaved(c, NUMA_NO_NODE, NULL) == 0,
+		  "barn after shrink: %u full, %u empty", slub_local_node(c)->barn.nr_full,
+		  slub_local_node(c)->barn.nr_empty);
 	ST_EXPECT(kmem_cache_check(c) == 0, "check after the shrink");
 	/* Destroy with objects in sheaves and one live: only the live one is reported. */
 	objs[0] = kmem_cache_alloc(c);
 	objs[1] = kmem_cache_alloc(c);
 	kmem_cache_free(c, objs[1]);
 	arch_irq_restore(flags);
-	ST_EXPECT(slub_sheaved(c, NULL) > 0, "nothing in sheaves");
+	ST_EXPECT(slub_sheaved(c, NUMA_NO_NODE, NULL) > 0, "nothing in sheaves");
 	slab_test_console_clear();
 	ST_EXPECT(kmem_cache_destroy(c) != 0, "destroy of a cache with a live object accepted");
 	ST_EXPECT(slab_test_console_has("1 objects still allocated"),

@@ -117,6 +117,12 @@ else case $(section slabinfo | head -1) in
 *)	t "quarry-slabinfo says SLOB keeps nothing per CPU" \
 		'^gdbtest-96 .* : percpu - \(nothing per CPU\)' "$(section slabinfo)" ;;
 esac; fi
+case $(section slabinfo | head -1) in *", slub)")	# SLUB: each node's partial slabs / slabs
+	t "quarry-slabinfo shows node 0's partial and total slabs (SLUB)" \
+		'^gdbtest-96 .* : nodes 0:[0-9]+/[1-9][0-9]*$' "$(section slabinfo)"
+	t "quarry-cache lists node 0's slabs and partial list (SLUB)" \
+		'^  node 0: [0-9]+ slabs in all, [0-9]+ on the partial list' ;;
+esac
 # quarry-dmesg: the kernel's output up to the stop, as the serial console has it.
 dmesg=$(section dmesg)
 if [ "$(grep -c . <<< "$dmesg")" -ge 20 ] && grep -q '^gdbtest: 8 objects of gdbtest-96' <<< "$dmesg" &&

@@ -141,13 +141,13 @@ SELFTEST_HOST(slub_host_double_free_into_the_barn)
 		kmem_cache_free(c, dfc_held[--dfc_nheld]);
 	p = dfc_held[--dfc_nheld];
 	kmem_cache_free(c, p);
-	ST_EXPECT(slub_this_main(c)->size == cap && c->node.barn.nr_full == 0,
+	ST_EXPECT(slub_this_main(c)->size == cap && slub_local_node(c)->barn.nr_full == 0,
 		  "before r: main %lu of %u, barn %u full", slub_this_main(c)->size, cap,
-		  c->node.barn.nr_full);
+		  slub_local_node(c)->barn.nr_full);
 	kmem_cache_free(c, dfc_held[--dfc_nheld]);
-	ST_EXPECT(c->node.barn.nr_full == 1 && c->node.barn.full->size == cap &&
-			  c->node.barn.full->objects[cap - 1] == p,
-		  "p is not on top of the barn's full sheaf (%u full)", c->node.barn.nr_full);
+	ST_EXPECT(slub_local_node(c)->barn.nr_full == 1 && slub_local_node(c)->barn.full->size == cap &&
+			  slub_local_node(c)->barn.full->objects[cap - 1] == p,
+		  "p is not on top of the barn's full sheaf (%u full)", slub_local_node(c)->barn.nr_full);
 	host_set_cpu(2);
 	slab_test_console_clear();
 	bad = slab_bad_frees;

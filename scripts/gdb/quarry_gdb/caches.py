@@ -53,6 +53,8 @@ def slabinfo_lines():
         per = mod.percpu_objects(c, cpus)
         tail = " : percpu " + (" ".join("-" if n is None else "%d" % n for n in per)
                                if per is not None else "- (nothing per CPU)")
+        if hasattr(mod, "node_tail"):	# SLUB: each node's partial slabs / slabs
+            tail += mod.node_tail(c)
         lines.append(ROW_FMT % ((c["name"].string(),) + row) + tail)
     if mod is slob:
         pages = slob.total_pages()

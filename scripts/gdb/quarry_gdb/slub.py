@@ -18,6 +18,11 @@
 # pages' slab_cache is the cache's twin (c->min_cache; the twin's min_of names
 # the cache), whose num, order and layout fields are that slab's geometry; a
 # cache without debugging keeps them frozen on node.min_slabs.
+# Nodes: c->node[] has one struct kmem_cache_node per possible memory node
+# (partial list, counts, min-order list, barn); a slab is node N's when its
+# head page's 'active' says N (slub_slab_nid). slabinfo adds every node up;
+# quarry-slabinfo's rows end in ' : nodes' and each node's partial slabs /
+# slabs where a node has any, quarry-cache lists each such node.
 
 from .mem import QuarryError, cache_flag_names, build, at, u, read_u64, lookup_type, list_entries
 
@@ -99,15 +104,32 @@ def cpu_sheaves(c, cpu):
     return main, sheaf_objects(main), spare, sheaf_objects(spare)
 
 
-def barn_sheaves(c, which):
-    """[(address, objects)] of the barn's 'full' or 'empty' list."""
+def nodes(c):
+    """[(nid, struct kmem_cache_node)] of every node slot of the cache."""
+    arr = c["node"]
+    lo, hi = arr.type.range()
+    return [(i, arr[i]) for i in range(lo, hi + 1)]
+
+
+def node_used(n):
+    """Whether a node of a cache has slabs or sheaves in its barn."""
+    b = n["barn"]
+    return (u(n["nr_slabs"]["counter"]) or u(n["nr_partial"]) or u(b["nr_full"])
+            or u(b["nr_empty"]))
+
+
+def barn_sheaves(c, which, nid=None):
+    """[(address, objects)] of the barns' 'full' or 'empty' lists (nid: that node's only)."""
     out = []
     if not has_sheaves(c):
         return out
-    p = u(c["node"]["barn"][which])
-    while p and len(out) <= 64:
-        out.append((p, sheaf_objects(p)))
-        p = read_u64(p)		# next is the first field
+    for i, n in nodes(c):
+        if nid is not None and i != nid:
+            continue
+        p = u(n["barn"][which])
+        while p and len(out) <= 64 * 8:
+            out.append((p, sheaf_objects(p)))
+            p = read_u64(p)		# next is the first field
     return out
 
 
@@ -125,23 +147,37 @@ def min_twin(c):
 
 
 def slabinfo_row(c):
-    slabs = u(c["node"]["nr_slabs"]["counter"])
-    nmin = min(u(c["node"]["nr_min"]["counter"]), slabs)
     num = int(c["num"])
     t = min_twin(c)
     tnum, torder = (int(t["num"]), int(t["order"])) if t is not None else (num, int(c["order"]))
-    objs = (slabs - nmin) * num + nmin * tnum
-    free = empty = 0
-    for p in partial_pages(c["node"]["partial"]) + partial_pages(c["node"]["min_slabs"]):
-        g = p["slab_cache"].dereference()
-        n_in = inuse(u(p["counters"]))
-        free += int(g["num"]) - n_in
-        empty += n_in == 0
+    slabs = objs = free = empty = pages = 0
+    for _, n in nodes(c):
+        ns = u(n["nr_slabs"]["counter"])
+        nmin = min(u(n["nr_min"]["counter"]), ns)
+        slabs += ns
+        objs += (ns - nmin) * num + nmin * tnum
+        pages += ((ns - nmin) << int(c["order"])) + (nmin << torder)
+        if not ns:
+            continue
+        for p in partial_pages(n["partial"]) + partial_pages(n["min_slabs"]):
+            g = p["slab_cache"].dereference()
+            n_in = inuse(u(p["counters"]))
+            free += int(g["num"]) - n_in
+            empty += n_in == 0
     cap = int(c["sheaf_capacity"]) if has_sheaves(c) else 0
     in_barn = sum(len(objs) for _, objs in barn_sheaves(c, "full"))
     row = (objs - free, objs, int(c["size"]), num, 1 << int(c["order"]),
            cap, cap, 0, slabs - empty, slabs, in_barn)
-    return row, ((slabs - nmin) << int(c["order"])) + (nmin << torder)
+    return row, pages
+
+
+def node_tail(c):
+    """' : nodes N:partial/slabs ...' for the nodes with slabs (node 0 always)."""
+    parts = []
+    for i, n in nodes(c):
+        if i == 0 or node_used(n):
+            parts.append("%d:%d/%d" % (i, u(n["nr_partial"]), u(n["nr_slabs"]["counter"])))
+    return " : nodes " + " ".join(parts)
 
 
 def percpu_objects(c, cpus):
@@ -181,25 +217,29 @@ def cache_lines(c):
                  % (int(c["num"]), int(c["order"]), u(c["slab_mask"]), int(c["waste"]),
                     int(c["min_partial"]), int(c["cpu_partial"]), int(c["slot"]),
                     u(c["cpu_off"])))
-    node = c["node"]
     if has_sheaves(c):
-        full, empty = barn_sheaves(c, "full"), barn_sheaves(c, "empty")
-        lines.append("  sheaves of %d objects; barn: %d full (%d objects), %d empty"
-                     % (int(c["sheaf_capacity"]), len(full), sum(len(o) for _, o in full),
-                        len(empty)))
-    parts = partial_pages(node["partial"])
-    lines.append("  node: %d slabs in all, %d on the partial list (nr_partial %d)"
-                 % (u(node["nr_slabs"]["counter"]), len(parts), u(node["nr_partial"])))
-    for p in parts[:SHOW_MAX]:
-        lines.append("    " + slab_desc(c, p))
+        lines.append("  sheaves of %d objects" % int(c["sheaf_capacity"]))
     t = min_twin(c)
-    if t is not None:
-        mins = partial_pages(node["min_slabs"])
-        lines.append("  min-order slabs: %d objects in 2^%d pages (twin at %#x); %d of them, "
-                     "%d on the min-order list" % (int(t["num"]), int(t["order"]), u(t.address),
-                                                   u(node["nr_min"]["counter"]), len(mins)))
-        for p in mins[:SHOW_MAX]:
+    for nid, node in nodes(c):
+        if nid != 0 and not node_used(node):
+            continue
+        if has_sheaves(c):
+            full, empty = barn_sheaves(c, "full", nid), barn_sheaves(c, "empty", nid)
+            lines.append("  node %d barn: %d full (%d objects), %d empty"
+                         % (nid, len(full), sum(len(o) for _, o in full), len(empty)))
+        parts = partial_pages(node["partial"])
+        lines.append("  node %d: %d slabs in all, %d on the partial list (nr_partial %d)"
+                     % (nid, u(node["nr_slabs"]["counter"]), len(parts), u(node["nr_partial"])))
+        for p in parts[:SHOW_MAX]:
             lines.append("    " + slab_desc(c, p))
+        if t is not None:
+            mins = partial_pages(node["min_slabs"])
+            lines.append("  node %d min-order slabs: %d objects in 2^%d pages (twin at %#x); "
+                         "%d of them, %d on the min-order list"
+                         % (nid, int(t["num"]), int(t["order"]), u(t.address),
+                            u(node["nr_min"]["counter"]), len(mins)))
+            for p in mins[:SHOW_MAX]:
+                lines.append("    " + slab_desc(c, p))
     for cpu in b.online_cpus():
         base, objs, tid, addr = cpu_freelist(c, cpu)
         if base is None:
@@ -230,9 +270,10 @@ def sheaf_state(c, obj, cpus):
             if obj in objs:
                 return ("free (in CPU %d's %s sheaf, %d from the top)"
                         % (cpu, what, len(objs) - 1 - objs.index(obj)))
-    for addr, objs in barn_sheaves(c, "full"):
-        if obj in objs:
-            return "free (in the barn's full sheaf %#x)" % addr
+    for nid, _ in nodes(c):
+        for addr, objs in barn_sheaves(c, "full", nid):
+            if obj in objs:
+                return "free (in node %d's barn, full sheaf %#x)" % (nid, addr)
     return None
 
 
@@ -260,16 +301,17 @@ def page_lines(addr, pfn, page):
             for p in partial_pages(c["cpu"][cpu]["partial"]):
                 if u(p.address) == head_addr:
                     state_of_slab = "on CPU %d's partial list" % cpu
+    nid = int(head["active"])		# slub_slab_nid
     if is_min:
         state_of_slab = ("a min-order slab (2^%d pages), " % int(g["order"]) +
-                         ("on the node's min-order list" if cnt & SLUB_FROZEN
-                          else "on the node's partial list" if inuse(cnt) < objects(cnt)
+                         ("on node %d's min-order list" % nid if cnt & SLUB_FROZEN
+                          else "on node %d's partial list" % nid if inuse(cnt) < objects(cnt)
                           else "full (on no list)"))
     if state_of_slab is None:
         if cnt & SLUB_FROZEN:
             state_of_slab = "frozen, but no online CPU's slab or partial list has it"
         elif inuse(cnt) < objects(cnt):
-            state_of_slab = "on the node's partial list"
+            state_of_slab = "on node %d's partial list" % nid
         else:
             state_of_slab = "full (on no list)"
     lines = []
@@ -288,8 +330,8 @@ def page_lines(addr, pfn, page):
                 state = "free (on CPU %d's freelist, %d from the head)" % (cpu, objs.index(obj))
         state = sheaf_state(c, obj, b.online_cpus()) or state
         lines.append("%#x: object %d of cache %s at %#x%s: %s" % (addr, idx, name, obj, pos, state))
-    lines.append("slab %#x of cache %s: head struct page %#x, inuse %d of %d%s, %s"
-                 % (base, name, head_addr, inuse(cnt), objects(cnt),
+    lines.append("slab %#x of cache %s: head struct page %#x, node %d, inuse %d of %d%s, %s"
+                 % (base, name, head_addr, nid, inuse(cnt), objects(cnt),
                     ", frozen" if cnt & SLUB_FROZEN else "", state_of_slab))
     lines.append("page freelist (%d): %s" % (len(page_free), fmt_objs(page_free) or "empty"))
     for cpu, objs in cpu_free:
