@@ -138,6 +138,7 @@ void bench_run_all(bool icount)
 	bench_kmalloc_concurrent();
 	bench_atomics();
 	bench_remote_free();
+	bench_numa();
 	bench_messaging();
 	bench_pages();
 	bench_strings();
