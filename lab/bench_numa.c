@@ -17,7 +17,10 @@
  *      (numa_concurrent_remote) at once, through a barrier, then frees
  *      them; under -icount with several CPUs in turns (bench_turn) and with
  *      the whole machine's span per operation per CPU, as test 3 does.
- * Single-CPU loops run with interrupts off, as bench_kmalloc.c's do. Each
+ * Before each timed run a sweep over more memory than the modelled last-level
+ * cache evicts the run before's objects (evict_caches), so local and remote
+ * runs start alike. Single-CPU loops run with interrupts off, as
+ * bench_kmalloc.c's do. Each
  * timed loop is a cache-model region (marker.h) on the CPU that runs it,
  * so the model (nodes=) gives its local and remote memory accesses.
  */
@@ -104,6 +107,29 @@ static const char *numa_unit(void)
 	return bench_icount ? "instructions" : "cycles";
 }
 
+/* Blocks of MAX_ORDER touched by evict_caches: more than the cache model's LLC. */
+#define EVICT_BLOCKS	12
+
+/*
+ * evict_caches - touch one byte of every cache line of EVICT_BLOCKS free
+ * blocks (as many as there are), then free them: the objects of the run
+ * before leave the caches, so every timed run starts from the same state and
+ * a remote run is not served from the lines its local run brought in.
+ */
+static void evict_caches(void)
+{
+	void *blk[EVICT_BLOCKS];
+	unsigned int n = 0;
+
+	while (n < EVICT_BLOCKS && (blk[n] = get_free_pages(MAX_ORDER)))
+		n++;
+	for (unsigned int i = 0; i < n; i++)
+		for (size_t off = 0; off < (PAGE_SIZE << MAX_ORDER); off += 64)
+			((volatile char *)blk[i])[off] = 0;
+	while (n)
+		free_pages_addr(blk[--n], MAX_ORDER);
+}
+
 static struct kmem_cache *numa_cache(size_t size)
 {
 	char name[24];
@@ -121,6 +147,7 @@ static void alloc_on_node(struct kmem_cache *c, size_t size, void **objs, unsign
 	uint64_t t0, t1, t2;
 
 	kmem_cache_free(c, kmem_cache_alloc_node(c, node));	/* warm-up */
+	evict_caches();
 	flags = arch_irq_save();
 	t0 = arch_cycles();
 	MODEL_BEGIN(MODEL_R_NUMA_ALLOC);
@@ -184,6 +211,7 @@ static void free_from(struct kmem_cache *c, size_t size, void **objs, unsigned i
 	unsigned int node = cpu_to_node(cpu);
 
 	r.n = node_alloc_loop(c, NUMA_NO_NODE, objs, BENCH_OBJECTS);
+	evict_caches();
 	if (smp_call_on_cpu(cpu, numa_free_cpu, &r) || r.n < BENCH_OBJECTS) {
 		printk("  free on CPU %u: %lu objects allocated, not measured\n", cpu, r.n);
 		return;
@@ -271,6 +299,7 @@ static void concurrent_over_nodes(struct kmem_cache *c, size_t size, bool remote
 	unsigned long ops = 0;
 	unsigned int cpu, ncpus = num_online_cpus();
 
+	evict_caches();
 	run.c = c;
 	run.remote = remote;
 	smp_barrier_init(&run.barrier, ncpus);
