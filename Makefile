@@ -216,7 +216,7 @@ run: deps images
 # Both arches and both allocators unless ARCH= or ALLOC= (slab, slub or a
 # list: ALLOC=slab,slub) is given on the command line.
 bench: deps
-	@lab/bench/run.sh $(if $(QUICK),quick) $(if $(filter command line,$(origin ARCH)),$(ARCH)) $(if $(BENCH_ALLOC),alloc=$(BENCH_ALLOC)) $(if $(filter only,$(MCPU)),mcpu,$(if $(filter 0,$(MCPU)),nomcpu))
+	@NODES=$(NODES) lab/bench/run.sh $(if $(QUICK),quick) $(if $(filter command line,$(origin ARCH)),$(ARCH)) $(if $(BENCH_ALLOC),alloc=$(BENCH_ALLOC)) $(if $(filter only,$(MCPU)),mcpu,$(if $(filter 0,$(MCPU)),nomcpu))
 
 # Every single-CPU -icount figure of this tree against OLD (a revision or a
 # checkout), all 20 configurations (lab/bench/icount-compare.sh; Documentation/benchmarks.md).
@@ -291,6 +291,8 @@ help:
 	@echo "                MCPU=only: just the 2/4/8-CPU -icount mode; MCPU=0: without it)"
 	@echo "                MODEL=1: also the cache model's misses and modelled cycles per operation"
 	@echo "                -> build/bench/model.md (tools/cachemodel/README.md)"
+	@echo "                NODES=N: also each allocator on N NUMA nodes, local against remote"
+	@echo "                (with MODEL=1 modelled, remote memory dearer; Documentation/numa.md)"
 	@echo "  make icount-compare OLD=<rev or dir>  every single-CPU -icount figure of the 20"
 	@echo "                configurations against OLD's, field by field -> build/icount-compare/"
 	@echo "  make cachemodel  the cache and TLB model's QEMU plugin; make cachemodel-cachegrind,"

@@ -22,6 +22,12 @@ void bench_run_all(bool icount);
 /* bench_quick - fewer sizes and loops (command line "quick"), for test runs. */
 extern bool bench_quick;
 
+/*
+ * bench_numa_only - run the NUMA section alone (command line "numaonly"):
+ * the header, the memory reports and the leak check around it, nothing else.
+ */
+extern bool bench_numa_only;
+
 /* bench_icount - the counter counts guest instructions (command line "icount"). */
 extern bool bench_icount;
 

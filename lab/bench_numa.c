@@ -340,8 +340,9 @@ void bench_numa(void)
 		return;
 	printk("\nN. NUMA: local and remote, %u nodes; CPU 0 on node %u, remote node %u"
 	       " (distance %u)\n", numa_num_nodes(), here, there, node_distance(here, there));
-	bench_line("numa_header", 0, 3, "nodes", (unsigned long)numa_num_nodes(), "remote_node",
-		   (unsigned long)there, "distance", (unsigned long)node_distance(here, there));
+	bench_line("numa_header", 0, 4, "nodes", (unsigned long)numa_num_nodes(), "remote_node",
+		   (unsigned long)there, "distance", (unsigned long)node_distance(here, there),
+		   "only", (unsigned long)bench_numa_only);
 	objs = get_free_pages(order);
 	if (!objs) {
 		printk("bench: no memory for the pointer array; NUMA tests skipped\n");
