@@ -411,7 +411,7 @@ bench-linux:
 # make bench-linux built (tools/trace/lreplay.sh). Report in build/replay/<trace>/report.md.
 .PHONY: replay trace-record
 replay:
-	@PAGES="$(PAGES)" SMP="$(REPLAY_SMP)" MODEL="$(MODEL)" LINUX="$(LINUX)" tools/trace/replay.sh "$(TRACE)" "$(REPLAY_ALLOC)" "$(REPLAY_PAGE)" "$(REPLAY_ARCH)"
+	@PAGES="$(PAGES)" SMP="$(REPLAY_SMP)" NODES="$(NODES)" MODEL="$(MODEL)" LINUX="$(LINUX)" tools/trace/replay.sh "$(TRACE)" "$(REPLAY_ALLOC)" "$(REPLAY_PAGE)" "$(REPLAY_ARCH)"
 
 trace-record:
 	@[ -n "$(CMD)" ] || { echo "make trace-record: give the command to record, e.g. CMD='perf bench sched messaging'"; exit 1; }
