@@ -96,8 +96,14 @@ def numa_section(outdir, results, order):
     if not model:
         md.append("\n(MODEL=1 adds the cache model's modelled cycles with remote memory.)\n")
         return md
+    def cfg_key(cfg):
+        """A csv's config (x86_64-4k-slab) placed as the instruction tables place it."""
+        arch, page, alloc = (cfg.split("-", 2) + ["", ""])[:3]
+        k = (arch, page.upper(), alloc)
+        return keys.index(k) if k in keys else len(keys)
+
     m = []
-    for cfg in sorted(model):
+    for cfg in sorted(model, key=lambda c: (cfg_key(c), c)):
         v = model[cfg]
         for s in sorted({int(t[1]) for t in v} - {0}):
             for op, prefix, _ in MODEL_OPS:
