@@ -18,8 +18,8 @@
  *      them; under -icount with several CPUs in turns (bench_turn) and with
  *      the whole machine's span per operation per CPU, as test 3 does.
  * Before each timed run a sweep over more memory than the modelled last-level
- * cache evicts the run before's objects (evict_caches), so local and remote
- * runs start alike. Single-CPU loops run with interrupts off, as
+ * cache evicts the run before's objects from it and from the sweeping CPU's
+ * own levels (evict_caches), so local and remote runs start alike. Single-CPU loops run with interrupts off, as
  * bench_kmalloc.c's do. Each
  * timed loop is a cache-model region (marker.h) on the CPU that runs it,
  * so the model (nodes=) gives its local and remote memory accesses.

@@ -576,27 +576,18 @@ static const char *const cost_key[QTR_NR_TYPES] = {
 };
 
 /*
- * On two NUMA nodes or more: each traced CPU's node (traced CPU i runs on
- * CPU i mod the replay's CPUs) and the frees of an object another node's CPU
- * allocated, as a line and REPLAY lines; nothing on one node.
+ * On two NUMA nodes or more, REPLAY lines: each traced CPU's node (traced
+ * CPU i runs on CPU i mod the replay's CPUs) and the frees of an object a
+ * CPU of another node allocated. Nothing on one node.
  */
 static void numa_table(const struct rp_cpu *sum)
 {
-	unsigned int traced = rp.v.hdr->cpus;
-	char map[160];
-	int n = 0;
-
 	if (numa_num_nodes() < 2)
 		return;
-	for (unsigned int i = 0; i < traced && n < (int)sizeof(map) - 8; i++)
-		n += snprintf(map + n, sizeof(map) - (size_t)n, " %u->%u", i,
-			      cpu_to_node(i % rp.ncpus));
-	printk("replay: %u NUMA nodes; traced CPU -> node:%s%s; %llu of the %llu frees by another"
-	       " CPU were of another node's allocation\n", numa_num_nodes(), map,
-	       n >= (int)sizeof(map) - 8 ? " ..." : "", sum->remote_node, sum->remote);
-	printk("REPLAY numa_nodes=%u\nREPLAY remote_node_frees=%llu\n", numa_num_nodes(),
-	       sum->remote_node);
-	for (unsigned int i = 0; i < traced; i++)
+	printk("replay: %u NUMA nodes: %llu of the %llu frees by another CPU were of another node's"
+	       " allocation\nREPLAY numa_nodes=%u\nREPLAY remote_node_frees=%llu\n",
+	       numa_num_nodes(), sum->remote_node, sum->remote, numa_num_nodes(), sum->remote_node);
+	for (unsigned int i = 0; i < rp.v.hdr->cpus; i++)
 		printk("REPLAY traced_cpu_node_%u=%u\n", i, cpu_to_node(i % rp.ncpus));
 }
 
