@@ -19,12 +19,13 @@
  *      the whole machine's span per operation per CPU, as test 3 does.
  * Before each timed run a sweep over more memory than the modelled last-level
  * cache evicts the run before's objects from it and from the sweeping CPU's
- * own levels (evict_caches), so local and remote runs start alike. Single-CPU loops run with interrupts off, as
- * bench_kmalloc.c's do. Each
- * timed loop is a cache-model region (marker.h) on the CPU that runs it,
- * so the model (nodes=) gives its local and remote memory accesses.
+ * own levels (evict_caches), so local and remote runs start alike.
+ * Single-CPU loops run with interrupts off, as bench_kmalloc.c's do. Each
+ * timed loop is a cache-model region (marker.h) on the CPU that runs it, so
+ * the model (nodes=) gives its local and remote memory accesses.
  */
 #include "lab/bench.h"
+#include "tools/cachemodel/geometry.h"
 #include "tools/cachemodel/marker.h"
 #include "kernel/numa.h"
 #include "kernel/printk.h"
@@ -124,7 +125,7 @@ static void evict_caches(void)
 	while (n < EVICT_BLOCKS && (blk[n] = get_free_pages(MAX_ORDER)))
 		n++;
 	for (unsigned int i = 0; i < n; i++)
-		for (size_t off = 0; off < (PAGE_SIZE << MAX_ORDER); off += 64)
+		for (size_t off = 0; off < (PAGE_SIZE << MAX_ORDER); off += CM_LINE)
 			((volatile char *)blk[i])[off] = 0;
 	while (n)
 		free_pages_addr(blk[--n], MAX_ORDER);

@@ -598,7 +598,7 @@ static void set_node_map(void)
 {
 	uint64_t per = (cfg.ram >> 20) / cfg.nodes << 20;
 
-	ram_base = is_x86 ? 0 : 0x40000000;	/* QEMU virt's RAM starts at 1 GiB */
+	ram_base = is_x86 ? 0 : 0x40000000;	/* where QEMU virt's RAM starts */
 	for (unsigned int n = 0; n < cfg.nodes; n++)
 		node_end[n] = ram_base + (n == cfg.nodes - 1 ? cfg.ram : per * (n + 1));
 }
