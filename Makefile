@@ -217,7 +217,7 @@ run: deps images
 # Both arches and both allocators unless ARCH= or ALLOC= (slab, slub or a
 # list: ALLOC=slab,slub) is given on the command line.
 bench: deps
-	@lab/bench/run.sh $(if $(QUICK),quick) $(if $(filter command line,$(origin ARCH)),$(ARCH)) $(if $(BENCH_ALLOC),alloc=$(BENCH_ALLOC)) $(if $(filter only,$(MCPU)),mcpu,$(if $(filter 0,$(MCPU)),nomcpu))
+	@NODES=$(NODES) lab/bench/run.sh $(if $(QUICK),quick) $(if $(filter command line,$(origin ARCH)),$(ARCH)) $(if $(BENCH_ALLOC),alloc=$(BENCH_ALLOC)) $(if $(filter only,$(MCPU)),mcpu,$(if $(filter 0,$(MCPU)),nomcpu))
 
 # Every single-CPU -icount figure of this tree against OLD (a revision or a
 # checkout), all 20 configurations (lab/bench/icount-compare.sh; Documentation/benchmarks.md).
@@ -293,6 +293,8 @@ help:
 	@echo "                MCPU=only: just the 2/4/8-CPU -icount mode; MCPU=0: without it)"
 	@echo "                MODEL=1: also the cache model's misses and modelled cycles per operation"
 	@echo "                -> build/bench/model.md (tools/cachemodel/README.md)"
+	@echo "                NODES=N: also each allocator on N NUMA nodes, local against remote"
+	@echo "                (with MODEL=1 modelled, remote memory dearer; Documentation/numa.md)"
 	@echo "  make icount-compare OLD=<rev or dir>  every single-CPU -icount figure of the 20"
 	@echo "                configurations against OLD's, field by field -> build/icount-compare/"
 	@echo "  make cachemodel  the cache and TLB model's QEMU plugin; make cachemodel-cachegrind,"
@@ -324,7 +326,8 @@ help:
 	@echo "                PAGES=1 with the page events -> build/replay/<trace>/report.md, memory.png;"
 	@echo "                ARCH=x86_64|arm64|all adds the kernel half (the trace as a boot module,"
 	@echo "                replayed inside Quarry under -icount, twice, and in real time; SMP=n CPUs;"
-	@echo "                MODEL=1: the cache model's misses and modelled cycles per operation too)"
+	@echo "                MODEL=1: the cache model's misses and modelled cycles per operation too;"
+	@echo "                NODES=N: its multi-CPU boots on N NUMA nodes, each traced CPU's node)"
 	@echo "                (Documentation/trace-replay.md)"
 	@echo "  make debug    boot QEMU paused with a gdbstub on a free port from 1234, printed"
 	@echo "                (ARCH=arm64 too; CMDLINE=gdbtest: a cache sequence to stop in)"
@@ -412,7 +415,7 @@ bench-linux:
 # make bench-linux built (tools/trace/lreplay.sh). Report in build/replay/<trace>/report.md.
 .PHONY: replay trace-record
 replay:
-	@PAGES="$(PAGES)" SMP="$(REPLAY_SMP)" MODEL="$(MODEL)" LINUX="$(LINUX)" tools/trace/replay.sh "$(TRACE)" "$(REPLAY_ALLOC)" "$(REPLAY_PAGE)" "$(REPLAY_ARCH)"
+	@PAGES="$(PAGES)" SMP="$(REPLAY_SMP)" NODES="$(NODES)" MODEL="$(MODEL)" LINUX="$(LINUX)" tools/trace/replay.sh "$(TRACE)" "$(REPLAY_ALLOC)" "$(REPLAY_PAGE)" "$(REPLAY_ARCH)"
 
 trace-record:
 	@[ -n "$(CMD)" ] || { echo "make trace-record: give the command to record, e.g. CMD='perf bench sched messaging'"; exit 1; }

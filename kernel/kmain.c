@@ -14,7 +14,8 @@
  *   "selftest_prefix=P": the self-tests whose name starts with P (the NUMA
  *   boot checks run "numa_"); "slowcall": the call limit cut to 3 s, and on_each_cpu_wait's caller
  *   spins in its own share with interrupts on, for its tick to report it;
- *   "bench": the boot-time benchmarks, with "icount" when QEMU counts
+ *   "bench": the boot-time benchmarks ("numaonly": the NUMA section alone),
+ *   with "icount" when QEMU counts
  *   instructions, "quick" for a shorter run and "turn=K" for the operations
  *   a CPU runs before yielding under -icount with several CPUs (bench.h);
  *   "replay": replay the boot module's recorded trace, lab/replay.h;
@@ -193,6 +194,7 @@ void kmain(unsigned long magic, unsigned long info)
 		char turn[24];
 
 		bench_quick = cmdline_has(bi, "quick");
+		bench_numa_only = cmdline_has(bi, "numaonly");
 		if (cmdline_value(bi, "turn", turn, sizeof(turn)) && bench_turn_parse(turn))
 			panic("bad turn=%s on the command line (operations per turn, 0 to %d)", turn,
 			      BENCH_OBJECTS);

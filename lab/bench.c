@@ -16,6 +16,7 @@
 
 bool bench_quick;
 bool bench_icount;
+bool bench_numa_only;
 unsigned int bench_turn = BENCH_TURN;
 
 /* bench_turn_parse: see bench.h. */
@@ -132,15 +133,21 @@ void bench_run_all(bool icount)
 		   "turn", (unsigned long)(icount && num_online_cpus() > 1 ? bench_turn : 0));
 
 	memory_report("after boot", "memory_boot");
-	objperslab_table();
+	if (!bench_numa_only)
+		objperslab_table();
 	leak_mark_take(&bench_start);
-	bench_kmalloc_single();
-	bench_kmalloc_concurrent();
-	bench_atomics();
-	bench_remote_free();
-	bench_messaging();
-	bench_pages();
-	bench_strings();
+	if (bench_numa_only) {
+		bench_numa();
+	} else {
+		bench_kmalloc_single();
+		bench_kmalloc_concurrent();
+		bench_atomics();
+		bench_remote_free();
+		bench_numa();
+		bench_messaging();
+		bench_pages();
+		bench_strings();
+	}
 	memory_report("after the workloads", "memory_end");
 	leaks = leak_mark_compare(&bench_start, &bench_end, "benchmarks");
 	if (!leaks)

@@ -22,6 +22,12 @@ void bench_run_all(bool icount);
 /* bench_quick - fewer sizes and loops (command line "quick"), for test runs. */
 extern bool bench_quick;
 
+/*
+ * bench_numa_only - run the NUMA section alone (command line "numaonly"):
+ * the header, the memory reports and the leak check around it, nothing else.
+ */
+extern bool bench_numa_only;
+
 /* bench_icount - the counter counts guest instructions (command line "icount"). */
 extern bool bench_icount;
 
@@ -64,6 +70,13 @@ void bench_atomics(void);
 void bench_messaging(void);
 /* alloc_pages/free_pages, single CPU and concurrent (test 6). */
 void bench_pages(void);
+/*
+ * bench_numa - on two NUMA nodes or more: kmem_cache_alloc_node local and
+ * remote, frees of another node's objects and their flush, and test 3 with
+ * every CPU allocating on its own node or the next (lab/bench_numa.c).
+ * Does nothing on one node.
+ */
+void bench_numa(void);
 /* memset, memcpy and memmove per call and per 100 bytes, single CPU (7). */
 void bench_strings(void);
 

@@ -31,6 +31,7 @@
 #include "tools/trace/qtr_check.h"
 #include "tools/trace/replay_common.h"
 #include "kernel/arch.h"
+#include "kernel/numa.h"
 #include "kernel/bug.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
@@ -72,6 +73,7 @@ struct rp_cpu {
 	unsigned long long done[QTR_NR_TYPES], want[QTR_NR_TYPES], skipped[QTR_NR_TYPES];
 	unsigned long long remote;	/* frees of objects another CPU allocated */
 	unsigned long long waited;	/* ... that had to wait for the allocation */
+	unsigned long long remote_node;	/* ... allocated by a CPU of another NUMA node */
 } __aligned(64);
 
 struct rp_peak {
@@ -323,8 +325,10 @@ static void *wait_for(const struct qtr_event *e, struct rp_cpu *c)
 	void *p = __atomic_load_n(ptr_slot(e->object), __ATOMIC_ACQUIRE);
 	const struct qtr_event *a = &rp.v.ev[e->alloc_event];
 
-	if (a->cpu % rp.ncpus != e->cpu % rp.ncpus)
+	if (a->cpu % rp.ncpus != e->cpu % rp.ncpus) {
 		c->remote++;
+		c->remote_node += cpu_to_node(a->cpu % rp.ncpus) != cpu_to_node(e->cpu % rp.ncpus);
+	}
 	if (p)
 		return p;
 	c->waited++;
@@ -571,6 +575,22 @@ static const char *const cost_key[QTR_NR_TYPES] = {
 	[QTR_PAGE_ALLOC] = "page_alloc",   [QTR_PAGE_FREE] = "page_free",
 };
 
+/*
+ * On two NUMA nodes or more, REPLAY lines: each traced CPU's node (traced
+ * CPU i runs on CPU i mod the replay's CPUs) and the frees of an object a
+ * CPU of another node allocated. Nothing on one node.
+ */
+static void numa_table(const struct rp_cpu *sum)
+{
+	if (numa_num_nodes() < 2)
+		return;
+	printk("replay: %u NUMA nodes: %llu of the %llu frees by another CPU were of another node's"
+	       " allocation\nREPLAY numa_nodes=%u\nREPLAY remote_node_frees=%llu\n",
+	       numa_num_nodes(), sum->remote_node, sum->remote, numa_num_nodes(), sum->remote_node);
+	for (unsigned int i = 0; i < rp.v.hdr->cpus; i++)
+		printk("REPLAY traced_cpu_node_%u=%u\n", i, cpu_to_node(i % rp.ncpus));
+}
+
 /* The counter per operation by event type: a table and REPLAY lines. */
 static void cost_table(const struct rp_cpu *sum)
 {
@@ -589,6 +609,7 @@ static void cost_table(const struct rp_cpu *sum)
 	}
 	printk("REPLAY mode=%s\nREPLAY cpus=%u\nREPLAY remote_frees=%llu\nREPLAY waited_frees=%llu\n",
 	       rp.icount ? "icount" : "realtime", rp.ncpus, sum->remote, sum->waited);
+	numa_table(sum);
 }
 
 /* Give back every table of the replay's own. */
@@ -704,6 +725,7 @@ int replay_run(const struct boot_info *bi, bool icount)
 	for_each_online_cpu(cpu) {
 		sum.remote += rp_cpu[cpu].remote;
 		sum.waited += rp_cpu[cpu].waited;
+		sum.remote_node += rp_cpu[cpu].remote_node;
 	}
 	/* What the trace leaves live, of what this run replays. */
 	for (uint64_t k = 0; k < h->n_events && !stopped; k++) {

@@ -16,7 +16,9 @@
 #   at 4K pages: the in-kernel self-tests on 2 NUMA nodes x 2 CPUs and on
 #     4 nodes x 1 CPU (scripts/numa-flags.sh, as make run NODES=N)
 #   the benchmark mode runs to its end and parses into every CSV row (2 CPUs);
-#     at 4K also under -icount, twice: the multi-CPU figures must repeat exactly
+#     at 4K also under -icount, twice: the multi-CPU figures must repeat exactly,
+#     and the NUMA section on 2 nodes the same way, bad NODES refused
+#     (lab/bench/numa_test.sh)
 #   at 4K pages: the stress self-tests on 4 CPUs with fault injection on
 #     (fail_page_alloc=1,5,-1,1 failslab=2,10,-1,2 on the command line)
 # then x86_64 4K built with NR_CPUS=64: its self-tests on 64 CPUs, round-robin
@@ -245,6 +247,9 @@ for arch in "${arches[@]}"; do
 		# multi-CPU -icount (make bench's mcpu mode): two boots, identical figures; 4K only
 		[ "$ps" = 4K ] && suite "benchmark mode under -icount repeats exactly, $arch $ps pages, 2 CPUs" \
 			lab/bench/check.sh bench-$name-icount $elf 2 icount
+		# the NUMA section on 2 nodes (make bench NODES=2): its rows, two boots identical; bad NODES refused
+		[ "$ps" = 4K ] && suite "benchmark NUMA section on 2 nodes under -icount repeats exactly, $arch $ps pages" \
+			lab/bench/numa_test.sh bench-$name-numa $elf
 	done
 done
 # 64 CPUs (issue 14): x86_64 4K built with NR_CPUS=64 (build/x86_64-4k-cpus64/),

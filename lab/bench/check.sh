@@ -12,20 +12,30 @@
 # only if the two boots' BENCH lines, the multi-CPU figures
 # (test=concurrent_span) among them, are identical (parse.py --compare);
 # logs build/test/NAME-1.log and NAME-2.log.
+# With NODES=N (2 to 8) in the environment: the machine has N NUMA nodes
+# (scripts/numa-flags.sh) and the command line adds "numaonly": the NUMA
+# section alone (lab/bench_numa.c), whose rows parse.py --check then expects.
 # Exit status 0 for PASS, 1 for FAIL.
 set -u
 name=$1 elf=$2 smp=$3 icount=${4:-} cmp=
 mkdir -p build/test
 here=$(dirname "$0")
+nodes=${NODES:-1} numa=() only=
+case $nodes in
+1) ;;
+[2-8]) read -r -a numa <<< "$("$here/../../scripts/numa-flags.sh" "$nodes" "$smp" 1024)"; only=" numaonly" ;;
+*) echo "FAIL $name: NODES must be 1 to 8, not '$nodes'"; exit 1 ;;
+esac
 if [ "$icount" != icount ]; then
 	log=build/test/$name.log
-	CMDLINE="bench quick" "$here/../../tests/qemu/run.sh" "$elf" 300 -m 1G -smp "$smp" > "$log" 2>&1
+	CMDLINE="bench quick$only" "$here/../../tests/qemu/run.sh" "$elf" 300 -m 1G -smp "$smp" "${numa[@]}" \
+		> "$log" 2>&1
 	rc=$?
 else
 	log=build/test/$name-1.log
 	for r in 1 2; do
-		CMDLINE="bench icount quick" "$here/../../tests/qemu/run.sh" "$elf" 600 -m 1G -smp "$smp" \
-			-icount shift=0,sleep=off > "build/test/$name-$r.log" 2>&1
+		CMDLINE="bench icount quick$only" "$here/../../tests/qemu/run.sh" "$elf" 600 -m 1G -smp "$smp" \
+			"${numa[@]}" -icount shift=0,sleep=off > "build/test/$name-$r.log" 2>&1
 		rc=$?
 		[ $rc -ne 0 ] && { log=build/test/$name-$r.log; break; }
 	done

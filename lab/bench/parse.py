@@ -6,7 +6,8 @@
     parse.py --counter LOG           the counter the figures are in (from the log)
     parse.py --compare LOG1 LOG2     two -icount boots of one configuration: their
                                      test=concurrent_span rows (the multi-CPU figures
-                                     run.sh's mcpu mode reports) must be present and
+                                     run.sh's mcpu mode reports), or a NUMA boot's
+                                     test=numa_concurrent_* rows, must be present and
                                      every BENCH line identical (exit 0), else exit 1.
                                      Says how many lines differ and by how much
 
@@ -19,7 +20,9 @@ or slub (SLUB, ALLOC=slub); every allocator prints the same tests and the same
 slabinfo 2.1 table, so --check expects the same rows of each, and fails
 when the leak check after the benchmarks (test=leak_check) found differences. The slabinfo table printed after boot also
 gives objperslab/pagesperslab rows for every kmalloc cache (test=slabinfo_boot,
-size = object size).
+size = object size). On two NUMA nodes or more the NUMA section's rows
+(test=numa_*, lab/bench_numa.c) are expected too; a "numaonly" boot has those
+alone.
 
 The benchmark header says which counter the figures come from, e.g.
     == counter: rdtsc under QEMU -icount shift=0: figures are guest instructions, ...
@@ -49,7 +52,7 @@ def unit_of(metric, line_unit):
         return "kB"
     if metric.endswith("_khz"):
         return "kHz"
-    if metric.endswith("_x100"):
+    if metric.endswith("_x100") or metric.endswith("_pct"):
         return "percent"
     return "count"
 
@@ -106,12 +109,36 @@ def kmalloc_shift_high(page):
     return 13 if shift == 12 else shift - 1
 
 
+NUMA_SIZES = [32, 256]
+
+
+def numa_expected(cpus):
+    """The NUMA section's rows (lab/bench_numa.c), on a machine of two nodes or more."""
+    want = [("numa_header", 0, "nodes")]
+    for s in NUMA_SIZES:
+        for where in ("local", "remote"):
+            want += [("numa_alloc_" + where, s, m) for m in ("alloc_cost", "free_cost", "placed_pct")]
+            want += [("numa_concurrent_" + where, s, m) for m in ("alloc_cost", "span_alloc_cost")]
+        want += [("numa_free_local", s, "free_cost"), ("numa_free_local", s, "flush_cost")]
+        if cpus >= 2:
+            want += [("numa_free_remote", s, "free_cost"), ("numa_free_remote", s, "flush_cost")]
+    return want
+
+
 def expected(rows):
-    """The (test, size, metric) rows a complete run must have."""
+    """The (test, size, metric) rows a complete run must have: with a numa_header
+    row of two nodes or more the NUMA section's too, and those alone (besides the
+    header, memory and leak rows) when it says only=1 (command line "numaonly")."""
     cpus = int(rows[0][3]) if rows else 1
     page = rows[0][1] if rows else "4K"
+    numa = {r[7]: r[8] for r in rows if r[5] == "numa_header"}
     want = [("header", 0, "counter_khz"), ("memory_boot", 0, "slab_kb"), ("memory_end", 0, "slab_kb"),
-            ("messaging", 0, "per_message_cost"), ("leak_check", 0, "differences")]
+            ("leak_check", 0, "differences")]
+    if int(numa.get("nodes", 1)) >= 2:
+        want += numa_expected(cpus)
+    if numa.get("only") == "1":
+        return want
+    want.append(("messaging", 0, "per_message_cost"))
     for s in SINGLE_SIZES:
         want += [("kmalloc_then_free", s, "alloc_cost"), ("kmalloc_then_free", s, "free_cost"),
                  ("kmalloc_free_pair", s, "pair_cost")]
@@ -145,12 +172,14 @@ def compare(path1, path2):
         with open(path, errors="replace") as f:
             lines.append([raw.strip().replace("\r", "") for raw in f
                           if raw.startswith("BENCH ") and raw.strip() != "BENCH done"])
-    spans = [{(r[5], r[6], r[7]): r[8] for r in parse(path)[0] if r[5] == COMPARED}
+    spans = [{(r[5], r[6], r[7]): r[8] for r in parse(path)[0]
+              if r[5] == COMPARED or r[5].startswith("numa_concurrent_")}
              for path in (path1, path2)]
     if not spans[0] or not spans[1]:
         return False, "no test=%s rows in %s" % (COMPARED, path1 if not spans[0] else path2)
     span_diff = sorted(k for k in set(spans[0]) | set(spans[1]) if spans[0].get(k) != spans[1].get(k))
-    others = [(a, b) for a, b in zip(lines[0], lines[1]) if a != b and "test=%s " % COMPARED not in a]
+    others = [(a, b) for a, b in zip(lines[0], lines[1]) if a != b and "test=%s " % COMPARED not in a
+              and " test=numa_concurrent_" not in a]
     if len(lines[0]) != len(lines[1]):
         others.append(("", ""))
     worst = None
@@ -165,7 +194,8 @@ def compare(path1, path2):
             if x != y and min(x, y) > 0 and (worst is None or abs(x - y) / min(x, y) > worst[0]):
                 worst = (abs(x - y) / min(x, y), (ka.get("test"), ka.get("size"), k), ka[k], kb[k])
     summary = "%d %s rows %s; %d of the other %d BENCH lines differ" % (
-        len(spans[0]), COMPARED, "identical in both boots" if not span_diff else
+        len(spans[0]), COMPARED + " and numa_concurrent_*" if any(
+            k[0].startswith("numa_") for k in spans[0]) else COMPARED, "identical in both boots" if not span_diff else
         "of which %d differ (first: size %s %s: %s vs %s)" % (
             len(span_diff), span_diff[0][1], span_diff[0][2], spans[0].get(span_diff[0]),
             spans[1].get(span_diff[0])),

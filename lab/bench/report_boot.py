@@ -33,6 +33,7 @@ import report_rt64k  # noqa: E402
 import report_summary  # noqa: E402
 import report_linux  # noqa: E402
 import report_md  # noqa: E402
+import report_numa  # noqa: E402
 from plotting import pyplot  # noqa: E402
 from report_md import ratio  # noqa: E402
 
@@ -564,6 +565,10 @@ def report(outdir, results, counters):
 
     md += report_mcpu.wide_section(results)
     md.append(report_mcpu.NOTE)
+    md += report_numa.numa_section(outdir, results, lambda keys: sorted(
+        keys, key=lambda k: (ordered(t.arches, ARCH_ORDER).index(k[0]) if k[0] in t.arches else 9,
+                             PAGE_ORDER.index(k[1]) if k[1] in PAGE_ORDER else 9,
+                             ALLOC_ORDER.index(k[2]) if k[2] in ALLOC_ORDER else 9)))
 
     md += model_sections(outdir)
     pngs = plot(outdir, results, t, counters)

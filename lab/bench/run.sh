@@ -52,6 +52,11 @@
 #     both boots, and the run fails if not (x86_64's kernel starts through
 #     QEMU's own loader under -icount, tests/qemu/run.sh, so nothing before
 #     it waits on the host).
+# NODES=N (2 to 8; environment, `make bench NODES=N`): after each configuration's
+# -icount runs, SLAB's, SLUB's, SLOB's and SLOB-seg's natural builds are also
+# booted on N QEMU NUMA nodes with the NUMA section alone (lab/bench/numa.sh:
+# twice under -icount, and with MODEL=1 twice more with the cache model given
+# the nodes); the report gets its "NUMA: local and remote" section.
 # Logs: build/bench/logs/<arch>-<page>-<alloc>-{icount-R,smpN-R,mcpuN-R,build}.log,
 # <alloc> being slab, slab-idx4, slab-growlocked, slub, slob or slob-seg (the kernel's
 # alloc= in its BENCH lines).
@@ -99,9 +104,11 @@ want_slab= want_slub= want_slob= want_slob_seg=
 for a in "${allocs[@]}"; do
 	case $a in slab) want_slab=1 ;; slub) want_slub=1 ;; slob) want_slob=1 ;; slob-seg) want_slob_seg=1 ;; esac
 done
+nodes=${NODES:-1}
+case $nodes in [1-8]) ;; *) echo "bench: NODES must be a NUMA node count from 1 to 8, not '$nodes'" >&2; exit 2 ;; esac
 out=build/bench
 mkdir -p "$out/logs"
-rm -f "$out"/logs/*.log
+rm -f "$out"/logs/*.log "$out"/logs/*-numa-model.csv
 jobs=2
 
 
@@ -205,6 +212,12 @@ for arch in "${main_arches[@]}"; do
 			fi
 			# MODEL=1: the cache model's misses and modelled cycles per operation -> $out/model.md
 			[ -n "${MODEL:-}" ] && { tools/cachemodel/bench.sh "$name" "$elf" "$cpu" "$out" "$cmd_extra" || status=1; }
+			# NODES > 1: the NUMA section on that many nodes (with MODEL=1 modelled too)
+			if [ "$nodes" -gt 1 ]; then
+				case $alloc in
+				slab | slub | slob | slob-seg) lab/bench/numa.sh "$name" "$elf" "$cpu" "$out" "$nodes" || status=1 ;;
+				esac
+			fi
 			# multi-CPU runs only where they compare something: SLAB's natural build,
 			# its grow-locked variant (seed 001's concurrent table) and SLUB
 			case $alloc in slab-idx4 | slab-random | slub-hardened | slob | slob-seg) continue ;; esac

@@ -24,6 +24,13 @@
  * fetch that missed L1I at the latency of the level that served it, plus
  * every page walk at walk_levels x lat_walk.
  *
+ * NUMA (nodes=N, ram=SIZE): the guest's RAM is split into N nodes as
+ * scripts/numa-flags.sh splits it for QEMU, and vCPU c is on node
+ * c * N / vCPUs. A data access that memory served is local when its line
+ * is on the vCPU's node and remote otherwise; a remote one costs lat_mem x
+ * dist / 10 cycles. Instruction fetches have no physical address and count
+ * as local. With one node nothing of this shows in the report.
+ *
  * Arguments (-plugin cachemodel.so,key=value,...) are listed in README.md
  * in this folder and by config_usage() (config.c).
  */
@@ -57,6 +64,7 @@ struct counts {
 	uint64_t dacc, dl1m, dl2m, dllcm, dtlbm, dwalk;	/* data side */
 	uint64_t iacc, il1m, il2m, illcm, itlbm, iwalk;	/* instruction fetch, per line */
 	uint64_t io;					/* device accesses, not cached */
+	uint64_t dlocal, dremote;	/* data accesses memory served: on the vCPU's node or not */
 };
 
 struct func_slot {		/* one (region, function) pair of a vCPU */
@@ -84,6 +92,7 @@ struct vcpu {
 	const struct run *last_run;		/* counted whole when it began */
 	uint64_t last_done;			/* its done then */
 	uint64_t overflow, unmatched;
+	unsigned int node;			/* NUMA node of the vCPU */
 };
 
 struct run {			/* consecutive instructions of one function in a TB */
@@ -101,6 +110,8 @@ static pthread_mutex_t trans_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t region_func[NR_REGIONS];	/* function of a region's first BEGIN */
 static const char *target = "?";
 static bool is_x86;
+static uint64_t node_end[CM_MAX_NODES];	/* each node's RAM ends there (exclusive) */
+static uint64_t ram_base;		/* where the guest's RAM starts */
 
 /* ---- counting ---- */
 
@@ -165,8 +176,22 @@ static int fetch_line(struct vcpu *v, struct sim *first, uint64_t addr)
 	return hit ? LLC : MEM;
 }
 
-static void add_data(struct counts *c, int tl, int cl)
+/* node_of - the node of guest-physical pa; anything outside the RAM is node 0. */
+static unsigned int node_of(uint64_t pa)
 {
+	if (pa < ram_base)
+		return 0;
+	for (unsigned int n = 0; n < cfg.nodes; n++)
+		if (pa < node_end[n])
+			return n;
+	return 0;
+}
+
+/* remote: 0 not served by memory or one node, 1 a local node's memory, 2 a remote one's */
+static void add_data(struct counts *c, int tl, int cl, int remote)
+{
+	c->dlocal += remote == 1;
+	c->dremote += remote == 2;
 	c->dacc++;
 	c->dl1m += cl > L1;
 	c->dl2m += cl > L2;
@@ -190,7 +215,7 @@ static void on_mem(unsigned int cpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	struct vcpu *v = &vcpus[cpu];
 	struct qemu_plugin_hwaddr *hw;
 	uint64_t pa = vaddr;
-	int tl, cl;
+	int tl, cl, remote = 0;
 
 	if (!v->depth && !cfg.warm)
 		return;
@@ -207,9 +232,12 @@ static void on_mem(unsigned int cpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	cl = fetch_line(v, &v->l1d, pa);
 	if (!v->depth)
 		return;
+	if (cl == MEM && cfg.nodes > 1)
+		remote = node_of(pa) == v->node ? 1 : 2;
 	for (int d = 0; d < v->depth; d++)
-		add_data(&v->region[v->stack[d]], tl, cl);
-	add_data(func_counts(v, v->stack[v->depth - 1], (uint32_t)(uintptr_t)udata), tl, cl);
+		add_data(&v->region[v->stack[d]], tl, cl, remote);
+	add_data(func_counts(v, v->stack[v->depth - 1], (uint32_t)(uintptr_t)udata), tl, cl,
+		 remote);
 }
 
 /*
@@ -400,7 +428,8 @@ static uint64_t modelled_cycles(const struct counts *c)
 	uint64_t i_l2 = c->il1m - c->il2m, i_llc = c->il2m - c->illcm;
 
 	return c->insns + (c->dacc - c->dl1m) * cfg.lat_l1 + (d_l2 + i_l2) * cfg.lat_l2 +
-	       (d_llc + i_llc) * cfg.lat_llc + (c->dllcm + c->illcm) * cfg.lat_mem +
+	       (d_llc + i_llc) * cfg.lat_llc + (c->dllcm + c->illcm - c->dremote) * cfg.lat_mem +
+	       c->dremote * cfg.lat_mem * cfg.dist / 10 +
 	       (c->dwalk + c->iwalk) * (uint64_t)cfg.walk_levels * cfg.lat_walk;
 }
 
@@ -419,10 +448,12 @@ static void print_counts(FILE *f, const struct counts *c)
 		" insns=%" PRIu64 " dacc=%" PRIu64 " dl1_miss=%" PRIu64 " dl2_miss=%" PRIu64
 		" dllc_miss=%" PRIu64 " dtlb_miss=%" PRIu64 " dwalks=%" PRIu64 " ifetch=%" PRIu64
 		" il1_miss=%" PRIu64 " il2_miss=%" PRIu64 " illc_miss=%" PRIu64
-		" itlb_miss=%" PRIu64 " iwalks=%" PRIu64 " io=%" PRIu64
-		" modelled_cycles=%" PRIu64 "\n",
+		" itlb_miss=%" PRIu64 " iwalks=%" PRIu64 " io=%" PRIu64,
 		c->insns, c->dacc, c->dl1m, c->dl2m, c->dllcm, c->dtlbm, c->dwalk, c->iacc, c->il1m,
-		c->il2m, c->illcm, c->itlbm, c->iwalk, c->io, modelled_cycles(c));
+		c->il2m, c->illcm, c->itlbm, c->iwalk, c->io);
+	if (cfg.nodes > 1)
+		fprintf(f, " dmem_local=%" PRIu64 " dmem_remote=%" PRIu64, c->dlocal, c->dremote);
+	fprintf(f, " modelled_cycles=%" PRIu64 "\n", modelled_cycles(c));
 }
 
 struct func_total {
@@ -498,6 +529,17 @@ static void print_header(FILE *f)
 		"cachemodel: modelled cycles (a model, not a measurement) = insns + L1D hits x %u"
 		" + L2 hits x %u + LLC hits x %u + memory x %u + page walks x %u levels x %u\n",
 		cfg.lat_l1, cfg.lat_l2, cfg.lat_llc, cfg.lat_mem, cfg.walk_levels, cfg.lat_walk);
+	if (cfg.nodes == 1)
+		return;
+	fprintf(f, "numa nodes=%u ram=%" PRIu64 " dist=%u remote_lat_mem=%u", cfg.nodes, cfg.ram,
+		cfg.dist, cfg.lat_mem * cfg.dist / 10);
+	for (unsigned int n = 0; n < cfg.nodes; n++)
+		fprintf(f, " node%u=%#" PRIx64 "-%#" PRIx64, n, n ? node_end[n - 1] : ram_base,
+			node_end[n] - 1);
+	fprintf(f, " cpus=");
+	for (unsigned int c = 0; c < nvcpus; c++)
+		fprintf(f, "%s%u", c ? ":" : "", vcpus[c].node);
+	fprintf(f, "\n");
 }
 
 static void on_exit_report(qemu_plugin_id_t id, void *p)
@@ -549,6 +591,16 @@ static int make_vcpu(struct vcpu *v, int line_shift, int page_shift)
 		return -1;
 	}
 	return 0;
+}
+
+/* The node ranges of scripts/numa-flags.sh: whole MiB each, the last takes the rest. */
+static void set_node_map(void)
+{
+	uint64_t per = (cfg.ram >> 20) / cfg.nodes << 20;
+
+	ram_base = is_x86 ? 0 : 0x40000000;	/* where QEMU virt's RAM starts */
+	for (unsigned int n = 0; n < cfg.nodes; n++)
+		node_end[n] = ram_base + (n == cfg.nodes - 1 ? cfg.ram : per * (n + 1));
 }
 
 static int check_size(const char *what, uint64_t size, unsigned int ways)
@@ -608,6 +660,8 @@ CM_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, 
 	if (check_size("l1d", cfg.l1d, cfg.l1d_ways) || check_size("l1i", cfg.l1i, cfg.l1i_ways) ||
 	    check_size("l2", cfg.l2, cfg.l2_ways) || check_size("llc", cfg.llc, cfg.llc_ways))
 		return -1;
+	if (config_check_numa(is_x86))
+		return -1;
 	if (cfg.syms && load_symbols(cfg.syms))
 		return -1;
 	nvcpus = info->system.max_vcpus > 0 ? (unsigned int)info->system.max_vcpus : 1;
@@ -616,9 +670,12 @@ CM_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, 
 		fprintf(stderr, "cachemodel: no memory for %u vCPUs\n", nvcpus);
 		return -1;
 	}
-	for (unsigned int c = 0; c < nvcpus; c++)
+	for (unsigned int c = 0; c < nvcpus; c++) {
 		if (make_vcpu(&vcpus[c], line_shift, page_shift))
 			return -1;
+		vcpus[c].node = c * cfg.nodes / nvcpus;
+	}
+	set_node_map();
 	if (sim_init(&llc, "LLC", cfg.llc / cfg.line, cfg.llc_ways, line_shift, err, sizeof(err))) {
 		fprintf(stderr, "cachemodel: impossible geometry: %s\n", err);
 		return -1;

@@ -3,6 +3,7 @@
 #include "geometry.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@ struct cm_config cfg = {
 	.lat_l1 = CM_LAT_L1, .lat_l2 = CM_LAT_L2, .lat_llc = CM_LAT_LLC, .lat_mem = CM_LAT_MEM,
 	.lat_walk = CM_LAT_WALK,
 	.warm = true, .icache = true, .funcs = 20,
+	.nodes = 1, .dist = 20,
 };
 
 void config_usage(FILE *f)
@@ -28,7 +30,9 @@ void config_usage(FILE *f)
 		"  lat_l1= lat_l2= lat_llc= lat_mem= lat_walk=  cycles for modelled cycles\n"
 		"  warm=on|off (simulate outside regions) icache=on|off funcs=N (per region)\n"
 		"  entries=on|off (a line for every pass through a region, in order)\n"
-		"  syms=FILE (nm output: per-function lines) out=FILE (report; default stderr)\n");
+		"  syms=FILE (nm output: per-function lines) out=FILE (report; default stderr)\n"
+		"  nodes=N (1-8) ram=SIZE (the guest's -m) dist=D (11-255, remote distance)\n"
+		"      NUMA: RAM split evenly, vCPU c on node c*N/vCPUs (scripts/numa-flags.sh)\n");
 }
 
 /* parse_size - "32K", "1M", "64" -> bytes; false on anything else. */
@@ -156,6 +160,12 @@ int config_parse_arg(const char *arg)
 		ok = parse_bool(val, &cfg.entries);
 	else if (!strcmp(key, "funcs"))
 		ok = parse_uint(val, &cfg.funcs);
+	else if (!strcmp(key, "nodes"))
+		ok = parse_uint(val, &cfg.nodes) && cfg.nodes >= 1 && cfg.nodes <= CM_MAX_NODES;
+	else if (!strcmp(key, "ram"))
+		ok = parse_size(val, &cfg.ram);
+	else if (!strcmp(key, "dist"))
+		ok = parse_uint(val, &cfg.dist) && cfg.dist > 10 && cfg.dist <= 255;
 	else if (!strcmp(key, "syms"))
 		ok = *(cfg.syms = val) != 0;
 	else if (!strcmp(key, "out"))
@@ -168,6 +178,28 @@ int config_parse_arg(const char *arg)
 	if (!ok) {
 		fprintf(stderr, "cachemodel: bad value in '%s'\n", arg);
 		config_usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+int config_check_numa(bool is_x86)
+{
+	if (cfg.nodes == 1)
+		return 0;
+	if (!cfg.ram) {
+		fprintf(stderr, "cachemodel: nodes=%u needs ram=SIZE, the guest's memory (-m)\n",
+			cfg.nodes);
+		return -1;
+	}
+	if (cfg.ram % (1u << 20) || cfg.ram < (uint64_t)cfg.nodes * (8u << 20)) {
+		fprintf(stderr, "cachemodel: ram=%" PRIu64 " must be whole MiB, at least 8M for each"
+			" of nodes=%u\n", cfg.ram, cfg.nodes);
+		return -1;
+	}
+	if (is_x86 && cfg.ram >= 0xe0000000ull) {
+		fprintf(stderr, "cachemodel: ram=%" PRIu64 " with nodes=%u: x86_64's node map is"
+			" modelled below 3584M only (QEMU pc's low memory)\n", cfg.ram, cfg.nodes);
 		return -1;
 	}
 	return 0;

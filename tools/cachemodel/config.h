@@ -19,7 +19,12 @@ struct cm_config {
 	bool warm, icache, entries;
 	unsigned int funcs;
 	const char *syms, *out;
+	/* NUMA: nodes of the guest (1: none), its RAM in bytes, the remote distance */
+	unsigned int nodes, dist;
+	uint64_t ram;
 };
+
+#define CM_MAX_NODES	8	/* as `make run NODES=N` allows */
 
 extern struct cm_config cfg;
 
@@ -33,6 +38,15 @@ int config_parse_arg(const char *arg);
 
 /* config_usage - print the list of arguments to f. */
 void config_usage(FILE *f);
+
+/*
+ * config_check_numa - check nodes=, ram= and dist= together once every
+ * argument is in: nodes > 1 needs ram= with at least 8 MiB a node, in whole
+ * MiB, and (x86_64, is_x86) below the 3.5 GiB where QEMU's pc machine ends
+ * its low memory. Returns 0, or -1 after a "cachemodel: ..." line naming
+ * the argument at fault.
+ */
+int config_check_numa(bool is_x86);
 
 /* log2_exact - n when v is 2^n, else -1. */
 int log2_exact(uint64_t v);

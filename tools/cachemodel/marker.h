@@ -94,5 +94,12 @@
 #define MODEL_R_MEMSET		28	/* N memset(n) */
 #define MODEL_R_MEMCPY		29	/* N memcpy(n) */
 #define MODEL_R_MEMMOVE		30	/* N memmove(n), overlapping, up by 8 bytes */
+/* NUMA (lab/bench_numa.c): each on the CPU that runs the loop. */
+#define MODEL_R_NUMA_ALLOC	31	/* N kmem_cache_alloc_node, local or remote node */
+#define MODEL_R_NUMA_FREE	32	/* their N kmem_cache_free */
+#define MODEL_R_NUMA_RFREE	33	/* N frees of CPU 0's objects on the freeing CPU */
+#define MODEL_R_NUMA_FLUSH	34	/* that CPU's kmem_cache_shrink after them */
+#define MODEL_R_NUMA_CONC_ALLOC	35	/* test 3 over the nodes: a CPU's allocations */
+#define MODEL_R_NUMA_CONC_FREE	36	/* ... and its frees */
 
 #endif

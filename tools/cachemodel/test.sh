@@ -5,10 +5,12 @@
 #   the kernel's "modeltest" patterns under -icount give exactly the misses
 #     check.py works out: x86_64 with its real 2 MiB TLB entries and again
 #     with 4 KiB ones (the second-level TLB's reach), arm64 at its granule;
-#   two runs give the same report, byte for byte;
+#   two runs give the same report, byte for byte; nodes=1 changes nothing;
+#   nodes=8 splits memory accesses into local and remote that add up
+#     (numa_check.py: the one-node counts, cycles up by the remote latency);
 #   check.py fails a report whose counts were altered (so it can fail);
 #   QEMU refusing a plugin built for another API version, and bad plugin
-#     arguments, stop the run with a message that names them; modeltest
+#     arguments (the NUMA ones too), stop the run with a message that names them; modeltest
 #     with too little memory says what it needs;
 #   with X86_SLOB_SEG_ELF (x86_64 4K SLOB-seg, whose page_emptied QEMU leaves
 #     part-way through a translated block many times), every single-CPU benchmark
@@ -81,6 +83,19 @@ if [ -s "$out/x86_64-2M.report" ]; then
 	else
 		fail cachemodel-check-catches-a-wrong-count "check.py did not report the altered dl2_miss of l2-over"
 	fi
+	# NUMA arguments on one node change nothing, byte for byte
+	MODEL_ARGS=nodes=1,ram=512M,dist=30 CMDLINE=modeltest tools/cachemodel/run.sh "$x86" 120 \
+		"$out/one-node.report" "${icount[@]}" > /dev/null 2>&1
+	if cmp -s "$out/x86_64-2M.report" "$out/one-node.report"; then
+		pass cachemodel-one-node-identical
+	else
+		fail cachemodel-one-node-identical "nodes=1 changed the report: $(diff "$out/x86_64-2M.report" \
+			"$out/one-node.report" | head -3 | tr '\n' ' ')"
+	fi
+	# eight nodes over the buffer's first 128 MiB (vCPU 0 on node 0): the split adds up
+	MODEL_ARGS=nodes=8,ram=128M,dist=30 CMDLINE=modeltest tools/cachemodel/run.sh "$x86" 120 \
+		"$out/numa.report" "${icount[@]}" > /dev/null 2>&1
+	tools/cachemodel/numa_check.py "$out/x86_64-2M.report" "$out/numa.report" || fails=$((fails + 1))
 fi
 
 # refused: expect_refusal NAME "TEXT" [env...]
@@ -107,6 +122,15 @@ expect_refusal bad-geometry "cachemodel: l1d of 33000 bytes does not divide into
 	MODEL_ARGS=l1d=33000:8
 expect_refusal unknown-argument "cachemodel: unknown argument 'colour=blue'" MODEL_ARGS=colour=blue
 expect_refusal bad-value "cachemodel: bad value in 'dtlb=72'" MODEL_ARGS=dtlb=72
+expect_refusal numa-too-many-nodes "cachemodel: bad value in 'nodes=9'" MODEL_ARGS=nodes=9
+expect_refusal numa-local-distance "cachemodel: bad value in 'dist=10'" MODEL_ARGS=dist=10
+expect_refusal numa-bad-ram "cachemodel: bad value in 'ram=lots'" MODEL_ARGS=ram=lots
+expect_refusal numa-no-ram "cachemodel: nodes=2 needs ram=SIZE, the guest's memory (-m)" \
+	MODEL_ARGS=nodes=2
+expect_refusal numa-small-ram "cachemodel: ram=12582912 must be whole MiB, at least 8M for each of nodes=2" \
+	MODEL_ARGS=nodes=2,ram=12M
+expect_refusal numa-x86-high-ram "cachemodel: ram=4294967296 with nodes=2: x86_64's node map is modelled below 3584M only" \
+	MODEL_ARGS=nodes=2,ram=4G
 expect_refusal missing-symbols "cachemodel: cannot open the symbol file syms=/nonexistent.sym" \
 	MODEL_ARGS=syms=/nonexistent.sym
 

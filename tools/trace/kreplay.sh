@@ -22,7 +22,10 @@
 #     under the cache model (tools/cachemodel/run.sh; MODEL_ARGS= its
 #     arguments), checks the two reports identical and the figures those of
 #     the boot without it, and pairs each event type's figure with the
-#     model's counts (tools/trace/model_replay.py);
+#     model's counts (tools/trace/model_replay.py); NODES=N (2 to 8) gives the
+#     multi-CPU boots (-icount and real time) N QEMU NUMA nodes
+#     (scripts/numa-flags.sh): the kernel prints each traced CPU's node and
+#     counts the frees of another node's allocations;
 #     other mm/ options come through the environment to make.
 #
 # Each run's files, in the run's directory: <alloc>-<page>.log (the
@@ -66,6 +69,8 @@ EOF
 smp=${SMP:-$((tcpus < 8 ? tcpus : 8))}
 case $smp in [1-9] | [1-9][0-9]) ;; *) die "SMP=$smp: a CPU count from 1 to 64" ;; esac
 unset SMP	# make's own (QEMU's CPUs for make run) is not this script's business
+nodes=${NODES:-1}
+case $nodes in [1-8]) ;; *) die "NODES=$nodes: a NUMA node count from 1 to 8" ;; esac
 boots=${ICOUNT_BOOTS:-2}
 module_mb=$(( $(stat -c %s "$QTR") >> 20 ))
 
@@ -88,6 +93,13 @@ opts="replay"
 [ -n "${PAGES:-}" ] && opts+=" replay_pages"
 [ -n "${ON_FAIL:-}" ] && opts+=" replay_fail=$ON_FAIL"
 limit=$(( 300 + nev / 500 ))
+
+# numa_flags MEM: the QEMU options of NODES nodes for the multi-CPU boots (none on one node)
+numa_flags() {
+	local mib=${1%[MG]}
+	[ "${1: -1}" = G ] && mib=$((mib * 1024))
+	[ "$nodes" -gt 1 ] && [ "$smp" -gt 1 ] && scripts/numa-flags.sh "$nodes" "$smp" "$mib"
+}
 
 # boot LABEL ELF CMDLINE LOG QEMU-OPTIONS...: one boot with a progress line; its status.
 boot() {
@@ -202,7 +214,9 @@ for r in "${runs[@]}"; do
 		[ "$b" -gt 1 ] && log=$dir/$base.boot$b.log
 		rm -f "$log"
 		t0=$(date +%s%N)
-		boot "$tag: -icount boot $b" "$elf" "$opts icount" "$log" -m "$mem" -smp "$smp" -icount shift=0,sleep=off
+		# shellcheck disable=SC2046 # the NUMA flags are words
+		boot "$tag: -icount boot $b" "$elf" "$opts icount" "$log" -m "$mem" -smp "$smp" \
+			$(numa_flags "$mem") -icount shift=0,sleep=off
 		rc=$?
 		secs=$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
 		if [ $rc -ne 0 ]; then
@@ -249,7 +263,8 @@ for r in "${runs[@]}"; do
 		dr=$OUT/kernel-$arch-realtime
 		mkdir -p "$dr"
 		rm -f "$dr/$base".*
-		if boot "$tag: real time" "$elf" "$opts" "$dr/$base.log" -m "$mem" -smp "$smp"; then
+		# shellcheck disable=SC2046
+		if boot "$tag: real time" "$elf" "$opts" "$dr/$base.log" -m "$mem" -smp "$smp" $(numa_flags "$mem"); then
 			replay_collect "$dr/$base.log" "$dr" "$base" "$arch $name $p"
 		else
 			echo "kreplay: $tag: the real-time boot failed (see $dr/$base.log)"

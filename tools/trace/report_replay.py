@@ -441,6 +441,28 @@ def linux_section(d, arch, quarry, sub=None, cpus="1"):
     return out, bad
 
 
+def numa_lines(runs, arch):
+    """The kernel replay on several NUMA nodes (NODES=N): each traced CPU's node and,
+    per configuration, the frees of an object another node's CPU allocated."""
+    numa = [r for r in runs if "numa_nodes" in r["s"]]
+    if not numa:
+        return []
+    s0 = numa[0]["s"]
+    nodes = sorted((int(k[len("traced_cpu_node_"):]), v) for k, v in s0.items()
+                   if k.startswith("traced_cpu_node_"))
+    rows = [[r["alloc"], r["page"], r["s"].get("remote_frees"), r["s"].get("remote_node_frees")]
+            for r in numa]
+    out = ["## Kernel replay, %s: NUMA nodes" % arch, "",
+           "Booted on %s QEMU NUMA nodes (`NODES=`, scripts/numa-flags.sh); traced CPU i runs "
+           "on CPU i mod %s, so on node: %s. Frees by another CPU than the allocation's, and of "
+           "those the ones of an object a CPU of another node allocated (counts, -icount):"
+           % (s0["numa_nodes"], s0.get("cpus", "?"), ", ".join("%d: %s" % n for n in nodes)), "",
+           "| allocator | page | frees by another CPU | of another node's allocation |",
+           "|---|---|---|---|"]
+    out += ["| " + " | ".join("-" if c is None else c for c in row) + " |" for row in rows]
+    return out + [""]
+
+
 def kernel_sections(d, host):
     """The kernel halves' sections, and why the replay failed (a list of lines; empty: it did not)."""
     lines, bad = [], []
@@ -467,6 +489,7 @@ def kernel_sections(d, host):
                   "allocator call, interrupts off, by event type, on %s CPU(s); the counter's own "
                   "read included. Deterministic: each configuration booted twice." % cpus, ""] + \
                  cost_table(runs, "instructions") + [""]
+        lines += numa_lines(runs, arch)
         mlines, mbad = model_section(d, arch)
         lines += mlines
         if mbad:
