@@ -7,6 +7,7 @@
  * Nothing here reads the machine: the caller passes RAM and CPU IDs.
  */
 #include "kernel/numa.h"
+#include "kernel/atomic.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
 
@@ -333,6 +334,9 @@ void numa_print(const struct numa_topology *t)
 	}
 }
 
+/* numa_generation: see kernel/numa.h. */
+unsigned int numa_generation;
+
 /* numa_init: see kernel/numa.h. */
 void numa_init(const struct numa_firmware *fw, const struct mem_range *ram,
 	       unsigned int n_ram, const uint64_t *cpu_hwid, unsigned int n_cpus)
@@ -341,6 +345,7 @@ void numa_init(const struct numa_firmware *fw, const struct mem_range *ram,
 
 	numa_build(&t, fw, ram, n_ram, cpu_hwid, n_cpus);
 	numa_topo = t;
+	smp_store_release(&numa_generation, numa_generation + 1);
 	numa_print(&numa_topo);
 }
 

@@ -103,6 +103,14 @@ void numa_print(const struct numa_topology *t);
 void numa_init(const struct numa_firmware *fw, const struct mem_range *ram,
 	       unsigned int n_ram, const uint64_t *cpu_hwid, unsigned int n_cpus);
 
+/*
+ * numa_generation - how many times numa_init has set the topology (0
+ * before the first): a subsystem that keeps what it derived from the
+ * topology compares this one word to the value it derived it at, rather
+ * than the topology itself. Written only by numa_init.
+ */
+extern unsigned int numa_generation;
+
 /* numa_topology - the kernel's topology (valid after numa_init). */
 const struct numa_topology *numa_topology(void);
 

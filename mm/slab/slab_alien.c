@@ -78,16 +78,23 @@ unsigned int slab_nodes_by_distance(unsigned int self, unsigned int *order)
 bool slab_numa_multi;
 uint8_t slab_cpu_nid[NR_CPUS];
 
-/* slab_numa_refresh: see slab_def.h. Any context; racing callers write the same values. */
-void slab_numa_refresh(void)
+/* slab_numa_generation: see slab_def.h. */
+unsigned int slab_numa_generation;
+
+/* slab_numa_refresh_slow: slab_numa_refresh's work (slab_def.h). Any context; racing callers write the same values. */
+void slab_numa_refresh_slow(void)
 {
+	unsigned int gen = smp_load_acquire(&numa_generation);
 	const struct numa_topology *t = numa_topology();
 	bool multi = t->nr_nodes > 1;
 
-	if (CONFIG_SLAB_NODE_PER_CPU ||
-	    (multi == READ_ONCE(slab_numa_multi) && READ_ONCE(slab_numa.online) == t->online &&
-	     READ_ONCE(slab_numa.n_ranges) == t->n_ranges))
+	if (CONFIG_SLAB_NODE_PER_CPU)
 		return;
+	if (multi == READ_ONCE(slab_numa_multi) && READ_ONCE(slab_numa.online) == t->online &&
+	    READ_ONCE(slab_numa.n_ranges) == t->n_ranges) {
+		smp_store_release(&slab_numa_generation, gen);	/* set again, the same */
+		return;
+	}
 	for (unsigned int n = 0; n < MAX_NUMNODES; n++) {
 		unsigned int order[MAX_NUMNODES];
 
@@ -103,6 +110,7 @@ void slab_numa_refresh(void)
 	WRITE_ONCE(slab_numa.online, t->online);
 	WRITE_ONCE(slab_numa.n_ranges, t->n_ranges);
 	smp_store_release(&slab_numa_multi, multi);
+	smp_store_release(&slab_numa_generation, gen);
 }
 
 /* slab_mem_node: see slab_def.h. */

@@ -477,7 +477,16 @@ unsigned int slab_mem_node(unsigned int nid);
  */
 extern bool slab_numa_multi;
 extern uint8_t slab_cpu_nid[NR_CPUS];
-void slab_numa_refresh(void);
+extern unsigned int slab_numa_generation;	/* numa_generation they were set at */
+void slab_numa_refresh_slow(void);
+
+/* slab_numa_refresh - take up a topology set since the last call: one compare when none was. */
+static __always_inline void slab_numa_refresh(void)
+{
+	if (!CONFIG_SLAB_NODE_PER_CPU &&
+	    unlikely(READ_ONCE(slab_numa_generation) != smp_load_acquire(&numa_generation)))
+		slab_numa_refresh_slow();
+}
 
 /* The node slot of CPU cpu: its memory node, or (SLAB_NODE_PER_CPU=1) the CPU itself. */
 static inline unsigned int slab_node_of_cpu(unsigned int cpu)
