@@ -465,7 +465,8 @@ static void place_unfrozen(struct kmem_cache *s, struct kmem_cache_node *n, stru
  * 'keep' ready ones (slab_ready), at the front. Interrupts off; *held is
  * the node lock held (slub_node_lock: each slab's node's in turn).
  */
-static void unfreeze_partials(struct kmem_cache *s, struct kmem_cache_cpu_partial *p,
+static __always_inline void unfreeze_partials(struct kmem_cache *s,
+					      struct kmem_cache_cpu_partial *p,
 			      struct kmem_cache_node **held, struct list_head *discard,
 			      unsigned int keep)
 {
@@ -556,6 +557,7 @@ static __noinline void put_cpu_partial_flush(struct kmem_cache *s,
 	struct kmem_cache_node *held = NULL, *n = slub_local_node(s);
 
 	stat(s, node_locks, 1);
+	slub_node_lock(&held, n);	/* first: the CPU's slabs are mostly its node's */
 	unfreeze_partials(s, p, &held, &discard, s->cpu_partial / 2);
 	slub_node_lock(&held, n);
 	node_take(s, n, p, false, s->cpu_partial / 2 - p->nr_partial, false);
