@@ -109,4 +109,7 @@ static inline void slub_node_unlock(struct kmem_cache_node **held)
  */
 void *slub_alloc_node_slow(struct kmem_cache *s, unsigned int nid);
 
+/* mm/slub/slub.c: slub_new_slab_node - slub_new_slab(s, 0) on node nid (see there). */
+struct page *slub_new_slab_node(struct kmem_cache *s, unsigned int nid);
+
 #endif
