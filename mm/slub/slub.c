@@ -91,6 +91,8 @@ void slub_cpu_set(struct kmem_cache_cpu *c, void *freelist, bool remote)
 static __always_inline struct page *slab_make(struct kmem_cache *s, struct kmem_cache *g, struct page *page,
 			      unsigned int taken)
 {
+	unsigned int nid = page_to_nid(page);
+	struct kmem_cache_node *n = &s->node[nid];
 	void *end, *next;
 
 	end = (void *)((uintptr_t)page_address(page) | SLUB_END_TAG);
@@ -124,10 +126,10 @@ static __always_inline struct page *slab_make(struct kmem_cache *s, struct kmem_
 	}
 	page->slub_freelist = next;
 	page->counters = slub_counters(taken, g->num, false);
-	page->active = page_to_nid(page);	/* slub_slab_nid */
-	atomic_long_add(&slub_node_of(s, page)->nr_slabs, 1);
+	page->active = nid;	/* slub_slab_nid */
+	atomic_long_add(&n->nr_slabs, 1);
 	if (g != s)
-		atomic_long_add(&slub_node_of(s, page)->nr_min, 1);
+		atomic_long_add(&n->nr_min, 1);
 	stat(s, shared.slabs_made, 1);
 	return page;
 }
@@ -140,22 +142,40 @@ static __always_inline struct page *slab_make(struct kmem_cache *s, struct kmem_
  * count as in use and belong to the caller, who hands them out by address
  * (a sheaf refill: no free pointer written and read back for them). Debug
  * caches get guards and poison, ctor caches constructed objects. Its
- * pages come from node nid (NUMA_NO_NODE: the running CPU's), or the
- * nearest node the page allocator falls back to; the slab is its pages'
- * node's (slub_slab_nid). Returns NULL when no block of s's order is free
- * (the caller may then take slub_new_min_slab). Interrupts on or off, no
- * lock held.
+ * pages come from the running CPU's node, or the nearest node the page
+ * allocator falls back to; the slab is its pages' node's (slub_slab_nid).
+ * Returns NULL when no block of s's order is free (the caller may then
+ * take slub_new_min_slab). Interrupts on or off, no lock held.
  */
-struct page *slub_new_slab(struct kmem_cache *s, unsigned int taken, unsigned int nid)
+struct page *slub_new_slab(struct kmem_cache *s, unsigned int taken)
 {
-	struct page *page = nid == NUMA_NO_NODE ? alloc_pages(s->order)
-						: alloc_pages_node(nid, s->order);
+	struct page *page = alloc_pages(s->order);
 
 	if (!page) {
 		stat(s, new_failed, 1);
 		return NULL;
 	}
 	return slab_make(s, s, page, taken);
+}
+
+/*
+ * slub_new_slab_node - slub_new_slab(s, 0) with its pages from node nid
+ * (NUMA_NO_NODE: the running CPU's), or the nearest node the page
+ * allocator falls back to. Interrupts on or off, no lock held.
+ */
+struct page *slub_new_slab_node(struct kmem_cache *s, unsigned int nid)
+{
+	struct page *page;
+
+	if (nid == NUMA_NO_NODE)
+		return slub_new_slab(s, 0);
+	ASSERT(nid < MAX_NUMNODES);
+	page = alloc_pages_node(nid, s->order);
+	if (!page) {
+		stat(s, new_failed, 1);
+		return NULL;
+	}
+	return slab_make(s, s, page, 0);
 }
 
 /*
@@ -179,15 +199,13 @@ struct page *slub_new_min_slab(struct kmem_cache *s, unsigned int nid)
 }
 
 /*
- * slub_discard_slab - give an empty slab that is on no list and that no
- * one else can reach back to the buddy allocator (a min-order slab of a
- * cache without debugging is frozen: it is never unfrozen). No node lock
- * held.
+ * slub_discard_slab, with n its node (slub_node_of), which the caller
+ * knows: free_to_node's emptied slab.
  */
-void slub_discard_slab(struct kmem_cache *s, struct page *page)
+static __always_inline void discard_slab(struct kmem_cache *s, struct kmem_cache_node *n,
+					 struct page *page)
 {
 	const struct kmem_cache *g = slub_geom(page);
-	struct kmem_cache_node *n = slub_node_of(s, page);
 	bool min = g != s;	/* its twin */
 
 	BUG_ON(slub_inuse(page->counters) != 0 || (slub_frozen(page->counters) && !min));
@@ -205,6 +223,17 @@ void slub_discard_slab(struct kmem_cache *s, struct page *page)
 	stat(s, discarded, 1);
 }
 
+/*
+ * slub_discard_slab - give an empty slab that is on no list and that no
+ * one else can reach back to the buddy allocator (a min-order slab of a
+ * cache without debugging is frozen: it is never unfrozen). No node lock
+ * held.
+ */
+void slub_discard_slab(struct kmem_cache *s, struct page *page)
+{
+	discard_slab(s, slub_node_of(s, page), page);
+}
+
 /* slub_discard_list - slub_discard_slab for every slab on list (linked by lru). */
 void slub_discard_list(struct kmem_cache *s, struct list_head *list)
 {
@@ -212,7 +241,7 @@ void slub_discard_list(struct kmem_cache *s, struct list_head *list)
 
 	list_for_each_entry_safe(page, tmp, list, lru) {
 		list_del(&page->lru);
-		slub_discard_slab(s, page);
+		discard_slab(s, slub_node_of(s, page), page);
 	}
 }
 
@@ -263,7 +292,6 @@ static __noinline void free_to_node(struct kmem_cache *s, struct page *page, voi
 				    const char *fn)
 {
 	struct kmem_cache_node *n = slub_node_of(s, page);
-	bool local = !slub_multi_node || slub_slab_nid(page) == slub_local_nid();
 	unsigned long flags, counters, new;
 	void *prior;
 
@@ -279,8 +307,10 @@ static __noinline void free_to_node(struct kmem_cache *s, struct page *page, voi
 			return;
 		}
 		new = counters - 1;
-		if (!slub_frozen(counters) && slub_is_end(prior) && local)
-			new |= SLUB_FROZEN;	/* it became full meanwhile */
+		/* It became full meanwhile: frozen if it is the CPU's node's. */
+		if (!slub_frozen(counters) && slub_is_end(prior) &&
+		    (!slub_multi_node || slub_slab_nid(page) == slub_local_nid()))
+			new |= SLUB_FROZEN;
 		slub_set_fp(s, x, prior);
 		if (slub_page_cmpxchg(s, page, (unsigned long)prior, counters,
 					(unsigned long)x, new))
@@ -306,7 +336,7 @@ static __noinline void free_to_node(struct kmem_cache *s, struct page *page, voi
 	if (slub_node_spare(s, n, page)) {
 		slub_node_unlist(n, page);
 		spin_unlock_irqrestore(&n->list_lock, flags);
-		slub_discard_slab(s, page);
+		discard_slab(s, n, page);
 		return;
 	}
 	/*
@@ -504,8 +534,10 @@ void slab_kfree_remote(void *x, struct kmem_cache *s, const char *fn, const void
  * slab_free_slow - a free the fast paths did not take: x not on an object
  * boundary, or on top of this CPU's freelist, or not a slab object of s,
  * or s a debug cache, or x in a min-order slab (kfree then passes s's
- * twin as s). Checks x in full (reporting and refusing a bad pointer),
- * then frees it onto its slab's page freelist, or through the debug path.
+ * twin as s), or s->node_check (obj_bound 0: slub_set_node_check). Checks
+ * x in full (reporting and refusing a bad pointer), then frees it onto its
+ * slab's page freelist, or through the debug path, or under node_check to
+ * slub_sheaf_free_slow (the fast path's sheaves, with their node test).
  * NULL is ignored.
  */
 void slab_free_slow(void *x, struct kmem_cache *s, const char *fn)
@@ -525,6 +557,11 @@ void slab_free_slow(void *x, struct kmem_cache *s, const char *fn)
 	}
 	if (unlikely(x == READ_ONCE(slub_this_cpu(s)->freelist))) {
 		slab_bad_free(s, fn, x, "double free (already on the CPU's freelist)");
+		return;
+	}
+	if (READ_ONCE(s->node_check) && slub_geom(page) == s) {
+		/* The fast path's obj_bound 0 (slub_set_node_check): the sheaves and their node test. */
+		slub_sheaf_free_slow(x, s, fn, true, arch_irq_save());
 		return;
 	}
 	slab_free_page(s, page, x, fn);

@@ -204,6 +204,7 @@ static bool min_cache_make(struct kmem_cache *s)
 	t->waste = (unsigned int)((PAGE_SIZE << order) - (size_t)t->num * s->size);
 	t->obj_magic = s->obj_magic;
 	t->obj_bound = 0;
+	t->slab_bound = 0;
 	t->min_of = s;
 	slub_nodes_init(t);
 	INIT_LIST_HEAD(&t->list);
@@ -258,7 +259,8 @@ bool kmem_cache_setup(struct kmem_cache *s, const char *name, size_t size, size_
 	s->slab_mask = (PAGE_SIZE << s->order) - 1;
 	s->waste = (unsigned int)((PAGE_SIZE << s->order) - (size_t)s->num * s->size);
 	s->obj_magic = UINT64_MAX / s->size + 2;
-	s->obj_bound = (uint64_t)s->num * (s->size * s->obj_magic);
+	s->slab_bound = (uint64_t)s->num * (s->size * s->obj_magic);
+	s->obj_bound = s->slab_bound;	/* node_check: slub_sheaf_setup */
 	s->min_partial = MIN(10U, MAX(5U, ilog2(s->size) / 2));
 	/* Top bits 01: no pointer, small or negative number decodes near a slab (slub_def.h). */
 	s->fp_secret = (slab_random() & ~(3UL << 62)) | (1UL << 62);

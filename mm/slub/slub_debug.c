@@ -141,7 +141,7 @@ void *slub_debug_alloc(struct kmem_cache *s, unsigned int nid)
 	for (;;) {
 		if (list_empty(&n->partial)) {
 			spin_unlock_irqrestore(&n->list_lock, flags);
-			page = slub_new_slab(s, 0, nid);
+			page = slub_new_slab_node(s, nid);
 			if (!page)
 				page = slub_new_min_slab(s, nid);
 			if (!page)

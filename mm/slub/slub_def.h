@@ -95,7 +95,7 @@
  * looks out of free blocks (slub_node_low), or no slab can be made, does it
  * take a CPU slab from other nodes' partial lists, nearest first, and it
  * then takes none for its partial list. A free into another node's slab
- * (s->node_check: several memory nodes; the free fast path's one extra test)
+ * (s->node_check: several memory nodes; the fast path sees obj_bound 0)
  * goes past the sheaves to the slab, and a full slab it makes partial goes
  * onto its own node's list under that node's lock, not onto the freeing
  * CPU's partial list; so a sheaf and a barn hold their node's objects, but
@@ -369,7 +369,7 @@ struct kmem_cache {
 	unsigned long sheaf_key;	/* per_cpu_key of its main sheaf pointer (slub_this_main) */
 	uintptr_t slab_mask;		/* slab bytes - 1 */
 	uint64_t obj_magic;		/* floor((2^64 - 1) / size) + 2: divides by size */
-	uint64_t obj_bound;		/* num * (size * obj_magic mod 2^64): boundary test */
+	uint64_t obj_bound;		/* fast paths' bound: slab_bound, 0 under node_check */
 	uintptr_t fp_secret;		/* the key free words are stored XORed with (top
 					 * bits 01; hardened: and their slot's address) */
 	unsigned int offset;		/* free pointer, in bytes from the caller's pointer */
@@ -388,8 +388,8 @@ struct kmem_cache {
 	unsigned int slot;		/* index of the pair in struct slub_cpu_slots */
 	unsigned int sheaf_capacity;	/* objects per sheaf; 0: no sheaves (debug caches,
 					 * slub_sheaf itself, SLUB_SHEAVES=0) */
-	bool node_check;		/* several memory nodes: a free tests the object's
-					 * node before its sheaf (slub_nodes_refresh) */
+	bool node_check;		/* several memory nodes: frees test x's node (slub_node.h) */
+	uint64_t slab_bound;		/* num * (size * obj_magic mod 2^64); 0 in a twin */
 	unsigned long cpu_off;		/* offset of this cache's pair in struct slub_cpu_slots */
 	bool dead;			/* destroyed with live objects: kept for their frees */
 	void (*ctor)(void *);
@@ -844,7 +844,7 @@ static __always_inline void *slab_kmalloc_alloc(struct kmem_cache *s)
  * failed cmpxchg goes to slab_free_retry (mm/slub/slub.c), which starts again
  * without the test (x's word is already written): no loop in the fast
  * path (arm64 would align its head with a nop on the path). 'fn' names
- * the caller for reports.
+ * the caller for reports; without 'check', slab_bound (obj_bound may be 0).
  */
 static __always_inline void slub_free_classic(struct kmem_cache *s, void *x, const char *fn,
 					      bool on_slab, bool check)
@@ -853,7 +853,8 @@ static __always_inline void slub_free_classic(struct kmem_cache *s, void *x, con
 	uintptr_t *slot, key;
 	unsigned long head;
 
-	if (unlikely(((uintptr_t)x & s->slab_mask) * s->obj_magic >= s->obj_bound)) {
+	if (unlikely(((uintptr_t)x & s->slab_mask) * s->obj_magic >=
+		     (check ? s->obj_bound : s->slab_bound))) {
 		slab_free_slow(x, s, fn);
 		return;
 	}
@@ -885,12 +886,12 @@ retry:
  * (the magic division) of a slab page of s: kfree found its page
  * ('on_slab'), kmem_cache_free checks it here (slab_obj_head). Then, with
  * interrupts off, push it on this CPU's main sheaf and leave its mark in
- * its free word, unless the sheaf is full (or none), the word says x is
- * free already (slub_fw_free, the double-free test: see above), or the
- * machine has several memory nodes (s->node_check: x may be another
- * node's): slub_sheaf_free_slow, which restores interrupts itself. Anything not on
+ * its free word, unless the sheaf is full (or none) or the word says x is
+ * free already (slub_fw_free, the double-free test: see above):
+ * slub_sheaf_free_slow, which restores interrupts itself. Anything not on
  * a boundary of a slab of s goes to slab_free_slow, which reports it; so
- * does every object of a min-order slab (kfree passes the twin, whose
+ * does every free under s->node_check (obj_bound 0: slub_set_node_check),
+ * and every object of a min-order slab (kfree passes the twin, whose
  * obj_bound 0 fails the boundary test; kmem_cache_free finds the page
  * naming the twin, not s). Without sheaves: slub_free_classic.
  */
@@ -919,8 +920,7 @@ static __always_inline void slub_free(struct kmem_cache *s, void *x, const char 
 	flags = arch_irq_save();
 	sh = slub_this_main(s);
 	n = sh->size;
-	/* node_check: every free to the slow path, which tests x's node (no frame here). */
-	if (unlikely(n >= sh->capacity || slub_fw_free(s, *slot, mark) || s->node_check)) {
+	if (unlikely(n >= sh->capacity || slub_fw_free(s, *slot, mark))) {
 		slub_sheaf_free_slow(x, s, fn, on_slab, flags);
 		return;
 	}
@@ -952,7 +952,7 @@ static __always_inline void slab_free(struct kmem_cache *s, void *x, const char 
 void *slab_alloc_classic(struct kmem_cache *s);
 void slub_free_to_slabs(struct kmem_cache *s, void *x, const char *fn);
 void slub_free_bulk(struct kmem_cache *s, void **objs, unsigned int n, const char *fn);
-struct page *slub_new_slab(struct kmem_cache *s, unsigned int taken, unsigned int nid);
+struct page *slub_new_slab(struct kmem_cache *s, unsigned int taken);
 struct page *slub_new_min_slab(struct kmem_cache *s, unsigned int nid);
 void slub_discard_slab(struct kmem_cache *s, struct page *page);
 void slub_discard_list(struct kmem_cache *s, struct list_head *list);

@@ -100,9 +100,9 @@ void slub_nodes_refresh(void)
 			return;
 		}
 		list_for_each_entry(s, &slab_caches, list)
-			WRITE_ONCE(s->node_check, slub_node_check_of(s));
+			slub_set_node_check(s, slub_node_check_of(s));
 		if (slub_sheaf_cache)
-			WRITE_ONCE(slub_sheaf_cache->node_check, false);
+			slub_set_node_check(slub_sheaf_cache, false);
 		spin_unlock(&slab_caches_lock);
 		arch_irq_restore(flags);
 	}
@@ -195,7 +195,7 @@ static void *node_partial_pop(struct kmem_cache *s, unsigned int nid)
 /* A new slab made for the node path: one object taken, the slab listed on its node. */
 static void *node_new_slab(struct kmem_cache *s, unsigned int nid)
 {
-	struct page *page = slub_new_slab(s, 0, nid);
+	struct page *page = slub_new_slab_node(s, nid);
 	struct kmem_cache_node *n;
 	void *x;
 

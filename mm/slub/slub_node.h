@@ -15,8 +15,8 @@
  * CPU's (Quarry never migrates). slub_obj_remote - whether x, an object on
  * a slab page, lies on another node than that: such a free goes past the
  * sheaves to its own slab. Tested only when s->node_check (several memory
- * nodes), by the sheaves' free slow path: the fast path only tests
- * node_check, so that it keeps no frame.
+ * nodes), by the sheaves' free slow path; the fast path tests nothing for
+ * it (slub_set_node_check: its boundary test fails then).
  */
 extern uint8_t slub_cpu_nid[NR_CPUS];
 static __always_inline unsigned int slub_local_nid(void)
@@ -53,6 +53,19 @@ void slub_nodes_check(void);
 extern bool slub_multi_node;	/* more than one node has memory (as of the last refresh) */
 /* slub_node_check_of - the node_check s gets: several memory nodes, and s has sheaves. */
 bool slub_node_check_of(const struct kmem_cache *s);
+
+/*
+ * slub_set_node_check - set s->node_check to on, and obj_bound with it: 0
+ * when on, so that the free fast path's boundary test sends every free to
+ * slab_free_slow (which sends a good object on to slub_sheaf_free_slow and
+ * its node test), s->slab_bound when off; the fast path tests no more than
+ * a one-node machine's. A free racing the change may take either path.
+ */
+static inline void slub_set_node_check(struct kmem_cache *s, bool on)
+{
+	WRITE_ONCE(s->node_check, on);
+	WRITE_ONCE(s->obj_bound, on ? 0 : s->slab_bound);
+}
 unsigned int slub_mem_nid(unsigned int nid);
 unsigned int slub_fallback_nid(unsigned int nid, unsigned int i);
 bool slub_node_low(unsigned int nid, unsigned int order);
@@ -95,5 +108,8 @@ static inline void slub_node_unlock(struct kmem_cache_node **held)
  * allocator falls back. NULL when memory is out. Interrupts on or off.
  */
 void *slub_alloc_node_slow(struct kmem_cache *s, unsigned int nid);
+
+/* mm/slub/slub.c: slub_new_slab_node - slub_new_slab(s, 0) on node nid (see there). */
+struct page *slub_new_slab_node(struct kmem_cache *s, unsigned int nid);
 
 #endif

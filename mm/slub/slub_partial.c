@@ -238,10 +238,10 @@ static __noinline void *remote_cpu_slab(struct kmem_cache *s, struct kmem_cache_
 static void *cpu_new_slab(struct kmem_cache *s, struct kmem_cache_cpu *c, struct slub_sheaf *sh,
 			  unsigned int want)
 {
-	struct kmem_cache_cpu_partial *p = &s->cpu[smp_processor_id()];
+	unsigned int cpu = smp_processor_id(), taken;
+	struct kmem_cache_cpu_partial *p = &s->cpu[cpu];
 	struct kmem_cache_node *n;
 	struct page *page = NULL;
-	unsigned int taken;
 	bool any = false;
 	void *x, *rest;
 
@@ -259,7 +259,7 @@ again:
 	 * the others nearest first: only a CPU slab from those, none for the
 	 * CPU's partial list (which holds its node's slabs).
 	 */
-	n = slub_local_node(s);
+	n = &s->node[slub_cpu_nid[cpu]];	/* slub_local_node */
 	if (READ_ONCE(n->nr_partial)) {
 		unsigned int room = s->cpu_partial - MIN(s->cpu_partial, p->nr_partial);
 
@@ -281,7 +281,7 @@ again:
 	/* Object 0 is returned; objects 1..taken-1 go into the sheaf. */
 	taken = sh ? MIN(s->num, want - (unsigned int)sh->size) : 1;
 	/* The CPU's node, or the nearest with a free block: alloc_pages's own order. */
-	page = slub_new_slab(s, taken, NUMA_NO_NODE);
+	page = slub_new_slab(s, taken);
 	if (!page) {
 		any = true;
 		goto again;
@@ -438,17 +438,15 @@ void slub_node_unlist(struct kmem_cache_node *n, struct page *page)
 }
 
 /*
- * Where an unfrozen slab goes, its own node's lock held: 'counters' is its new
+ * Where an unfrozen slab goes, its own node n's lock held: 'counters' is its new
  * state. Empty: onto 'discard' (freed once the lock is dropped) if the node
  * has slub_node_spare, else the front of the node's list (so that the
  * node keeps max(min_partial, cpu_partial) empty slabs at most); any other
  * free object: the tail of the node's list; full: nowhere.
  */
-static void place_unfrozen(struct kmem_cache *s, struct page *page, unsigned long counters,
-			   struct list_head *discard)
+static void place_unfrozen(struct kmem_cache *s, struct kmem_cache_node *n, struct page *page,
+			   unsigned long counters, struct list_head *discard)
 {
-	struct kmem_cache_node *n = slub_node_of(s, page);
-
 	assert_spin_locked(&n->list_lock);
 	if (slub_inuse(counters) == 0 && slub_node_spare(s, n, NULL)) {
 		list_add(&page->lru, discard);
@@ -467,12 +465,14 @@ static void place_unfrozen(struct kmem_cache *s, struct page *page, unsigned lon
  * 'keep' ready ones (slab_ready), at the front. Interrupts off; *held is
  * the node lock held (slub_node_lock: each slab's node's in turn).
  */
-static void unfreeze_partials(struct kmem_cache *s, struct kmem_cache_cpu_partial *p,
+static __always_inline void unfreeze_partials(struct kmem_cache *s,
+					      struct kmem_cache_cpu_partial *p,
 			      struct kmem_cache_node **held, struct list_head *discard,
 			      unsigned int keep)
 {
 	struct list_head kept = LIST_HEAD_INIT(kept);
-	unsigned int nr_kept = 0;
+	unsigned int nr_kept = 0, nid = NUMA_NO_NODE;
+	struct kmem_cache_node *n = NULL;
 
 	while (!list_empty(&p->partial)) {
 		struct page *page = list_first_entry(&p->partial, struct page, lru);
@@ -485,14 +485,18 @@ static void unfreeze_partials(struct kmem_cache *s, struct kmem_cache_cpu_partia
 			continue;
 		}
 		list_del(&page->lru);
-		slub_node_lock(held, slub_node_of(s, page));
+		if (slub_slab_nid(page) != nid) {	/* a node per run of slabs, not per slab */
+			nid = slub_slab_nid(page);
+			n = slub_node_of(s, page);
+			slub_node_lock(held, n);
+		}
 		do {
 			prior = READ_ONCE(page->slub_freelist);
 			counters = READ_ONCE(page->counters);
 			BUG_ON(!slub_frozen(counters) || slub_is_end(prior));
 		} while (!slub_page_cmpxchg(s, page, (unsigned long)prior, counters,
 					      (unsigned long)prior, counters & ~SLUB_FROZEN));
-		place_unfrozen(s, page, counters & ~SLUB_FROZEN, discard);
+		place_unfrozen(s, n, page, counters & ~SLUB_FROZEN, discard);
 		stat(s, unfrozen, 1);
 	}
 	while (!list_empty(&kept))
@@ -511,6 +515,7 @@ static void cpu_deactivate(struct kmem_cache *s, struct kmem_cache_cpu *c, bool 
 {
 	void *v = READ_ONCE(c->freelist), *tail = NULL, *prior;
 	unsigned long counters, new;
+	struct kmem_cache_node *n;
 	unsigned int cnt = 0;
 	struct page *page;
 
@@ -518,7 +523,8 @@ static void cpu_deactivate(struct kmem_cache *s, struct kmem_cache_cpu *c, bool 
 		return;
 	slub_cpu_set(c, SLUB_NO_SLAB, remote);
 	page = slub_page(s, v);
-	slub_node_lock(held, slub_node_of(s, page));
+	n = slub_node_of(s, page);
+	slub_node_lock(held, n);
 	for (void *o = v; !slub_is_end(o); o = slub_get_fp(s, o)) {
 		tail = o;
 		BUG_ON(++cnt > s->num);
@@ -535,7 +541,7 @@ static void cpu_deactivate(struct kmem_cache *s, struct kmem_cache_cpu *c, bool 
 			break;
 		stat(s, page_retries, 1);
 	}
-	place_unfrozen(s, page, new, discard);
+	place_unfrozen(s, n, page, new, discard);
 	stat(s, flushes, 1);
 }
 
@@ -551,6 +557,7 @@ static __noinline void put_cpu_partial_flush(struct kmem_cache *s,
 	struct kmem_cache_node *held = NULL, *n = slub_local_node(s);
 
 	stat(s, node_locks, 1);
+	slub_node_lock(&held, n);	/* first: the CPU's slabs are mostly its node's */
 	unfreeze_partials(s, p, &held, &discard, s->cpu_partial / 2);
 	slub_node_lock(&held, n);
 	node_take(s, n, p, false, s->cpu_partial / 2 - p->nr_partial, false);

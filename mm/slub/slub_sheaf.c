@@ -117,7 +117,7 @@ void slub_sheaf_setup(struct kmem_cache *s)
 		spin_lock_init(&b->lock);
 	}
 	slub_nodes_check();
-	s->node_check = slub_node_check_of(s);
+	slub_set_node_check(s, slub_node_check_of(s));
 	s->sheaf_key = per_cpu_key(slub_sheaf, offsetof(struct slub_sheaf_slots, main) +
 					       s->slot * sizeof(struct slub_sheaf *));
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
@@ -140,7 +140,7 @@ void slub_sheaves_init(void)
 	if (!slub_sheaf_cache)
 		panic("slub: cannot make the slub_sheaf cache");
 	slub_sheaf_cache->sheaf_capacity = 0;
-	slub_sheaf_cache->node_check = false;
+	slub_set_node_check(slub_sheaf_cache, false);
 	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++)
 		slub_sheaf_cache->node[nid].barn.max_full = 0;
 	slab_caches_add(slub_sheaf_cache);
