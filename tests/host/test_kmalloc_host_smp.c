@@ -30,6 +30,7 @@
 #include "tests/common/test_slob.h"
 #endif
 #include <pthread.h>
+#include <sched.h>
 
 #define SMP_THREADS	4
 #define SMP_OPS		(5000UL * SELFTEST_SCALE)
@@ -49,6 +50,7 @@ struct ring {
 	struct obj slot[RING_SLOTS];
 	unsigned long head;	/* written by the producer, release */
 	unsigned long tail;	/* written by the consumer, release */
+	bool closed;		/* the consumer's loop is over: a full ring stays full */
 };
 
 struct worker {
@@ -262,13 +264,32 @@ static void *smp_worker(void *arg)
 
 			o = held[k];
 			held[k] = held[--nheld];
-			if (r % 4 == 0 && ring_put(w->out, &o))
-				continue;	/* the next CPU frees it */
+			if (r % 4 == 0) {	/* the next CPU frees it */
+				/*
+				 * A full ring waits for its reader, which frees
+				 * its own ring while it waits too: every fourth
+				 * free is remote however the host schedules
+				 * (until the reader is done with its loop).
+				 */
+				bool sent;
+
+				while (!(sent = ring_put(w->out, &o)) &&
+				       !__atomic_load_n(&w->out->closed, __ATOMIC_ACQUIRE)) {
+					struct obj in;
+
+					while (ring_get(w->in, &in))
+						obj_free(w, &in, true);
+					sched_yield();
+				}
+				if (sent)
+					continue;
+			}
 			obj_free(w, &o, false);
 		}
 	}
 	while (nheld)
 		obj_free(w, &held[--nheld], false);
+	__atomic_store_n(&w->in->closed, true, __ATOMIC_RELEASE);
 	pthread_barrier_wait(w->barrier);	/* every send is done */
 	while (ring_get(w->in, &o))
 		obj_free(w, &o, true);
