@@ -398,7 +398,7 @@ if [ -n "$hard_slub" ]; then
 fi
 # The allocator fuzzer's fixed-seed slice on the host (tests/fuzz/run.sh): every
 # allocator at 4K and 64K pages, sequential, threaded, with faults injected and
-# with memory running out, 1.6 million operations each; then its checks shown to catch planted faults.
+# with memory running out, 1.15 million operations each; then its checks shown to catch planted faults.
 suite "allocator fuzzer slice (host, ASan+UBSan)" tests/fuzz/run.sh slice
 suite "host workloads smoke test (SLAB, SLUB; lab/bench/host/smoke.sh)" lab/bench/host/smoke.sh
 suite "cache-line moves between CPUs, modelled: patterns, refusals, SLAB and SLUB in lock step (tests/coherence/test.sh)" \
@@ -407,8 +407,10 @@ suite "trace tools: conversion, bad traces refused, host replay with exact accou
 	tests/trace/test.sh
 # The kernel's replay of a trace (lab/replay.h): one boot per arch tested (SLUB 4K,
 # the hackbench trace on 2 CPUs under -icount), and bad modules refused.
-ARCHES="${arches[*]}" suite "kernel trace replay: a recorded trace as the boot module, bad modules refused (tests/trace/kernel.sh)" \
-	tests/trace/kernel.sh
+# It and Debian's Linux below boot in the background, beside each other and the
+# short suites after them (QEMU under -icount is one host thread each).
+psuite "kernel trace replay: a recorded trace as the boot module, bad modules refused (tests/trace/kernel.sh)" \
+	env ARCHES="${arches[*]}" tests/trace/kernel.sh
 # Linux's own allocators (make bench-linux, lab/linux/): nothing built or booted here,
 # a real boot's captured console parsed and the bad inputs refused, in seconds.
 suite "Linux's allocators: a captured boot's BENCH lines parse, bad inputs refused (lab/linux/test.sh)" \
@@ -416,12 +418,13 @@ suite "Linux's allocators: a captured boot's BENCH lines parse, bad inputs refus
 # A real Linux without a kernel build: Debian's own prebuilt x86_64 kernel (downloaded
 # once, headers installed) runs Quarry's benchmark module and the trace replay (about 90 s).
 if [[ " ${arches[*]} " == *" x86_64 "* ]]; then
-	suite "Linux's allocators in Debian's prebuilt kernel: the module's rows, the trace replay's exact accounting (lab/linux/debian_test.sh)" \
+	psuite "Linux's allocators in Debian's prebuilt kernel: the module's rows, the trace replay's exact accounting (lab/linux/debian_test.sh)" \
 		lab/linux/debian_test.sh
 fi
 suite "bench-scale smoke test (host half, 1 and 2 threads; lab/bench/scale_smoke.sh)" lab/bench/scale_smoke.sh
 suite "dependency step (scripts/deps.sh)" tests/deps-test.sh
 suite "bad build options refused by make" tests/make-options.sh
+psuite_wait	# the trace replay and Debian's Linux, started above
 # make bench's real-time host accounting (hoststat.py, report_rt64k.py): synthetic
 # logs, then one "bench quick" boot at -smp 2 under hoststat.py (x86_64 4K)
 case $built in *" x86_64-4k "*) rt_elf=$(build_dir x86_64 4K "")/quarry.elf ;; *) rt_elf= ;; esac

@@ -15,8 +15,8 @@
 #       Exit status 0 when M is 0.
 #   tests/fuzz/run.sh slice          (tests/run-all.sh)
 #       the fixed-seed slice: per allocator and page size a sequential run
-#       (seed 1, 600000 operations) and a threaded one (seed 2, 4 CPUs,
-#       500000), a run with faults injected (seed 3, 300000, sequential,
+#       (seed 1, 400000 operations) and a threaded one (seed 2, 4 CPUs,
+#       350000), a run with faults injected (seed 3, 200000, sequential,
 #       page allocations failing 1 in 20 and slab allocations 1 in 10 of
 #       every third call) and a threaded one on a 24 MiB arena, where memory
 #       runs out (seed 4, 200000); at 4K also a threaded run on 2 NUMA nodes
@@ -123,7 +123,7 @@ if [ "$mode" = slice ]; then
 	failed=0 i=0 running=0
 	for cfg in "${configs[@]}"; do
 		read -r a ps bin <<< "$cfg"
-		runs=("seq 1 600000 0" "threads 2 500000 0" "faults 3 300000 1" "oom 4 200000 0")
+		runs=("seq 1 400000 0" "threads 2 350000 0" "faults 3 200000 1" "oom 4 200000 0")
 		[ "$ps" = 4K ] && runs+=("nodes2 5 200000 0")
 		for run in "${runs[@]}"; do
 			read -r kind seed nops faults <<< "$run"

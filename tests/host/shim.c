@@ -251,24 +251,19 @@ static unsigned int node_cpus(void)
 	return host_node_cpus && host_node_cpus <= NR_CPUS ? host_node_cpus : NR_CPUS;
 }
 
-/* host_numa_firmware: see host_shim.h. */
-void host_numa_firmware(struct numa_firmware *fw, unsigned int nodes, uint64_t *hwid)
+/* host_numa_record: see host_shim.h. */
+void host_numa_record(struct numa_firmware *fw, uint64_t *hwid, unsigned int nodes,
+		      const uint64_t *cut, unsigned int nr_mem, unsigned int cpus,
+		      const uint32_t *dist)
 {
-	uint64_t base = host_arena.phys_base;
-	uint64_t per = ALIGN_DOWN((uint64_t)host_arena.bytes / nodes, (uint64_t)PAGE_SIZE);
-	unsigned int cpus = node_cpus();
-
 	memset(fw, 0, sizeof(*fw));
 	fw->present = true;
 	fw->source = "host";
 	fw->dist_source = "host distances";
 	fw->hwid_name = "host CPU";
 	fw->bad_dist_node = NUMA_NO_NODE;
-	for (unsigned int n = 0; n < nodes; n++) {
-		uint64_t end = n + 1 == nodes ? base + host_arena.bytes : base + (n + 1) * per;
-
-		fw->mem[fw->n_mem++] = (struct numa_fw_mem){ base + n * per, end, n };
-	}
+	for (unsigned int n = 0; n < nr_mem; n++)
+		fw->mem[fw->n_mem++] = (struct numa_fw_mem){ cut[n], cut[n + 1], n };
 	for (unsigned int c = 0; c < cpus; c++) {
 		hwid[c] = c;
 		fw->cpu[fw->n_cpu++] = (struct numa_fw_cpu){ c, c * nodes / cpus };
@@ -277,7 +272,21 @@ void host_numa_firmware(struct numa_firmware *fw, unsigned int nodes, uint64_t *
 	fw->dist_nodes = nodes;
 	for (unsigned int a = 0; a < nodes; a++)
 		for (unsigned int b = 0; b < nodes; b++)
-			fw->distance[a][b] = a == b ? NUMA_LOCAL_DISTANCE : NUMA_REMOTE_DISTANCE;
+			fw->distance[a][b] = dist ? dist[a * nodes + b] :
+				a == b ? NUMA_LOCAL_DISTANCE : NUMA_REMOTE_DISTANCE;
+}
+
+/* host_numa_firmware: see host_shim.h. */
+void host_numa_firmware(struct numa_firmware *fw, unsigned int nodes, uint64_t *hwid)
+{
+	uint64_t base = host_arena.phys_base;
+	uint64_t per = ALIGN_DOWN((uint64_t)host_arena.bytes / nodes, (uint64_t)PAGE_SIZE);
+	uint64_t cut[MAX_NUMNODES + 1];
+
+	for (unsigned int n = 0; n < nodes; n++)
+		cut[n] = base + n * per;
+	cut[nodes] = base + host_arena.bytes;
+	host_numa_record(fw, hwid, nodes, cut, nodes, node_cpus(), NULL);
 }
 
 /* host_numa_setup: see host_shim.h. */

@@ -81,25 +81,11 @@ static __printf(1, 2) int child_fail(const char *fmt, ...)
 static void numa_setup(void)
 {
 	static struct numa_firmware fw;
-	uint64_t hwid[NR_CPUS];
+	uint64_t hwid[NR_CPUS], cut[4];
 
-	memset(&fw, 0, sizeof(fw));
-	fw.present = true;
-	fw.source = "SRAT";
-	fw.dist_source = "SLIT";
-	fw.hwid_name = "APIC";
-	fw.bad_dist_node = NUMA_NO_NODE;
-	for (unsigned int n = 0; n < 3; n++)
-		fw.mem[fw.n_mem++] = (struct numa_fw_mem){ node_lo(n), node_lo(n + 1), n };
-	for (unsigned int c = 0; c < NR_CPUS; c++) {
-		hwid[c] = c;
-		fw.cpu[fw.n_cpu++] = (struct numa_fw_cpu){ c, MIN(c / 2, NODES - 1U) };
-	}
-	fw.has_distance = true;
-	fw.dist_nodes = NODES;
-	for (unsigned int a = 0; a < NODES; a++)
-		for (unsigned int b = 0; b < NODES; b++)
-			fw.distance[a][b] = dist[a][b];
+	for (unsigned int n = 0; n < 4; n++)
+		cut[n] = node_lo(n);
+	host_numa_record(&fw, hwid, NODES, cut, 3, NR_CPUS, &dist[0][0]);
 	as(0);
 	slab_drain_all();
 	numa_init(&fw, host_arena.avail, host_arena.n_avail, hwid, NR_CPUS);

@@ -51,9 +51,8 @@ static const uint32_t dist[NODES][NODES] = {
 };
 
 /*
- * The topology over the default arena, the page allocator's zones, SLUB's
- * tables. 1: skipped, the arena's zones are split already (a host run on
- * several nodes: buddy_numa_init cannot split them again).
+ * The topology over the default arena (split already or not: a host run
+ * on several nodes), the page allocator's zones, SLUB's tables.
  */
 static int numa_setup(void)
 {
@@ -62,33 +61,11 @@ static int numa_setup(void)
 	uint64_t base = host_arena.phys_base, end = base + host_arena.bytes;
 	uint64_t cut1 = base + (host_arena.bytes / 3 & ~(MB - 1));
 	uint64_t cut2 = base + (2 * host_arena.bytes / 3 & ~(MB - 1));
+	const uint64_t cut[] = { base, cut1, cut2, end };
 
-	memset(&fw, 0, sizeof(fw));
-	fw.present = true;
-	fw.source = "SRAT";
-	fw.dist_source = "SLIT";
-	fw.hwid_name = "APIC";
-	fw.bad_dist_node = NUMA_NO_NODE;
-	fw.mem[fw.n_mem++] = (struct numa_fw_mem){ base, cut1, 0 };
-	fw.mem[fw.n_mem++] = (struct numa_fw_mem){ cut1, cut2, 1 };
-	fw.mem[fw.n_mem++] = (struct numa_fw_mem){ cut2, end, 2 };
-	for (unsigned int c = 0; c < NR_CPUS; c++) {
-		hwid[c] = c;
-		fw.cpu[fw.n_cpu++] = (struct numa_fw_cpu){ c, c * NODES / NR_CPUS };
-	}
-	fw.has_distance = true;
-	fw.dist_nodes = NODES;
-	for (unsigned int a = 0; a < NODES; a++)
-		for (unsigned int b = 0; b < NODES; b++)
-			fw.distance[a][b] = dist[a][b];
+	host_numa_record(&fw, hwid, NODES, cut, 3, NR_CPUS, &dist[0][0]);
 	host_set_cpu(0);
 	slab_drain_all();
-	for (unsigned int nid = 1; nid < MAX_NUMNODES; nid++) {
-		if (nr_free_pages_node(nid)) {
-			printf("slub numa: skipped: the arena has node %u's zone already\n", nid);
-			return 1;
-		}
-	}
 	numa_init(&fw, host_arena.avail, host_arena.n_avail, hwid, NR_CPUS);
 	NX(numa_num_nodes() == NODES, "%u nodes, want %d", numa_num_nodes(), NODES);
 	buddy_numa_init();
@@ -126,9 +103,7 @@ static int in_child(int (*fn)(void))
 	if (pid == 0) {
 		int rc = numa_setup();
 
-		if (rc == 1)
-			rc = 0;		/* skipped */
-		else if (!rc)
+		if (!rc)
 			rc = fn();
 		fflush(stdout);
 		fflush(stderr);

@@ -111,6 +111,19 @@ extern unsigned int host_node_cpus;
 unsigned int host_nodes_parse(const char *val, const char *from, char *msg, size_t len);
 
 /*
+ * host_numa_record - fill *fw with a firmware record of 'nodes' nodes (2 to
+ * MAX_NUMNODES): node n < nr_mem has the memory [cut[n], cut[n + 1]), the
+ * others none; CPU c < cpus is on node c * nodes / cpus, its hardware ID c
+ * (also written to hwid[c]); the distance from a to b is dist[a * nodes +
+ * b], or 10 and 20 when dist is NULL. The tests' own layouts (unequal
+ * distances, memory-less nodes) and host_numa_firmware build theirs with
+ * it. Never fails; fw is overwritten whole.
+ */
+void host_numa_record(struct numa_firmware *fw, uint64_t *hwid, unsigned int nodes,
+		      const uint64_t *cut, unsigned int nr_mem, unsigned int cpus,
+		      const uint32_t *dist);
+
+/*
  * host_numa_firmware - fill *fw with the record of nodes nodes over the
  * current arena, as above (nodes 2 to MAX_NUMNODES; the arena at least a
  * page per node). hwid[0..host_node_cpus) gets each CPU's hardware ID
