@@ -52,6 +52,20 @@
 #include "kernel/printk.h"
 #include "kernel/string.h"
 
+/* One slabinfo row from SLUB's counts: the cache's geometry and sheaf capacity around them. */
+static void slub_slabinfo_fill(struct kmem_cache *cachep, struct slabinfo *si, unsigned long objs,
+			       unsigned long free, unsigned long slabs, unsigned long empty,
+			       unsigned long in_barn)
+{
+	*si = (struct slabinfo){ .active_objs = objs - free, .num_objs = objs,
+				 .objsize = cachep->size, .objperslab = cachep->num,
+				 .pagesperslab = 1U << cachep->order,
+				 .limit = cachep->sheaf_capacity,
+				 .batchcount = cachep->sheaf_capacity, .sharedfactor = 0,
+				 .active_slabs = slabs - empty, .num_slabs = slabs,
+				 .shared_avail = in_barn };
+}
+
 /* kmem_cache_slabinfo: see mm/slab_impl.h. */
 void kmem_cache_slabinfo(struct kmem_cache *cachep, struct slabinfo *si)
 {
@@ -60,13 +74,7 @@ void kmem_cache_slabinfo(struct kmem_cache *cachep, struct slabinfo *si)
 	unsigned long objs = slub_total_objects(cachep);
 
 	slub_sheaved(cachep, NUMA_NO_NODE, &in_barn);
-	*si = (struct slabinfo){ .active_objs = objs - free, .num_objs = objs,
-				 .objsize = cachep->size, .objperslab = cachep->num,
-				 .pagesperslab = 1U << cachep->order,
-				 .limit = cachep->sheaf_capacity,
-				 .batchcount = cachep->sheaf_capacity, .sharedfactor = 0,
-				 .active_slabs = slabs - empty, .num_slabs = slabs,
-				 .shared_avail = in_barn };
+	slub_slabinfo_fill(cachep, si, objs, free, slabs, empty, in_barn);
 }
 
 /* slab_alloc_tables_show: see mm/slab_impl.h. SLUB has no table of its own. */
@@ -628,12 +636,6 @@ bool kmem_cache_slabinfo_node(struct kmem_cache *cachep, unsigned int node, stru
 		objs = slub_node_objects(cachep, node);
 		slub_sheaved(cachep, node, &in_barn);
 	}
-	*si = (struct slabinfo){ .active_objs = objs - free, .num_objs = objs,
-				 .objsize = cachep->size, .objperslab = cachep->num,
-				 .pagesperslab = 1U << cachep->order,
-				 .limit = cachep->sheaf_capacity,
-				 .batchcount = cachep->sheaf_capacity, .sharedfactor = 0,
-				 .active_slabs = slabs - empty, .num_slabs = slabs,
-				 .shared_avail = in_barn };
+	slub_slabinfo_fill(cachep, si, objs, free, slabs, empty, in_barn);
 	return true;
 }
