@@ -143,19 +143,34 @@ void kmalloc_failslab_switch(bool on)
 }
 #endif
 
-/* Whole pages for a large kmalloc, from node (NUMA_NO_NODE: the CPU's own). */
-static __noinline void *kmalloc_large_node(size_t size, unsigned int node)
+/* A large kmalloc's block of pages (NULL: none) marked as one, as its address. */
+static __always_inline void *kmalloc_large_mark(struct page *page)
 {
-	struct page *page;
-
-	if (size > (PAGE_SIZE << MAX_ORDER))
-		return NULL;
-	page = node == NUMA_NO_NODE ? alloc_pages(get_order(size)) :
-		alloc_pages_node(node, get_order(size));
 	if (!page)
 		return NULL;
 	page->flags |= PG_large;
 	return page_address(page);
+}
+
+/*
+ * Whole pages for a large kmalloc from the CPU's own node; kept apart from
+ * kmalloc_large_node so that kmalloc pays no node test.
+ */
+static __noinline void *kmalloc_large(size_t size)
+{
+	if (size > (PAGE_SIZE << MAX_ORDER))
+		return NULL;
+	return kmalloc_large_mark(alloc_pages(get_order(size)));
+}
+
+/* Whole pages for a large kmalloc_node from node (online, or NUMA_NO_NODE). */
+static __noinline void *kmalloc_large_node(size_t size, unsigned int node)
+{
+	if (node == NUMA_NO_NODE)
+		return kmalloc_large(size);
+	if (size > (PAGE_SIZE << MAX_ORDER))
+		return NULL;
+	return kmalloc_large_mark(alloc_pages_node(node, get_order(size)));
 }
 
 /* kmalloc for sizes above the table: a large class, a whole-page allocation, or size 0. */
@@ -165,7 +180,7 @@ static __noinline void *kmalloc_other(size_t size)
 		return slab_kmalloc_alloc_fi(kmalloc_caches[64 - __builtin_clzl(size - 1)]);
 	if (size == 0)
 		return ZERO_SIZE_PTR;
-	return kmalloc_large_node(size, NUMA_NO_NODE);
+	return kmalloc_large(size);
 }
 
 /*

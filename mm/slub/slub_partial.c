@@ -225,27 +225,22 @@ static __noinline void *remote_cpu_slab(struct kmem_cache *s, struct kmem_cache_
 }
 
 /*
- * A new CPU slab: the first of this CPU's partial slabs that is ready
- * (slab_ready), else the node's first ready one (and up to half of
- * cpu_partial more onto the CPU's list), else a new one; if none can be
- * made, any partial slab. Returns its first object, the rest on the CPU
- * freelist. Filling sheaf sh (NULL: none) up to 'want', a new slab's first
- * objects go into it by address instead, up to want - 1 of them, and only
- * the others are chained (slub_new_slab's 'taken'). With no slab of the
- * cache's order to be had, objects of min-order slabs (slub_min_alloc),
- * and no CPU slab. Interrupts off.
+ * A CPU slab from the partial slabs: the first of this CPU's own that is
+ * ready (slab_ready; any when 'any'), else the first of its node's (and,
+ * unless 'any', up to half of cpu_partial more onto the CPU's list), else,
+ * on a machine of several nodes, another node's (remote_cpu_slab). Returns
+ * its first object, the rest the CPU freelist; or NULL. Inline: 'any' is
+ * a constant at both callers. Interrupts off.
  */
-static void *cpu_new_slab(struct kmem_cache *s, struct kmem_cache_cpu *c, struct slub_sheaf *sh,
-			  unsigned int want)
+static __always_inline void *cpu_partial_slab(struct kmem_cache *s, struct kmem_cache_cpu *c,
+					      bool any)
 {
-	unsigned int cpu = smp_processor_id(), taken;
+	unsigned int cpu = smp_processor_id();
 	struct kmem_cache_cpu_partial *p = &s->cpu[cpu];
 	struct kmem_cache_node *n;
-	struct page *page = NULL;
-	bool any = false;
-	void *x, *rest;
+	struct page *page;
+	void *x;
 
-again:
 	list_for_each_entry(page, &p->partial, lru) {
 		if (any || slab_ready(s, page)) {
 			list_del(&page->lru);
@@ -274,18 +269,49 @@ again:
 			return cpu_install(s, c, x);
 		}
 	}
-	if (unlikely(slub_multi_node) && (x = remote_cpu_slab(s, c, any)) != NULL)
+	if (unlikely(slub_multi_node))
+		return remote_cpu_slab(s, c, any);
+	return NULL;
+}
+
+/*
+ * No slab of the cache's order can be made: any partial slab (full but
+ * for one free object will do), else objects of min-order slabs
+ * (slub_min_alloc, no CPU slab). Out of line: memory is nearly out.
+ * Interrupts off.
+ */
+static __noinline void *cpu_any_slab(struct kmem_cache *s, struct kmem_cache_cpu *c,
+				     struct slub_sheaf *sh, unsigned int want)
+{
+	void *x = cpu_partial_slab(s, c, true);
+
+	return x ? x : slub_min_alloc(s, sh, want);
+}
+
+/*
+ * A new CPU slab: a ready partial slab (cpu_partial_slab), else a new one;
+ * if none can be made, cpu_any_slab. Returns its first object, the rest on
+ * the CPU freelist. Filling sheaf sh (NULL: none) up to 'want', a new
+ * slab's first objects go into it by address instead, up to want - 1 of
+ * them, and only the others are chained (slub_new_slab's 'taken').
+ * Interrupts off.
+ */
+static void *cpu_new_slab(struct kmem_cache *s, struct kmem_cache_cpu *c, struct slub_sheaf *sh,
+			  unsigned int want)
+{
+	unsigned int taken;
+	struct page *page;
+	void *x, *rest;
+
+	x = cpu_partial_slab(s, c, false);
+	if (x)
 		return x;
-	if (any)
-		return slub_min_alloc(s, sh, want);
 	/* Object 0 is returned; objects 1..taken-1 go into the sheaf. */
 	taken = sh ? MIN(s->num, want - (unsigned int)sh->size) : 1;
 	/* The CPU's node, or the nearest with a free block: alloc_pages's own order. */
 	page = slub_new_slab(s, taken);
-	if (!page) {
-		any = true;
-		goto again;
-	}
+	if (unlikely(!page))
+		return cpu_any_slab(s, c, sh, want);
 	x = slub_obj(s, page, 0);
 	if (taken > 1) {
 		void **slot = &sh->objects[sh->size], **end = slot + taken - 1;
@@ -444,7 +470,7 @@ void slub_node_unlist(struct kmem_cache_node *n, struct page *page)
  * node keeps max(min_partial, cpu_partial) empty slabs at most); any other
  * free object: the tail of the node's list; full: nowhere.
  */
-static void place_unfrozen(struct kmem_cache *s, struct kmem_cache_node *n, struct page *page,
+static __always_inline void place_unfrozen(struct kmem_cache *s, struct kmem_cache_node *n, struct page *page,
 			   unsigned long counters, struct list_head *discard)
 {
 	assert_spin_locked(&n->list_lock);
