@@ -546,6 +546,11 @@ void slab_free_slow(void *x, struct kmem_cache *s, const char *fn)
 
 	if (unlikely(!x))
 		return;
+#if CONFIG_SLUB_SHEAVES
+	/* The fast path's obj_bound 0 (slub_set_node_check): its push, with the node test. */
+	if (READ_ONCE(s->node_check) && slub_free_try(s, x, fn, false, s->slab_bound, true))
+		return;
+#endif
 	this_cpu_inc(slub_events);
 	s = slub_owner(s);
 	page = slab_find_head(s, x, fn);

@@ -881,39 +881,35 @@ retry:
 	slab_free_retry(x, s, fn, on_slab);
 }
 
-/*
- * slub_free - the free fast path. The object must be on an object boundary
- * (the magic division) of a slab page of s: kfree found its page
- * ('on_slab'), kmem_cache_free checks it here (slab_obj_head). Then, with
- * interrupts off, push it on this CPU's main sheaf and leave its mark in
- * its free word, unless the sheaf is full (or none) or the word says x is
- * free already (slub_fw_free, the double-free test: see above):
- * slub_sheaf_free_slow, which restores interrupts itself. Anything not on
- * a boundary of a slab of s goes to slab_free_slow, which reports it; so
- * does every free under s->node_check (obj_bound 0: slub_set_node_check),
- * and every object of a min-order slab (kfree passes the twin, whose
- * obj_bound 0 fails the boundary test; kmem_cache_free finds the page
- * naming the twin, not s). Without sheaves: slub_free_classic.
- */
-static __always_inline void slub_free(struct kmem_cache *s, void *x, const char *fn,
-				      bool on_slab)
-{
 #if CONFIG_SLUB_SHEAVES
+/*
+ * slub_free_try - the sheaf push of the free fast path (slub_free), for
+ * an object on an object boundary below 'bound' of a slab page of s
+ * (kfree found its page: 'on_slab'; else checked here, slab_obj_head) and,
+ * when 'local', of the running CPU's memory node. With interrupts off it
+ * pushes x on this CPU's main sheaf and leaves its mark in its free word,
+ * unless the sheaf is full (or none) or the word says x is free already
+ * (slub_fw_free, the double-free test: see above); those go to
+ * slub_sheaf_free_slow, which restores interrupts itself. Returns false,
+ * having done nothing, for anything else: the caller's slow path takes it.
+ * Interrupts on or off.
+ */
+static __always_inline bool slub_free_try(struct kmem_cache *s, void *x, const char *fn,
+					  bool on_slab, unsigned long bound, bool local)
+{
 	struct slub_sheaf *sh;
 	unsigned long flags, n;
 	uintptr_t *slot, mark;
 
-	if (unlikely(((uintptr_t)x & s->slab_mask) * s->obj_magic >= s->obj_bound)) {
-		slab_free_slow(x, s, fn);
-		return;
-	}
+	if (unlikely(((uintptr_t)x & s->slab_mask) * s->obj_magic >= bound))
+		return false;
 	if (!on_slab) {
 		struct page *page = slab_obj_head(x);
 
-		if (unlikely(!page || page->slab_cache != s)) {
-			slab_free_slow(x, s, fn);
-			return;
-		}
+		if (unlikely(!page || page->slab_cache != s))
+			return false;
+		if (local && slub_slab_nid(page) != slub_local_nid())
+			return false;
 	}
 	slot = slub_fw_slot(s, x);
 	mark = slub_fw_mark(s, x, slot);
@@ -922,7 +918,7 @@ static __always_inline void slub_free(struct kmem_cache *s, void *x, const char 
 	n = sh->size;
 	if (unlikely(n >= sh->capacity || slub_fw_free(s, *slot, mark))) {
 		slub_sheaf_free_slow(x, s, fn, on_slab, flags);
-		return;
+		return true;
 	}
 	*slot = mark;
 	/* objects[n], formed as the arch wants it (asm/processor.h). */
@@ -931,6 +927,25 @@ static __always_inline void slub_free(struct kmem_cache *s, void *x, const char 
 	stat(s, free_sheaf, 1);
 	stat(s, shared.frees, 1);
 	arch_irq_restore(flags);
+	return true;
+}
+#endif
+
+/*
+ * slub_free - the free fast path: slub_free_try below s->obj_bound.
+ * Anything not on a boundary of a slab of s goes to slab_free_slow, which
+ * reports it; so does every free under s->node_check (obj_bound 0:
+ * slub_set_node_check; slab_free_slow tries the push again with the node
+ * test), and every object of a min-order slab (kfree passes the twin,
+ * whose obj_bound 0 fails the boundary test; kmem_cache_free finds the
+ * page naming the twin, not s). Without sheaves: slub_free_classic.
+ */
+static __always_inline void slub_free(struct kmem_cache *s, void *x, const char *fn,
+				      bool on_slab)
+{
+#if CONFIG_SLUB_SHEAVES
+	if (unlikely(!slub_free_try(s, x, fn, on_slab, s->obj_bound, false)))
+		slab_free_slow(x, s, fn);
 #else
 	slub_free_classic(s, x, fn, on_slab, true);
 #endif

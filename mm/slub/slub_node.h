@@ -57,9 +57,10 @@ bool slub_node_check_of(const struct kmem_cache *s);
 /*
  * slub_set_node_check - set s->node_check to on, and obj_bound with it: 0
  * when on, so that the free fast path's boundary test sends every free to
- * slab_free_slow (which sends a good object on to slub_sheaf_free_slow and
- * its node test), s->slab_bound when off; the fast path tests no more than
- * a one-node machine's. A free racing the change may take either path.
+ * slab_free_slow (which tries the push again with the node test,
+ * slub_free_try, and sends what that leaves on to slub_sheaf_free_slow),
+ * s->slab_bound when off; the fast path tests no more than a one-node
+ * machine's. A free racing the change may take either path.
  */
 static inline void slub_set_node_check(struct kmem_cache *s, bool on)
 {
