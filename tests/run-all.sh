@@ -330,23 +330,26 @@ plimit=$jobs
 # Debug builds (SLAB_DEBUG=1): every allocator's host tests at 4K and 64K pages,
 # so the debug checks (red zones, poison, freelist corruption, their offsets)
 # and the misuse tests, the debug-only ones among them (a destroyed cache
-# refused), also run in debug layouts (about 40 s each on 2 cores).
+# refused), also run in debug layouts (about 40 s each on 2 cores). At 64K
+# SLUB's and SLOB-seg's only, unless ALLOCS names the allocators.
 for ps in 4K 64K; do
 	case " $want_pages " in *" $ps "*) ;; *) continue ;; esac
 	for alloc in ${ALLOCS:-slab slub slob slob-seg}; do
 		case $alloc in slab | slub | slob | slob-seg) ;; *) continue ;; esac
+		# 64K: SLUB's and SLOB-seg's (the time budget; SLAB and SLOB debug at 4K)
+		case $ps:$alloc in 64K:slab | 64K:slob) [ -n "${ALLOCS:-}" ] || continue ;; esac
 		psuite "$alloc SLAB_DEBUG=1 host unit tests, $ps pages (ASan+UBSan)" \
 			make --no-print-directory -j"$jobs" test-host ALLOC=$alloc SLAB_DEBUG=1 \
 			PAGE_SIZE=$ps
 	done
 done
 # The hardening options (host unit tests, both page sizes): SLAB's freelist
-# order is random in every new slab, SLUB's free pointers never lie in memory
-# as themselves; every other test passes with them on.
+# order is random in every new slab (4K), SLUB's free pointers never lie in
+# memory as themselves; every other test passes with them on.
 case " ${ALLOCS:-slab slub} " in *" slub "*) hard_slub=1 ;; *) hard_slub= ;; esac
 for ps in 4K 64K; do
 	case " $want_pages " in *" $ps "*) ;; *) continue ;; esac
-	psuite "SLAB host unit tests with SLAB_FREELIST_RANDOM=1, $ps pages" \
+	[ "$ps" = 4K ] && psuite "SLAB host unit tests with SLAB_FREELIST_RANDOM=1, $ps pages" \
 		make --no-print-directory -j"$jobs" test-host ALLOC=slab SLAB_FREELIST_RANDOM=1 PAGE_SIZE=$ps
 	[ -n "$hard_slub" ] && psuite "SLUB host unit tests with SLAB_FREELIST_HARDENED=1, $ps pages" \
 		make --no-print-directory -j"$jobs" test-host ALLOC=slub SLAB_FREELIST_HARDENED=1 PAGE_SIZE=$ps
@@ -370,10 +373,10 @@ case " $want_pages " in *" 4K "*)
 esac
 # SLUB without sheaves (SLUB_SHEAVES=0: seed 002's classic lockless paths, the
 # lab's comparison point; the default SLUB has per-CPU sheaves in front of
-# them): its host tests at both page sizes, and its in-kernel self-tests on
+# them): its host tests at 4K, and its in-kernel self-tests on
 # x86_64 4K at 1 and 4 CPUs (build/x86_64-4k-slub-nosheaves/; about a minute).
 if [ -n "$hard_slub" ]; then
-	for ps in 4K 64K; do
+	for ps in 4K; do
 		case " $want_pages " in *" $ps "*) ;; *) continue ;; esac
 		psuite "SLUB host unit tests with SLUB_SHEAVES=0, $ps pages" \
 			make --no-print-directory -j"$jobs" test-host ALLOC=slub SLUB_SHEAVES=0 PAGE_SIZE=$ps
