@@ -24,7 +24,7 @@
  * each allocated block SLOB_QUARANTINED and counts it in its cache's
  * 'quarantined' (a header whose boundary tags disagree is stepped over by
  * looking for the next one whose tag holds and whose left neighbour starts
- * at or after it). Such an object can still be freed and ksize'd: a free
+ * at or after it, passing stale headers left in free blocks' bodies). Such an object can still be freed and ksize'd: a free
  * takes it out of its cache's counts and makes its header SLOB_DEAD (a
  * second free is reported), and nothing is written into the page but that
  * header. The block whose own header was overwritten is kept as well when
@@ -50,18 +50,44 @@ static struct kmem_cache *live_owner(const struct slob_hdr *h)
 }
 
 /*
+ * Does the header after h (by h's size) contradict h: a header whose tag
+ * holds but whose boundary tag does not give h's size? A stale header, left
+ * in a free block's body by an earlier layout of the page (a merge, or the
+ * page's earlier life), is contradicted by the block that really follows it;
+ * a header at the page's end or with a broken tag says nothing.
+ */
+static bool contradicted(const struct slob_hdr *h)
+{
+	const struct slob_hdr *next = slob_next(h);
+
+	return !slob_page_end(next) && next->tag == slob_tag(next) && next->prev != h->units;
+}
+
+/*
  * After the block at 'from' whose size cannot be trusted: the first header
- * whose tag holds, with a size inside the page and a left neighbour that
- * starts at or after 'from' (its boundary tag points back into the broken
- * block, or to it); NULL when none is left in the page.
+ * whose tag holds, not SLOB_DEAD (a header swallowed by a merge never starts
+ * a block), with a size inside the page and a left neighbour that starts at
+ * or after 'from' (its boundary tag points back into the broken block, or to
+ * it), and that the header after it does not contradict; failing that, the
+ * first such header even if contradicted; NULL when none is left in the page.
+ * Stale headers lie in the broken block's body when it is a free one: taken
+ * for a block start, one would hide the live block after it from the walk.
  */
 static struct slob_hdr *resync(const struct page *page, struct slob_hdr *from)
 {
-	for (struct slob_hdr *h = from + 1; slob_in_page(h, page); h++)
-		if (h->tag == slob_tag(h) && h->units && slob_off(h) + h->units <= SLOB_PAGE_UNITS &&
-		    h->prev && h->prev <= (unsigned int)(h - from))
+	struct slob_hdr *first = NULL;
+
+	for (struct slob_hdr *h = from + 1; slob_in_page(h, page); h++) {
+		if (h->tag != slob_tag(h) || !h->units || h->info == SLOB_DEAD ||
+		    slob_off(h) + h->units > SLOB_PAGE_UNITS || !h->prev ||
+		    h->prev > (unsigned int)(h - from))
+			continue;
+		if (!contradicted(h))
 			return h;
-	return NULL;
+		if (!first)
+			first = h;
+	}
+	return first;
 }
 
 /*

@@ -18,8 +18,12 @@
  * to the head of its class. Each page starts with a two-unit page header
  * block (SLOB_PAGE_HDR) counting its allocated blocks; at zero the page
  * becomes the spare as it is (its blocks stay listed), or, if the spare is
- * empty too, leaves the lists and goes back to the buddy allocator. An
- * empty spare in pieces is made one block again before the heap grows.
+ * empty too, leaves the lists and goes back to the buddy allocator, at that
+ * free (the fast path's count reaches zero: page_emptied). An empty spare
+ * in pieces is made one block again before the heap grows. What the heap
+ * holds after a peak is pages with some blocks still allocated, not empty
+ * ones: the lists hand out the freed blocks of every page alike, so the
+ * blocks that stay live can be spread over many of the pages the peak took.
  *
  * Invariants (heap lock, besides mm/slob/slob_def.h's): every free block is on
  * exactly the list of its class and its info names it; map[] bit c is set

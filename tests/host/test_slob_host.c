@@ -11,7 +11,10 @@
  *    counts each cache's blocks against its counter); at the end every page
  *    is back;
  *  - a heap drained to nothing and filled again: pages come and go, the
- *    spare is kept and given back, Slab: follows the heap.
+ *    spare is kept and given back, Slab: follows the heap;
+ *  - one page's objects freed among pages that keep theirs: the page goes
+ *    back to the page allocator at its last free (the first one emptied
+ *    stays as the spare), the other pages' objects untouched.
  * The random run is tests/host/stress.c's; this file gives it SLOB's checks.
  */
 #include "tests/common/test_slob.h"
@@ -136,5 +139,110 @@ SELFTEST_HOST(slob_host_pages_come_and_go)
 	kfree(objs);
 	ST_EXPECT(slab_test_settle() == pages && slob_test_pages() <= heap0,
 		  "pages not back: %lu free, %lu before", nr_free_pages(), pages);
+	return 0;
+}
+
+/* Objects of 200 bytes over GB_PAGES pages of their own, and the fill before the first. */
+#define GB_PAGES	5
+#define GB_MAX		(GB_PAGES * PAGE_SIZE / 200 + 2)
+#define GB_FILL		(PAGE_SIZE / 16)
+
+static unsigned char *gb_obj[GB_MAX];
+static void *gb_fill[GB_FILL];
+
+/* Free every object of gb_obj[] in 'page' (NULL: all of them); how many. */
+static unsigned int gb_free_page(struct kmem_cache *c, const struct page *page, unsigned int n)
+{
+	unsigned int freed = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (gb_obj[i] && (!page || virt_to_page(gb_obj[i]) == page)) {
+			kmem_cache_free(c, gb_obj[i]);
+			gb_obj[i] = NULL;
+			freed++;
+		}
+	}
+	return freed;
+}
+
+/*
+ * Pages 1 and 2 of five, filled with one cache's objects only (each began
+ * as a fresh page, and nothing else allocates meanwhile), are emptied while
+ * pages 0, 3 and 4 keep their objects. The heap had no spare: page 1
+ * becomes it and stays in the heap; page 2's last free then gives it back
+ * to the page allocator at once (the heap a page smaller, a page more
+ * free, the page no longer PG_slab). Every object left keeps its block and
+ * its contents, and the heap passes its check; shrink gives the spare back.
+ */
+SELFTEST_HOST(slob_host_emptied_page_goes_back)
+{
+	struct page *pg[GB_PAGES];
+	unsigned long pages, heap, nfree, live;
+	unsigned int n = 0, npg = 0, nfill = 0;
+	struct kmem_cache *c;
+
+	slab_drain_all();
+	pages = slab_test_settle();
+	c = slob_test_cache("test-give-back", 200);
+	ST_EXPECT(c, "create failed");
+	gb_obj[n] = slob_test_fresh(c, gb_fill, GB_FILL, &nfill);
+	ST_EXPECT(gb_obj[n], "no page of its own");
+	pg[npg++] = virt_to_page(gb_obj[n++]);
+	/* Until a sixth fresh page begins: the five before are full of this cache's objects. */
+	for (;;) {
+		unsigned char *p = kmem_cache_alloc(c);
+
+		ST_EXPECT(p && n < GB_MAX, "alloc %u failed, or no new page", n);
+		if (virt_to_page(p) != pg[npg - 1] && npg == GB_PAGES) {
+			gb_obj[n++] = p;	/* kept: freed, its page would be the spare */
+			break;
+		}
+		if (virt_to_page(p) != pg[npg - 1]) {
+			ST_EXPECT(slob_test_page_objects(p) == 1, "object %u: %p in a page in use "
+				  "before", n, (void *)p);
+			pg[npg++] = virt_to_page(p);
+		}
+		gb_obj[n++] = p;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		memset(gb_obj[i], (unsigned char)(i * 7 + 1), 200);
+	ST_EXPECT(slob_heap.spare == NULL, "a spare after the drain and the fills");
+
+	ST_EXPECT(gb_free_page(c, pg[1], n) > 1, "page 1 held no objects of the test");
+	ST_EXPECT(slob_heap.spare == pg[1] && (pg[1]->flags & PG_slab),
+		  "the first page emptied is not the spare");
+	heap = slob_test_pages();
+	nfree = nr_free_pages();
+	ST_EXPECT(gb_free_page(c, pg[2], n) > 1, "page 2 held no objects of the test");
+	ST_EXPECT(slob_test_pages() == heap - 1 && nr_free_pages() == nfree + 1 &&
+			  !(pg[2]->flags & PG_slab) && slob_heap.spare == pg[1],
+		  "the emptied page was not given back: heap %lu pages (%lu before), %lu free "
+		  "(%lu before), PG_slab %d", slob_test_pages(), heap, nr_free_pages(), nfree,
+		  !!(pg[2]->flags & PG_slab));
+
+	live = 0;
+	for (unsigned int i = 0; i < n; i++) {
+		if (!gb_obj[i])
+			continue;
+		live++;
+		ST_EXPECT(slob_test_owner(gb_obj[i]) == c && ksize(gb_obj[i]) == 200 &&
+				  virt_to_page(gb_obj[i]) != pg[1] && virt_to_page(gb_obj[i]) != pg[2],
+			  "object %u (%p) lost its block", i, (void *)gb_obj[i]);
+		for (unsigned int k = 0; k < 200; k++)
+			ST_EXPECT(gb_obj[i][k] == (unsigned char)(i * 7 + 1),
+				  "object %u (%p) overwritten at %u", i, (void *)gb_obj[i], k);
+	}
+	ST_EXPECT(c->inuse == live + nfill && slob_test_check() == 0,
+		  "%lu in use, %lu live: the heap is inconsistent", c->inuse, live + nfill);
+	ST_EXPECT(kmem_cache_shrink(c) == 1 && slob_heap.spare == NULL &&
+			  slob_test_pages() == heap - 2 && !(pg[1]->flags & PG_slab),
+		  "shrink kept the empty spare: heap %lu pages", slob_test_pages());
+
+	gb_free_page(c, NULL, n);
+	while (nfill)
+		kmem_cache_free(c, gb_fill[--nfill]);
+	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
+	ST_EXPECT(slab_test_settle() == pages, "pages not back: %lu free, %lu before",
+		  nr_free_pages(), pages);
 	return 0;
 }
