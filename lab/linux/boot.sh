@@ -44,12 +44,34 @@ else
 	[ -f "$DIR/kernel.img" ] && [ -f "$DIR/initramfs.cpio.gz" ] || die "not built (run lab/linux/build.sh first)"
 	arch=${NAME#*-*-}; page=${arch#*-}; arch=${arch%-*}
 	. "$HERE/qemu.sh"
+	. "$HERE/initramfs.sh"
 	linux_qemu_cmd "$arch" "$page" "$CPUS" "${QUARRY_LINUX_MEM:-1G}" || die "cannot tell the arch from the name"
 	APPEND="console=$LINUX_CONSOLE printk.time=0 loglevel=7 panic=-1"
+	INITRD=$DIR/initramfs.cpio.gz
+	# Linux 6.1 on x86_64 on several CPUs: the boot brings up CPU 0 alone
+	# (maxcpus=1) and /init the others, a PAUSE loop (relax.S) running beside.
+	# QEMU's round-robin TCG under -icount gives each vCPU in turn the whole
+	# budget left before the next virtual-clock timer (icount_prepare_for_run),
+	# and a vCPU gives its turn up early only on PAUSE, HLT or a kick. 6.1's
+	# do_boot_cpu waits for the AP in a schedule() loop, none of the three (the
+	# periodic LAPIC tick is re-armed inside QEMU, so no kick either): CPU 0
+	# runs every budget to its end and the AP, next in turn, finds none left.
+	# With relax runnable on CPU 0 the waiting write gives way to it, its
+	# PAUSEs hand the rest of each budget to the AP, and the bring-up repeats
+	# exactly from boot to boot. 6.12 polls with PAUSE while it waits, arm64's
+	# tick is re-armed by the guest (a kick): neither needs this.
+	if [ "$CPUS" != 1 ] && [[ $NAME == linux61-*-x86_64-* ]]; then
+		TMPD=$(mktemp -d)
+		trap 'rm -rf "$TMPD"' EXIT
+		linux_initramfs_relax "$TMPD/initramfs.cpio.gz" "$INITRD" "$HERE/init.sh" ||
+			die "the multi-CPU initramfs could not be made"
+		INITRD=$TMPD/initramfs.cpio.gz
+		APPEND+=" maxcpus=1"
+	fi
 	rm -f "$LOG"
 	# QEMU runs in the background; once the console shows the halt, it is stopped.
 	timeout "${QUARRY_LINUX_TIMEOUT:-300}" "${LINUX_QEMU[@]}" -kernel "$DIR/kernel.img" \
-		-initrd "$DIR/initramfs.cpio.gz" -append "$APPEND" "${PLUGIN[@]}" \
+		-initrd "$INITRD" -append "$APPEND" "${PLUGIN[@]}" \
 		</dev/null > "$LOG.raw" 2>&1 &
 	qpid=$!
 	while kill -0 $qpid 2>/dev/null; do

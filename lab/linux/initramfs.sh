@@ -25,3 +25,26 @@ linux_initramfs() {
 		cpio -o -H newc --quiet | gzip -9 -n) > "$out" || { rm -rf "$ir"; echo "initramfs.sh: cannot write $out" >&2; return 1; }
 	rm -rf "$ir"
 }
+
+# linux_initramfs_relax OUT BASE INIT - Linux 6.1 on several x86_64 CPUs (boot.sh):
+# OUT is the initramfs BASE followed by a second archive holding INIT as /init
+# and /bin/relax (relax.S, assembled here for x86_64). The kernel unpacks both
+# in turn, the second's files replacing the first's, so a kernel built earlier
+# boots with the current init.sh; BASE is left as it is. Time stamps zeroed and
+# the archive sorted, as above: the same inputs give the same bytes.
+# Returns 1 with a message when an input is missing or a step fails.
+linux_initramfs_relax() {
+	local out=$1 base=$2 init=$3 src ir
+	src=$(dirname "${BASH_SOURCE[0]}")/relax.S
+	[ -f "$base" ] || { echo "initramfs.sh: no initramfs $base" >&2; return 1; }
+	[ -f "$init" ] || { echo "initramfs.sh: no init script $init" >&2; return 1; }
+	ir=$(mktemp -d) && chmod 755 "$ir" || return 1
+	mkdir -p "$ir/root/bin"
+	if ! as --64 -o "$ir/relax.o" "$src" || ! ld -m elf_x86_64 -static -o "$ir/root/bin/relax" "$ir/relax.o"; then
+		rm -rf "$ir"; echo "initramfs.sh: cannot assemble $src (binutils for x86_64: as, ld)" >&2; return 1
+	fi
+	cp "$init" "$ir/root/init" && chmod 755 "$ir/root/init" "$ir/root/bin/relax"
+	{ cat "$base" && (cd "$ir/root" && find . -exec touch -h -d @0 {} + && find . | LC_ALL=C sort |
+		cpio -o -H newc --quiet --reproducible | gzip -9 -n); } > "$out" || { rm -rf "$ir"; echo "initramfs.sh: cannot write $out" >&2; return 1; }
+	rm -rf "$ir"
+}
