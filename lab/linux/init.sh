@@ -7,16 +7,9 @@
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
-# CPUs that boot.sh left offline (maxcpus=1: Linux 6.1 on several x86_64 CPUs) come up
-# here, with /bin/relax spinning on PAUSE beside the waiting write: see boot.sh.
-if [ -x /bin/relax ]; then
-	for c in /sys/devices/system/cpu/cpu[0-9]*; do
-		[ -f "$c/online" ] && [ "$(cat "$c/online")" = 0 ] || continue
-		relax & r=$!
-		echo 1 > "$c/online" || echo "QUARRY-INIT: ${c##*/} did not come online"
-		kill $r; wait $r 2>/dev/null
-	done
-fi
+# CPUs that boot.sh left offline (maxcpus=1: Linux 6.1 on several x86_64 CPUs)
+# come up here (cpus-online.sh, only in those boots' initramfs).
+[ -x /bin/cpus-online ] && /bin/cpus-online
 echo "QUARRY-INIT: meminfo before:"; grep -E '^(MemFree|Slab|SReclaimable|SUnreclaim):' /proc/meminfo
 if insmod /quarry_bench.ko $(cat /quarry_bench.args 2>/dev/null) 2>/insmod.err; then
 	echo "QUARRY-INIT: meminfo after:"; grep -E '^(MemFree|Slab|SReclaimable|SUnreclaim):' /proc/meminfo

@@ -26,24 +26,39 @@ linux_initramfs() {
 	rm -rf "$ir"
 }
 
+# linux_relax_tools DIR - put /bin/relax (relax.S, assembled here for x86_64)
+# and /bin/cpus-online (cpus-online.sh) under DIR, the root of an initramfs
+# being made: Linux 6.1 on several x86_64 CPUs boots with maxcpus=1 and its
+# /init brings the other CPUs up with them (boot.sh says why). Returns 1 with
+# a message when binutils are missing or a step fails.
+linux_relax_tools() {
+	local root=$1 here
+	here=$(dirname "${BASH_SOURCE[0]}")
+	mkdir -p "$root/bin" || return 1
+	if ! as --64 -o "$root/relax.o" "$here/relax.S" ||
+		! ld -m elf_x86_64 -static -o "$root/bin/relax" "$root/relax.o"; then
+		rm -f "$root/relax.o"
+		echo "initramfs.sh: cannot assemble $here/relax.S (binutils for x86_64: as, ld)" >&2
+		return 1
+	fi
+	rm -f "$root/relax.o"
+	cp "$here/cpus-online.sh" "$root/bin/cpus-online" && chmod 755 "$root/bin/relax" "$root/bin/cpus-online"
+}
+
 # linux_initramfs_relax OUT BASE INIT - Linux 6.1 on several x86_64 CPUs (boot.sh):
 # OUT is the initramfs BASE followed by a second archive holding INIT as /init
-# and /bin/relax (relax.S, assembled here for x86_64). The kernel unpacks both
-# in turn, the second's files replacing the first's, so a kernel built earlier
-# boots with the current init.sh; BASE is left as it is. Time stamps zeroed and
-# the archive sorted, as above: the same inputs give the same bytes.
+# and linux_relax_tools' two files. The kernel unpacks both archives in turn,
+# the second's files replacing the first's, so a kernel built earlier boots
+# with the current init.sh; BASE is left as it is. Time stamps zeroed and the
+# archive sorted, as above: the same inputs give the same bytes.
 # Returns 1 with a message when an input is missing or a step fails.
 linux_initramfs_relax() {
-	local out=$1 base=$2 init=$3 src ir
-	src=$(dirname "${BASH_SOURCE[0]}")/relax.S
+	local out=$1 base=$2 init=$3 ir
 	[ -f "$base" ] || { echo "initramfs.sh: no initramfs $base" >&2; return 1; }
 	[ -f "$init" ] || { echo "initramfs.sh: no init script $init" >&2; return 1; }
 	ir=$(mktemp -d) && chmod 755 "$ir" || return 1
-	mkdir -p "$ir/root/bin"
-	if ! as --64 -o "$ir/relax.o" "$src" || ! ld -m elf_x86_64 -static -o "$ir/root/bin/relax" "$ir/relax.o"; then
-		rm -rf "$ir"; echo "initramfs.sh: cannot assemble $src (binutils for x86_64: as, ld)" >&2; return 1
-	fi
-	cp "$init" "$ir/root/init" && chmod 755 "$ir/root/init" "$ir/root/bin/relax"
+	linux_relax_tools "$ir/root" || { rm -rf "$ir"; return 1; }
+	cp "$init" "$ir/root/init" && chmod 755 "$ir/root/init"
 	{ cat "$base" && (cd "$ir/root" && find . -exec touch -h -d @0 {} + && find . | LC_ALL=C sort |
 		cpio -o -H newc --quiet --reproducible | gzip -9 -n); } > "$out" || { rm -rf "$ir"; echo "initramfs.sh: cannot write $out" >&2; return 1; }
 	rm -rf "$ir"

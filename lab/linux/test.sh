@@ -14,7 +14,9 @@
 #     neither arch, an arm64 one with no page size, a missing arm64 busybox,
 #     and CPUS=9;
 #   - model.sh says "not measured" for a kernel not built; boot.sh with the
-#     cache model refuses a missing plugin.
+#     cache model refuses a missing plugin;
+#   - the initramfs overlay of Linux 6.1's multi-CPU x86_64 boots holds its
+#     three files after the base, byte for byte the same when made twice.
 # Run: lab/linux/test.sh   (prints "N passed, M failed"; exit 1 on a failure)
 # The bad-module log came from a real boot with garbage for quarry_bench.ko.
 set -uo pipefail
@@ -126,6 +128,29 @@ expect "replay.sh: the cache model without its plugin" 1 "no cache-model plugin 
 	env MODEL_PLUGIN="$TMP/none.so" MODEL_REPORT="$TMP/r" "$HERE/replay/replay.sh" "$TMP/t.qtr" "$TMP/a64" "$TMP/img" "$TMP/out"
 expect "replay.sh: the cache model without System.map" 1 "$TMP/a64: no System.map for the cache model" \
 	env MODEL_PLUGIN="$TMP/img" MODEL_REPORT="$TMP/r" "$HERE/replay/replay.sh" "$TMP/t.qtr" "$TMP/a64" "$TMP/img" "$TMP/out"
+
+# Linux 6.1 on several x86_64 CPUs: the overlay boot.sh appends holds /init,
+# /bin/cpus-online and /bin/relax (a static x86_64 program that spins on
+# PAUSE), the base archive unchanged before it, and the same bytes twice;
+# a missing base is refused by name.
+. "$HERE/initramfs.sh"
+printf 'base-archive' > "$TMP/base.cpio.gz"
+relax_overlay() {
+	local n
+	linux_initramfs_relax "$TMP/ov1" "$TMP/base.cpio.gz" "$HERE/init.sh" &&
+		linux_initramfs_relax "$TMP/ov2" "$TMP/base.cpio.gz" "$HERE/init.sh" || return 1
+	cmp -s "$TMP/ov1" "$TMP/ov2" || { echo "two overlays of the same inputs differ"; return 1; }
+	n=$(stat -c %s "$TMP/base.cpio.gz")
+	[ "$(head -c "$n" "$TMP/ov1")" = base-archive ] || { echo "the base archive is not first"; return 1; }
+	tail -c +$((n + 1)) "$TMP/ov1" | gzip -dc | (mkdir -p "$TMP/ov" && cd "$TMP/ov" && cpio -id --quiet) || return 1
+	cmp -s "$TMP/ov/init" "$HERE/init.sh" && cmp -s "$TMP/ov/bin/cpus-online" "$HERE/cpus-online.sh" &&
+		[ -x "$TMP/ov/bin/relax" ] || { echo "init, cpus-online or relax missing"; return 1; }
+	objdump -d "$TMP/ov/bin/relax" | grep -qw pause || { echo "relax does not spin on pause"; return 1; }
+	echo "overlay ok"
+}
+expect "initramfs.sh: the 6.1 x86_64 multi-CPU overlay (init, cpus-online, relax)" 0 "^overlay ok$" relax_overlay
+expect "initramfs.sh: the overlay refuses a missing base" 1 "no initramfs $TMP/none" \
+	linux_initramfs_relax "$TMP/ov3" "$TMP/none" "$HERE/init.sh"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -152,6 +152,16 @@ cp "$M/finit" "$IR/bin/finit"
 for a in sh mount grep cat echo poweroff; do ln -s busybox "$IR/bin/$a"; done
 cp "$M/quarry_replay.ko" "$IR/quarry_replay.ko"
 cp "$TRACE" "$IR/trace.qtr"
+# Linux 6.1 on several x86_64 CPUs boots on CPU 0 alone (maxcpus=1) and /init
+# brings the others up beside a PAUSE loop: QEMU 7.2's round-robin under
+# -icount never gives the AP a turn while 6.1's boot CPU waits for it
+# (lab/linux/boot.sh says how).
+online=: maxcpus=
+if [ "$CPUS" != 1 ] && [ "$arch" = x86_64 ] && [ "$kver.$kpl" = 6.1 ]; then
+	. "$HERE/../initramfs.sh"
+	linux_relax_tools "$IR" || die "the multi-CPU initramfs could not be made"
+	online=/bin/cpus-online maxcpus=" maxcpus=1"
+fi
 cat > "$IR/init" <<EOF
 #!/bin/sh
 # /init of the Linux replay (lab/linux/replay/replay.sh): load the replay
@@ -160,6 +170,7 @@ cat > "$IR/init" <<EOF
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
+$online
 echo "QUARRY-REPLAY-INIT: meminfo before: \$(grep -E '^Slab:' /proc/meminfo)"
 finit /quarry_replay.ko "path=/trace.qtr pages=$PAGES samples=$SAMPLES icount=1 cpus=$CPUS" 2>/insmod.err
 echo "QUARRY-REPLAY-INIT: insmod status \$?: \$(cat /insmod.err)"
@@ -191,7 +202,7 @@ boot() {
 	fi
 	rm -f "$log" "$raw"
 	timeout "$TIMEOUT" "${LINUX_QEMU[@]}" -kernel "$BZIMAGE" -initrd "$OUT/initramfs.cpio.gz" \
-		-append "console=$LINUX_CONSOLE printk.time=0 loglevel=7 panic=-1 slab_nomerge" "${plug[@]}" \
+		-append "console=$LINUX_CONSOLE printk.time=0 loglevel=7 panic=-1 slab_nomerge$maxcpus" "${plug[@]}" \
 		< /dev/null > "$raw" 2>&1 &
 	qpid=$!
 	while kill -0 $qpid 2> /dev/null; do
