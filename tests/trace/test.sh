@@ -6,7 +6,8 @@
 # with exact accounting through every allocator (4K; SLUB and SLOB-seg at
 # 64K too), an allocation failure reported and handled both ways, and the
 # shipped hackbench trace replayed through every allocator at 4K, on one CPU
-# and as its two CPUs; the recorder (refused without root; as root, one
+# and as its two CPUs; the report's targets against Linux on canned results;
+# the recorder (refused without root; as root, one
 # recording with nothing lost, one losing events). Prints PASS/FAIL lines (tests/run-all.sh counts
 # them); exits 1 on any FAIL. About 30 s from a clean tree on 2 loaded
 # cores, nearly all of it building mm/ six times (-O2, no sanitizers); the
@@ -273,6 +274,13 @@ EOF
 else
 	fail "$REAL is missing"
 fi
+
+# 5b. The report's "Targets against Linux" (tools/trace/report_targets.py) on canned
+# results: met, missed with its cause, not measured (tests/trace/targets_check.py).
+out=$(python3 tests/trace/targets_check.py "$T/targets" 2>&1)
+echo "$out" | grep "^PASS trace: \|^FAIL trace: "
+fails=$((fails + $(grep -c "^FAIL trace: " <<< "$out")))
+grep -q "^PASS trace: " <<< "$out" || fail "report targets: the check printed no result: $(tail -3 <<< "$out")"
 
 # 6. The recorder: refused without root; as root with tracefs, a short command
 # recorded with nothing lost (and the header, slabinfo and Slab: beside it),

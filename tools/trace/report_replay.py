@@ -20,8 +20,9 @@ DIR/kernel-<arch>-model/ holds them (MODEL=1: tools/trace/model_replay.py's
 CPU agree on the memory figures: object memory and pages in use, peak and
 end, Slab: at and beyond the start, and every sample (Slab: beyond each
 start) must be identical: the same trace through the same mm/ code from
-the same start places every object alike. Exit status 1 if a run's
-accounting failed or the check found a difference.
+the same start places every object alike. Last, the targets against Linux
+for each comparison those sections make (tools/trace/report_targets.py).
+Exit status 1 if a run's accounting failed or the check found a difference.
 
 Efficiency is live requested bytes / memory at the same sample: Quarry's
 against its object memory (the pages its object allocator holds beyond the
@@ -38,6 +39,8 @@ import os
 import sys
 
 import report_causes
+import report_targets
+from report_targets import LINUX_NAMES, LINUX_OF, beyond_start, per_op
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lab", "bench"))
 from plotting import pyplot  # noqa: E402
@@ -363,27 +366,6 @@ def seeds_section(runs):
     return out
 
 
-# Quarry's allocator -> Linux's same allocator (SLOB-seg has none of its own: Linux's SLOB).
-LINUX_OF = {"slab": ["linux61-slab"], "slub": ["linux61-slub", "linux612-slub"],
-            "slob": ["linux61-slob"], "slob-seg": ["linux61-slob"]}
-LINUX_NAMES = {"linux61-slab": "Linux 6.1 SLAB", "linux61-slub": "Linux 6.1 SLUB",
-               "linux612-slub": "Linux 6.12 SLUB", "linux61-slob": "Linux 6.1 SLOB"}
-
-
-def per_op(s, t):
-    """Instructions per call of event type t in summary s, or None where none ran."""
-    if not int(s.get("ops_%d" % t, "0")):
-        return None
-    return int(s.get("cost_per_op_x10_%d" % t, "0")) / 10.0
-
-
-def beyond_start(s, key):
-    """A Slab: figure of summary s beyond the replay's start, bytes (None where s lacks it)."""
-    if key not in s:
-        return None
-    return int(s[key]) - int(s.get("slab_start", "0"))
-
-
 MEM_KEYS = ("peak_slab", "end_slab", "end_shrunk_slab")
 
 
@@ -395,11 +377,11 @@ def linux_section(d, arch, quarry, sub=None, cpus="1"):
     """Quarry against Linux on this trace, one CPU: the Linux kernels' own replays of the same
     trace (DIR/linux-ARCH/, lab/linux/replay/, make replay LINUX=1) beside Quarry's one-CPU
     kernel replays (quarry: their runs). Instructions per call and Slab: beyond the start
-    (Linux: its slab page counters; Quarry: slab_total_pages()). (lines, failures)."""
+    (Linux: its slab page counters; Quarry: slab_total_pages()). (lines, failures, Linux's runs)."""
     ld = os.path.join(d, sub or "linux-" + arch)
     lruns = load(ld) if os.path.isdir(ld) else []
     if not lruns:
-        return [], []
+        return [], [], []
     bad = ["Linux %s %s %s: the replay's accounting was not exact, or it stopped or failed (see "
            "%s)" % (arch, r["alloc"], r["page"], ld) for r in lruns if r["s"].get("all_passes_ok") != "1"]
     by = {(r["alloc"], r["page"]): r["s"] for r in lruns}
@@ -438,7 +420,7 @@ def linux_section(d, arch, quarry, sub=None, cpus="1"):
                 q["page"], " | ".join(rat(a, b) for a, b in zip(cells_q, cells_l)),
                 " | ".join(rat(a, b) for a, b in zip(mem_q, mem_l))))
     out += [""]
-    return out, bad
+    return out, bad, lruns
 
 
 def numa_lines(runs, arch):
@@ -464,8 +446,9 @@ def numa_lines(runs, arch):
 
 
 def kernel_sections(d, host):
-    """The kernel halves' sections, and why the replay failed (a list of lines; empty: it did not)."""
-    lines, bad = [], []
+    """The kernel halves' sections, why the replay failed (a list of lines; empty: it did not),
+    and the comparisons with Linux they make (report_targets.targets_section's cmps)."""
+    lines, bad, cmps = [], [], []
     for arch in ["x86_64", "arm64"]:
         kd = os.path.join(d, "kernel-" + arch)
         if not os.path.isdir(kd):
@@ -500,13 +483,18 @@ def kernel_sections(d, host):
         one = os.path.join(d, "kernel-%s-1cpu" % arch)
         one_runs = load(one) if os.path.isdir(one) else (runs if cpus == "1" else [])
         if one_runs:
-            llines, lbad = linux_section(d, arch, one_runs)
+            llines, lbad, lruns = linux_section(d, arch, one_runs)
             lines += llines
             bad += lbad
+            md, lmd = os.path.join(d, "kernel-%s-model" % arch), os.path.join(d, "linux-%s-model" % arch)
+            cmps.append({"arch": arch, "cpus": "1", "quarry": one_runs, "linux": lruns, "mdir": md,
+                         "qmodel": load_model(md) if os.path.isdir(md) else [],
+                         "lmodel": load_model(lmd) if os.path.isdir(lmd) else []})
         if cpus != "1":
-            llines, lbad = linux_section(d, arch, runs, "linux-%s-smp" % arch, cpus)
+            llines, lbad, lruns = linux_section(d, arch, runs, "linux-%s-smp" % arch, cpus)
             lines += llines
             bad += lbad
+            cmps.append({"arch": arch, "cpus": cpus, "quarry": runs, "linux": lruns})
         if one_runs and host:
             t, ok = agreement(host, one_runs)
             if not ok:
@@ -525,7 +513,7 @@ def kernel_sections(d, host):
                       "QEMU's CPUs in parallel host threads: cycles of the guest's counter, which "
                       "depend on this machine and its load; not for comparing small differences.",
                       ""] + cost_table(rt_runs, "cycles") + [""]
-    return lines, bad
+    return lines, bad, cmps
 
 
 def plot(d, runs):
@@ -588,8 +576,9 @@ def main():
     lines += ["## Host time per operation", "",
               "ns per call on this machine's CPU, the fastest pass, the TSC read's own cost taken out; "
               "one thread, the trace's events in order.", ""] + time_table(runs) + [""]
-    klines, kbad = kernel_sections(d, runs)
+    klines, kbad, cmps = kernel_sections(d, runs)
     lines += klines
+    lines += report_targets.targets_section(d, runs, cmps)
     png = plot(d, runs)
     if png:
         lines += ["![memory over the trace](memory.png)", ""]
