@@ -4,8 +4,9 @@
 # BUSYBOX: a statically linked busybox for the guest's arch, linked as the
 # few applets the /init scripts use; INIT: the script that becomes /init;
 # each FILE is copied to the root under its own name. Every time stamp is
-# zeroed and the archive sorted, so the same inputs give the same bytes
-# (they place the guest's pages, so an -icount boot repeats exactly).
+# zeroed, the archive sorted and written without inode numbers (cpio
+# --reproducible), so the same inputs give the same bytes (they place the
+# guest's pages, so an -icount boot repeats exactly).
 # Returns 1 with a message when an input is missing or the archive fails.
 linux_initramfs() {
 	local out=$1 bb=$2 init=$3 ir f a
@@ -22,7 +23,7 @@ linux_initramfs() {
 		cp "$f" "$ir/"
 	done
 	(cd "$ir" && find . -exec touch -h -d @0 {} + && find . | LC_ALL=C sort |
-		cpio -o -H newc --quiet | gzip -9 -n) > "$out" || { rm -rf "$ir"; echo "initramfs.sh: cannot write $out" >&2; return 1; }
+		cpio -o -H newc --quiet --reproducible | gzip -9 -n) > "$out" || { rm -rf "$ir"; echo "initramfs.sh: cannot write $out" >&2; return 1; }
 	rm -rf "$ir"
 }
 

@@ -152,5 +152,17 @@ expect "initramfs.sh: the 6.1 x86_64 multi-CPU overlay (init, cpus-online, relax
 expect "initramfs.sh: the overlay refuses a missing base" 1 "no initramfs $TMP/none" \
 	linux_initramfs_relax "$TMP/ov3" "$TMP/none" "$HERE/init.sh"
 
+# linux_initramfs: the same inputs give the same bytes, made in two places
+# (other inode numbers); a missing init script is refused by name.
+same_initramfs() {
+	linux_initramfs "$TMP/ir1.gz" /bin/true "$HERE/init.sh" "$HERE/relax.S" &&
+		mkdir -p "$TMP/pad" && touch "$TMP"/pad/{1..64} &&	# the second's files get other inodes
+		linux_initramfs "$TMP/ir2.gz" /bin/true "$HERE/init.sh" "$HERE/relax.S" || return 1
+	cmp -s "$TMP/ir1.gz" "$TMP/ir2.gz" && echo "same bytes"
+}
+expect "initramfs.sh: an initramfs made twice has the same bytes" 0 "^same bytes$" same_initramfs
+expect "initramfs.sh: a missing init script" 1 "no init script $TMP/none" \
+	linux_initramfs "$TMP/ir3.gz" /bin/true "$TMP/none"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
