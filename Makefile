@@ -338,7 +338,7 @@ help:
 	@echo "  ARCH=x86_64|arm64  target architecture (arm64: QEMU virt, GICv3)"
 	@echo "  PAGE_SIZE=4K|64K   page size (default 4K); arm64 also 16K. On arm64 it is the"
 	@echo "                     MMU granule; x86_64 makes a 64K page of 16 MMU pages"
-	@echo "  CPU=cortex-a72     arm64 QEMU CPU (cortex-a57, cortex-a72, max); 16K needs max"
+	@echo "  CPU=cortex-a72     arm64 QEMU CPU (cortex-a57, cortex-a72, cortex-a76, max); 16K needs a76 or max"
 	@echo "  SMP=N              QEMU CPU count (default 1; 1-NR_CPUS; >1 runs MTTCG)"
 	@echo "  NODES=N            QEMU NUMA nodes, 1-8 (default 1): RAM and CPUs split evenly,"
 	@echo "                     distance 10 local, 20 remote; the kernel prints the topology"

@@ -9,8 +9,9 @@
 # x86_64: -M pc and QEMU's default CPU (qemu64), as Quarry's; the kernel has
 #   no ACPI, so SMP comes from SeaBIOS's MP table, which lists one CPU per
 #   package: hence sockets=N,cores=1.
-# arm64: -M virt with GICv3, cortex-a72 (max for 16K pages, which the a72
-#   lacks), as Quarry's; dtb-randomness=off, or each boot's DTB differs.
+# arm64: -M virt with GICv3, cortex-a72 (cortex-a76 for 16K pages, which
+#   the a72 lacks; not max, whose RNDR seeds Linux's random pool with the
+#   host's randomness, so boots differed), as Quarry's; dtb-randomness=off, or each boot's DTB differs.
 # Returns 1 (with a message) for an arch it does not know.
 linux_qemu_cmd() {
 	local arch=$1 page=$2 cpus=$3 mem=$4 cpu
@@ -20,7 +21,7 @@ linux_qemu_cmd() {
 		LINUX_CONSOLE=ttyS0 ;;
 	arm64)
 		cpu=cortex-a72
-		[ "$page" = 16K ] && cpu=max
+		[ "$page" = 16K ] && cpu=cortex-a76
 		LINUX_QEMU=(qemu-system-aarch64 -M virt,gic-version=3,dtb-randomness=off -cpu "$cpu")
 		LINUX_CONSOLE=ttyAMA0 ;;
 	*) echo "qemu.sh: unknown arch '$arch' (x86_64 or arm64)" >&2; return 1 ;;

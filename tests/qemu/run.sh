@@ -35,9 +35,10 @@
 #            own loader; arm64 QEMU's -initrd,
 #            with the ELF's raw binary booted as a Linux Image (QEMU passes
 #            an initrd to an Image only, through the device tree)
-#   CPU      arm64 only: QEMU's -cpu. Unset or empty: "max" for a 16K-page
-#            kernel (cortex-a57/a72 have no 16K granule and hang at the MMU
-#            switch), else cortex-a72. The page size comes from the ELF's
+#   CPU      arm64 only: QEMU's -cpu. Unset or empty: cortex-a76 for a
+#            16K-page kernel (cortex-a57/a72 have no 16K granule and hang at
+#            the MMU switch; "max" has one but also RNDR, whose host-random
+#            numbers made Linux's boots differ), else cortex-a72. The page size comes from the ELF's
 #            DWARF (PAGE_SHIFT, -g3) or, failing that, its directory name
 #            (build/arm64-16k...). A CPU given explicitly is used as given
 #            (a 16K kernel on cortex-a57/a72 says it lacks the granule and
@@ -154,7 +155,7 @@ x86_64)
 arm64)
 	cpu=${CPU:-}
 	if [ -z "$cpu" ]; then
-		if [ "$page" = 16K ]; then cpu=max; else cpu=cortex-a72; fi
+		if [ "$page" = 16K ]; then cpu=cortex-a76; else cpu=cortex-a72; fi
 	fi
 	kernel=$image
 	if [ -n "${MODULE:-}" ]; then
