@@ -128,6 +128,15 @@ expect "replay.sh: the cache model without its plugin" 1 "no cache-model plugin 
 	env MODEL_PLUGIN="$TMP/none.so" MODEL_REPORT="$TMP/r" "$HERE/replay/replay.sh" "$TMP/t.qtr" "$TMP/a64" "$TMP/img" "$TMP/out"
 expect "replay.sh: the cache model without System.map" 1 "$TMP/a64: no System.map for the cache model" \
 	env MODEL_PLUGIN="$TMP/img" MODEL_REPORT="$TMP/r" "$HERE/replay/replay.sh" "$TMP/t.qtr" "$TMP/a64" "$TMP/img" "$TMP/out"
+# make replay ARCH=all exports ARCH=all to every make below it: the x86_64
+# module build must name its ARCH (a fake kernel tree's make says which it got).
+fake_kdir x64 CONFIG_X86_64=y CONFIG_MODULES=y
+printf 'modules:\n\t@echo "module make got ARCH=$(ARCH)"; exit 1\n' > "$TMP/x64/Makefile"
+x64_arch() {
+	env ARCH=all QUARRY_BUSYBOX=/bin/true "$HERE/replay/replay.sh" "$TMP/t.qtr" "$TMP/x64" "$TMP/img" "$TMP/out-x64" >/dev/null 2>&1
+	cat "$TMP/out-x64/module-build.log"
+}
+expect "replay.sh: the x86_64 module build says ARCH=x86_64 under ARCH=all" 0 "^module make got ARCH=x86_64$" x64_arch
 
 # Linux 6.1 on several x86_64 CPUs: the overlay boot.sh appends holds /init,
 # /bin/cpus-online and /bin/relax (a static x86_64 program that spins on

@@ -73,7 +73,8 @@ if [ -n "$MODEL_REPORT" ]; then
 fi
 # The arch, the page size and the tools that go with them, from the kernel's .config.
 if grep -q '^CONFIG_X86_64=y' "$KDIR/.config"; then
-	arch=x86_64 page=4K qemu=qemu-system-x86_64 KMAKE=() CC=gcc BB=${QUARRY_BUSYBOX:-/bin/busybox}
+	# ARCH said explicitly: make replay ARCH=all passes ARCH=all down to every make.
+	arch=x86_64 page=4K qemu=qemu-system-x86_64 KMAKE=(ARCH=x86_64) CC=gcc BB=${QUARRY_BUSYBOX:-/bin/busybox}
 elif grep -q '^CONFIG_ARM64=y' "$KDIR/.config"; then
 	arch=arm64 qemu=qemu-system-aarch64 CC=aarch64-linux-gnu-gcc
 	KMAKE=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
