@@ -331,13 +331,13 @@ plimit=$jobs
 # so the debug checks (red zones, poison, freelist corruption, their offsets)
 # and the misuse tests, the debug-only ones among them (a destroyed cache
 # refused), also run in debug layouts (about 40 s each on 2 cores). At 64K
-# SLUB's and SLOB-seg's only, unless ALLOCS names the allocators.
+# SLUB's only, unless ALLOCS names the allocators.
 for ps in 4K 64K; do
 	case " $want_pages " in *" $ps "*) ;; *) continue ;; esac
 	for alloc in ${ALLOCS:-slab slub slob slob-seg}; do
 		case $alloc in slab | slub | slob | slob-seg) ;; *) continue ;; esac
-		# 64K: SLUB's and SLOB-seg's (the time budget; SLAB and SLOB debug at 4K)
-		case $ps:$alloc in 64K:slab | 64K:slob) [ -n "${ALLOCS:-}" ] || continue ;; esac
+		# 64K: SLUB's (the time budget; the others' debug builds at 4K)
+		case $ps:$alloc in 64K:slab | 64K:slob | 64K:slob-seg) [ -n "${ALLOCS:-}" ] || continue ;; esac
 		psuite "$alloc SLAB_DEBUG=1 host unit tests, $ps pages (ASan+UBSan)" \
 			make --no-print-directory -j"$jobs" test-host ALLOC=$alloc SLAB_DEBUG=1 \
 			PAGE_SIZE=$ps
