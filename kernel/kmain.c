@@ -10,7 +10,8 @@
  *   print slabinfo again at the end; "faulttest": write to an unmapped
  *   address, to test the exception report; "faulttest-ap": the same on the
  *   last CPU, to test that a fault on another CPU names it; "hangtest-ap":
- *   the last CPU spins with interrupts off, for the watchdog to name it;
+ *   the watchdog cut to 3 s, and the last CPU spins with interrupts off, for
+ *   the watchdog to name it;
  *   "selftest_prefix=P": the self-tests whose name starts with P (the NUMA
  *   boot checks run "numa_"); "slowcall": the call limit cut to 3 s, and on_each_cpu_wait's caller
  *   spins in its own share with interrupts on, for its tick to report it;
@@ -33,6 +34,7 @@
 #include "kernel/acpi.h"
 #include "kernel/numa.h"
 #include "kernel/smp.h"
+#include "kernel/timer.h"
 #include "lab/bench.h"
 #include "lab/gdbtest.h"
 #include "lab/replay.h"
@@ -172,6 +174,8 @@ void kmain(unsigned long magic, unsigned long info)
 		if (num_online_cpus() < 2)
 			panic("%s: needs a second CPU (-smp 2 or more)",
 			      fault ? "faulttest-ap" : "hangtest-ap");
+		if (!fault)
+			WRITE_ONCE(watchdog_seconds, 3);
 		smp_call_on_cpu(num_online_cpus() - 1, fault ? fault_here : hang_here, NULL);
 		panic("CPU %u returned from a call that should never return",
 		      num_online_cpus() - 1);

@@ -21,6 +21,7 @@ static void (*tick_hook)(unsigned int cpu);
 static bool reap_paused;
 static bool watchdog_on;
 static int watchdog_fired;
+unsigned int watchdog_seconds = WATCHDOG_SECONDS;
 
 /*
  * What checker CPU c last saw of target CPU t: t's tick count, and c's own
@@ -46,12 +47,12 @@ static void watchdog_check(unsigned int cpu, unsigned long now)
 			w->since = now;
 			continue;
 		}
-		if (now - w->since < WATCHDOG_SECONDS * HZ)
+		if (now - w->since < (unsigned long)READ_ONCE(watchdog_seconds) * HZ)
 			continue;
 		if (__atomic_exchange_n(&watchdog_fired, 1, __ATOMIC_ACQ_REL))
 			return;		/* another CPU is reporting */
-		printk("watchdog: CPU %u has taken no timer tick for %d s (seen by CPU %u): "
-		       "stuck with interrupts off?\n", t, WATCHDOG_SECONDS, cpu);
+		printk("watchdog: CPU %u has taken no timer tick for %u s (seen by CPU %u): "
+		       "stuck with interrupts off?\n", t, READ_ONCE(watchdog_seconds), cpu);
 		cpu_report(t);
 		panic("watchdog: CPU %u stuck", t);
 	}
@@ -115,7 +116,7 @@ int timer_wait_all_cpus(unsigned int n)
 		if (all)
 			return 0;
 		cpu_relax();
-	} while (timer_ticks(self) - my_start < (unsigned long)WATCHDOG_SECONDS * HZ + n);
+	} while (timer_ticks(self) - my_start < (unsigned long)READ_ONCE(watchdog_seconds) * HZ + n);
 	return -1;
 }
 

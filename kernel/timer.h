@@ -6,7 +6,7 @@
  * whose timer fired; it counts the tick per CPU, runs the slab reap every
  * SLAB_REAP_TICKS (unless paused), runs the tick hook (tests), and every second checks that the other CPUs are
  * still taking their ticks (the watchdog: a CPU with no tick for
- * WATCHDOG_SECONDS is stuck with interrupts off, or dead; the report names
+ * watchdog_seconds is stuck with interrupts off, or dead; the report names
  * it and where it is, then panics).
  */
 #ifndef QUARRY_TIMER_H
@@ -16,7 +16,14 @@
 
 #define HZ			100
 #define SLAB_REAP_TICKS		(2 * HZ)	/* each CPU reaps its slab arrays every 2 s */
-#define WATCHDOG_SECONDS	10
+#define WATCHDOG_SECONDS	10	/* watchdog_seconds' value at boot */
+
+/*
+ * watchdog_seconds - how long a CPU may go without a tick before the
+ * watchdog reports it; WATCHDOG_SECONDS unless a test cuts it (the boot
+ * check "hangtest-ap" sets 3 before it stops a CPU).
+ */
+extern unsigned int watchdog_seconds;
 
 /* timer_tick - called by the arch timer interrupt on cpu (the running CPU), interrupts off. */
 void timer_tick(unsigned int cpu);
@@ -35,7 +42,7 @@ void (*timer_set_hook(void (*fn)(unsigned int cpu)))(unsigned int cpu);
 /*
  * timer_wait_all_cpus - wait until every online CPU has taken n more
  * ticks than when called. The caller must have interrupts on. Returns 0,
- * or -1 if some CPU took none for WATCHDOG_SECONDS (by the caller's ticks).
+ * or -1 if some CPU took none for watchdog_seconds (by the caller's ticks).
  */
 int timer_wait_all_cpus(unsigned int n);
 

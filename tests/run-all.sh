@@ -23,9 +23,10 @@
 #     (fail_page_alloc=1,5,-1,1 failslab=2,10,-1,2 on the command line)
 # then x86_64 4K built with NR_CPUS=64: its self-tests on 64 CPUs, round-robin
 #   (TCG_THREAD=single), once (not with SMP_LIST)
-# then, once: every allocator's host tests built with SLAB_DEBUG=1 (4K, 64K), the
-# hardening options' host tests (SLAB_FREELIST_RANDOM, SLAB_FREELIST_HARDENED),
-# SLAB's and SLUB's host tests with their event counters (SLAB_STATS=1, 4K),
+# then, once: every allocator's host tests built with SLAB_DEBUG=1 (4K; SLUB's
+# also at 64K, with SLAB_FREELIST_HARDENED), the hardening options' host tests
+# with the event counters (SLAB_FREELIST_RANDOM and SLAB_FREELIST_HARDENED,
+# each with SLAB_STATS=1, 4K),
 # SLAB's and SLUB's host tests on 2 NUMA nodes (QUARRY_NODES=2, 4K),
 # SLUB without its sheaves (SLUB_SHEAVES=0: host tests, x86_64 4K self-tests),
 # the allocator fuzzer's fixed-seed slice (tests/fuzz/run.sh slice: every
@@ -327,40 +328,38 @@ for alloc in ${ALLOCS:-slab slub slob slob-seg}; do
 done
 psuite_wait	# the host unit tests started beside the QEMU matrix above
 plimit=$jobs
-# Debug builds (SLAB_DEBUG=1): every allocator's host tests at 4K and 64K pages,
-# so the debug checks (red zones, poison, freelist corruption, their offsets)
-# and the misuse tests, the debug-only ones among them (a destroyed cache
-# refused), also run in debug layouts (about 40 s each on 2 cores). At 64K
-# SLUB's only, unless ALLOCS names the allocators.
+# The option builds' host unit tests, combined where the options are
+# independent, so each ASan build and run (about 30 s on 2 cores) covers two:
+#   SLAB_DEBUG=1 (red zones, poison, freelist corruption, their offsets; the
+#     misuse tests, the debug-only ones among them) for every allocator at 4K;
+#     at 64K SLUB's, with SLAB_FREELIST_HARDENED=1 on too (every allocator's
+#     at 64K when ALLOCS names them, without the hardening);
+#   the hardening options with the event counters (SLAB_STATS=1, off in every
+#     other build; the counters' checks are empty without it), at 4K: SLAB's
+#     freelist order random in every new slab, SLUB's free pointers never in
+#     memory as themselves; every other test passes with them on.
+case " ${ALLOCS:-slab slub} " in *" slub "*) hard_slub=1 ;; *) hard_slub= ;; esac
 for ps in 4K 64K; do
 	case " $want_pages " in *" $ps "*) ;; *) continue ;; esac
 	for alloc in ${ALLOCS:-slab slub slob slob-seg}; do
 		case $alloc in slab | slub | slob | slob-seg) ;; *) continue ;; esac
-		# 64K: SLUB's (the time budget; the others' debug builds at 4K)
-		case $ps:$alloc in 64K:slab | 64K:slob | 64K:slob-seg) [ -n "${ALLOCS:-}" ] || continue ;; esac
-		psuite "$alloc SLAB_DEBUG=1 host unit tests, $ps pages (ASan+UBSan)" \
-			make --no-print-directory -j"$jobs" test-host ALLOC=$alloc SLAB_DEBUG=1 \
+		extra= extra_title=
+		case $ps:$alloc in
+		64K:slub) [ -n "${ALLOCS:-}" ] || { extra=SLAB_FREELIST_HARDENED=1 extra_title=" SLAB_FREELIST_HARDENED=1"; } ;;
+		64K:*) [ -n "${ALLOCS:-}" ] || continue ;;
+		esac
+		psuite "$alloc SLAB_DEBUG=1$extra_title host unit tests, $ps pages (ASan+UBSan)" \
+			make --no-print-directory -j"$jobs" test-host ALLOC=$alloc SLAB_DEBUG=1 $extra \
 			PAGE_SIZE=$ps
 	done
 done
-# The hardening options (host unit tests, both page sizes): SLAB's freelist
-# order is random in every new slab (4K), SLUB's free pointers never lie in
-# memory as themselves; every other test passes with them on.
-case " ${ALLOCS:-slab slub} " in *" slub "*) hard_slub=1 ;; *) hard_slub= ;; esac
-for ps in 4K 64K; do
-	case " $want_pages " in *" $ps "*) ;; *) continue ;; esac
-	[ "$ps" = 4K ] && psuite "SLAB host unit tests with SLAB_FREELIST_RANDOM=1, $ps pages" \
-		make --no-print-directory -j"$jobs" test-host ALLOC=slab SLAB_FREELIST_RANDOM=1 PAGE_SIZE=$ps
-	[ -n "$hard_slub" ] && psuite "SLUB host unit tests with SLAB_FREELIST_HARDENED=1, $ps pages" \
-		make --no-print-directory -j"$jobs" test-host ALLOC=slub SLAB_FREELIST_HARDENED=1 PAGE_SIZE=$ps
-done
-# The event counters (SLAB_STATS=1, off in every other build): SLAB's and SLUB's
-# host unit tests at 4K, whose checks of the counters are empty without it.
 case " $want_pages " in *" 4K "*)
-	psuite "SLAB host unit tests with SLAB_STATS=1, 4K pages" \
-		make --no-print-directory -j"$jobs" test-host ALLOC=slab SLAB_STATS=1 PAGE_SIZE=4K
-	[ -n "$hard_slub" ] && psuite "SLUB host unit tests with SLAB_STATS=1, 4K pages" \
-		make --no-print-directory -j"$jobs" test-host ALLOC=slub SLAB_STATS=1 PAGE_SIZE=4K ;;
+	psuite "SLAB host unit tests with SLAB_FREELIST_RANDOM=1 SLAB_STATS=1, 4K pages" \
+		make --no-print-directory -j"$jobs" test-host ALLOC=slab SLAB_FREELIST_RANDOM=1 SLAB_STATS=1 \
+		PAGE_SIZE=4K
+	[ -n "$hard_slub" ] && psuite "SLUB host unit tests with SLAB_FREELIST_HARDENED=1 SLAB_STATS=1, 4K pages" \
+		make --no-print-directory -j"$jobs" test-host ALLOC=slub SLAB_FREELIST_HARDENED=1 SLAB_STATS=1 \
+		PAGE_SIZE=4K ;;
 esac
 # SLAB's and SLUB's host unit tests on 2 NUMA nodes (QUARRY_NODES=2: the arena
 # split in two as make run NODES=2 splits QEMU's RAM, host CPUs 0-3 on node 0

@@ -327,7 +327,7 @@ SELFTEST(smp_timer_ticks_on_every_cpu)
 		before[cpu] = timer_ticks(cpu);
 	ST_EXPECT(!arch_irqs_disabled(), "the self-tests run with interrupts off");
 	ST_EXPECT(timer_wait_all_cpus(HZ / 10) == 0,
-		  "not every CPU took %d ticks within %d s", HZ / 10, WATCHDOG_SECONDS);
+		  "not every CPU took %d ticks within %u s", HZ / 10, watchdog_seconds);
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
 		unsigned long got = timer_ticks(cpu) - before[cpu];
 

@@ -16,8 +16,9 @@
 #   NAME-fault-ap: "faulttest-ap", the same fault on the last CPU, is reported
 #                  as CPU N-1's;
 #   NAME-hang-ap:  "hangtest-ap", the last CPU spinning with interrupts off, is
-#                  named by the watchdog with where it was (x86_64: by NMI,
-#                  arm64: by FIQ), and the run fails.
+#                  named by the watchdog (cut to 3 s) with where it was
+#                  (x86_64: by NMI, arm64: by FIQ), and the run fails.
+#   These three boot at once.
 # Prints PASS/FAIL lines; logs in build/test/NAME-*.log.
 set -u
 name=$1 elf=$2 limit=$3
@@ -115,10 +116,17 @@ fi
 [ "$cpus" -gt 1 ] || exit 0
 last=$((cpus - 1))
 
-# on_each_cpu_wait's caller slow in its own share (interrupts on): its own
-# tick reports it at the call limit (cut to 3 s by "slowcall")
+# The three failure boots at once (each mostly waits on a time limit): the
+# caller of on_each_cpu_wait slow in its own share (interrupts on), reported
+# by its own tick at the call limit (cut to 3 s by "slowcall"); a fault on
+# the last CPU; the last CPU stuck with interrupts off, named by the
+# watchdog (cut to 3 s by "hangtest-ap").
+boot "$name-slow-call" slowcall & pid_slow=$!
+boot "$name-fault-ap" faulttest-ap & pid_fault=$!
+boot "$name-hang-ap" hangtest-ap & pid_hang=$!
+
 test=$name-slow-call
-boot "$test" slowcall
+wait $pid_slow
 rc=$?
 log=build/test/$test.log
 if [ $rc -ne 1 ]; then
@@ -130,7 +138,7 @@ elif check "$test" "$log" "^slowcall: CPU 0 spinning in its own share" \
 fi
 
 test=$name-fault-ap
-boot "$test" faulttest-ap
+wait $pid_fault
 rc=$?
 log=build/test/$test.log
 if [ $rc -ne 1 ]; then
@@ -142,12 +150,12 @@ else
 fi
 
 test=$name-hang-ap
-boot "$test" hangtest-ap
+wait $pid_hang
 rc=$?
 log=build/test/$test.log
 if [ $rc -ne 1 ]; then
 	echo "FAIL $test: want status 1 (kernel failure), got $rc (see $log)"
-elif check "$test" "$log" "^watchdog: CPU $last has taken no timer tick for [0-9]+ s" \
+elif check "$test" "$log" "^watchdog: CPU $last has taken no timer tick for 3 s" \
 	"^CPU $last was interrupted here \\($nmi\\):\$" "^  $pc [0-9a-f]{16} " \
 	"^PANIC on CPU [0-9]+: watchdog: CPU $last stuck\$"; then
 	echo "PASS $test: CPU $last stuck with interrupts off named by the watchdog ($nmi); exit 1"
