@@ -24,6 +24,15 @@
  * fetch that missed L1I at the latency of the level that served it, plus
  * every page walk at walk_levels x lat_walk.
  *
+ * x86_64 rep stos and rep movs (fast_strings=on, the default): QEMU runs
+ * each iteration as an execution of the same instruction, with its own
+ * accesses. Consecutive executions of one such instruction are one run,
+ * priced as a fast-string engine runs it: rep_start cycles, plus its bytes
+ * at rep_rate bytes a cycle, in place of a cycle per iteration and the L1D
+ * hits of its accesses; its accesses still go through the caches and TLBs,
+ * and what missed L1D is charged as any miss. Regions without such a run
+ * report exactly what they did without this pricing.
+ *
  * NUMA (nodes=N, ram=SIZE): the guest's RAM is split into N nodes as
  * scripts/numa-flags.sh splits it for QEMU, and vCPU c is on node
  * c * N / vCPUs. A data access that memory served is local when its line
@@ -40,6 +49,7 @@
 #include "sim.h"
 #include "config.h"
 #include "syms.h"
+#include "repstr.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -65,6 +75,9 @@ struct counts {
 	uint64_t iacc, il1m, il2m, illcm, itlbm, iwalk;	/* instruction fetch, per line */
 	uint64_t io;					/* device accesses, not cached */
 	uint64_t dlocal, dremote;	/* data accesses memory served: on the vCPU's node or not */
+	/* rep stos/movs: runs, executions (in insns too), bytes stored, data
+	 * accesses that hit L1D (in dacc too), transfer cycles */
+	uint64_t rep_runs, rep_iters, rep_bytes, rep_l1, rep_xfer;
 };
 
 struct func_slot {		/* one (region, function) pair of a vCPU */
@@ -93,6 +106,8 @@ struct vcpu {
 	uint64_t last_done;			/* its done then */
 	uint64_t overflow, unmatched;
 	unsigned int node;			/* NUMA node of the vCPU */
+	const struct rep_insn *rep;		/* the rep string run in progress, or NULL */
+	uint64_t rep_done;			/* the bytes it has stored so far */
 };
 
 struct run {			/* consecutive instructions of one function in a TB */
@@ -100,6 +115,11 @@ struct run {			/* consecutive instructions of one function in a TB */
 	uint32_t bytes, insns, func;
 	uint64_t done;		/* times its last instruction began (an inline add) */
 	uint16_t off[];		/* each instruction's offset from vaddr */
+};
+
+struct rep_insn {		/* one rep stos or rep movs instruction */
+	uint64_t vaddr;
+	uint32_t func;
 };
 
 static struct vcpu *vcpus;
@@ -210,34 +230,103 @@ static void add_fetch(struct counts *c, int tl, int cl)
 	c->iwalk += tl == WALK;
 }
 
-static void on_mem(unsigned int cpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+/*
+ * Send one data access through the vCPU's TLBs and caches and count it in
+ * the open regions and the innermost one's function. Returns the level
+ * that served it, or -1 when it was not counted (no region open, or a
+ * device access).
+ */
+static int data_access(struct vcpu *v, qemu_plugin_meminfo_t info, uint64_t vaddr, uint32_t func)
 {
-	struct vcpu *v = &vcpus[cpu];
 	struct qemu_plugin_hwaddr *hw;
 	uint64_t pa = vaddr;
 	int tl, cl, remote = 0;
 
 	if (!v->depth && !cfg.warm)
-		return;
+		return -1;
 	hw = qemu_plugin_get_hwaddr(info, vaddr);
 	if (hw) {
 		if (qemu_plugin_hwaddr_is_io(hw)) {
 			for (int d = 0; d < v->depth; d++)
 				v->region[v->stack[d]].io++;
-			return;
+			return -1;
 		}
 		pa = qemu_plugin_hwaddr_phys_addr(hw);
 	}
 	tl = translate(v, &v->dtlb, vaddr);
 	cl = fetch_line(v, &v->l1d, pa);
 	if (!v->depth)
-		return;
+		return -1;
 	if (cl == MEM && cfg.nodes > 1)
 		remote = node_of(pa) == v->node ? 1 : 2;
 	for (int d = 0; d < v->depth; d++)
 		add_data(&v->region[v->stack[d]], tl, cl, remote);
-	add_data(func_counts(v, v->stack[v->depth - 1], (uint32_t)(uintptr_t)udata), tl, cl,
-		 remote);
+	add_data(func_counts(v, v->stack[v->depth - 1], func), tl, cl, remote);
+	return cl;
+}
+
+static void on_mem(unsigned int cpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+{
+	data_access(&vcpus[cpu], info, vaddr, (uint32_t)(uintptr_t)udata);
+}
+
+static void sum(struct counts *a, const struct counts *b)
+{
+	const uint64_t *s = (const uint64_t *)b;
+	uint64_t *d = (uint64_t *)a;
+
+	for (size_t i = 0; i < sizeof(*a) / sizeof(uint64_t); i++)
+		d[i] += s[i];
+}
+
+/* Add delta to every open region and to the innermost one's function func. */
+static void count_open(struct vcpu *v, uint32_t func, const struct counts *delta)
+{
+	for (int d = 0; d < v->depth; d++)
+		sum(&v->region[v->stack[d]], delta);
+	sum(func_counts(v, v->stack[v->depth - 1], func), delta);
+}
+
+/*
+ * An execution of a rep stos/movs instruction: it continues the vCPU's run
+ * when the last instruction to run was this one (every other run begins
+ * with on_run, which ends the rep run), and begins a new run otherwise.
+ */
+static void on_rep(unsigned int cpu, void *udata)
+{
+	struct vcpu *v = &vcpus[cpu];
+	const struct rep_insn *ri = udata;
+	struct counts delta = { .rep_iters = 1 };
+
+	if (!v->rep || v->rep->vaddr != ri->vaddr) {
+		v->rep = ri;
+		v->rep_done = 0;
+		delta.rep_runs = 1;
+	}
+	if (v->depth)
+		count_open(v, ri->func, &delta);
+}
+
+/*
+ * A data access of a rep stos/movs iteration: modelled as any other, and
+ * then its L1D hit and the bytes it stores are counted for the run's price.
+ */
+static void on_rep_mem(unsigned int cpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+{
+	struct vcpu *v = &vcpus[cpu];
+	const struct rep_insn *ri = udata;
+	struct counts delta = { 0 };
+	int cl = data_access(v, info, vaddr, ri->func);
+
+	if (cl < 0)
+		return;
+	delta.rep_l1 = cl == L1;
+	if (qemu_plugin_mem_is_store(info)) {
+		delta.rep_bytes = 1u << qemu_plugin_mem_size_shift(info);
+		delta.rep_xfer = rep_xfer_cycles(v->rep_done, delta.rep_bytes, cfg.rep_rate);
+		v->rep_done += delta.rep_bytes;
+	}
+	count_open(v, ri->func, &delta);
 }
 
 /*
@@ -272,6 +361,8 @@ static void on_run(unsigned int cpu, void *udata)
 	const struct run *r = udata;
 	struct counts *fc = NULL;
 
+	if (v->rep && v->rep->vaddr != r->vaddr)
+		v->rep = NULL;	/* another instruction ran: the rep run is over */
 	if (!v->depth && !cfg.warm)
 		return;
 	if (v->depth) {
@@ -325,6 +416,7 @@ static void on_marker(unsigned int cpu, void *udata)
 	unsigned int op = (m >> 8) & 0xff, id = m & 0xff;
 
 	v->last_run = NULL;	/* the mark ended the run before it */
+	v->rep = NULL;
 	if (op == MODEL_OP_BEGIN) {
 		if (v->depth == MAX_DEPTH) {
 			v->overflow++;
@@ -369,19 +461,56 @@ static int decode_marker(const uint8_t *b, size_t n)
 	return (int)w;
 }
 
+/*
+ * Whether instruction i of a block joins the run of instruction i - 1: the
+ * same function, no mark between, and i - 1 not a rep string instruction
+ * (the instruction after one begins a run, so that on_run ends the rep run
+ * even where QEMU did not end the block after it).
+ */
+static bool joins_run(const uint32_t *func, const int *mark, const unsigned int *rep, size_t i)
+{
+	return i && mark[i] < 0 && mark[i - 1] < 0 && func[i] == func[i - 1] && !rep[i - 1];
+}
+
+/* The data accesses of an instruction: on_rep_mem for a rep string instruction, else on_mem. */
+static void register_data(struct qemu_plugin_insn *insn, uint32_t func, bool rep, uint64_t va)
+{
+	struct rep_insn *ri;
+
+	if (!rep) {
+		qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
+						 QEMU_PLUGIN_MEM_RW, (void *)(uintptr_t)func);
+		return;
+	}
+	ri = calloc(1, sizeof(*ri));	/* lives as long as the code may run */
+	if (!ri) {
+		fprintf(stderr, "cachemodel: out of memory translating %#" PRIx64 "\n", va);
+		abort();
+	}
+	ri->vaddr = va;
+	ri->func = func;
+	qemu_plugin_register_vcpu_insn_exec_cb(insn, on_rep, QEMU_PLUGIN_CB_NO_REGS, ri);
+	qemu_plugin_register_vcpu_mem_cb(insn, on_rep_mem, QEMU_PLUGIN_CB_NO_REGS,
+					 QEMU_PLUGIN_MEM_RW, ri);
+}
+
 static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
 	uint32_t func[n ? n : 1];
 	int mark[n ? n : 1];
+	unsigned int rep[n ? n : 1];	/* rep string operand size, 0: not one */
 	struct run *cur = NULL;
 	size_t len = 0;		/* the current run's instructions */
 
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		const uint8_t *data = qemu_plugin_insn_data(insn);
+		size_t size = qemu_plugin_insn_size(insn);
 
 		func[i] = sym_find(qemu_plugin_insn_vaddr(insn));
-		mark[i] = decode_marker(qemu_plugin_insn_data(insn), qemu_plugin_insn_size(insn));
+		mark[i] = decode_marker(data, size);
+		rep[i] = is_x86 && cfg.fast_strings ? rep_string_size(data, size) : 0;
 	}
 	pthread_mutex_lock(&trans_lock);
 	for (size_t i = 0; i < n; i++) {
@@ -395,9 +524,9 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			cur = NULL;
 			continue;
 		}
-		if (!cur || cur->func != func[i]) {
-			len = 0;
-			while (i + len < n && mark[i + len] < 0 && func[i + len] == func[i])
+		if (!cur || !joins_run(func, mark, rep, i)) {
+			len = 1;
+			while (i + len < n && joins_run(func, mark, rep, i + len))
 				len++;
 			/* lives as long as the code may run */
 			cur = calloc(1, sizeof(*cur) + len * sizeof(cur->off[0]));
@@ -414,8 +543,7 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
 								   &cur->done, 1);
 		cur->bytes = (uint32_t)(va + size - cur->vaddr);
-		qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
-						 QEMU_PLUGIN_MEM_RW, (void *)(uintptr_t)func[i]);
+		register_data(insn, func[i], rep[i] != 0, va);
 	}
 	pthread_mutex_unlock(&trans_lock);
 }
@@ -427,19 +555,12 @@ static uint64_t modelled_cycles(const struct counts *c)
 	uint64_t d_l2 = c->dl1m - c->dl2m, d_llc = c->dl2m - c->dllcm;
 	uint64_t i_l2 = c->il1m - c->il2m, i_llc = c->il2m - c->illcm;
 
-	return c->insns + (c->dacc - c->dl1m) * cfg.lat_l1 + (d_l2 + i_l2) * cfg.lat_l2 +
+	uint64_t base = c->insns - c->rep_iters + c->rep_runs * cfg.rep_start + c->rep_xfer;
+
+	return base + (c->dacc - c->dl1m - c->rep_l1) * cfg.lat_l1 + (d_l2 + i_l2) * cfg.lat_l2 +
 	       (d_llc + i_llc) * cfg.lat_llc + (c->dllcm + c->illcm - c->dremote) * cfg.lat_mem +
 	       c->dremote * cfg.lat_mem * cfg.dist / 10 +
 	       (c->dwalk + c->iwalk) * (uint64_t)cfg.walk_levels * cfg.lat_walk;
-}
-
-static void sum(struct counts *a, const struct counts *b)
-{
-	const uint64_t *s = (const uint64_t *)b;
-	uint64_t *d = (uint64_t *)a;
-
-	for (size_t i = 0; i < sizeof(*a) / sizeof(uint64_t); i++)
-		d[i] += s[i];
 }
 
 static void print_counts(FILE *f, const struct counts *c)
@@ -453,6 +574,10 @@ static void print_counts(FILE *f, const struct counts *c)
 		c->il2m, c->illcm, c->itlbm, c->iwalk, c->io);
 	if (cfg.nodes > 1)
 		fprintf(f, " dmem_local=%" PRIu64 " dmem_remote=%" PRIu64, c->dlocal, c->dremote);
+	if (c->rep_iters)
+		fprintf(f, " rep_runs=%" PRIu64 " rep_iters=%" PRIu64 " rep_bytes=%" PRIu64
+			" rep_dl1_hits=%" PRIu64 " rep_xfer_cycles=%" PRIu64, c->rep_runs, c->rep_iters,
+			c->rep_bytes, c->rep_l1, c->rep_xfer);
 	fprintf(f, " modelled_cycles=%" PRIu64 "\n", modelled_cycles(c));
 }
 
@@ -513,6 +638,16 @@ static void report_region(FILE *f, unsigned int r)
 	free(ft);
 }
 
+/* Whether any region counted a rep string instruction (on any vCPU). */
+static bool any_rep_counted(void)
+{
+	for (unsigned int c = 0; c < nvcpus; c++)
+		for (unsigned int r = 0; r < NR_REGIONS; r++)
+			if (vcpus[c].region[r].rep_iters)
+				return true;
+	return false;
+}
+
 static void print_header(FILE *f)
 {
 	fprintf(f, "cachemodel: QEMU plugin API %d, target %s, %u vCPU(s), warm=%s icache=%s\n",
@@ -529,6 +664,10 @@ static void print_header(FILE *f)
 		"cachemodel: modelled cycles (a model, not a measurement) = insns + L1D hits x %u"
 		" + L2 hits x %u + LLC hits x %u + memory x %u + page walks x %u levels x %u\n",
 		cfg.lat_l1, cfg.lat_l2, cfg.lat_llc, cfg.lat_mem, cfg.walk_levels, cfg.lat_walk);
+	if (any_rep_counted())
+		fprintf(f, "cachemodel: rep stos/movs: a run of one costs rep_start=%u cycles + its bytes"
+			" / rep_rate=%u a cycle (rounded up), not a cycle an iteration nor its L1D hits;"
+			" its misses as above\n", cfg.rep_start, cfg.rep_rate);
 	if (cfg.nodes == 1)
 		return;
 	fprintf(f, "numa nodes=%u ram=%" PRIu64 " dist=%u remote_lat_mem=%u", cfg.nodes, cfg.ram,

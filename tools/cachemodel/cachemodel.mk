@@ -4,7 +4,7 @@
 # interface (version 1, tools/cachemodel/qemu_api.h); a QEMU that does not
 # accept that version refuses it at -plugin, and tools/cachemodel/run.sh says so.
 CACHEMODEL_SO := build/cachemodel/cachemodel.so
-CACHEMODEL_SRCS := $(addprefix tools/cachemodel/,cachemodel.c config.c sim.c syms.c)
+CACHEMODEL_SRCS := $(addprefix tools/cachemodel/,cachemodel.c config.c repstr.c sim.c syms.c)
 HOSTCC ?= cc
 
 .PHONY: cachemodel

@@ -16,6 +16,7 @@ struct cm_config cfg = {
 	.tlbpage = 4096,
 	.lat_l1 = CM_LAT_L1, .lat_l2 = CM_LAT_L2, .lat_llc = CM_LAT_LLC, .lat_mem = CM_LAT_MEM,
 	.lat_walk = CM_LAT_WALK,
+	.fast_strings = true, .rep_start = CM_REP_START, .rep_rate = CM_REP_RATE,
 	.warm = true, .icache = true, .funcs = 20,
 	.nodes = 1, .dist = 20,
 };
@@ -28,6 +29,8 @@ void config_usage(FILE *f)
 		"  dtlb=ENTRIES:WAYS itlb=ENTRIES:WAYS stlb=ENTRIES:WAYS  TLBs\n"
 		"  tlbpage=SIZE (4K, 16K, 64K, 2M, 32M, 512M, 1G) walk_levels=N  translation\n"
 		"  lat_l1= lat_l2= lat_llc= lat_mem= lat_walk=  cycles for modelled cycles\n"
+		"  fast_strings=on|off rep_start=CYCLES rep_rate=BYTES (1-4096 a cycle)\n"
+		"      x86_64 rep stos/movs: a run costs rep_start + bytes / rep_rate cycles\n"
 		"  warm=on|off (simulate outside regions) icache=on|off funcs=N (per region)\n"
 		"  entries=on|off (a line for every pass through a region, in order)\n"
 		"  syms=FILE (nm output: per-function lines) out=FILE (report; default stderr)\n"
@@ -152,6 +155,13 @@ int config_parse_arg(const char *arg)
 		ok = parse_uint(val, &cfg.lat_mem);
 	else if (!strcmp(key, "lat_walk"))
 		ok = parse_uint(val, &cfg.lat_walk);
+	else if (!strcmp(key, "fast_strings"))
+		ok = parse_bool(val, &cfg.fast_strings);
+	else if (!strcmp(key, "rep_start"))
+		ok = parse_uint(val, &cfg.rep_start);
+	else if (!strcmp(key, "rep_rate"))
+		ok = parse_uint(val, &cfg.rep_rate) && cfg.rep_rate >= 1 &&
+		     cfg.rep_rate <= CM_MAX_REP_RATE;
 	else if (!strcmp(key, "warm"))
 		ok = parse_bool(val, &cfg.warm);
 	else if (!strcmp(key, "icache"))

@@ -16,6 +16,10 @@ struct cm_config {
 	uint64_t dtlb, itlb, stlb, tlbpage;
 	unsigned int dtlb_ways, itlb_ways, stlb_ways, walk_levels;
 	unsigned int lat_l1, lat_l2, lat_llc, lat_mem, lat_walk;
+	/* x86_64 rep stos/movs: priced as a fast-string engine runs them, with a
+	 * start-up in cycles and a rate in bytes a cycle */
+	bool fast_strings;
+	unsigned int rep_start, rep_rate;
 	bool warm, icache, entries;
 	unsigned int funcs;
 	const char *syms, *out;
@@ -25,6 +29,7 @@ struct cm_config {
 };
 
 #define CM_MAX_NODES	8	/* as `make run NODES=N` allows */
+#define CM_MAX_REP_RATE	4096	/* bytes a cycle: more than any core stores */
 
 extern struct cm_config cfg;
 

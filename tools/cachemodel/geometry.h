@@ -31,4 +31,9 @@
 #define CM_LAT_MEM	200
 #define CM_LAT_WALK	20			/* per page-table level read on a walk */
 
+/* x86_64 rep stos/movs as a fast-string engine runs them (README.md gives the sources):
+ * the start-up cycles of a run, and the bytes it stores a cycle. */
+#define CM_REP_START	35
+#define CM_REP_RATE	32
+
 #endif

@@ -45,6 +45,15 @@ else
 	fail cachemodel-sim-test-build "$(head -3 "$out/sim_test.log" | tr '\n' ' ')"
 fi
 
+# the rep string decoding and transfer cycles, on the host (ASan+UBSan)
+if ${HOSTCC:-cc} -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
+	-o "$out/repstr_test" tools/cachemodel/repstr_test.c tools/cachemodel/repstr.c \
+	> "$out/repstr_test.log" 2>&1; then
+	"$out/repstr_test" || fails=$((fails + 1))
+else
+	fail cachemodel-repstr-test-build "$(head -3 "$out/repstr_test.log" | tr '\n' ' ')"
+fi
+
 # modeltest TAG ELF [env...]: boot the patterns with the plugin and check them
 modeltest() {
 	local tag=$1 elf=$2 rc
