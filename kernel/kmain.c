@@ -21,7 +21,8 @@
  *   a CPU runs before yielding under -icount with several CPUs (bench.h);
  *   "replay": replay the boot module's recorded trace, lab/replay.h;
  *   "gdbtest": a short cache sequence with named stops for GDB,
- *   lab/gdbtest.h; "modeltest": the cache model's synthetic patterns,
+ *   lab/gdbtest.h; "modeltest": the cache model's synthetic patterns
+ *   ("repstrings": its x86_64 rep string patterns instead),
  *   tools/cachemodel/modeltest.h; "stresstest": the
  *   stress self-tests alone; fail_page_alloc=... and failslab=... arm fault
  *   injection first, see mm/fault_inject.h) -> exit with a status.
@@ -212,7 +213,7 @@ void kmain(unsigned long magic, unsigned long info)
 		slab_report();
 #endif
 	if (cmdline_has(bi, "modeltest"))	/* the cache model's patterns, tools/cachemodel/ */
-		failures += modeltest_run();
+		failures += modeltest_run(cmdline_has(bi, "repstrings"));
 	fault_injection_report();
 	printk("Quarry: done, %s\n", failures ? "FAILED" : "ok");
 	arch_exit(failures ? 1 : 0);

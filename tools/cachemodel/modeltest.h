@@ -17,6 +17,7 @@
 #define TOOLS_CACHEMODEL_MODELTEST_H
 
 #include "tools/cachemodel/geometry.h"
+#include <stdbool.h>
 
 #define MT_BLOCK	(4ul << 20)
 #define MT_PASSES	2
@@ -70,11 +71,24 @@ static inline unsigned long mt_pass(const char *base, unsigned long blocks, unsi
 }
 
 /*
- * modeltest_run - the kernel's "modeltest" command: every pattern, in its
- * region, over a buffer of MT_MAX_BLOCKS physically consecutive blocks,
- * with interrupts off; prints the buffer's addresses and each pattern.
- * Returns 0, or 1 when no such buffer could be found (said on the console).
+ * The string patterns ("modeltest repstrings", x86_64): region ids from
+ * MT_STRING_FIRST_ID, each MT_PASSES stores of MT_STRING_BYTES (or a sweep
+ * of MT_STRING_L2_BYTES, more than L1D holds) done by one rep stos or rep
+ * movs, or by a loop of plain 8-byte stores, after a warming one outside
+ * the region (tools/cachemodel/strings_check.py works out their prices).
  */
-int modeltest_run(void);
+#define MT_STRING_FIRST_ID	40
+#define MT_STRING_BYTES		4096ul
+#define MT_STRING_L2_BYTES	(2ul * CM_L1D_SIZE)
+
+/*
+ * modeltest_run - the kernel's "modeltest" command: every pattern (with
+ * repstrings, the string patterns instead), in its region, over a buffer
+ * of MT_MAX_BLOCKS physically consecutive blocks, with interrupts off;
+ * prints the buffer's addresses and each pattern. Returns 0, or 1 when no
+ * such buffer could be found or the string patterns were asked for on an
+ * arch without them (said on the console).
+ */
+int modeltest_run(bool repstrings);
 
 #endif

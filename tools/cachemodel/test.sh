@@ -8,9 +8,16 @@
 #   two runs give the same report, byte for byte; nodes=1 changes nothing;
 #   nodes=8 splits memory accesses into local and remote that add up
 #     (numa_check.py: the one-node counts, cycles up by the remote latency);
+#   rep strings (x86_64 "modeltest repstrings", strings_check.py): rep stos
+#     and rep movs cost exactly rep_start a run plus their bytes / rep_rate
+#     plus their misses, at the default and at other rep_start/rep_rate; a
+#     plain store loop, and every pattern under fast_strings=off, cost what
+#     they did before; fast_strings=off leaves the modeltest report (no rep
+#     strings in its regions) byte for byte the same; an altered price is
+#     caught; the rep decoding's unit tests (repstr_test.c);
 #   check.py fails a report whose counts were altered (so it can fail);
 #   QEMU refusing a plugin built for another API version, and bad plugin
-#     arguments (the NUMA ones too), stop the run with a message that names them; modeltest
+#     arguments (the NUMA and rep string ones too), stop the run with a message that names them; modeltest
 #     with too little memory says what it needs;
 #   with X86_SLOB_SEG_ELF (x86_64 4K SLOB-seg, whose page_emptied QEMU leaves
 #     part-way through a translated block many times), every single-CPU benchmark
@@ -107,6 +114,50 @@ if [ -s "$out/x86_64-2M.report" ]; then
 	tools/cachemodel/numa_check.py "$out/x86_64-2M.report" "$out/numa.report" || fails=$((fails + 1))
 fi
 
+# rep strings: fast_strings=off leaves a run without rep strings byte for byte the same
+if [ -s "$out/x86_64-2M.report" ]; then
+	MODEL_ARGS=fast_strings=off CMDLINE=modeltest tools/cachemodel/run.sh "$x86" 120 \
+		"$out/no-fast-strings.report" "${icount[@]}" > /dev/null 2>&1
+	if cmp -s "$out/x86_64-2M.report" "$out/no-fast-strings.report"; then
+		pass cachemodel-no-rep-strings-identical
+	else
+		fail cachemodel-no-rep-strings-identical "fast_strings=off changed a report without rep strings: \
+$(diff "$out/x86_64-2M.report" "$out/no-fast-strings.report" | head -3 | tr '\n' ' ')"
+	fi
+fi
+
+# string_patterns TAG [off] [env...]: boot the rep string patterns and check their prices
+string_patterns() {
+	local tag=$1 off= rc
+	shift
+	[ "${1:-}" = off ] && { off=off; shift; }
+	env "$@" CMDLINE="modeltest repstrings" tools/cachemodel/run.sh "$x86" 120 \
+		"$out/strings-$tag.report" "${icount[@]}" > "$out/strings-$tag.console" 2> "$out/strings-$tag.err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail "modeltest-strings-$tag" "the boot ended with status $rc ($(tail -2 "$out/strings-$tag.err" | tr '\n' ' '))"
+		return 1
+	fi
+	tools/cachemodel/strings_check.py "$out/strings-$tag.console" "$out/strings-$tag.report" "$tag" \
+		$off || fails=$((fails + 1))
+}
+string_patterns fast
+string_patterns params MODEL_ARGS=rep_start=50,rep_rate=16
+string_patterns off off MODEL_ARGS=fast_strings=off
+# a rep pattern's price off by one cycle must be caught
+if [ -s "$out/strings-fast.report" ]; then
+	sed -E 's/^(region id=40 .* modelled_cycles=)([0-9]+)$/\1999999/' "$out/strings-fast.report" \
+		> "$out/strings-altered.report"
+	tools/cachemodel/strings_check.py "$out/strings-fast.console" "$out/strings-altered.report" \
+		altered > "$out/strings-altered.out"
+	if grep -q "^FAIL modeltest-strings-altered-rep-stosq-l1: modelled_cycles expected [0-9]*, measured 999999" \
+		"$out/strings-altered.out"; then
+		pass cachemodel-strings-check-catches-a-wrong-price
+	else
+		fail cachemodel-strings-check-catches-a-wrong-price "strings_check.py did not report the altered price of rep-stosq-l1"
+	fi
+fi
+
 # refused: expect_refusal NAME "TEXT" [env...]
 expect_refusal() {
 	local name=$1 text=$2 rc
@@ -140,6 +191,11 @@ expect_refusal numa-small-ram "cachemodel: ram=12582912 must be whole MiB, at le
 	MODEL_ARGS=nodes=2,ram=12M
 expect_refusal numa-x86-high-ram "cachemodel: ram=4294967296 with nodes=2: x86_64's node map is modelled below 3584M only" \
 	MODEL_ARGS=nodes=2,ram=4G
+expect_refusal rep-rate-zero "cachemodel: bad value in 'rep_rate=0'" MODEL_ARGS=rep_rate=0
+expect_refusal rep-rate-too-high "cachemodel: bad value in 'rep_rate=4097'" MODEL_ARGS=rep_rate=4097
+expect_refusal rep-start-not-a-number "cachemodel: bad value in 'rep_start=fast'" MODEL_ARGS=rep_start=fast
+expect_refusal fast-strings-not-on-off "cachemodel: bad value in 'fast_strings=maybe'" \
+	MODEL_ARGS=fast_strings=maybe
 expect_refusal missing-symbols "cachemodel: cannot open the symbol file syms=/nonexistent.sym" \
 	MODEL_ARGS=syms=/nonexistent.sym
 
