@@ -178,6 +178,7 @@ static unsigned long run_patterns(const char *buf)
 	return sum;
 }
 
+/* modeltest_run: see modeltest.h. */
 int modeltest_run(bool repstrings)
 {
 	char *buf = find_buffer();

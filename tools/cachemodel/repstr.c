@@ -33,6 +33,7 @@ static unsigned int wide_size(bool rex_w, bool opsize)
 	return opsize ? 2 : 4;
 }
 
+/* rep_string_size: see repstr.h. */
 unsigned int rep_string_size(const uint8_t *b, size_t n)
 {
 	bool rep = false, opsize = false, rex_w = false;
@@ -61,6 +62,7 @@ unsigned int rep_string_size(const uint8_t *b, size_t n)
 	return 0;
 }
 
+/* rep_xfer_cycles: see repstr.h. */
 uint64_t rep_xfer_cycles(uint64_t done, uint64_t bytes, unsigned int rate)
 {
 	uint64_t before = (done + rate - 1) / rate, after = (done + bytes + rate - 1) / rate;

@@ -12,7 +12,7 @@
 
 /*
  * rep_string_size - the operand size in bytes (1, 2, 4 or 8) when the n
- * bytes at b are one whole x86_64 instruction that is stos or movs with an
+ * bytes at b (readable; n may be 0) are one whole x86_64 instruction that is stos or movs with an
  * F3 (rep) prefix, in any order among the other legacy prefixes, a REX
  * prefix taken only right before the opcode; 0 for any other instruction
  * (F2-prefixed, lods, scas, cmps, ins, outs, no prefix) and for n of 0.

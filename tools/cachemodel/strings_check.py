@@ -22,24 +22,22 @@ modeltest-strings-TAG-<pattern>; exit status 1 on any FAIL.
 import re
 import sys
 
-from check import bursts, misses, parse_report
+from check import bursts, misses, parse_console, parse_report
 
 REP_FIELDS = ["rep_runs", "rep_iters", "rep_bytes", "rep_dl1_hits", "rep_xfer_cycles"]
 
 
-def parse_console(path):
-    buf, patterns = None, []
+def parse_strings(path):
+    """The string patterns the console lists (check.parse_console gives the buffer)."""
+    patterns = []
     for line in open(path, errors="replace"):
-        m = re.search(r"modeltest: buffer virt=0x([0-9a-f]+) phys=0x([0-9a-f]+)", line)
-        if m:
-            buf = (int(m.group(1), 16), int(m.group(2), 16))
         m = re.search(r"modeltest: string id=(\d+) name=(\S+) op=(\w+) size=(\d+) bytes=(\d+) "
                       r"passes=(\d+)", line)
         if m:
             patterns.append(dict(id=int(m.group(1)), name=m.group(2), op=m.group(3),
                                  size=int(m.group(4)), bytes=int(m.group(5)),
                                  passes=int(m.group(6))))
-    return buf, patterns
+    return patterns
 
 
 def parse_prices(path):
@@ -132,7 +130,8 @@ def main():
         return 2
     console, report, tag = sys.argv[1:4]
     off = sys.argv[4:] == ["off"]
-    buf, patterns = parse_console(console)
+    buf = parse_console(console)[0]
+    patterns = parse_strings(console)
     geo, regions = parse_report(report)
     lat, rep = parse_prices(report)
     if buf is None or not patterns:
