@@ -75,7 +75,8 @@
  * Region ids in use: 1 to 15, the modeltest patterns (modeltest.h); from 16,
  * the benchmarks' timed loops, each region exactly the span its figure
  * times (tools/cachemodel/bench.py pairs each pass with its BENCH line),
- * then the trace replay's calls by event type (tools/trace/model_replay.py).
+ * then the trace replay's calls by event type (tools/trace/model_replay.py);
+ * from MT_STRING_FIRST_ID (modeltest.h), the rep string patterns.
  */
 #define MODEL_R_KMALLOC_ALLOC	16	/* test 1: N kmalloc(size) */
 #define MODEL_R_KMALLOC_FREE	17	/* test 1: their N kfree */

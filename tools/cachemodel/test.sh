@@ -18,7 +18,7 @@
 #   check.py fails a report whose counts were altered (so it can fail);
 #   QEMU refusing a plugin built for another API version, and bad plugin
 #     arguments (the NUMA and rep string ones too), stop the run with a message that names them; modeltest
-#     with too little memory says what it needs;
+#     with too little memory says what it needs, and repstrings on arm64 that it has none;
 #   with X86_SLOB_SEG_ELF (x86_64 4K SLOB-seg, whose page_emptied QEMU leaves
 #     part-way through a translated block many times), every single-CPU benchmark
 #     figure of "bench icount quick" matches the model's instructions for its
@@ -198,6 +198,18 @@ expect_refusal fast-strings-not-on-off "cachemodel: bad value in 'fast_strings=m
 	MODEL_ARGS=fast_strings=maybe
 expect_refusal missing-symbols "cachemodel: cannot open the symbol file syms=/nonexistent.sym" \
 	MODEL_ARGS=syms=/nonexistent.sym
+
+# the rep string patterns asked of arm64, which has none: the kernel says so and fails
+if [ -n "$arm" ]; then
+	CMDLINE="modeltest repstrings" tests/qemu/run.sh "$arm" 60 -m 512M > "$out/arm-strings.log" 2>&1
+	rc=$?
+	want="modeltest: FAILED: the rep string patterns are x86_64's only"
+	if [ $rc -eq 1 ] && grep -qF "$want" "$out/arm-strings.log"; then
+		pass cachemodel-modeltest-repstrings-names-its-arch
+	else
+		fail cachemodel-modeltest-repstrings-names-its-arch "status $rc, wanted 1 and '$want'"
+	fi
+fi
 
 # too little memory for the patterns' buffer: the kernel says so and fails
 CMDLINE=modeltest tests/qemu/run.sh "$x86" 60 -m 128M > "$out/small.log" 2>&1
