@@ -7,6 +7,7 @@
  * sent on purpose by another CPU (exit.c).
  */
 #include "arch/arm64/arm64.h"
+#include "kernel/restart.h"
 #include "kernel/printk.h"
 #include "kernel/bug.h"
 #include <asm/processor.h>
@@ -68,6 +69,8 @@ void arm64_trap(struct trap_frame *tf, unsigned long kind)
 
 	switch (kind) {
 	case TRAP_EL1_IRQ:
+		/* an interrupt inside a restartable sequence resumes at its start */
+		tf->elr = restart_fixup_pc(tf->elr);
 		intid = gic_ack_irq();
 		if (intid >= 1020)
 			return;		/* spurious: nothing to acknowledge */

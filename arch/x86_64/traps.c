@@ -9,6 +9,7 @@
 #include "kernel/printk.h"
 #include "kernel/bug.h"
 #include "kernel/irq.h"
+#include "kernel/restart.h"
 #include <asm/processor.h>
 
 static const char *const exception_names[32] = {
@@ -61,6 +62,8 @@ void x86_trap(struct trap_frame *tf)
 		report_exception(tf);
 		panic("unhandled exception %lu at rip %016lx", tf->vector, tf->rip);
 	}
+	/* an interrupt inside a restartable sequence resumes at its start */
+	tf->rip = restart_fixup_pc(tf->rip);
 	if (irq_handlers[tf->vector]) {
 		irq_handlers[tf->vector](tf->vector);
 		return;

@@ -72,7 +72,9 @@
  *
  * Who touches a CPU's state, with what disabled: a CPU's array_cache and
  * alien caches are read and written only by that CPU, with interrupts off
- * (slab_reap runs on the CPU it drains); kmem_cache_destroy and
+ * or, for the fast paths' pop and push of the array, in a restartable
+ * sequence (kernel/restart.h: an interrupt landing inside one, such as
+ * slab_reap draining the array from the tick, sends it back to its start); kmem_cache_destroy and
  * kmem_cache_check read other CPUs' arrays and alien caches, and their
  * callers guarantee the cache is idle; the double-free search reads them
  * racily (an object the caller holds is in none of them). A slab being
@@ -115,6 +117,8 @@
  * (slab_cache_map) beside struct page; arrays made lazily per CPU; a cache
  * destroyed with live objects is kept; double frees found even without
  * debugging, through a mark in the freed object (SLAB_FREE_MARK below);
+ * the array fast paths are restartable sequences where the arch has them
+ * (Linux: interrupts off);
  * debug caches take no per-CPU array (every operation is checked under the
  * node lock).
  */
@@ -130,6 +134,7 @@
 #include "mm/slab_debug.h"
 #include "kernel/percpu.h"
 #include "kernel/atomic.h"
+#include "kernel/restart.h"
 #include "kernel/numa.h"
 #include <asm/processor.h>
 
@@ -586,14 +591,27 @@ void cache_free_slow(struct kmem_cache *cachep, void *objp, unsigned long irqfla
 		     const char *fn);
 
 /*
- * slab_alloc_marked - the allocation fast path: pop this CPU's array with
- * interrupts off and clear the object's free mark, mark_off bytes in
+ * slab_alloc_marked - the allocation fast path: pop this CPU's array (in a
+ * restartable sequence, kernel/restart.h, where the arch has them; else
+ * with interrupts off) and clear the object's free mark, mark_off bytes in
  * (kmalloc's caches: 0, a constant; others: the array's copy). An empty
  * array (or none, or a debug cache, or failslab on: SLAB_CPU_FAILSLAB)
  * goes to cache_alloc_slow, which restores interrupts itself.
  */
 static __always_inline void *slab_alloc_marked(struct kmem_cache *cachep, bool mark_at_0)
 {
+#if ARCH_HAS_RESTARTABLE
+	void *objp = restartable_pop_at(cachep->cpu_array, this_cpu_read(slab_cpu_index),
+					offsetof(struct array_cache, avail),
+					offsetof(struct array_cache, entry[1]));
+
+	if (unlikely(!objp))
+		return cache_alloc_slow(cachep, arch_irq_save());
+	*slab_mark(objp, mark_at_0 ? 0 : cachep->mark_off) = 0;
+	stat(cachep, alloc_hits, 1);
+	stat(cachep, shared.allocs, 1);
+	return objp;
+#else
 	unsigned long flags = arch_irq_save();
 	struct array_cache *ac = cachep->cpu_array[this_cpu_read(slab_cpu_index)];
 	unsigned long avail = ac->avail;
@@ -610,6 +628,7 @@ static __always_inline void *slab_alloc_marked(struct kmem_cache *cachep, bool m
 	stat(cachep, shared.allocs, 1);
 	arch_irq_restore(flags);
 	return objp;
+#endif
 }
 
 /* slab_alloc - the allocation fast path of any cache (see slab_alloc_marked). */
@@ -626,8 +645,9 @@ static __always_inline void *slab_kmalloc_alloc_fi(struct kmem_cache *cachep)
 
 /*
  * slab_free - the free fast path for an object known to be on a boundary of
- * one of cachep's slabs: mark it free and push it on this CPU's array with
- * interrupts off. A full array (or none), or an object already marked free
+ * one of cachep's slabs: mark it free and push it on this CPU's array (in a
+ * restartable sequence where the arch has them, else with interrupts off).
+ * A full array (or none), or an object already marked free
  * (a double free, most likely), goes to cache_free_slow. 'fn' names the
  * caller for reports. (No per-CPU hint of the cache freed to last: with
  * objects of many sizes it misses two frees in three, and a miss costs
@@ -635,6 +655,22 @@ static __always_inline void *slab_kmalloc_alloc_fi(struct kmem_cache *cachep)
  */
 static __always_inline void slab_free(struct kmem_cache *cachep, void *objp, const char *fn)
 {
+#if ARCH_HAS_RESTARTABLE
+	uintptr_t *mark = slab_mark(objp, cachep->mark_off);
+
+	/* The mark goes in inside the sequence: once objp is on the array, a flush may move it. */
+	if (unlikely(*mark == SLAB_FREE_MARK(cachep)) ||
+	    unlikely(!restartable_push_at(cachep->cpu_array, this_cpu_read(slab_cpu_index),
+					  offsetof(struct array_cache, avail),
+					  offsetof(struct array_cache, limit),
+					  offsetof(struct array_cache, entry[1]), objp, mark,
+					  SLAB_FREE_MARK(cachep)))) {
+		cache_free_slow(cachep, objp, arch_irq_save(), fn);
+		return;
+	}
+	stat(cachep, free_hits, 1);
+	stat(cachep, shared.frees, 1);
+#else
 	unsigned long flags = arch_irq_save();
 	struct array_cache *ac = cachep->cpu_array[this_cpu_read(slab_cpu_index)];
 	unsigned long avail = ac->avail;
@@ -650,6 +686,7 @@ static __always_inline void slab_free(struct kmem_cache *cachep, void *objp, con
 	stat(cachep, free_hits, 1);
 	stat(cachep, shared.frees, 1);
 	arch_irq_restore(flags);
+#endif
 }
 
 /*

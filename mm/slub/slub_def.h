@@ -37,9 +37,13 @@
  * Sheaves (SLUB_SHEAVES=1, the default; mm/slub/slub_sheaf.c): in front of all
  * that, per CPU and cache, a main and a spare sheaf, arrays of free object
  * pointers, and per memory node a barn of full and empty sheaves; the fast
- * paths pop and push the main sheaf with interrupts off (slab_alloc_at,
- * slub_free), and the pair above is then the sheaves' source and sink
- * (refills and flushes, with interrupts off). Main's pointer sits in the
+ * paths pop and push the main sheaf (slab_alloc_at, slub_free) in
+ * restartable sequences (kernel/restart.h: an interrupt that lands inside
+ * one sends it back to its first load, so an interrupt handler may pop,
+ * push, swap or flush the same sheaf; nothing is disabled), or with
+ * interrupts off where the arch has no sequences (the host build), and the
+ * pair above is then the sheaves' source and sink (refills and flushes,
+ * with interrupts off). Main's pointer sits in the
  * per-CPU area by slot (struct slub_sheaf_slots), reached like the pair;
  * slub_sheaf_none stands for none (a debug cache, the slub_sheaf cache,
  * early boot, a CPU that has not used the cache or was drained): its
@@ -147,8 +151,10 @@
  * Who touches a CPU's state, with what disabled: a CPU's pair is written
  * by that CPU (classic fast paths with interrupts on; slow paths, sheaf
  * refills and flushes, reaps with them off) or, for an idle cache, by
- * kmem_cache_destroy; its partial list and its sheaves only by that CPU
- * with interrupts off (or by destroy, for an idle cache).
+ * kmem_cache_destroy; its partial list only by that CPU with interrupts
+ * off; its sheaves only by that CPU, with interrupts off or (the fast
+ * paths' pop and push) in a restartable sequence, or by destroy, for an
+ * idle cache.
  *
  * Invariants of nodes: a listed slab is on its own node's list
  * (slub_slab_nid); node[nid]'s nr_slabs and nr_min count exactly the slabs
@@ -160,7 +166,10 @@
  * slab and take the node lock for every operation; the tick drives the
  * reap, which also gives back idle CPUs' sheaves and unused barns; sheaves
  * for every cache without debugging (not on a caller's request), no
- * kfree_rcu sheaf. Nodes: one struct per possible node inside the cache (no
+ * kfree_rcu sheaf; the sheaf fast paths are restartable sequences, where
+ * Linux takes a per-CPU trylock that an interrupt handler finding it held
+ * falls back from (here the handler may use the sheaf, and the cut-in
+ * sequence starts over). Nodes: one struct per possible node inside the cache (no
  * pointers to allocate per online node); a CPU takes other nodes' partial
  * slabs only when its node looks full (no remote_node_defrag_ratio); a
  * full slab that a remote free makes partial goes to its node's list, not
@@ -176,6 +185,7 @@
 #include "kernel/spinlock.h"
 #include "kernel/percpu.h"
 #include "kernel/atomic.h"
+#include "kernel/restart.h"
 #include "mm/page.h"
 #include "mm/slab.h"
 #include "mm/buddy.h"
@@ -780,16 +790,28 @@ void slub_sheaf_free_slow(void *x, struct kmem_cache *s, const char *fn, bool on
 
 /*
  * slab_alloc_at - the allocation fast path. With sheaves: pop the top of
- * this CPU's main sheaf with interrupts off (an interrupt handler on this
- * CPU may allocate from the same cache); an empty one (or none: a debug
- * cache, a cache without sheaves, or none made yet on this CPU) goes to
- * slub_sheaf_alloc_slow, which restores interrupts itself. The object's
+ * this CPU's main sheaf, in a restartable sequence where the arch has them
+ * (kernel/restart.h: an interrupt handler on this CPU may allocate from
+ * the same cache, or swap or flush the sheaf; the pop then starts again),
+ * else with interrupts off; an empty one (or none: a debug cache, a cache
+ * without sheaves, or none made yet on this CPU) goes to
+ * slub_sheaf_alloc_slow with interrupts off, which restores them itself. The object's
  * free word is cleared (slub_fw_clear; fp_at_0 as for
  * slub_alloc_classic_at). Without sheaves: slub_alloc_classic_at.
  */
 static __always_inline void *slab_alloc_at(struct kmem_cache *s, bool fp_at_0)
 {
-#if CONFIG_SLUB_SHEAVES
+#if CONFIG_SLUB_SHEAVES && ARCH_HAS_RESTARTABLE
+	void *x = restartable_pop(s->sheaf_key, offsetof(struct slub_sheaf, size),
+				  offsetof(struct slub_sheaf, objects));
+
+	if (unlikely(!x))
+		return slub_sheaf_alloc_slow(s, arch_irq_save());
+	stat(s, alloc_sheaf, 1);
+	stat(s, shared.allocs, 1);
+	slub_fw_clear(s, x, fp_at_0);
+	return x;
+#elif CONFIG_SLUB_SHEAVES
 	unsigned long flags = arch_irq_save();
 	struct slub_sheaf *sh = slub_this_main(s);
 	unsigned long n = sh->size;
@@ -886,8 +908,10 @@ retry:
  * slub_free_try - the sheaf push of the free fast path (slub_free), for
  * an object on an object boundary below 'bound' of a slab page of s
  * (kfree found its page: 'on_slab'; else checked here, slab_obj_head) and,
- * when 'local', of the running CPU's memory node. With interrupts off it
- * pushes x on this CPU's main sheaf and leaves its mark in its free word,
+ * when 'local', of the running CPU's memory node. In a restartable
+ * sequence (kernel/restart.h) where the arch has them, else with
+ * interrupts off, it pushes x on this CPU's main sheaf and leaves its mark
+ * in its free word,
  * unless the sheaf is full (or none) or the word says x is free already
  * (slub_fw_free, the double-free test: see above); those go to
  * slub_sheaf_free_slow, which restores interrupts itself. Returns false,
@@ -897,8 +921,6 @@ retry:
 static __always_inline bool slub_free_try(struct kmem_cache *s, void *x, const char *fn,
 					  bool on_slab, unsigned long bound, bool local)
 {
-	struct slub_sheaf *sh;
-	unsigned long flags, n;
 	uintptr_t *slot, mark;
 
 	if (unlikely(((uintptr_t)x & s->slab_mask) * s->obj_magic >= bound))
@@ -913,9 +935,23 @@ static __always_inline bool slub_free_try(struct kmem_cache *s, void *x, const c
 	}
 	slot = slub_fw_slot(s, x);
 	mark = slub_fw_mark(s, x, slot);
-	flags = arch_irq_save();
-	sh = slub_this_main(s);
-	n = sh->size;
+#if ARCH_HAS_RESTARTABLE
+	/* The mark goes in inside the sequence: once x is on the sheaf, a flush may link it. */
+	if (unlikely(slub_fw_free(s, *slot, mark)) ||
+	    unlikely(!restartable_push(s->sheaf_key, offsetof(struct slub_sheaf, size),
+				       offsetof(struct slub_sheaf, capacity),
+				       offsetof(struct slub_sheaf, objects), x, slot, mark))) {
+		slub_sheaf_free_slow(x, s, fn, on_slab, arch_irq_save());
+		return true;
+	}
+	stat(s, free_sheaf, 1);
+	stat(s, shared.frees, 1);
+	return true;
+#else
+	unsigned long flags = arch_irq_save();
+	struct slub_sheaf *sh = slub_this_main(s);
+	unsigned long n = sh->size;
+
 	if (unlikely(n >= sh->capacity || slub_fw_free(s, *slot, mark))) {
 		slub_sheaf_free_slow(x, s, fn, on_slab, flags);
 		return true;
@@ -928,6 +964,7 @@ static __always_inline bool slub_free_try(struct kmem_cache *s, void *x, const c
 	stat(s, shared.frees, 1);
 	arch_irq_restore(flags);
 	return true;
+#endif
 }
 #endif
 

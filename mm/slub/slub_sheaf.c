@@ -8,7 +8,9 @@
  * main sheaf (its pointer in the per-CPU area, slot by slot like the
  * classic pair, so that the fast paths reach it with one load) and a spare
  * (s->cpu[cpu].spare, or NULL). The fast paths (slab_alloc_at, slub_free)
- * pop and push the main sheaf with interrupts off; the rest is here:
+ * pop and push the main sheaf in restartable sequences (kernel/restart.h;
+ * with interrupts off on an arch without them); the rest is here, with
+ * interrupts off:
  *
  *  - allocation, main empty: swap with the spare if it has objects; else
  *    give the empty main to the barn for a full sheaf; else refill main
@@ -68,9 +70,10 @@
  * has its word cleared. kmem_cache_check still reports an object held
  * twice in sheaves, or both in a sheaf and on a freelist.
  *
- * Locking: the sheaves of a CPU change only on that CPU with interrupts
- * off (or, for kmem_cache_destroy, on any CPU while no CPU uses the
- * cache). Lock order: slab_caches_lock -> node[nid].list_lock ->
+ * Locking: the sheaves of a CPU change only on that CPU, with interrupts
+ * off or in a fast path's restartable sequence, which an interrupt that
+ * changes them sends back to its start (or, for kmem_cache_destroy, on any
+ * CPU while no CPU uses the cache). Lock order: slab_caches_lock -> node[nid].list_lock ->
  * node[nid].barn.lock -> zone lock; a barn lock is taken with interrupts
  * off and nothing else is taken under it but for kmem_cache_check, which
  * holds the node locks. A CPU uses its memory node's barn only.
