@@ -39,6 +39,61 @@
 #include "kernel/compiler.h"
 #include <asm/restart.h>
 
+#if ARCH_HAS_RESTARTABLE
+/*
+ * restartable_pop(key, size_off, objs_off) - take the top word of a stack
+ * (size, capacity and a word array at byte offsets in it) whose pointer is
+ * this CPU's per-CPU word at 'key' (kernel/percpu.h), and lower its size:
+ * the word, or NULL (nothing done) when the stack is empty. Words on the
+ * stack are never NULL. restartable_pop_at(arr, idx, ...): the same for
+ * the stack arr[idx] points to (arr in plain memory).
+ */
+#define restartable_pop(key, size_off, objs_off)                                          \
+	restart_pop(ARCH_RESTART_PERCPU, arch_restart_percpu_base(), key, size_off, objs_off)
+#define restartable_pop_at(arr, idx, size_off, objs_off) \
+	restart_pop(ARCH_RESTART_ARRAY, arr, idx, size_off, objs_off)
+
+/*
+ * restartable_push(key, size_off, cap_off, objs_off, obj, word, val) - when
+ * the stack has room: store val at *word (a word of the caller's, such as
+ * one inside obj), put obj on top and raise the size; true. False, nothing
+ * stored, when the stack is full. restartable_push_at(arr, idx, ...): the
+ * same for the stack arr[idx] points to.
+ */
+#define restartable_push(key, size_off, cap_off, objs_off, obj, word, val)                 \
+	restart_push(ARCH_RESTART_PERCPU, arch_restart_percpu_base(), key, size_off, cap_off,  \
+		     objs_off, obj, word, val)
+#define restartable_push_at(arr, idx, size_off, cap_off, objs_off, obj, word, val)          \
+	restart_push(ARCH_RESTART_ARRAY, arr, idx, size_off, cap_off, objs_off, obj, word, val)
+
+/* The arch's asm (asm/restart.h) as a value; 'form' is its load and base constraint. */
+#define restart_pop(form, base, key, size_off, objs_off)                                  \
+	({                                                                                \
+		__label__ rp_empty, rp_done;                                              \
+		void *rp_x;                                                               \
+		arch_restart_pop_asm(form, base, key, size_off, objs_off, rp_x, rp_empty); \
+		if (!rp_x)	/* never: the stack holds no NULL (lets the caller's test go) */ \
+			__builtin_unreachable();                                          \
+		goto rp_done;                                                             \
+rp_empty:                                                                                 \
+		rp_x = NULL;                                                              \
+rp_done:                                                                                  \
+		rp_x;                                                                     \
+	})
+#define restart_push(form, base, key, size_off, cap_off, objs_off, obj, word, val)        \
+	({                                                                                \
+		__label__ rp_full, rp_done;                                               \
+		bool rp_ok = true;                                                        \
+		arch_restart_push_asm(form, base, key, size_off, cap_off, objs_off, obj, word, \
+				      val, rp_full);                                      \
+		goto rp_done;                                                             \
+rp_full:                                                                                  \
+		rp_ok = false;                                                            \
+rp_done:                                                                                  \
+		rp_ok;                                                                    \
+	})
+#endif
+
 /* One sequence: its first instruction and its commit (a store). */
 struct restart_entry {
 	uintptr_t start;
