@@ -24,7 +24,7 @@ void *memset(void *dst, int c, size_t n)
 
 void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
-	arch_memcpy_fwd(dst, src, n);
+	arch_memcpy(dst, src, n);
 	return dst;
 }
 

@@ -71,4 +71,7 @@ static inline __attribute__((always_inline)) void arch_memcpy_fwd(void *dst, con
 		*d++ = *s++;
 }
 
+/* arch_memcpy - n bytes from src to dst, which do not overlap: arch_memcpy_fwd. */
+#define arch_memcpy(dst, src, n)	arch_memcpy_fwd(dst, src, n)
+
 #endif
