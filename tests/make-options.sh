@@ -43,6 +43,15 @@ refuse mem-large "MEM=16G is out of range: Quarry boots with 8M to 8G" MEM=16G A
 refuse nodes-0 "NODES must be a NUMA node count from 1 to 8, not '0'" NODES=0
 refuse nodes-9 "NODES must be a NUMA node count from 1 to 8, not '9'" NODES=9
 refuse nodes-word "NODES must be a NUMA node count from 1 to 8, not 'two'" NODES=two ARCH=arm64
+refuse host-page-size "PAGE_SIZE must be 4K, 16K or 64K, not '32K'" -f tests/host/host.mk PAGE_SIZE=32K
+refuse host-page-size-shift "PAGE_SIZE=64K and PAGE_SHIFT=12 disagree" -f tests/host/host.mk PAGE_SIZE=64K \
+	PAGE_SHIFT=12
+# PAGE_SIZE names the host build's page size as it does the kernel's (it was once ignored)
+if make -n -f tests/host/host.mk PAGE_SIZE=64K 2>&1 | grep -q "build/host-64k/"; then
+	echo "PASS make-options-host-page-size-64k: 'make -f tests/host/host.mk PAGE_SIZE=64K' builds into build/host-64k"
+else
+	echo "FAIL make-options-host-page-size-64k: 'make -f tests/host/host.mk PAGE_SIZE=64K' does not build into build/host-64k"
+fi
 refuse host-nodes-0 "NODES must be a NUMA node count from 1 to 8, not '0'" -f tests/host/host.mk NODES=0
 refuse host-nodes-9 "NODES must be a NUMA node count from 1 to 8, not '9'" -f tests/host/host.mk NODES=9
 refuse nodes-small-mem "NODES=8 with MEM=32M: each node needs at least 8M, give MEM=64M or more" NODES=8 MEM=32M

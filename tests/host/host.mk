@@ -1,6 +1,7 @@
 # tests/host/host.mk - build and run the self-tests on the host under ASan and UBSan.
 #
-#   make -f tests/host/host.mk [PAGE_SHIFT=12|14|16] [ALLOC=slab|slub|slob|slob-seg] [MM_ONLY=1]
+#   make -f tests/host/host.mk [PAGE_SIZE=4K|16K|64K or PAGE_SHIFT=12|14|16]
+#        [ALLOC=slab|slub|slob|slob-seg] [MM_ONLY=1]
 #        build; add 'run' to build and run
 #   make -f tests/host/host.mk [PAGE_SHIFT=12|14|16] clean
 #   make -f tests/host/host.mk NODES=2 run
@@ -16,6 +17,22 @@
 # (SLAB_DEBUG, SLAB_IDX, SLAB_GROW_LOCKED: see mm/files.mk). Run from the top
 # of the tree.
 
+# PAGE_SIZE=4K|16K|64K (as the top-level Makefile names it) sets PAGE_SHIFT;
+# given both, they must agree.
+ifneq ($(PAGE_SIZE),)
+host_shift_4K := 12
+host_shift_16K := 14
+host_shift_64K := 16
+ifeq ($(host_shift_$(PAGE_SIZE)),)
+$(error PAGE_SIZE must be 4K, 16K or 64K, not '$(PAGE_SIZE)')
+endif
+ifneq ($(origin PAGE_SHIFT),undefined)
+ifneq ($(PAGE_SHIFT),$(host_shift_$(PAGE_SIZE)))
+$(error PAGE_SIZE=$(PAGE_SIZE) and PAGE_SHIFT=$(PAGE_SHIFT) disagree)
+endif
+endif
+PAGE_SHIFT := $(host_shift_$(PAGE_SIZE))
+endif
 PAGE_SHIFT ?= 12
 MM_ONLY ?=
 NODES ?=
