@@ -68,6 +68,31 @@
 			     : full);                                                     \
 	} while (0)
 
+/*
+ * arch_restart_test_pop - for the self-test of the restart itself: a pop of
+ * the stack *pp that reads the size, then unmasks IRQs inside the sequence
+ * (msr daifclr: a pending IRQ is taken right after it, so exactly there),
+ * and pops by the size it read. Called with IRQs masked and one pending;
+ * only a restart makes it see what the handler pushed.
+ */
+#define arch_restart_test_pop(pp, size_off, objs_off, out, empty)                          \
+	do {                                                                              \
+		unsigned long rp_sh, rp_n, rp_t;                                          \
+		__asm__ __volatile__ goto("1:\tldr %[sh], [%[k]]\n\t"                     \
+			     "ldr %[n], [%[sh], %[so]]\n\t"                               \
+			     "msr daifclr, #2\n\t"                                         \
+			     "subs %[n], %[n], #1\n\t"                                    \
+			     "b.lo %l[" #empty "]\n\t"                                    \
+			     "add %[t], %[sh], %[oo]\n\t"                                 \
+			     "ldr %[x], [%[t], %[n], lsl #3]\n"                           \
+			     "2:\tstr %[n], [%[sh], %[so]]\n\t" ARCH_RESTART_ENTRY        \
+			     : [sh] "=&r"(rp_sh), [n] "=&r"(rp_n), [t] "=&r"(rp_t),        \
+			       [x] "=&r"(out)                                             \
+			     : [k] "r"(pp), [so] "i"(size_off), [oo] "i"(objs_off)        \
+			     : "memory", "cc"                                             \
+			     : empty);                                                    \
+	} while (0)
+
 /* The base operand of the per-CPU form: this CPU's area. */
 #define arch_restart_percpu_base()	__my_cpu_base()
 

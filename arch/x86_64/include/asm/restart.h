@@ -61,6 +61,29 @@
 			     : full);                                                     \
 	} while (0)
 
+/*
+ * arch_restart_test_pop - for the self-test of the restart itself: a pop of
+ * the stack *pp that reads the size, then turns interrupts on inside the
+ * sequence (sti: a pending interrupt is taken after the next instruction,
+ * so exactly there), and pops by the size it read. Called with interrupts
+ * off and one pending; only a restart makes it see what the handler pushed.
+ */
+#define arch_restart_test_pop(pp, size_off, objs_off, out, empty)                          \
+	do {                                                                              \
+		unsigned long rp_sh, rp_n;                                                \
+		__asm__ __volatile__ goto("1:\tmov (%[k]), %[sh]\n\t"                     \
+			     "mov %c[so](%[sh]), %[n]\n\t"                                \
+			     "sti\n\tnop\n\t"                                             \
+			     "sub $1, %[n]\n\t"                                           \
+			     "jb %l[" #empty "]\n\t"                                      \
+			     "mov %c[oo](%[sh],%[n],8), %[x]\n"                           \
+			     "2:\tmov %[n], %c[so](%[sh])\n\t" ARCH_RESTART_ENTRY         \
+			     : [sh] "=&r"(rp_sh), [n] "=&r"(rp_n), [x] "=&r"(out)          \
+			     : [k] "r"(pp), [so] "i"(size_off), [oo] "i"(objs_off)        \
+			     : "memory", "cc"                                             \
+			     : empty);                                                    \
+	} while (0)
+
 /* The base operand of the per-CPU form: none (an unused immediate). */
 #define arch_restart_percpu_base()	0
 
