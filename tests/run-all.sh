@@ -382,6 +382,25 @@ if [ -n "$hard_slub" ]; then
 	done
 fi
 psuite_wait	# the host suites above, two at a time
+# The kernel's replay of a trace (lab/replay.h): one boot per arch tested (SLUB 4K,
+# the hackbench trace on 2 CPUs under -icount), and bad modules refused.
+# It and Debian's Linux below boot in the background from here on, beside each
+# other and the suites after them up to the bad build options (QEMU under
+# -icount is one host thread each); the trace converter both use is built first.
+if ! make --no-print-directory -s -f tools/trace/trace.mk ALLOC=slab PAGE_SHIFT=12 convert \
+	> build/test/convert-build.log 2>&1; then
+	tail -5 build/test/convert-build.log
+	echo "FAIL trace-converter: make -f tools/trace/trace.mk convert failed (see build/test/convert-build.log)" |
+		tee -a "$out"
+fi
+psuite "kernel trace replay: a recorded trace as the boot module, bad modules refused (tests/trace/kernel.sh)" \
+	env ARCHES="${arches[*]}" tests/trace/kernel.sh
+# A real Linux without a kernel build: Debian's own prebuilt x86_64 kernel (downloaded
+# once, headers installed) runs Quarry's benchmark module and the trace replay (about 90 s).
+if [[ " ${arches[*]} " == *" x86_64 "* ]]; then
+	psuite "Linux's allocators in Debian's prebuilt kernel: the module's rows, the trace replay's exact accounting (lab/linux/debian_test.sh)" \
+		lab/linux/debian_test.sh
+fi
 if [ -n "$hard_slub" ]; then
 	case " ${arches[*]} $want_pages " in *" x86_64 "*" 4K "*)
 		log=build/test/build-x86_64-4K-slub-nosheaves.log
@@ -409,22 +428,10 @@ suite "cache-line moves between CPUs, modelled: patterns, refusals, SLAB and SLU
 	tests/coherence/test.sh
 suite "trace tools: conversion, bad traces refused, host replay with exact accounting (tests/trace/test.sh)" \
 	tests/trace/test.sh
-# The kernel's replay of a trace (lab/replay.h): one boot per arch tested (SLUB 4K,
-# the hackbench trace on 2 CPUs under -icount), and bad modules refused.
-# It and Debian's Linux below boot in the background, beside each other and the
-# short suites after them (QEMU under -icount is one host thread each).
-psuite "kernel trace replay: a recorded trace as the boot module, bad modules refused (tests/trace/kernel.sh)" \
-	env ARCHES="${arches[*]}" tests/trace/kernel.sh
 # Linux's own allocators (make bench-linux, lab/linux/): nothing built or booted here,
 # a real boot's captured console parsed and the bad inputs refused, in seconds.
 suite "Linux's allocators: a captured boot's BENCH lines parse, bad inputs refused (lab/linux/test.sh)" \
 	lab/linux/test.sh
-# A real Linux without a kernel build: Debian's own prebuilt x86_64 kernel (downloaded
-# once, headers installed) runs Quarry's benchmark module and the trace replay (about 90 s).
-if [[ " ${arches[*]} " == *" x86_64 "* ]]; then
-	psuite "Linux's allocators in Debian's prebuilt kernel: the module's rows, the trace replay's exact accounting (lab/linux/debian_test.sh)" \
-		lab/linux/debian_test.sh
-fi
 suite "bench-scale smoke test (host half, 1 and 2 threads; lab/bench/scale_smoke.sh)" lab/bench/scale_smoke.sh
 suite "dependency step (scripts/deps.sh)" tests/deps-test.sh
 suite "bad build options refused by make" tests/make-options.sh
