@@ -61,12 +61,18 @@
  * same for the stack arr[idx] points to.
  */
 #define restartable_push(key, size_off, cap_off, objs_off, obj, word, val)                 \
-	restart_push(ARCH_RESTART_PERCPU, arch_restart_percpu_base(), key, size_off, cap_off,  \
+	restart_push(ARCH_RESTART_PUSH_PERCPU, arch_restart_percpu_base(), key, size_off, cap_off, \
 		     objs_off, obj, word, val)
 #define restartable_push_at(arr, idx, size_off, cap_off, objs_off, obj, word, val)          \
-	restart_push(ARCH_RESTART_ARRAY, arr, idx, size_off, cap_off, objs_off, obj, word, val)
+	restart_push(ARCH_RESTART_PUSH_ARRAY, arr, idx, size_off, cap_off, objs_off, obj, word, val)
 
-/* The arch's asm (asm/restart.h) as a value; 'form' is its load and base constraint. */
+/*
+ * The arch's asm (asm/restart.h) as a value; 'form' is its load, base
+ * constraint and (a pop's) middle. restartable_test_pop (the self-test's):
+ * a pop of the stack arr[0] in the unmasking form, interrupts off on entry.
+ */
+#define restartable_test_pop(arr, size_off, objs_off) \
+	restart_pop(ARCH_RESTART_UNMASKING, arr, 0UL, size_off, objs_off)
 #define restart_pop(form, base, key, size_off, objs_off)                                  \
 	({                                                                                \
 		__label__ rp_empty, rp_done;                                              \

@@ -87,9 +87,14 @@ SELFTEST(restart_tick_inside_a_sequence_resumes_at_its_start)
 	while (arch_cycles() - t0 < khz * 3000 / HZ)
 		cpu_relax();
 	/* Reads size 2, takes the tick inside (size 3), and must pop what the tick pushed. */
-	arch_restart_test_pop(&test_stack_ptr, offsetof(struct restart_test_stack, size),
-			      offsetof(struct restart_test_stack, objs), x, empty);
+	x = restartable_test_pop(&test_stack_ptr, offsetof(struct restart_test_stack, size),
+				 offsetof(struct restart_test_stack, objs));
 	arch_irq_restore(flags);
+	if (!x) {
+		timer_set_hook(NULL);
+		timer_wait_all_cpus(1);
+		return selftest_fail("the test stack read empty");
+	}
 	timer_set_hook(NULL);
 	ST_EXPECT(timer_wait_all_cpus(1) == 0, "some CPU stopped ticking");
 	ST_EXPECT(test_pushed, "the tick never ran its hook");
@@ -99,11 +104,6 @@ SELFTEST(restart_tick_inside_a_sequence_resumes_at_its_start)
 		  (unsigned long)((char *)x - test_words), test_stack.size);
 	ST_EXPECT(restart_count(cpu) > before, "no restart counted");
 	return 0;
-empty:
-	arch_irq_restore(flags);
-	timer_set_hook(NULL);
-	timer_wait_all_cpus(1);
-	return selftest_fail("the test stack read empty");
 }
 #endif
 

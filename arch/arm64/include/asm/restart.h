@@ -22,16 +22,30 @@
 #define ARCH_RESTART_ENTRY	".pushsection restart_table, \"a\"\n\t.balign 8\n\t" \
 				".quad 1b, 2b\n\t.popsection\n\t"
 
-/* The two loads of the stack's pointer, each with its base operand's constraint. */
-#define ARCH_RESTART_PERCPU	"ldr %[sh], [%[b], %[k]]", "r"
-#define ARCH_RESTART_ARRAY	"ldr %[sh], [%[b], %[k], lsl #3]", "r"
+/*
+ * The forms of a pop: the load of the stack's pointer, its base operand's
+ * constraint, and what runs between reading the size and using it (only
+ * the self-test's form has something there).
+ */
+#define ARCH_RESTART_PERCPU	"ldr %[sh], [%[b], %[k]]", "r", ""
+#define ARCH_RESTART_ARRAY	"ldr %[sh], [%[b], %[k], lsl #3]", "r", ""
+/* The push's forms: the same loads. */
+#define ARCH_RESTART_PUSH_PERCPU	"ldr %[sh], [%[b], %[k]]", "r"
+#define ARCH_RESTART_PUSH_ARRAY		"ldr %[sh], [%[b], %[k], lsl #3]", "r"
+/*
+ * ARCH_RESTART_UNMASKING - the self-test's pop (arr[idx] as the array form):
+ * IRQs unmasked right after the size is read (msr daifclr: a pending IRQ is
+ * taken right after it, so exactly there). Only a restart then makes the
+ * pop see what the handler pushed.
+ */
+#define ARCH_RESTART_UNMASKING	"ldr %[sh], [%[b], %[k], lsl #3]", "r", "msr daifclr, #2"
 
 /* Pop into out; to 'empty' when size is 0. */
-#define arch_restart_pop_asm(load, bcons, base, key, size_off, objs_off, out, empty)         \
+#define arch_restart_pop_asm(load, bcons, mid, base, key, size_off, objs_off, out, empty)    \
 	do {                                                                              \
 		unsigned long rp_sh, rp_n, rp_t;                                          \
 		__asm__ __volatile__ goto("1:\t" load "\n\t"                              \
-			     "ldr %[n], [%[sh], %[so]]\n\t"                               \
+			     "ldr %[n], [%[sh], %[so]]\n\t" mid "\n\t"                    \
 			     "subs %[n], %[n], #1\n\t"                                    \
 			     "b.lo %l[" #empty "]\n\t"                                    \
 			     "add %[t], %[sh], %[oo]\n\t"                                 \
@@ -66,31 +80,6 @@
 			       [so] "i"(size_off), [co] "i"(cap_off), [oo] "i"(objs_off)  \
 			     : "memory", "cc"                                             \
 			     : full);                                                     \
-	} while (0)
-
-/*
- * arch_restart_test_pop - for the self-test of the restart itself: a pop of
- * the stack *pp that reads the size, then unmasks IRQs inside the sequence
- * (msr daifclr: a pending IRQ is taken right after it, so exactly there),
- * and pops by the size it read. Called with IRQs masked and one pending;
- * only a restart makes it see what the handler pushed.
- */
-#define arch_restart_test_pop(pp, size_off, objs_off, out, empty)                          \
-	do {                                                                              \
-		unsigned long rp_sh, rp_n, rp_t;                                          \
-		__asm__ __volatile__ goto("1:\tldr %[sh], [%[k]]\n\t"                     \
-			     "ldr %[n], [%[sh], %[so]]\n\t"                               \
-			     "msr daifclr, #2\n\t"                                         \
-			     "subs %[n], %[n], #1\n\t"                                    \
-			     "b.lo %l[" #empty "]\n\t"                                    \
-			     "add %[t], %[sh], %[oo]\n\t"                                 \
-			     "ldr %[x], [%[t], %[n], lsl #3]\n"                           \
-			     "2:\tstr %[n], [%[sh], %[so]]\n\t" ARCH_RESTART_ENTRY        \
-			     : [sh] "=&r"(rp_sh), [n] "=&r"(rp_n), [t] "=&r"(rp_t),        \
-			       [x] "=&r"(out)                                             \
-			     : [k] "r"(pp), [so] "i"(size_off), [oo] "i"(objs_off)        \
-			     : "memory", "cc"                                             \
-			     : empty);                                                    \
 	} while (0)
 
 /* The base operand of the per-CPU form: this CPU's area. */

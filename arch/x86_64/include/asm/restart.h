@@ -19,16 +19,30 @@
 #define ARCH_RESTART_ENTRY	".pushsection restart_table, \"a\"\n\t.balign 8\n\t" \
 				".quad 1b, 2b\n\t.popsection\n\t"
 
-/* The two loads of the stack's pointer, each with its base operand's constraint. */
-#define ARCH_RESTART_PERCPU	"mov %%gs:(%[k]), %[sh]", "i"
-#define ARCH_RESTART_ARRAY	"mov (%[b],%[k],8), %[sh]", "r"
+/*
+ * The forms of a pop: the load of the stack's pointer, its base operand's
+ * constraint, and what runs between reading the size and using it (only
+ * the self-test's form has something there).
+ */
+#define ARCH_RESTART_PERCPU	"mov %%gs:(%[k]), %[sh]", "i", ""
+#define ARCH_RESTART_ARRAY	"mov (%[b],%[k],8), %[sh]", "r", ""
+/* The push's forms: the same loads. */
+#define ARCH_RESTART_PUSH_PERCPU	"mov %%gs:(%[k]), %[sh]", "i"
+#define ARCH_RESTART_PUSH_ARRAY		"mov (%[b],%[k],8), %[sh]", "r"
+/*
+ * ARCH_RESTART_UNMASKING - the self-test's pop (arr[idx] as the array form):
+ * interrupts turned on right after the size is read (sti: a pending
+ * interrupt is taken after the next instruction, so exactly there). Only a
+ * restart then makes the pop see what the handler pushed.
+ */
+#define ARCH_RESTART_UNMASKING	"mov (%[b],%[k],8), %[sh]", "r", "sti\n\tnop"
 
 /* Pop into out (%rax, where a function returns it); to 'empty' when size is 0. */
-#define arch_restart_pop_asm(load, bcons, base, key, size_off, objs_off, out, empty)         \
+#define arch_restart_pop_asm(load, bcons, mid, base, key, size_off, objs_off, out, empty)    \
 	do {                                                                              \
 		unsigned long rp_sh, rp_n;                                                \
 		__asm__ __volatile__ goto("1:\t" load "\n\t"                              \
-			     "mov %c[so](%[sh]), %[n]\n\t"                                \
+			     "mov %c[so](%[sh]), %[n]\n\t" mid "\n\t"                     \
 			     "sub $1, %[n]\n\t"                                           \
 			     "jb %l[" #empty "]\n\t"                                      \
 			     "mov %c[oo](%[sh],%[n],8), %[x]\n"                           \
@@ -59,29 +73,6 @@
 			       [oo] "i"(objs_off)                                         \
 			     : "memory", "cc"                                             \
 			     : full);                                                     \
-	} while (0)
-
-/*
- * arch_restart_test_pop - for the self-test of the restart itself: a pop of
- * the stack *pp that reads the size, then turns interrupts on inside the
- * sequence (sti: a pending interrupt is taken after the next instruction,
- * so exactly there), and pops by the size it read. Called with interrupts
- * off and one pending; only a restart makes it see what the handler pushed.
- */
-#define arch_restart_test_pop(pp, size_off, objs_off, out, empty)                          \
-	do {                                                                              \
-		unsigned long rp_sh, rp_n;                                                \
-		__asm__ __volatile__ goto("1:\tmov (%[k]), %[sh]\n\t"                     \
-			     "mov %c[so](%[sh]), %[n]\n\t"                                \
-			     "sti\n\tnop\n\t"                                             \
-			     "sub $1, %[n]\n\t"                                           \
-			     "jb %l[" #empty "]\n\t"                                      \
-			     "mov %c[oo](%[sh],%[n],8), %[x]\n"                           \
-			     "2:\tmov %[n], %c[so](%[sh])\n\t" ARCH_RESTART_ENTRY         \
-			     : [sh] "=&r"(rp_sh), [n] "=&r"(rp_n), [x] "=&r"(out)          \
-			     : [k] "r"(pp), [so] "i"(size_off), [oo] "i"(objs_off)        \
-			     : "memory", "cc"                                             \
-			     : empty);                                                    \
 	} while (0)
 
 /* The base operand of the per-CPU form: none (an unused immediate). */
