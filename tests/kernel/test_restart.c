@@ -3,9 +3,9 @@
  * (kernel/restart.h): the table's entries and the fixup's arithmetic; a
  * sequence that turns interrupts on inside itself with a tick pending, so
  * that the tick lands there for certain, and must resume from its start
- * to see what the tick pushed; and an allocator's fast paths cut in on by
- * ticks allocating from the same caches, with interrupts on: every object
- * stays the one holder's.
+ * to see what the tick pushed. The allocators' fast paths cut in on by
+ * ticks allocating from the same caches are smp_alloc_in_timer_interrupt_and_normal_code's
+ * (tests/kernel/test_smp.c), which reports the restarts it saw.
  */
 #include "kernel/arch.h"
 #include "kernel/percpu.h"
@@ -13,9 +13,6 @@
 #include "kernel/restart.h"
 #include "kernel/selftest.h"
 #include "kernel/timer.h"
-#ifndef CONFIG_ALLOC_NONE
-#include "mm/slab.h"
-#endif
 #include <asm/irqflags.h>
 #include <asm/processor.h>
 
@@ -107,104 +104,3 @@ SELFTEST(restart_tick_inside_a_sequence_resumes_at_its_start)
 }
 #endif
 
-#ifndef CONFIG_ALLOC_NONE
-#define RESTART_OBJ	64	/* one kmalloc class, and the test cache's size */
-#define RESTART_HOOK	8	/* objects the tick takes and gives back, each cache */
-
-static struct kmem_cache *restart_cache;
-static unsigned long hook_runs, hook_bad, hook_failed;
-static unsigned int restart_cpu;	/* the CPU the test runs on: the tick allocates there */
-
-/* The object's first two words say who holds it (normal code: even tags; the tick: odd). */
-static void stamp(unsigned long *p, unsigned long who)
-{
-	p[0] = who;
-	p[1] = ~who;
-}
-
-static bool stamped(const unsigned long *p, unsigned long who)
-{
-	return p[0] == who && p[1] == ~who;
-}
-
-/* The tick: take objects of both caches, stamp them, check the stamps, give them back. */
-static void restart_hook(unsigned int cpu)
-{
-	unsigned long *k[RESTART_HOOK], *c[RESTART_HOOK];
-	unsigned long who = hook_runs << 1 | 1;
-
-	if (cpu != restart_cpu)
-		return;
-	for (unsigned int i = 0; i < RESTART_HOOK; i++) {
-		k[i] = kmalloc(RESTART_OBJ);
-		c[i] = kmem_cache_alloc(restart_cache);
-		if (!k[i] || !c[i]) {
-			hook_failed++;
-			kfree(k[i]);
-			if (c[i])
-				kmem_cache_free(restart_cache, c[i]);
-			k[i] = c[i] = NULL;
-			continue;
-		}
-		stamp(k[i], who);
-		stamp(c[i], who);
-	}
-	for (unsigned int i = 0; i < RESTART_HOOK; i++) {
-		if (!k[i])
-			continue;
-		hook_bad += !stamped(k[i], who) + !stamped(c[i], who);
-		kfree(k[i]);
-		kmem_cache_free(restart_cache, c[i]);
-	}
-	hook_runs++;
-}
-
-SELFTEST(restart_fast_paths_cut_in_on_by_the_tick)
-{
-	unsigned int n, cpu = smp_processor_id();
-	unsigned long before, ops = 0, bad = 0, failed = 0, runs;	/* restarts: reported only */
-	uint64_t khz = arch_cycles_khz(), until;
-
-	restart_table_entries(&n);
-	restart_cache = kmem_cache_create("restart-test", RESTART_OBJ, 8, 0, NULL);
-	ST_EXPECT(restart_cache, "kmem_cache_create failed");
-	ST_EXPECT(!arch_irqs_disabled(), "the self-tests run with interrupts off");
-	hook_runs = hook_bad = hook_failed = 0;
-	restart_cpu = cpu;
-	before = restart_count(cpu);
-	until = khz ? arch_cycles() + khz * 5000 : UINT64_MAX;
-	timer_set_hook(restart_hook);
-	/* Until the tick has run 5 times (5 s bound it). */
-	while (READ_ONCE(hook_runs) < 5) {
-		unsigned long *a = kmalloc(RESTART_OBJ), *b = kmem_cache_alloc(restart_cache);
-
-		if (!a || !b) {
-			failed++;
-		} else {
-			stamp(a, ops << 1);
-			stamp(b, ops << 1);
-			bad += !stamped(a, ops << 1) + !stamped(b, ops << 1);
-		}
-		kfree(a);
-		if (b)
-			kmem_cache_free(restart_cache, b);
-		ops++;
-		if (arch_cycles() > until)
-			break;
-	}
-	timer_set_hook(NULL);
-	ST_EXPECT(timer_wait_all_cpus(1) == 0, "some CPU stopped ticking");
-	runs = READ_ONCE(hook_runs);
-	printk("  %lu pairs in normal code, %lu ticks allocating, %lu restarts, %u sequences\n",
-	       ops, runs, restart_count(cpu) - before, n);
-	ST_EXPECT(!bad && !hook_bad, "%lu objects held twice in normal code, %lu in the tick", bad,
-		  hook_bad);
-	ST_EXPECT(!failed && !hook_failed, "%lu + %lu allocations failed", failed, hook_failed);
-	ST_EXPECT(runs >= 5, "the tick allocated only %lu times", runs);
-	kmem_cache_drain_local(restart_cache);
-	ST_EXPECT(kmem_cache_check(restart_cache) == 0, "kmem_cache_check failed");
-	ST_EXPECT(kmem_cache_destroy(restart_cache) == 0,
-		  "the test cache still had objects allocated: some were lost");
-	return 0;
-}
-#endif

@@ -18,6 +18,7 @@
 #include "kernel/arch.h"
 #include "kernel/atomic.h"
 #include "kernel/percpu.h"
+#include "kernel/restart.h"
 #include "kernel/printk.h"
 #include "kernel/selftest.h"
 #include "kernel/smp.h"
@@ -579,6 +580,7 @@ static void irq_alloc_cleanup(void *arg)
 SELFTEST(smp_alloc_in_timer_interrupt_and_normal_code)
 {
 	struct irq_alloc_result res = { 0 };
+	unsigned long restarts_before[NR_CPUS], restarts;
 	unsigned int cpu;
 
 #ifndef CONFIG_ALLOC_NONE
@@ -591,13 +593,18 @@ SELFTEST(smp_alloc_in_timer_interrupt_and_normal_code)
 		memset(r, 0, sizeof(*r));
 		r->rnd = 0x2545f4914f6cdd1dULL * (cpu + 7);
 	}
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		restarts_before[cpu] = restart_count(cpu);
 	timer_set_hook(irq_alloc_hook);
 	on_each_cpu_wait(irq_alloc_fn, &res);
 	timer_set_hook(NULL);
 	ST_EXPECT(timer_wait_all_cpus(2) == 0, "some CPU stopped ticking");
 	on_each_cpu_wait(irq_alloc_cleanup, &res);
-	printk("  %lu allocations in normal code, %lu in the timer interrupt, %u CPUs\n",
-	       res.ops, res.hook_ops, num_online_cpus());
+	for (cpu = 0, restarts = 0; cpu < NR_CPUS; cpu++)
+		restarts += restart_count(cpu) - restarts_before[cpu];
+	printk("  %lu allocations in normal code, %lu in the timer interrupt, %u CPUs, "
+	       "%lu fast paths restarted (kernel/restart.h)\n", res.ops, res.hook_ops,
+	       num_online_cpus(), restarts);
 	ST_EXPECT(!res.bad && !res.hook_bad,
 		  "%lu objects corrupted in normal code, %lu in the interrupt", res.bad,
 		  res.hook_bad);
