@@ -218,6 +218,22 @@ if [ -f $REAL ]; then
 		else
 			fail "the counting replay (slub 4K, SLAB_STATS=1) did not build or run (see $T/build.log)"
 		fi
+		# make replay keeps Linux's results of the same trace (their trace.sha256 the
+		# trace's) and drops those of another trace.
+		K=$T/keep
+		rm -rf "$K"
+		mkdir -p "$K/linux-x86_64" "$K/linux-arm64-smp"
+		sha256sum < "$T/sample.qtr" | cut -d' ' -f1 > "$K/linux-x86_64/trace.sha256"
+		echo 0000 > "$K/linux-arm64-smp/trace.sha256"
+		touch "$K/linux-x86_64/linux61-slub-4K.summary"
+		if OUT=$K PASSES=1 tools/trace/replay.sh "$T/sample.qtr" slub 4K > "$K/out" 2>&1 &&
+			[ -f "$K/linux-x86_64/linux61-slub-4K.summary" ] && [ ! -e "$K/linux-arm64-smp" ] &&
+			grep -qF "replay: kept $K/linux-x86_64: Linux's replay of this same trace" "$K/out"; then
+			pass "make replay kept Linux's results of the same trace, dropped another trace's"
+		else
+			tail -3 "$K/out"
+			fail "make replay: Linux's results of the same trace not kept, or another trace's kept"
+		fi
 		# The report's host-against-kernel check (report_replay.py) on a host run posing as
 		# the kernel's one-CPU run: identical passes; one sample off, or another Slab: at the
 		# start, is a DIFFER naming it, and the report fails.

@@ -22,6 +22,7 @@
 # Output in OUT: trace.qtr (the converted trace), per run <alloc>-<page>.csv
 # (memory samples), .summary (figures), .log (the allocator's console),
 # report.md with the tables, memory.png (matplotlib, where it imports).
+# Linux's results of an earlier LINUX=1 run of the same trace are kept.
 # Exit status 1 if the trace is refused or a run's accounting is not exact
 # or an allocation failed.
 set -uo pipefail
@@ -106,7 +107,19 @@ for r in "${runs[@]}"; do
 done
 $BIN/replay-"$tag" --dump "$OUT/trace.qtr" | sed -n '1,4p' > "$OUT/trace-facts.txt"
 rm -rf "$OUT"/kernel-*
-rm -rf "$OUT"/linux-*
+# Linux's results (OUT/linux-*, from LINUX=1) stay when they replayed this
+# very trace (the sum lreplay.sh left beside them): Linux does not change
+# with Quarry's code, and they are slow to make. LINUX=1 makes them anew.
+trace_sum=$(sha256sum < "$OUT/trace.qtr" | cut -d' ' -f1)
+for d in "$OUT"/linux-*/; do
+	[ -d "$d" ] || continue
+	d=${d%/}
+	if [ "${LINUX:-}" != 1 ] && [ "$(cat "$d/trace.sha256" 2>/dev/null)" = "$trace_sum" ]; then
+		echo "replay: kept $d: Linux's replay of this same trace (LINUX=1 replays it again)"
+	else
+		rm -rf "$d"
+	fi
+done
 if [ -n "$ARCHS" ]; then
 	echo "replay: the kernel half: $ARCHS"
 	tools/trace/kreplay.sh "$OUT/trace.qtr" "$OUT" "$ARCHS" "$ALLOCS" "$PAGES_LIST" || status=1
