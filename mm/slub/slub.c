@@ -144,12 +144,17 @@ static __always_inline struct page *slab_make(struct kmem_cache *s, struct kmem_
  * caches get guards and poison, ctor caches constructed objects. Its
  * pages come from the running CPU's node, or the nearest node the page
  * allocator falls back to; the slab is its pages' node's (slub_slab_nid).
- * Returns NULL when no block of s's order is free (the caller may then
- * take slub_new_min_slab). Interrupts on or off, no lock held.
+ * When no block of s's order is free, the other caches' barns give back
+ * what they hold (slub_barns_trim) and the page allocator is asked again.
+ * Returns NULL when still none is (the caller may then take
+ * slub_new_min_slab). Interrupts on or off, no lock held.
  */
 struct page *slub_new_slab(struct kmem_cache *s, unsigned int taken)
 {
 	struct page *page = alloc_pages(s->order);
+
+	if (!page && slub_barns_trim(s))
+		page = alloc_pages(s->order);
 
 	if (!page) {
 		stat(s, new_failed, 1);
@@ -171,6 +176,8 @@ struct page *slub_new_slab_node(struct kmem_cache *s, unsigned int nid)
 		return slub_new_slab(s, 0);
 	ASSERT(nid < MAX_NUMNODES);
 	page = alloc_pages_node(nid, s->order);
+	if (!page && slub_barns_trim(s))
+		page = alloc_pages_node(nid, s->order);
 	if (!page) {
 		stat(s, new_failed, 1);
 		return NULL;

@@ -218,12 +218,17 @@
 /*
  * Sheaves (mm/slub/slub_sheaf.c): a sheaf is an array of up to SLUB_SHEAF_MAX
  * object pointers, SLUB_SHEAF_BYTES from the slub_sheaf cache; a barn keeps
- * up to max_full full ones (SLUB_BARN_MAX, fewer for large objects: at most
- * SLUB_BARN_BYTES of objects) and SLUB_BARN_MAX empty ones.
+ * up to max_full full ones (its base size: SLUB_BARN_MAX, fewer for large
+ * objects: at most SLUB_BARN_BYTES of objects; more while the cache swings,
+ * up to SLUB_BARN_GROW_MAX holding SLUB_BARN_GROW_BYTES of objects and
+ * sheaves) and SLUB_BARN_MAX empty ones.
  */
 #define SLUB_SHEAF_BYTES	512
 #define SLUB_BARN_MAX		10
 #define SLUB_BARN_BYTES		(512UL << 10)
+#define SLUB_BARN_GROW_MAX	64
+#define SLUB_BARN_GROW_BYTES	(2UL << 20)
+_Static_assert(SLUB_BARN_GROW_MAX >= SLUB_BARN_MAX, "a barn grows from its base size");
 
 /* page->counters: bits 0-31 inuse, 32-62 objects, 63 frozen. */
 #define SLUB_FROZEN		(1UL << 63)
@@ -300,11 +305,19 @@ struct slub_barn {
 	struct slub_sheaf *full;	/* full sheaves, linked by next */
 	struct slub_sheaf *empty;	/* empty sheaves */
 	unsigned int nr_full;		/* at most max_full */
-	unsigned int max_full;		/* 2..SLUB_BARN_MAX: see SLUB_BARN_BYTES */
+	unsigned int max_full;		/* its base size (2..SLUB_BARN_MAX, see
+					   SLUB_BARN_BYTES) up to SLUB_BARN_GROW_MAX */
 	unsigned int nr_empty;		/* at most SLUB_BARN_MAX */
 	unsigned int touched;		/* a sheaf came or went since the last reap */
 	unsigned int reap_visits;	/* reap passes since the barn was last reaped */
+	unsigned int swing;		/* BARN_*: what its CPUs did since it grew or was
+					   emptied (read and set without the lock) */
 };
+
+/* slub_barn.swing: a flush, then a refill from the slabs: the cache swings. */
+#define BARN_CALM	0	/* no flush since the barn grew or was emptied */
+#define BARN_FLUSHED	1	/* a full sheaf was flushed to the slabs */
+#define BARN_SWINGS	2	/* ... and a sheaf was refilled from the slabs after it */
 
 /*
  * A memory node's part of a cache (s->node[nid]): the slabs whose head page
@@ -357,6 +370,8 @@ struct kmem_cache_stats {
 	unsigned long barn_get;		/* full sheaves taken from the barn (an empty given) */
 	unsigned long barn_put;		/* full sheaves given to the barn (an empty taken) */
 	unsigned long sheaf_flushes;	/* sheaves freed back to the slabs, whole */
+	unsigned long barn_grown;	/* a barn's max_full raised (the cache swings) */
+	unsigned long barn_trimmed;	/* grown barns given back for a slab's pages */
 	unsigned long sheaf_made;	/* sheaves allocated from slub_sheaf */
 	unsigned long page_cmpxchgs;	/* page (freelist, counters) cmpxchg_doubles tried: the
 					   locked, all-CPU kind (slub_page_cmpxchg) */
@@ -1040,6 +1055,7 @@ void slub_sheaf_setup(struct kmem_cache *s);
 void slub_sheaves_init(void);
 void slub_sheaves_release_cpu(struct kmem_cache *s, unsigned int cpu);
 void slub_barn_flush(struct kmem_cache *s);
+bool slub_barns_trim(struct kmem_cache *except);
 bool slub_sheaves_reap(struct kmem_cache *s);
 unsigned long slub_sheaved(struct kmem_cache *s, unsigned int nid, unsigned long *in_barn);
 

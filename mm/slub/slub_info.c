@@ -136,14 +136,16 @@ void kmem_cache_stats_own(struct kmem_cache *s, char *buf, size_t len)
 	snprintf(buf, len, "alloc fast %lu slow %lu retry %u; free fast %lu slow %lu retry %u"
 		 " frozen %lu; page retries %lu; refill %lu cpu-partial %lu/%lu node %lu"
 		 " failed %lu min-order %lu; flush %lu unfreeze %lu discard %lu; sheaf alloc %lu"
-		 " free %lu swap %lu refill %lu barn get %lu put %lu flush %lu made %lu; page"
+		 " free %lu swap %lu refill %lu barn get %lu put %lu grow %lu trim %lu flush %lu"
+		 " made %lu; page"
 		 " cmpxchg %lu; locks node %lu barn %lu; remote free %lu node-alloc %lu"
 		 " fallback %lu",
 		 t->alloc_fast, t->alloc_slow, t->alloc_retries, t->free_fast, t->free_slow,
 		 t->free_retries, t->free_frozen, t->page_retries, t->refill_remote,
 		 t->cpu_partial_alloc, t->cpu_partial_free, t->node_alloc, t->new_failed,
 		 t->new_min, t->flushes, t->unfrozen, t->discarded, t->alloc_sheaf, t->free_sheaf,
-		 t->sheaf_swaps, t->sheaf_refills, t->barn_get, t->barn_put, t->sheaf_flushes,
+		 t->sheaf_swaps, t->sheaf_refills, t->barn_get, t->barn_put, t->barn_grown,
+		 t->barn_trimmed, t->sheaf_flushes,
 		 t->sheaf_made, t->page_cmpxchgs, t->node_locks, t->barn_locks, t->free_remote,
 		 t->alloc_node, t->alloc_fallback);
 #if SPIN_LOCK_STATS
@@ -187,7 +189,7 @@ static unsigned int check_nfrozen;
 	} while (0)
 
 /* Objects in sheaves, sorted (check_sheaves), for walk_chain to look up. */
-#define CHECK_MAX_SHEAVED	((2 * NR_CPUS + 2 * SLUB_BARN_MAX) * SLUB_SHEAF_MAX)
+#define CHECK_MAX_SHEAVED	((2 * NR_CPUS + SLUB_BARN_GROW_MAX + SLUB_BARN_MAX) * SLUB_SHEAF_MAX)
 static void *check_sheaved[CHECK_MAX_SHEAVED];
 static unsigned long check_nsheaved;
 

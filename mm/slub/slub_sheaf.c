@@ -27,10 +27,21 @@
  *    page freelist, one cmpxchg per run).
  *  - the barn (one per node and cache: the CPUs whose memory node it is
  *    share it; slub_local_node) keeps up to
- *    max_full full (SLUB_BARN_MAX, fewer when that would hold more than
- *    SLUB_BARN_BYTES of objects, at least 2) and SLUB_BARN_MAX empty
- *    sheaves on two lists, under
- *    its own lock; more empty ones go back to slub_sheaf.
+ *    max_full full (at rest SLUB_BARN_MAX, fewer when that would hold
+ *    more than SLUB_BARN_BYTES of objects, at least 2) and SLUB_BARN_MAX
+ *    empty sheaves on two lists, under its own lock; more empty ones go
+ *    back to slub_sheaf.
+ *  - a barn that swings grows (barn_grow): when a full sheaf would be
+ *    flushed and, since the barn's last flush, its CPUs refilled a sheaf
+ *    from the slabs (slub_barn.swing), what the flush frees would only be
+ *    refilled again (a producer freeing in bursts what a consumer
+ *    allocates in bursts), so max_full doubles instead (a cache that only
+ *    fills up, then empties, never grows its barn), up to SLUB_BARN_GROW_MAX sheaves holding
+ *    SLUB_BARN_GROW_BYTES of objects and sheaves, while the node has free
+ *    pages to spare. It goes back to its rest size whenever the barn is
+ *    emptied: by the reap when idle,
+ *    by kmem_cache_shrink, and by slub_barns_trim when a slab of another
+ *    cache finds no pages.
  *
  * Frees of objects of the freeing CPU's memory node, from any CPU, go to
  * the freeing CPU's sheaf; on a machine of several memory nodes
@@ -79,7 +90,9 @@
  * holds the node locks. A CPU uses its memory node's barn only.
  * Departures from Linux: no kfree_rcu sheaf, no
  * prefilled sheaves API; sheaves for every cache without debugging (not
- * by a caller's request); the reap releases idle CPUs' sheaves.
+ * by a caller's request); the reap releases idle CPUs' sheaves; barns
+ * grow while their cache swings and give back all they hold when a slab
+ * finds no pages (Linux's barns have a fixed size).
  */
 #include "mm/slab_impl.h"
 #include "kernel/printk.h"
@@ -93,6 +106,25 @@ struct kmem_cache *slub_sheaf_cache;
 static struct slub_sheaf **main_of(struct kmem_cache *s, unsigned int cpu)
 {
 	return &per_cpu_ptr(slub_sheaf, cpu)->main[s->slot];
+}
+
+/* A barn's max_full at rest: 0 without sheaves. */
+static unsigned int barn_base_full(const struct kmem_cache *s)
+{
+	if (!s->sheaf_capacity)
+		return 0;
+	return (unsigned int)MAX(2UL, MIN((unsigned long)SLUB_BARN_MAX,
+		SLUB_BARN_BYTES / ((unsigned long)s->sheaf_capacity * s->size)));
+}
+
+/* The most a barn's max_full grows to (the sheaves count: they outweigh tiny objects). */
+static unsigned int barn_grow_full(const struct kmem_cache *s)
+{
+	unsigned long n = SLUB_BARN_GROW_BYTES /
+			  ((unsigned long)s->sheaf_capacity * s->size + SLUB_SHEAF_BYTES);
+
+	return (unsigned int)MAX((unsigned long)barn_base_full(s),
+				 MIN(n, (unsigned long)SLUB_BARN_GROW_MAX));
 }
 
 /*
@@ -113,10 +145,8 @@ void slub_sheaf_setup(struct kmem_cache *s)
 	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {
 		struct slub_barn *b = &s->node[nid].barn;
 
-		b->max_full = 0;
-		if (s->sheaf_capacity)
-			b->max_full = (unsigned int)MAX(2UL, MIN((unsigned long)SLUB_BARN_MAX,
-				SLUB_BARN_BYTES / ((unsigned long)s->sheaf_capacity * s->size)));
+		b->max_full = barn_base_full(s);
+		b->swing = BARN_CALM;
 		spin_lock_init(&b->lock);
 	}
 	slub_nodes_check();
@@ -262,6 +292,39 @@ static struct slub_sheaf *barn_put_full(struct kmem_cache *s, struct slub_sheaf 
 }
 
 /*
+ * The CPU's node's barn is full and a full sheaf would be flushed: if the
+ * cache swings (its CPUs refilled a sheaf from the slabs after the barn's
+ * last flush: what is flushed now would be refilled again), double the
+ * barn's max_full, up to barn_grow_full, while the node has memory to spare
+ * (free pages at least 16 times what the growth may hold). True if it grew:
+ * the caller tries barn_put_full again. Interrupts off.
+ */
+static bool barn_grow(struct kmem_cache *s)
+{
+	struct slub_barn *b = &slub_local_node(s)->barn;
+	unsigned long want;
+	bool grown = false;
+
+	unsigned int grow_full = barn_grow_full(s);
+
+	if (READ_ONCE(b->swing) != BARN_SWINGS || READ_ONCE(b->max_full) >= grow_full)
+		return false;
+	want = (unsigned long)b->max_full * s->sheaf_capacity * s->size >> PAGE_SHIFT;
+	if (nr_free_pages_node(slub_local_nid()) < 16 * want)
+		return false;
+	spin_lock(&b->lock);
+	stat(s, barn_locks, 1);
+	if (b->max_full < grow_full) {
+		b->max_full = MIN(grow_full, 2 * b->max_full);
+		grown = true;
+	}
+	b->swing = BARN_CALM;
+	spin_unlock(&b->lock);
+	stat(s, barn_grown, grown);
+	return grown;
+}
+
+/*
  * A CPU's first refill: a quarter of the capacity, so that one use of a
  * cache costs little, rounded up to whole slabs (by division: a slab's
  * object count is seldom a power of two) where a slab holds no more than a
@@ -311,6 +374,8 @@ void *slub_sheaf_alloc_slow(struct kmem_cache *s, unsigned long flags)
 	} else {
 		slub_refill_sheaf(s, sh, p->sheaf_warm ? sh->capacity : cold_refill(s));
 		p->sheaf_warm = true;
+		if (READ_ONCE(slub_local_node(s)->barn.swing) == BARN_FLUSHED)
+			WRITE_ONCE(slub_local_node(s)->barn.swing, BARN_SWINGS);
 	}
 	if (sh->size)
 		x = sh->objects[--sh->size];
@@ -370,11 +435,13 @@ void slub_sheaf_free_slow(void *x, struct kmem_cache *s, const char *fn, bool on
 			p->spare = sh;
 			*main_of(s, smp_processor_id()) = empty;
 			stat(s, sheaf_swaps, 1);
-		} else if ((empty = barn_put_full(s, sh)) != NULL) {
+		} else if ((empty = barn_put_full(s, sh)) != NULL ||
+			   (barn_grow(s) && (empty = barn_put_full(s, sh)) != NULL)) {
 			*main_of(s, smp_processor_id()) = empty;
 			stat(s, barn_put, 1);
 		} else {
 			sheaf_flush(s, sh);
+			WRITE_ONCE(slub_local_node(s)->barn.swing, BARN_FLUSHED);
 		}
 		sh = slub_this_main(s);
 	}
@@ -415,14 +482,17 @@ void slub_sheaves_release_cpu(struct kmem_cache *s, unsigned int cpu)
 	arch_irq_restore(flags);
 }
 
-/* Take both of the barn's lists, leaving it empty. Its lock held. */
-static void barn_detach(struct slub_barn *b, struct slub_sheaf **full, struct slub_sheaf **empty)
+/* Take both of the barn's lists, leaving it empty and at its base size. Its lock held. */
+static void barn_detach(struct kmem_cache *s, struct slub_barn *b, struct slub_sheaf **full,
+			struct slub_sheaf **empty)
 {
 	assert_spin_locked(&b->lock);
 	*full = b->full;
 	*empty = b->empty;
 	b->full = b->empty = NULL;
 	b->nr_full = b->nr_empty = 0;
+	b->max_full = barn_base_full(s);
+	b->swing = BARN_CALM;
 }
 
 /* Free the objects of the sheaves on 'full' and every sheaf on both lists. Interrupts off. */
@@ -463,11 +533,53 @@ void slub_barn_flush(struct kmem_cache *s)
 			continue;
 		spin_lock(&b->lock);
 		stat(s, barn_locks, 1);
-		barn_detach(b, &full, &empty);
+		barn_detach(s, b, &full, &empty);
 		spin_unlock(&b->lock);
 		barn_release(s, full, empty);
 	}
 	arch_irq_restore(flags);
+}
+
+/*
+ * slub_barns_trim - a slab of 'except' found no pages: every other cache's
+ * barns give back what they hold (the objects of their full sheaves to the
+ * slabs, whose emptied slabs go to the page allocator as slub_node_spare
+ * says; the sheaves to slub_sheaf) and go back to their base size. True if
+ * anything was given back; false, with nothing done, when slab_caches_lock
+ * is held (perhaps by the code this interrupt cut in on). Interrupts on or
+ * off, no lock held.
+ */
+bool slub_barns_trim(struct kmem_cache *except)
+{
+	unsigned long flags = arch_irq_save();
+	struct slub_sheaf *full, *empty;
+	struct kmem_cache *s;
+	bool worked = false;
+
+	if (!spin_trylock(&slab_caches_lock)) {
+		arch_irq_restore(flags);
+		return false;
+	}
+	list_for_each_entry(s, &slab_caches, list) {
+		if (s == except || !s->sheaf_capacity)
+			continue;
+		for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {
+			struct slub_barn *b = &s->node[nid].barn;
+
+			if (!READ_ONCE(b->nr_full))
+				continue;
+			spin_lock(&b->lock);
+			stat(s, barn_locks, 1);
+			barn_detach(s, b, &full, &empty);
+			spin_unlock(&b->lock);
+			worked |= full != NULL;
+			stat(s, barn_trimmed, full != NULL);
+			barn_release(s, full, empty);
+		}
+	}
+	spin_unlock(&slab_caches_lock);
+	arch_irq_restore(flags);
+	return worked;
 }
 
 /*
@@ -504,7 +616,7 @@ bool slub_sheaves_reap(struct kmem_cache *s)
 			if (b->touched)
 				b->touched = 0;
 			else
-				barn_detach(b, &full, &empty);
+				barn_detach(s, b, &full, &empty);
 		}
 		spin_unlock(&b->lock);
 		worked |= full || empty;

@@ -3,7 +3,9 @@
  * kernel and on the host: the first allocation refilling the main sheaf
  * from the slabs, frees filling it, the swap with the spare, the full main
  * going to the barn for an empty one and coming back as a full one,
- * main flushed to the slabs when the barn is full; kmem_cache_check accounting for
+ * the barn growing while the cache swings, main flushed to the slabs when
+ * the barn is full, the barns giving back when a slab finds no pages
+ * (slub_barns_trim); kmem_cache_check accounting for
  * sheaved objects; drain, shrink and destroy giving every object back
  * (destroy counting no sheaved object as live); double frees (on top of
  * the sheaf and under it) and bad pointers reported on the sheaf path, and
@@ -32,7 +34,7 @@ SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
 	struct slab_test_mark pages;
 	struct kmem_cache *c;
 	unsigned long flags;
-	unsigned int cap, n;
+	unsigned int cap, n, base;
 	void **objs;
 
 	slab_test_init();
@@ -46,7 +48,9 @@ SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
 		return 0;
 	}
 	ST_EXPECT(cap >= 8 && cap <= SLUB_SHEAF_MAX, "capacity %u", cap);
-	n = 2 * cap + (slub_local_node(c)->barn.max_full + 2) * cap;
+	base = slub_local_node(c)->barn.max_full;
+	ST_EXPECT(base >= 2 && base <= SLUB_BARN_MAX, "barn of %u at rest", base);
+	n = 2 * cap + (base + 2) * cap;
 	objs = kmalloc_array(n + cap, sizeof(void *));
 	ST_EXPECT(objs, "no table");
 	flags = arch_irq_save();
@@ -82,11 +86,17 @@ SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
 	ST_EXPECT(main_size(c) == 1 && slub_local_node(c)->barn.nr_full == 1,
 		  "one more: main %u, barn %u full", main_size(c), slub_local_node(c)->barn.nr_full);
 	ST_EXPECT(kmem_cache_check(c) == 0, "check with a full barn sheaf");
-	/* The barn takes max_full full sheaves, then a full main goes to the slabs. */
+	/*
+	 * The barn takes max_full full sheaves, then a full main goes to the
+	 * slabs: no flush came before, so the barn does not grow.
+	 */
 	for (unsigned int i = 2 * cap + 1; i < n; i++)
 		kmem_cache_free(c, objs[i]);
-	ST_EXPECT(slub_local_node(c)->barn.nr_full == slub_local_node(c)->barn.max_full && slub_local_node(c)->barn.max_full >= 2,
-		  "barn %u full (at most %u)", slub_local_node(c)->barn.nr_full, slub_local_node(c)->barn.max_full);
+	ST_EXPECT(slub_local_node(c)->barn.nr_full == base && slub_local_node(c)->barn.max_full == base &&
+			  slub_local_node(c)->barn.swing == BARN_FLUSHED,
+		  "barn %u full (at most %u; %u at rest; swing %u): it should not have grown",
+		  slub_local_node(c)->barn.nr_full, slub_local_node(c)->barn.max_full, base,
+		  slub_local_node(c)->barn.swing);
 	ST_EXPECT(kmem_cache_check(c) == 0, "check with the barn full");
 	ST_EXPECT(slub_test_held(c) == 0, "%lu held, none allocated", slub_test_held(c));
 	/* Allocations empty main, swap in the spare, then take full sheaves from the barn. */
@@ -105,11 +115,18 @@ SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
 	ST_EXPECT(slub_this_main(c) == &slub_sheaf_none && c->cpu[smp_processor_id()].spare == NULL,
 		  "sheaves left after the drain");
 	ST_EXPECT(kmem_cache_check(c) == 0, "check after the drain");
+	/* A flush, then a refill from the slabs (above), then a full barn: it doubled. */
+	ST_EXPECT(slub_local_node(c)->barn.max_full == 2 * base && slub_local_node(c)->barn.nr_full > base,
+		  "barn %u full of %u after a swing (%u at rest): it should have doubled",
+		  slub_local_node(c)->barn.nr_full, slub_local_node(c)->barn.max_full, base);
+	if (CONFIG_SLAB_STATS)
+		ST_EXPECT(c->stats.barn_grown == 1, "barn grown %lu times", c->stats.barn_grown);
 	kmem_cache_shrink(c);
 	ST_EXPECT(slub_local_node(c)->barn.nr_full == 0 && slub_local_node(c)->barn.nr_empty == 0 &&
-			  slub_sheaved(c, NUMA_NO_NODE, NULL) == 0,
-		  "barn after shrink: %u full, %u empty", slub_local_node(c)->barn.nr_full,
-		  slub_local_node(c)->barn.nr_empty);
+			  slub_sheaved(c, NUMA_NO_NODE, NULL) == 0 && slub_local_node(c)->barn.max_full == base,
+		  "barn after shrink: %u full, %u empty, at most %u (%u at rest)",
+		  slub_local_node(c)->barn.nr_full, slub_local_node(c)->barn.nr_empty,
+		  slub_local_node(c)->barn.max_full, base);
 	ST_EXPECT(kmem_cache_check(c) == 0, "check after the shrink");
 	/* Destroy with objects in sheaves and one live: only the live one is reported. */
 	objs[0] = kmem_cache_alloc(c);
@@ -183,6 +200,87 @@ SELFTEST(slub_sheaves_double_free_and_bad_pointers)
 	kfree(other);
 	ST_EXPECT(slub_test_held(c) == 0, "%lu objects held", slub_test_held(c));
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused");
+	SLAB_EXPECT_PAGES_BACK(&pages);
+	return 0;
+}
+
+/*
+ * A barn gives back what it holds when a slab of another cache finds no
+ * pages (slub_barns_trim): called alone, then by a cache that runs out of
+ * memory.
+ */
+SELFTEST(slub_barns_trimmed_when_a_slab_finds_no_pages)
+{
+	struct slab_test_mark pages;
+	struct kmem_cache *c, *big;
+	unsigned int cap, n, base;
+	unsigned long flags, nbig = 0, trimmed;
+	void **objs, *head = NULL, *p;
+	struct slub_barn *b;
+
+	slab_test_init();
+	slab_test_begin(&pages);
+	c = kmem_cache_create("test-trim", 64, 0, SLAB_NO_DEBUG, NULL);
+	big = kmem_cache_create("test-trim-big", PAGE_SIZE, 0, SLAB_NO_DEBUG, NULL);
+	ST_EXPECT(c && big, "create failed");
+	cap = c->sheaf_capacity;
+	if (!CONFIG_SLUB_SHEAVES) {
+		ST_EXPECT(!slub_barns_trim(NULL), "barns trimmed without sheaves");
+		ST_EXPECT(kmem_cache_destroy(c) == 0 && kmem_cache_destroy(big) == 0, "destroy refused");
+		return 0;
+	}
+	b = &slub_local_node(c)->barn;
+	base = b->max_full;
+	n = (2 * base + 4) * cap;
+	objs = kmalloc_array(n, sizeof(void *));
+	ST_EXPECT(objs, "no table");
+	/* Fill the barn, grown once (a flush, then refills, then a full barn). */
+	flags = arch_irq_save();
+	for (unsigned int round = 0; round < 2; round++) {
+		for (unsigned int i = 0; i < n; i++)
+			ST_EXPECT((objs[i] = kmem_cache_alloc(c)), "allocation %u failed", i);
+		for (unsigned int i = 0; i < n; i++)
+			kmem_cache_free(c, objs[i]);
+	}
+	ST_EXPECT(b->nr_full > base && b->max_full == 2 * base, "barn %u full of %u (%u at rest)",
+		  b->nr_full, b->max_full, base);
+	/* Alone: the barn empties, back at rest, its objects in their slabs; then nothing to give. */
+	trimmed = c->stats.barn_trimmed;
+	ST_EXPECT(slub_barns_trim(NULL), "a full barn gave nothing back");
+	ST_EXPECT(b->nr_full == 0 && b->max_full == base, "barn after the trim: %u full, at most %u (%u at rest)",
+		  b->nr_full, b->max_full, base);
+	if (CONFIG_SLAB_STATS)
+		ST_EXPECT(c->stats.barn_trimmed == trimmed + 1, "trims counted %lu, 1 expected",
+			  c->stats.barn_trimmed - trimmed);
+	ST_EXPECT(kmem_cache_check(c) == 0, "check after the trim");
+	ST_EXPECT(slub_test_held(c) == 0, "%lu held after the trim, none allocated", slub_test_held(c));
+	ST_EXPECT(!slub_barns_trim(NULL), "empty barns gave something back");
+	/* The cache being refilled is skipped. */
+	for (unsigned int i = 0; i < n; i++)
+		ST_EXPECT((objs[i] = kmem_cache_alloc(c)), "allocation %u failed", i);
+	for (unsigned int i = 0; i < n; i++)
+		kmem_cache_free(c, objs[i]);
+	ST_EXPECT(b->nr_full > 0, "barn empty after the frees");
+	slub_barns_trim(c);
+	ST_EXPECT(b->nr_full > 0, "the barn of the cache that asked was trimmed");
+	arch_irq_restore(flags);
+	/* Memory runs out for another cache: this barn gives back before that cache's last slab. */
+	while ((p = kmem_cache_alloc(big))) {
+		*(void **)p = head;
+		head = p;
+		nbig++;
+	}
+	ST_EXPECT(nbig > 0 && b->nr_full == 0 && b->max_full == base,
+		  "%lu objects of test-trim-big, then barn %u full, at most %u (%u at rest)", nbig,
+		  b->nr_full, b->max_full, base);
+	ST_EXPECT(kmem_cache_check(c) == 0 && kmem_cache_check(big) == 0, "check when memory ran out");
+	while (head) {
+		p = *(void **)head;
+		kmem_cache_free(big, head);
+		head = p;
+	}
+	kfree(objs);
+	ST_EXPECT(kmem_cache_destroy(c) == 0 && kmem_cache_destroy(big) == 0, "destroy refused");
 	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;
 }
