@@ -125,6 +125,19 @@ static void slab_freelist_fill(freelist_idx_t *fl, unsigned int from, unsigned i
 		fl[i] = (freelist_idx_t)i;
 }
 
+/* The pages of a new slab (see below); none free: other caches' shared arrays give back first. */
+static struct page *grow_pages(struct kmem_cache *cachep, unsigned int *nid)
+{
+	for (unsigned int tries = 0; tries < 2; tries++) {
+		struct page *page = unlikely(slab_numa_on()) ? slab_numa_grow_pages(cachep, nid) :
+							       alloc_pages(cachep->order);
+
+		if (page || !slab_shared_trim(cachep))
+			return page;
+	}
+	return NULL;
+}
+
 /*
  * cache_grow_take - make a new slab for node nid (the calling CPU's, or the
  * one kmem_cache_alloc_node asks): pages from the buddy allocator, of that
@@ -134,15 +147,16 @@ static void slab_freelist_fill(freelist_idx_t *fl, unsigned int from, unsigned i
  * says how many) to the caller. The slab is on no list and belongs to the
  * caller until cache_grow_end(). Objects taken from a new slab are simply
  * the first ones in address order (a shuffled slab's come off its stack),
- * and only the indexes still free are written. Returns NULL (and *got 0)
- * when out of memory. No lock held; interrupts may be on or off.
+ * and only the indexes still free are written. When no block is free,
+ * the other caches' shared arrays give back (slab_shared_trim) and the
+ * page allocator is asked again. Returns NULL (and *got 0) when out of
+ * memory. No lock held; interrupts may be on or off.
  */
 struct page *cache_grow_take(struct kmem_cache *cachep, unsigned int nid, void **out,
 			     unsigned int max, unsigned int *got)
 {
 	/* Of node nid (nearest first after it) and homed where its pages are, by node. */
-	struct page *page = unlikely(slab_numa_on()) ? slab_numa_grow_pages(cachep, &nid) :
-						       alloc_pages(cachep->order);
+	struct page *page = grow_pages(cachep, &nid);
 	unsigned int num = cachep->num, take = 0;
 	freelist_idx_t *fl;
 	char *addr;

@@ -34,9 +34,9 @@ static struct spinlock check_lock = SPINLOCK_INIT;
 static uint8_t check_map[SLAB_OBJ_MAX_NUM / 8];
 /*
  * Every object in a cache's arrays: NR_CPUS arrays of at most 120, SLAB_NODES
- * shared ones, and every CPU's alien caches.
+ * shared ones (grown at most to SLAB_SHARED_GROW_OBJS), and every CPU's alien caches.
  */
-#define CHECK_MAX_OBJS	(NR_CPUS * 120 + SLAB_NODES * SLAB_SHARED_FACTOR * 60 + \
+#define CHECK_MAX_OBJS	(NR_CPUS * 120 + SLAB_NODES * SLAB_SHARED_GROW_OBJS + \
 			 NR_CPUS * MAX_NUMNODES * SLAB_ALIEN_LIMIT)
 static void *check_objs[CHECK_MAX_OBJS];
 /* The cache's nodes as they were when the check locked them: the walk sees no later one. */
@@ -185,9 +185,11 @@ static void sort_ptrs(void **a, size_t n)
 
 /* One array: shape, then each object, collected into check_objs[*nobjs...]. */
 static int check_one_array(struct kmem_cache *cachep, unsigned int cpu,
-			   const struct array_cache *ac, unsigned int limit, size_t *nobjs)
+			   const struct array_cache *ac, unsigned int limit, unsigned int max_limit,
+			   size_t *nobjs)
 {
-	CHECK(ac->entry[0] == NULL && ac->avail <= ac->limit && ac->limit == limit &&
+	CHECK(ac->entry[0] == NULL && ac->avail <= ac->limit && ac->limit >= limit &&
+		      ac->limit <= max_limit &&
 		      ac->batchcount == cachep->batchcount,
 	      "array %u: bottom %p avail %lu limit %lu batchcount %u", cpu, ac->entry[0], ac->avail,
 	      ac->limit, ac->batchcount);
@@ -216,7 +218,7 @@ static int check_aliens(struct kmem_cache *cachep, size_t *nobjs)
 
 			if (!ac)
 				continue;
-			if (check_one_array(cachep, id, ac, SLAB_ALIEN_LIMIT, nobjs))
+			if (check_one_array(cachep, id, ac, SLAB_ALIEN_LIMIT, SLAB_ALIEN_LIMIT, nobjs))
 				return -1;
 			for (unsigned int i = 1; i <= ac->avail; i++)
 				CHECK(slab_node_id(slab_head_page(ac->entry[i])) == nid,
@@ -242,7 +244,7 @@ static int check_arrays(struct kmem_cache *cachep)
 		}
 		CHECK(!slab_debug_on(cachep) && slab_state == SLAB_UP,
 		      "cpu %u has an array in a debug cache or before boot ended", cpu);
-		if (check_one_array(cachep, cpu, ac, cachep->limit, &nobjs))
+		if (check_one_array(cachep, cpu, ac, cachep->limit, cachep->limit, &nobjs))
 			return -1;
 		arrays++;
 	}
@@ -255,7 +257,7 @@ static int check_arrays(struct kmem_cache *cachep)
 			continue;
 		CHECK(cachep->shared, "node %u has a shared array, the cache none", nid);
 		if (check_one_array(cachep, NR_CPUS + nid, sh, cachep->shared * cachep->batchcount,
-				    &nobjs))
+				    cache_shared_max(cachep), &nobjs))
 			return -1;
 	}
 	if (check_aliens(cachep, &nobjs))

@@ -34,6 +34,20 @@
  * instructions per allocation + free). Linux makes it per node at once;
  * CPUs that never overflow an array cost nothing here.
  *
+ * A shared array grows while its cache swings (cache_grow_shared): when a
+ * flush found it full (the rest of the batch went to the slabs), then a
+ * CPU array was refilled from the slabs (what went there came back:
+ * node->shared_swing), the next flush that finds it full doubles it, up to
+ * cache_shared_max (SLAB_SHARED_GROW_OBJS entries, SLAB_SHARED_GROW_BYTES),
+ * while the node has free pages to spare, so that a burst of frees that an
+ * equal burst of allocations follows trades pointers instead of going
+ * through the slabs both ways. A cache that only fills and then empties
+ * never grows it. kmem_cache_shrink frees the array (the next one starts
+ * at the first size); the reap drains an idle one a fifth at a time; when
+ * a new slab finds no pages, every other cache's shared arrays give their
+ * objects back first (slab_shared_trim). Linux's shared arrays have a
+ * fixed size (slabinfo's tunables).
+ *
  * Empty array, nothing shared: refill up to 'batchcount' objects (16 while
  * untouched) from the node's partial, then free slabs. Not enough there:
  * grow (seed 001), as many new slabs as the rest of the batch needs, taking
@@ -48,7 +62,8 @@
  * slab_def.h) and this CPU's array in the cache, as Linux looks the array
  * up every time.
  *
- * Lock order: interrupts off -> one node's list_lock -> zone lock. A whole
+ * Lock order: interrupts off -> slab_caches_lock (slab_shared_trim) -> one
+ * node's list_lock -> zone lock. A whole
  * allocation or free runs with interrupts off (nothing here sleeps). A CPU
  * drains only its own array (slab_reap and slab_drain_all run on each CPU).
  * Debug caches, boot, and a CPU busy making or dropping arrays go to and
@@ -172,6 +187,8 @@ void cache_free_home(struct kmem_cache *cachep, void *const *objs, unsigned int 
 			copy_ptrs(&sh->entry[sh->avail + 1], objs, k);
 			sh->avail += k;
 			stat(cachep, shared_flushed, k);
+			if (k < n)	/* full: the rest goes to the slabs */
+				node->shared_swing = SHARED_FLUSHED;
 		}
 		if (k < n)
 			k += cache_free_objs(cachep, nid, objs + k, n - k, &release);
@@ -260,6 +277,8 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *a
 		stat(cachep, shared_refilled, batch);
 	} else {
 		ac->avail = cache_take_from_lists(cachep, nid, &ac->entry[1], batch);
+		if (n->shared_swing == SHARED_FLUSHED)	/* what went to the slabs comes back */
+			n->shared_swing = SHARED_SWINGS;
 	}
 	spin_unlock(&n->list_lock);
 	stat(cachep, refilled, ac->avail);
@@ -397,7 +416,49 @@ static void cache_make_shared(struct kmem_cache *cachep, unsigned int nid)
 	spin_lock(&n->list_lock);
 	if (!n->shared) {
 		n->shared = sh;
+		n->shared_swing = SHARED_CALM;
 		sh = NULL;
+	}
+	spin_unlock(&n->list_lock);
+	kfree(sh);
+}
+
+/*
+ * cache_grow_shared - node nid's shared array cannot take the next batch,
+ * and the cache swings (a flush found it full, then a CPU array was
+ * refilled from the slabs: what a flush sends to the slabs comes back):
+ * double it, up to cache_shared_max, while the node has free pages to
+ * spare (16 times what the growth may hold), copying what it holds; the
+ * old array is freed. No memory: it stays as it is. Interrupts off, no
+ * node lock held.
+ */
+static void cache_grow_shared(struct kmem_cache *cachep, unsigned int nid, unsigned int batch)
+{
+	struct kmem_cache_node *n = cachep->node[nid];
+	struct array_cache *sh = READ_ONCE(n->shared), *old;
+	unsigned int limit;
+
+	if (!sh || READ_ONCE(sh->avail) + batch <= sh->limit)
+		return;
+	limit = MIN(2 * sh->limit, cache_shared_max(cachep));
+	if (limit <= sh->limit ||
+	    nr_free_pages_node(nid) < 16 * (((unsigned long)(limit - sh->limit) * cachep->size) >> PAGE_SHIFT)) {
+		n->shared_swing = SHARED_CALM;	/* as big as it gets: flush as before */
+		return;
+	}
+	sh = cache_array_alloc(cachep, limit, cachep->batchcount);
+	if (!sh)
+		return;
+	spin_lock(&n->list_lock);
+	old = n->shared;
+	if (old && old->limit < limit) {
+		copy_ptrs(&sh->entry[1], &old->entry[1], old->avail);
+		sh->avail = old->avail;
+		sh->touched = old->touched;
+		n->shared = sh;
+		n->shared_swing = SHARED_CALM;
+		sh = old;
+		stat(cachep, shared_grown, 1);
 	}
 	spin_unlock(&n->list_lock);
 	kfree(sh);
@@ -418,6 +479,8 @@ static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 	batch = MIN(ac->batchcount, ac->avail);
 	if (!batch)
 		return;
+	if (unlikely(READ_ONCE(cachep->node[nid]->shared_swing) == SHARED_SWINGS))
+		cache_grow_shared(cachep, nid, batch);
 	ac->touched = 1;	/* in use: the reap leaves it alone once */
 	if (slab_numa_on())
 		cache_flush_sorted(cachep, &ac->entry[1], batch);	/* others' to aliens */
@@ -638,6 +701,45 @@ void cache_drain_shared(struct kmem_cache *cachep, unsigned int nid, unsigned in
 	if (cache_drain_oldest(cachep, node, &node->shared, n))
 		slab_count_event();
 	arch_irq_restore(flags);
+}
+
+/*
+ * slab_shared_trim - a slab of 'except' found no pages: every other
+ * cache's shared arrays give their objects back to the slabs (whose empty
+ * slabs beyond the node's free_limit go to the page allocator) and stop
+ * growing until they swing again. True if any object went back; false,
+ * with nothing done, when slab_caches_lock is held (perhaps by the code
+ * an interrupt cut in on). Interrupts on or off, no lock held.
+ */
+bool slab_shared_trim(struct kmem_cache *except)
+{
+	unsigned long flags = arch_irq_save();
+	struct kmem_cache *cachep;
+	bool worked = false;
+
+	if (!spin_trylock(&slab_caches_lock)) {
+		arch_irq_restore(flags);
+		return false;
+	}
+	list_for_each_entry(cachep, &slab_caches, list) {
+		if (cachep == except)
+			continue;
+		for (unsigned int nid = 0; nid < SLAB_NODES; nid++) {
+			struct kmem_cache_node *n = READ_ONCE(cachep->node[nid]);
+
+			if (!n || !n->shared || !READ_ONCE(n->shared->avail))
+				continue;
+			cache_drain_shared(cachep, nid, ~0U);
+			spin_lock(&n->list_lock);
+			n->shared_swing = SHARED_CALM;
+			spin_unlock(&n->list_lock);
+			stat(cachep, shared_trimmed, 1);
+			worked = true;
+		}
+	}
+	spin_unlock(&slab_caches_lock);
+	arch_irq_restore(flags);
+	return worked;
 }
 
 /*

@@ -288,6 +288,22 @@ void slab_failslab_switch(bool on);
 #define BATCHREFILL_LIMIT	16
 /* Shared array size, in batches, when more than one CPU may run (slabinfo's sharedfactor). */
 #define SLAB_SHARED_FACTOR	8
+/*
+ * A shared array grows while its cache swings (slab_cpu.c: cache_grow_shared)
+ * up to SLAB_SHARED_GROW_OBJS entries holding SLAB_SHARED_GROW_BYTES.
+ */
+#define SLAB_SHARED_GROW_OBJS	2048
+#define SLAB_SHARED_GROW_BYTES	(2UL << 20)
+
+/* The most entries node's shared array of cachep grows to (at least what it starts with). */
+#define cache_shared_max(cachep) \
+	MAX((cachep)->shared * (cachep)->batchcount, \
+	    (unsigned int)MIN((unsigned long)SLAB_SHARED_GROW_OBJS, SLAB_SHARED_GROW_BYTES / (cachep)->size))
+
+/* kmem_cache_node.shared_swing: a flush past the full shared array, then a refill from the slabs. */
+#define SHARED_CALM	0	/* no overflow since the array was made or grew */
+#define SHARED_FLUSHED	1	/* a flush found it full: objects went to the slabs */
+#define SHARED_SWINGS	2	/* ... and a CPU array was refilled from the slabs after it */
 
 /* The slabs of a cache homed at one node and the counts derived from them. */
 struct kmem_cache_node {
@@ -303,6 +319,7 @@ struct kmem_cache_node {
 					   until another CPU first frees some */
 	unsigned int free_touched;	/* a free slab was allocated from since the last node reap */
 	unsigned int reap_visits;	/* slab_reap passes since the last node reap */
+	unsigned int shared_swing;	/* SHARED_*: whether the shared array should grow */
 } __aligned(64);			/* different nodes share no cache line */
 _Static_assert(_Alignof(struct kmem_cache_node) >= SLAB_CACHE_LINE &&
 	       sizeof(struct kmem_cache_node) % SLAB_CACHE_LINE == 0,
@@ -346,6 +363,8 @@ struct kmem_cache_stats {
 	unsigned long flushed_remote;	/* of those, to another CPU's node (its lock, its lines) */
 	unsigned long grown_batch;	/* objects taken from new slabs before publishing them */
 	unsigned long grow_failed;	/* slabs we could not make: no pages or no freelist */
+	unsigned long shared_grown;	/* a node's shared array doubled (the cache swings) */
+	unsigned long shared_trimmed;	/* shared arrays emptied for another cache's slab */
 	unsigned long grown_min;	/* min-order slabs made in the twin: the order was not free */
 	unsigned long alloc_min;	/* objects handed out from the twin's min-order slabs */
 	unsigned long reaped;		/* empty slabs given back to the buddy allocator */
@@ -733,6 +752,7 @@ void cache_counts_sum(struct kmem_cache *cachep, struct slab_counts *c);
 /* mm/slab/slab_cpu.c: per-CPU and shared arrays, the paths through them. */
 void cache_drain_array(struct kmem_cache *cachep, struct array_cache *ac, unsigned int n);
 void cache_drain_shared(struct kmem_cache *cachep, unsigned int nid, unsigned int n);
+bool slab_shared_trim(struct kmem_cache *except);
 void cache_release_shared(struct kmem_cache *cachep, unsigned int nid);
 void slab_count_event(void);
 unsigned int cache_drain_oldest(struct kmem_cache *cachep, struct kmem_cache_node *lockn,

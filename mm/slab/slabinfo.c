@@ -135,10 +135,11 @@ void kmem_cache_stats_own(struct kmem_cache *cachep, char *buf, size_t len)
 
 	snprintf(buf, len, "alloc array %lu refill %lu; free array %lu flush %lu;"
 		 " refilled %lu (shared %lu) flushed %lu (shared %lu, remote %lu) grown in batch %lu"
-		 " failed %lu reaped %lu; min-order grown %lu allocs %lu",
+		 " failed %lu reaped %lu; min-order grown %lu allocs %lu; shared grown %lu trimmed %lu",
 		 s->alloc_hits, s->alloc_misses, s->free_hits, s->free_misses, s->refilled,
 		 s->shared_refilled, s->flushed, s->shared_flushed, s->flushed_remote,
-		 s->grown_batch, s->grow_failed, s->reaped, s->grown_min, s->alloc_min);
+		 s->grown_batch, s->grow_failed, s->reaped, s->grown_min, s->alloc_min,
+		 s->shared_grown, s->shared_trimmed);
 }
 
 /*
