@@ -18,12 +18,6 @@
 #include "host_shim.h"
 #endif
 
-/* The head of each block held by a test, threaded through the blocks themselves. */
-struct held {
-	struct held *next;
-	unsigned int order;
-};
-
 /* The allocator's state at a point, this CPU's page list drained into the zone. */
 struct mark {
 	struct buddy_stats st;
@@ -234,33 +228,6 @@ SELFTEST(buddy_addr_roundtrip)
 	return back_to(&start, "after free_pages_addr");
 }
 
-/* hold - allocate blocks of order 'order' until NULL, threading them onto *list. */
-static unsigned long hold(struct held **list, unsigned int order)
-{
-	unsigned long n = 0;
-	struct held *h;
-
-	while ((h = get_free_pages(order)) != NULL) {
-		h->next = *list;
-		h->order = order;
-		*list = h;
-		n++;
-	}
-	return n;
-}
-
-static int release(struct held *list)
-{
-	while (list) {
-		struct held *next = list->next;
-
-		if (free_pages_addr(list, list->order))
-			return -1;
-		list = next;
-	}
-	return 0;
-}
-
 /* Pages free on other CPUs' lists: this CPU cannot take them. */
 static unsigned long pages_elsewhere(void)
 {
@@ -274,7 +241,7 @@ static unsigned long pages_elsewhere(void)
 
 SELFTEST(buddy_exhaustion)
 {
-	struct held *list = NULL;
+	struct mm_test_held *list = NULL;
 	unsigned long blocks = 0, mine, elsewhere;
 	struct buddy_stats st;
 	struct mark start;
@@ -282,7 +249,7 @@ SELFTEST(buddy_exhaustion)
 
 	mark_now(&start);
 	for (int o = MAX_ORDER; o >= 0; o--)
-		blocks += hold(&list, (unsigned int)o);
+		blocks += mm_test_hold(&list, (unsigned int)o);
 	mine = buddy_cpu_events(smp_processor_id());
 	elsewhere = pages_elsewhere();
 	ST_EXPECT(nr_free_pages() == elsewhere || disturbed_since(&start),
@@ -291,7 +258,7 @@ SELFTEST(buddy_exhaustion)
 	ST_EXPECT(alloc_pages(0) == NULL, "alloc_pages(0) worked with nothing free");
 	ST_EXPECT(buddy_cpu_events(smp_processor_id()) == mine + 1, "failed alloc not counted");
 	ST_EXPECT(buddy_check() == 0, "buddy_check failed when exhausted");
-	ST_EXPECT(release(list) == 0, "freeing a held block failed");
+	ST_EXPECT(mm_test_release(list) == 0, "freeing a held block failed");
 	buddy_read_stats(&st);
 	ST_EXPECT(disturbed_since(&start) || st.frees == start.st.frees + blocks,
 		  "frees not counted");

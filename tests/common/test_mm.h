@@ -41,4 +41,45 @@ static inline unsigned long mm_test_others(void)
 	return n;
 }
 
+/* The head of each block held by a test, threaded through the blocks themselves. */
+struct mm_test_held {
+	struct mm_test_held *next;
+	unsigned int order;
+};
+
+/* mm_test_hold - allocate blocks of order 'order' until NULL, threading them onto *list; how many. */
+static inline unsigned long mm_test_hold(struct mm_test_held **list, unsigned int order)
+{
+	unsigned long n = 0;
+	struct mm_test_held *h;
+
+	while ((h = get_free_pages(order)) != NULL) {
+		h->next = *list;
+		h->order = order;
+		*list = h;
+		n++;
+	}
+	return n;
+}
+
+/* mm_test_hold_all - every free block, largest first, onto *list (this CPU's view: see above). */
+static inline void mm_test_hold_all(struct mm_test_held **list)
+{
+	for (int o = MAX_ORDER; o >= 0; o--)
+		mm_test_hold(list, (unsigned int)o);
+}
+
+/* mm_test_release - free every block of list; -1 if a free was refused. */
+static inline int mm_test_release(struct mm_test_held *list)
+{
+	while (list) {
+		struct mm_test_held *next = list->next;
+
+		if (free_pages_addr(list, list->order))
+			return -1;
+		list = next;
+	}
+	return 0;
+}
+
 #endif
