@@ -35,7 +35,11 @@
  * CPUs that never overflow an array cost nothing here.
  *
  * A shared array grows while its cache swings (cache_grow_shared): when a
- * flush found it full (the rest of the batch went to the slabs), then a
+ * flush found it full (the rest of the batch, scattered over slabs, went to
+ * the slabs: runs of one slab, freed in the order handed out, go and come
+ * back cheaply and do not count, nor does a cache of one object per slab:
+ * the first overflow after a refill from the slabs looks, SHARED_IN_RUNS
+ * says it did), then a
  * CPU array was refilled from the slabs (what went there came back:
  * node->shared_swing), the next flush that finds it full doubles it, up to
  * cache_shared_max (SLAB_SHARED_GROW_OBJS entries, SLAB_SHARED_GROW_BYTES),
@@ -164,6 +168,28 @@ static void *cache_alloc_one(struct kmem_cache *cachep)
 }
 
 /*
+ * Are objs[0..n) scattered over slabs: a quarter or more of them without a
+ * neighbour of their own slab (a slab is a buddy block aligned to its size:
+ * one shift says whether two objects share one)? A cache of one object per
+ * slab is not: each object is a slab, whatever the order.
+ */
+static bool scattered(const struct kmem_cache *cachep, void *const *objs, unsigned int n)
+{
+	const unsigned int shift = PAGE_SHIFT + cachep->order;
+	unsigned int alone = 0;
+
+	if (cachep->num == 1)
+		return false;
+	for (unsigned int i = 0; i < n; i++) {
+		uintptr_t x = (uintptr_t)objs[i] >> shift;
+
+		alone += (i == 0 || (uintptr_t)objs[i - 1] >> shift != x) &&
+			 (i + 1 == n || (uintptr_t)objs[i + 1] >> shift != x);
+	}
+	return 4 * alone >= n;
+}
+
+/*
  * cache_free_home - send objs[0..n) home: the node of the first object's
  * slab takes, under its lock, as many as its shared array has room for
  * when to_shared (whatever their homes: callers on several memory nodes
@@ -187,8 +213,15 @@ void cache_free_home(struct kmem_cache *cachep, void *const *objs, unsigned int 
 			copy_ptrs(&sh->entry[sh->avail + 1], objs, k);
 			sh->avail += k;
 			stat(cachep, shared_flushed, k);
-			if (k < n)	/* full: the rest goes to the slabs */
-				node->shared_swing = SHARED_FLUSHED;
+			/*
+			 * Full: the rest goes to the slabs. The first time since a
+			 * refill from the slabs, see whether it is scattered over
+			 * slabs (then taking it back costs as much again) or in runs
+			 * (freed in the order handed out: cheap both ways).
+			 */
+			if (k < n && node->shared_swing == SHARED_CALM)
+				node->shared_swing = scattered(cachep, objs + k, n - k) ? SHARED_FLUSHED
+										     : SHARED_IN_RUNS;
 		}
 		if (k < n)
 			k += cache_free_objs(cachep, nid, objs + k, n - k, &release);
@@ -279,6 +312,8 @@ static void *cache_alloc_refill(struct kmem_cache *cachep, struct array_cache *a
 		ac->avail = cache_take_from_lists(cachep, nid, &ac->entry[1], batch);
 		if (n->shared_swing == SHARED_FLUSHED)	/* what went to the slabs comes back */
 			n->shared_swing = SHARED_SWINGS;
+		else if (n->shared_swing == SHARED_IN_RUNS)
+			n->shared_swing = SHARED_CALM;	/* the next overflow looks again */
 	}
 	spin_unlock(&n->list_lock);
 	stat(cachep, refilled, ac->avail);

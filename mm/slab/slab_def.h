@@ -302,8 +302,9 @@ void slab_failslab_switch(bool on);
 
 /* kmem_cache_node.shared_swing: a flush past the full shared array, then a refill from the slabs. */
 #define SHARED_CALM	0	/* no overflow since the array was made or grew */
-#define SHARED_FLUSHED	1	/* a flush found it full: objects went to the slabs */
+#define SHARED_FLUSHED	1	/* a flush found it full: scattered objects went to the slabs */
 #define SHARED_SWINGS	2	/* ... and a CPU array was refilled from the slabs after it */
+#define SHARED_IN_RUNS	3	/* a flush found it full, the rest in runs: not again until a refill */
 
 /* The slabs of a cache homed at one node and the counts derived from them. */
 struct kmem_cache_node {

@@ -599,14 +599,17 @@ static bool free_chain(struct kmem_cache *s, struct page *page, void **objs, uns
  * goes back as one chain, onto this CPU's freelist (its CPU slab) or its
  * page freelist (free_chain), one cmpxchg for the run; a run that meets a
  * double free or the slab's last object, or of min-order slabs (a run is
- * cut by slab_mask), goes one by one. Interrupts off.
+ * cut by slab_mask), goes one by one. Returns how many objects were alone
+ * in their run (no neighbour in objs of the same slab): a measure of how
+ * scattered they were. Interrupts off.
  */
-void slub_free_bulk(struct kmem_cache *s, void **objs, unsigned int n, const char *fn)
+unsigned int slub_free_bulk(struct kmem_cache *s, void **objs, unsigned int n, const char *fn)
 {
 	struct kmem_cache_cpu *c = slub_this_cpu(s);
 	/* In locals: the free pointers stored below could alias s for the compiler. */
 	const uintptr_t mask = s->slab_mask, secret = s->fp_secret;
 	const unsigned int offset = s->offset;
+	unsigned int alone = 0;
 
 	assert_irqs_disabled();
 	for (unsigned int i = 0, cnt; i < n; i += cnt) {
@@ -625,6 +628,7 @@ void slub_free_bulk(struct kmem_cache *s, void **objs, unsigned int n, const cha
 			slub_cpu_set(c, objs[i], false);
 			continue;
 		}
+		alone += cnt == 1;
 		/* Min-order slabs (their pages name s's twin) may share a block: one by one. */
 		if (!cpu_slab && likely(virt_to_page(objs[i])->slab_cache == s)) {
 			struct page *page = (struct page *)virt_to_page(objs[i])->private;
@@ -640,6 +644,7 @@ void slub_free_bulk(struct kmem_cache *s, void **objs, unsigned int n, const cha
 		for (unsigned int k = 0; k < cnt; k++)
 			slub_free_to_slabs(s, objs[i + k], fn);
 	}
+	return alone;
 }
 
 /*

@@ -316,7 +316,7 @@ struct slub_barn {
 
 /* slub_barn.swing: a flush, then a refill from the slabs: the cache swings. */
 #define BARN_CALM	0	/* no flush since the barn grew or was emptied */
-#define BARN_FLUSHED	1	/* a full sheaf was flushed to the slabs */
+#define BARN_FLUSHED	1	/* a full sheaf of scattered objects was flushed to the slabs */
 #define BARN_SWINGS	2	/* ... and a sheaf was refilled from the slabs after it */
 
 /*
@@ -1018,7 +1018,7 @@ static __always_inline void slab_free(struct kmem_cache *s, void *x, const char 
 /* mm/slub/slub.c: slabs, the page pair, the free slow path. */
 void *slab_alloc_classic(struct kmem_cache *s);
 void slub_free_to_slabs(struct kmem_cache *s, void *x, const char *fn);
-void slub_free_bulk(struct kmem_cache *s, void **objs, unsigned int n, const char *fn);
+unsigned int slub_free_bulk(struct kmem_cache *s, void **objs, unsigned int n, const char *fn);
 struct page *slub_new_slab(struct kmem_cache *s, unsigned int taken);
 struct page *slub_new_min_slab(struct kmem_cache *s, unsigned int nid);
 void slub_discard_slab(struct kmem_cache *s, struct page *page);

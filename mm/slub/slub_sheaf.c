@@ -32,8 +32,10 @@
  *    empty sheaves on two lists, under its own lock; more empty ones go
  *    back to slub_sheaf.
  *  - a barn that swings grows (barn_grow): when a full sheaf would be
- *    flushed and, since the barn's last flush, its CPUs refilled a sheaf
- *    from the slabs (slub_barn.swing), what the flush frees would only be
+ *    flushed and, since the barn's last flush (one of scattered objects: a
+ *    quarter or more of them the only one of their slab in their run, so
+ *    that each took a locked exchange), its CPUs refilled a sheaf from the
+ *    slabs (slub_barn.swing), what the flush frees would only be
  *    refilled again (a producer freeing in bursts what a consumer
  *    allocates in bursts), so max_full doubles instead (a cache that only
  *    fills up, then empties, never grows its barn), up to SLUB_BARN_GROW_MAX sheaves holding
@@ -199,12 +201,17 @@ static void sheaf_free(struct slub_sheaf *sh)
 		slub_free_to_slabs(slub_sheaf_cache, sh, "slub_sheaf");
 }
 
-/* Free every object of sh to the slabs (slub_free_bulk). Interrupts off. */
-static void sheaf_flush(struct kmem_cache *s, struct slub_sheaf *sh)
+/*
+ * Free every object of sh to the slabs (slub_free_bulk). Returns how many
+ * were alone in their run (scattered over slabs). Interrupts off.
+ */
+static unsigned int sheaf_flush(struct kmem_cache *s, struct slub_sheaf *sh)
 {
-	slub_free_bulk(s, sh->objects, (unsigned int)sh->size, "kmem_cache_free");
+	unsigned int alone = slub_free_bulk(s, sh->objects, (unsigned int)sh->size, "kmem_cache_free");
+
 	sh->size = 0;
 	stat(s, sheaf_flushes, 1);
+	return alone;
 }
 
 /*
@@ -252,16 +259,49 @@ static struct slub_sheaf *barn_get_full(struct kmem_cache *s, struct slub_sheaf 
 }
 
 /*
+ * The CPU's node's barn b is full and a full sheaf would be flushed, and
+ * b->swing says BARN_SWINGS: if the cache swings (its CPUs refilled a sheaf from the slabs after the barn's
+ * last flush: what is flushed now would be refilled again), double the
+ * barn's max_full, up to barn_grow_full, while the node has memory to spare
+ * (free pages at least 16 times what the growth may hold). True if it grew:
+ * the caller takes the sheaf. Out of line: the full barn's usual path
+ * (no swing) pays one load for it. Interrupts off.
+ */
+static __noinline bool barn_grow(struct kmem_cache *s, struct slub_barn *b)
+{
+	unsigned int grow_full = barn_grow_full(s);
+	unsigned long want;
+	bool grown = false;
+
+	want = (unsigned long)b->max_full * s->sheaf_capacity * s->size >> PAGE_SHIFT;
+	if (READ_ONCE(b->max_full) >= grow_full || nr_free_pages_node(slub_local_nid()) < 16 * want) {
+		WRITE_ONCE(b->swing, BARN_CALM);	/* as big as it may get now: flush */
+		return false;
+	}
+	spin_lock(&b->lock);
+	stat(s, barn_locks, 1);
+	if (b->max_full < grow_full) {
+		b->max_full = MIN(grow_full, 2 * b->max_full);
+		grown = true;
+	}
+	b->swing = BARN_CALM;
+	spin_unlock(&b->lock);
+	stat(s, barn_grown, grown);
+	return grown;
+}
+
+/*
  * Give the full sheaf 'full' to the CPU's node's barn for an empty one (from the barn,
- * else a new one). NULL, with 'full' kept, when the barn holds
- * SLUB_BARN_MAX full ones or no empty one can be had.
+ * else a new one). NULL, with 'full' kept, when the barn holds max_full
+ * full ones and does not grow (barn_grow), or no empty one can be had.
  */
 static struct slub_sheaf *barn_put_full(struct kmem_cache *s, struct slub_sheaf *full)
 {
 	struct slub_barn *b = &slub_local_node(s)->barn;
 	struct slub_sheaf *empty = NULL, *made = NULL;
 
-	if (READ_ONCE(b->nr_full) >= b->max_full)
+	if (READ_ONCE(b->nr_full) >= b->max_full &&
+	    (READ_ONCE(b->swing) != BARN_SWINGS || !barn_grow(s, b)))
 		return NULL;
 	if (!READ_ONCE(b->nr_empty)) {
 		made = sheaf_new(s);
@@ -289,39 +329,6 @@ static struct slub_sheaf *barn_put_full(struct kmem_cache *s, struct slub_sheaf 
 	spin_unlock(&b->lock);
 	sheaf_free(made);
 	return empty;
-}
-
-/*
- * The CPU's node's barn is full and a full sheaf would be flushed: if the
- * cache swings (its CPUs refilled a sheaf from the slabs after the barn's
- * last flush: what is flushed now would be refilled again), double the
- * barn's max_full, up to barn_grow_full, while the node has memory to spare
- * (free pages at least 16 times what the growth may hold). True if it grew:
- * the caller tries barn_put_full again. Interrupts off.
- */
-static bool barn_grow(struct kmem_cache *s)
-{
-	struct slub_barn *b = &slub_local_node(s)->barn;
-	unsigned long want;
-	bool grown = false;
-
-	unsigned int grow_full = barn_grow_full(s);
-
-	if (READ_ONCE(b->swing) != BARN_SWINGS || READ_ONCE(b->max_full) >= grow_full)
-		return false;
-	want = (unsigned long)b->max_full * s->sheaf_capacity * s->size >> PAGE_SHIFT;
-	if (nr_free_pages_node(slub_local_nid()) < 16 * want)
-		return false;
-	spin_lock(&b->lock);
-	stat(s, barn_locks, 1);
-	if (b->max_full < grow_full) {
-		b->max_full = MIN(grow_full, 2 * b->max_full);
-		grown = true;
-	}
-	b->swing = BARN_CALM;
-	spin_unlock(&b->lock);
-	stat(s, barn_grown, grown);
-	return grown;
 }
 
 /*
@@ -435,13 +442,21 @@ void slub_sheaf_free_slow(void *x, struct kmem_cache *s, const char *fn, bool on
 			p->spare = sh;
 			*main_of(s, smp_processor_id()) = empty;
 			stat(s, sheaf_swaps, 1);
-		} else if ((empty = barn_put_full(s, sh)) != NULL ||
-			   (barn_grow(s) && (empty = barn_put_full(s, sh)) != NULL)) {
+		} else if ((empty = barn_put_full(s, sh)) != NULL) {
 			*main_of(s, smp_processor_id()) = empty;
 			stat(s, barn_put, 1);
 		} else {
-			sheaf_flush(s, sh);
-			WRITE_ONCE(slub_local_node(s)->barn.swing, BARN_FLUSHED);
+			/*
+			 * Objects of many slabs (a quarter or more alone in their
+			 * run) went back one locked exchange each, and a refill
+			 * takes them one by one again: then growing pays. A sheaf
+			 * of runs (objects freed in the order they were handed
+			 * out) goes back cheaply and does not count.
+			 */
+			unsigned int size = (unsigned int)sh->size;
+
+			WRITE_ONCE(slub_local_node(s)->barn.swing,
+				   4 * sheaf_flush(s, sh) >= size ? BARN_FLUSHED : BARN_CALM);
 		}
 		sh = slub_this_main(s);
 	}

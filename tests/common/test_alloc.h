@@ -144,6 +144,23 @@ static inline int slab_test_still_works(struct kmem_cache *c)
 }
 
 /*
+ * slab_test_interleave - reorder objs[0..n) (allocated in order from slabs
+ * of 'stride' objects) so that neighbours were stride apart: objects of
+ * different slabs side by side, as frees come in a workload that frees at
+ * random. tmp: room for n pointers.
+ */
+static inline void slab_test_interleave(void **objs, void **tmp, unsigned int n, unsigned int stride)
+{
+	unsigned int k = 0;
+
+	for (unsigned int start = 0; start < stride; start++)
+		for (unsigned int i = start; i < n; i += stride)
+			tmp[k++] = objs[i];
+	for (unsigned int i = 0; i < n; i++)
+		objs[i] = tmp[i];
+}
+
+/*
  * Fragmented memory, for tests of allocation with most pages free but
  * only in small blocks: slab_test_fragment takes every free page (all CPUs'
  * lists drained first), then frees all but the first page of each aligned

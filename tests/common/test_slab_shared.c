@@ -1,8 +1,9 @@
 /*
  * test_slab_shared.c - SLAB's shared arrays (mm/slab/slab_cpu.c), in the
  * kernel and on the host: a node's shared array doubles when its cache
- * swings (a flush found it full, then a CPU array was refilled from the
- * slabs, then a flush finds it full again) and not before; it keeps what
+ * swings (a flush found it full and sent objects scattered over slabs to
+ * them, then a CPU array was refilled from the slabs, then a flush finds it
+ * full again) and not before, nor when the frees come in runs; it keeps what
  * it held; kmem_cache_shrink gives it back; slab_shared_trim empties every
  * other cache's shared arrays, alone and when a cache runs out of memory.
  * Sequences run with interrupts off, so that no tick's reap drains the
@@ -12,11 +13,17 @@
 #include "test_slab.h"
 #include <asm/irqflags.h>
 
-/* Allocate n objects of c into objs[], then free them all (interrupts off). */
-static int swing(struct kmem_cache *c, void **objs, unsigned int n)
+/*
+ * Allocate n objects of c into objs[], then free them all (interrupts off):
+ * scattered over slabs when tmp (room for n pointers) is given, else in the
+ * order they came.
+ */
+static int swing(struct kmem_cache *c, void **objs, void **tmp, unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++)
 		ST_EXPECT((objs[i] = kmem_cache_alloc(c)), "allocation %u of %u failed", i, n);
+	if (tmp)
+		slab_test_interleave(objs, tmp, n, c->num);
 	for (unsigned int i = 0; i < n; i++)
 		kmem_cache_free(c, objs[i]);
 	return 0;
@@ -29,7 +36,7 @@ SELFTEST(slab_shared_array_grows_while_the_cache_swings)
 	struct kmem_cache_node *node;
 	unsigned int base, n;
 	unsigned long flags, nbig = 0;
-	void **objs, *head = NULL, *p;
+	void **objs, **tmp, *head = NULL, *p;
 	struct mm_test_held *held = NULL;
 
 	slab_test_init();
@@ -46,12 +53,19 @@ SELFTEST(slab_shared_array_grows_while_the_cache_swings)
 		  cache_shared_max(c), base);
 	n = c->limit + base + 4 * c->batchcount;
 	objs = kmalloc_array(n, sizeof(void *));
-	ST_EXPECT(objs, "no table");
+	tmp = kmalloc_array(n, sizeof(void *));
+	ST_EXPECT(objs && tmp, "no table");
 	flags = arch_irq_save();
 	node = slab_test_node(c);
 
-	/* A first swing: the shared array fills, the rest goes to the slabs; it does not grow. */
-	if (swing(c, objs, n))
+	/* Freed in the order handed out: the rest goes to the slabs in runs, which does not count. */
+	if (swing(c, objs, NULL, n))
+		return -1;
+	ST_EXPECT(node->shared && node->shared->limit == base && node->shared_swing == SHARED_IN_RUNS,
+		  "freed in order: shared array of %lu (%u at first), swing %u",
+		  node->shared ? node->shared->limit : 0UL, base, node->shared_swing);
+	/* Freed at random, as it were: the shared array fills, the rest goes to the slabs; no growth yet. */
+	if (swing(c, objs, tmp, n))
 		return -1;
 	ST_EXPECT(node->shared && node->shared->limit == base && node->shared->avail == base &&
 			  node->shared_swing == SHARED_FLUSHED,
@@ -63,6 +77,7 @@ SELFTEST(slab_shared_array_grows_while_the_cache_swings)
 		ST_EXPECT((objs[i] = kmem_cache_alloc(c)), "allocation %u failed", i);
 	ST_EXPECT(node->shared_swing == SHARED_SWINGS, "swing %u after refills from the slabs",
 		  node->shared_swing);
+	slab_test_interleave(objs, tmp, n, c->num);
 	for (unsigned int i = 0; i < n; i++)
 		kmem_cache_free(c, objs[i]);
 	ST_EXPECT(node->shared->limit == 2 * base && node->shared->avail > base &&
@@ -88,7 +103,7 @@ SELFTEST(slab_shared_array_grows_while_the_cache_swings)
 	/* kmem_cache_shrink gives the array back; the next overflow makes one at the first size. */
 	kmem_cache_shrink(c);
 	ST_EXPECT(!node->shared, "shared array kept by the shrink");
-	if (swing(c, objs, n))
+	if (swing(c, objs, tmp, n))
 		return -1;
 	ST_EXPECT(node->shared && node->shared->limit == base, "new shared array of %lu, %u at first",
 		  node->shared ? node->shared->limit : 0UL, base);
@@ -112,6 +127,7 @@ SELFTEST(slab_shared_array_grows_while_the_cache_swings)
 	}
 	ST_EXPECT(mm_test_release(held) == 0, "freeing a held block failed");
 	kfree(objs);
+	kfree(tmp);
 	ST_EXPECT(kmem_cache_destroy(c) == 0 && kmem_cache_destroy(big) == 0, "destroy refused");
 	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;

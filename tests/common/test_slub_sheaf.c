@@ -3,7 +3,8 @@
  * kernel and on the host: the first allocation refilling the main sheaf
  * from the slabs, frees filling it, the swap with the spare, the full main
  * going to the barn for an empty one and coming back as a full one,
- * the barn growing while the cache swings, main flushed to the slabs when
+ * the barn growing while the cache swings (its flushes scattered objects,
+ * not runs freed in the order handed out), main flushed to the slabs when
  * the barn is full, the barns giving back when a slab finds no pages
  * (slub_barns_trim); kmem_cache_check accounting for
  * sheaved objects; drain, shrink and destroy giving every object back
@@ -35,7 +36,7 @@ SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
 	struct kmem_cache *c;
 	unsigned long flags;
 	unsigned int cap, n, base;
-	void **objs;
+	void **objs, **tmp;
 
 	slab_test_init();
 	slab_test_begin(&pages);
@@ -52,7 +53,8 @@ SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
 	ST_EXPECT(base >= 2 && base <= SLUB_BARN_MAX, "barn of %u at rest", base);
 	n = 2 * cap + (base + 2) * cap;
 	objs = kmalloc_array(n + cap, sizeof(void *));
-	ST_EXPECT(objs, "no table");
+	tmp = kmalloc_array(n + cap, sizeof(void *));
+	ST_EXPECT(objs && tmp, "no table");
 	flags = arch_irq_save();
 	ST_EXPECT(slub_this_main(c) == &slub_sheaf_none, "a sheaf before the first use");
 	/* The first allocation makes the main sheaf and fills a quarter of it from the slabs. */
@@ -76,6 +78,8 @@ SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
 	while (main_size(c) > 0)	/* main empty: the frees below start it from 0 */
 		ST_EXPECT((objs[n++] = kmem_cache_alloc(c)), "allocation %u failed", n);
 	ST_EXPECT(slub_test_held(c) == n, "%lu held, %u allocated", slub_test_held(c), n);
+	/* Freed at random, as it were: each object's neighbours of other slabs. */
+	slab_test_interleave(objs, tmp, n, c->num);
 	/* Frees fill main; full, it becomes the spare; both full: main goes to the barn. */
 	for (unsigned int i = 0; i < 2 * cap; i++)
 		kmem_cache_free(c, objs[i]);
@@ -88,7 +92,8 @@ SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
 	ST_EXPECT(kmem_cache_check(c) == 0, "check with a full barn sheaf");
 	/*
 	 * The barn takes max_full full sheaves, then a full main goes to the
-	 * slabs: no flush came before, so the barn does not grow.
+	 * slabs, its objects scattered: no flush came before, so the barn does
+	 * not grow, but the next refill from the slabs will count.
 	 */
 	for (unsigned int i = 2 * cap + 1; i < n; i++)
 		kmem_cache_free(c, objs[i]);
@@ -127,6 +132,15 @@ SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
 		  "barn after shrink: %u full, %u empty, at most %u (%u at rest)",
 		  slub_local_node(c)->barn.nr_full, slub_local_node(c)->barn.nr_empty,
 		  slub_local_node(c)->barn.max_full, base);
+	/* Freed in the order handed out (runs of one slab each): the flush is cheap and does not count. */
+	for (unsigned int i = 0; i < n; i++)
+		ST_EXPECT((objs[i] = kmem_cache_alloc(c)), "allocation %u failed", i);
+	for (unsigned int i = 0; i < n; i++)
+		kmem_cache_free(c, objs[i]);
+	ST_EXPECT(slub_local_node(c)->barn.nr_full == base && slub_local_node(c)->barn.swing == BARN_CALM,
+		  "freed in order: barn %u full (%u at rest), swing %u (a flush of runs should not count)",
+		  slub_local_node(c)->barn.nr_full, base, slub_local_node(c)->barn.swing);
+	kmem_cache_shrink(c);
 	ST_EXPECT(kmem_cache_check(c) == 0, "check after the shrink");
 	/* Destroy with objects in sheaves and one live: only the live one is reported. */
 	objs[0] = kmem_cache_alloc(c);
@@ -141,6 +155,7 @@ SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
 	kmem_cache_free(c, objs[0]);
 	ST_EXPECT(kmem_cache_destroy(c) == 0, "destroy refused once empty");
 	kfree(objs);
+	kfree(tmp);
 	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;
 }
@@ -215,7 +230,7 @@ SELFTEST(slub_barns_trimmed_when_a_slab_finds_no_pages)
 	struct kmem_cache *c, *big;
 	unsigned int cap, n, base;
 	unsigned long flags, nbig = 0, trimmed;
-	void **objs, *head = NULL, *p;
+	void **objs, **tmp, *head = NULL, *p;
 	struct mm_test_held *held = NULL;
 	struct slub_barn *b;
 
@@ -234,12 +249,14 @@ SELFTEST(slub_barns_trimmed_when_a_slab_finds_no_pages)
 	base = b->max_full;
 	n = (2 * base + 4) * cap;
 	objs = kmalloc_array(n, sizeof(void *));
-	ST_EXPECT(objs, "no table");
-	/* Fill the barn, grown once (a flush, then refills, then a full barn). */
+	tmp = kmalloc_array(n, sizeof(void *));
+	ST_EXPECT(objs && tmp, "no table");
+	/* Fill the barn, grown once (a flush of scattered objects, then refills, then a full barn). */
 	flags = arch_irq_save();
 	for (unsigned int round = 0; round < 2; round++) {
 		for (unsigned int i = 0; i < n; i++)
 			ST_EXPECT((objs[i] = kmem_cache_alloc(c)), "allocation %u failed", i);
+		slab_test_interleave(objs, tmp, n, c->num);
 		for (unsigned int i = 0; i < n; i++)
 			kmem_cache_free(c, objs[i]);
 	}
@@ -283,6 +300,7 @@ SELFTEST(slub_barns_trimmed_when_a_slab_finds_no_pages)
 	}
 	ST_EXPECT(mm_test_release(held) == 0, "freeing a held block failed");
 	kfree(objs);
+	kfree(tmp);
 	ST_EXPECT(kmem_cache_destroy(c) == 0 && kmem_cache_destroy(big) == 0, "destroy refused");
 	SLAB_EXPECT_PAGES_BACK(&pages);
 	return 0;
