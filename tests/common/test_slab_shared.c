@@ -52,6 +52,8 @@ SELFTEST(slab_shared_array_grows_while_the_cache_swings)
 	ST_EXPECT(cache_shared_max(c) >= 2 * base, "shared array grows to %u, from %u",
 		  cache_shared_max(c), base);
 	n = c->limit + base + 4 * c->batchcount;
+	ST_EXPECT(n >= 2 * c->num, "%u objects fill fewer than 2 slabs of %u: frees cannot scatter", n,
+		  c->num);
 	objs = kmalloc_array(n, sizeof(void *));
 	tmp = kmalloc_array(n, sizeof(void *));
 	ST_EXPECT(objs && tmp, "no table");

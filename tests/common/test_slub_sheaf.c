@@ -40,7 +40,7 @@ SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
 
 	slab_test_init();
 	slab_test_begin(&pages);
-	c = kmem_cache_create("test-sheaf", 64, 0, SLAB_NO_DEBUG, NULL);
+	c = kmem_cache_create("test-sheaf", 1024, 0, SLAB_NO_DEBUG, NULL);
 	ST_EXPECT(c, "create failed");
 	cap = c->sheaf_capacity;
 	if (!CONFIG_SLUB_SHEAVES) {
@@ -52,6 +52,8 @@ SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
 	base = slub_local_node(c)->barn.max_full;
 	ST_EXPECT(base >= 2 && base <= SLUB_BARN_MAX, "barn of %u at rest", base);
 	n = 2 * cap + (base + 2) * cap;
+	ST_EXPECT(n >= 4 * c->num, "%u objects fill fewer than 4 slabs of %u: frees cannot scatter", n,
+		  c->num);
 	objs = kmalloc_array(n + cap, sizeof(void *));
 	tmp = kmalloc_array(n + cap, sizeof(void *));
 	ST_EXPECT(objs && tmp, "no table");
@@ -236,7 +238,7 @@ SELFTEST(slub_barns_trimmed_when_a_slab_finds_no_pages)
 
 	slab_test_init();
 	slab_test_begin(&pages);
-	c = kmem_cache_create("test-trim", 64, 0, SLAB_NO_DEBUG, NULL);
+	c = kmem_cache_create("test-trim", 1024, 0, SLAB_NO_DEBUG, NULL);
 	big = kmem_cache_create("test-trim-big", PAGE_SIZE, 0, SLAB_NO_DEBUG, NULL);
 	ST_EXPECT(c && big, "create failed");
 	cap = c->sheaf_capacity;
@@ -248,6 +250,8 @@ SELFTEST(slub_barns_trimmed_when_a_slab_finds_no_pages)
 	b = &slub_local_node(c)->barn;
 	base = b->max_full;
 	n = (2 * base + 4) * cap;
+	ST_EXPECT(n >= 4 * c->num, "%u objects fill fewer than 4 slabs of %u: frees cannot scatter", n,
+		  c->num);
 	objs = kmalloc_array(n, sizeof(void *));
 	tmp = kmalloc_array(n, sizeof(void *));
 	ST_EXPECT(objs && tmp, "no table");
