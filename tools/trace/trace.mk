@@ -6,6 +6,10 @@
 #   make -f tools/trace/trace.mk convert
 #   make -f tools/trace/trace.mk replay-bin ALLOC=slub PAGE_SHIFT=12 [SLUB_SHEAVES=0 ...]
 #
+# Every file is written under a temporary name and renamed when whole, so
+# that two make replay runs at once (of different traces, sharing these
+# binaries) never run or link a half-written one.
+#
 # Output: build/replay/bin/convert and build/replay/bin/replay-<alloc>-<4k|16k|64k><variant>
 # (the variant suffix of mm/files.mk: -nosheaves, -idx4, ...); objects in
 # build/replay/obj-<tag>/.
@@ -51,12 +55,13 @@ RP_CONVERT_SRCS := $(RP_DIR)/convert.c $(RP_DIR)/convert_live.c $(RP_DIR)/conver
 $(RP_BIN)/convert: $(RP_CONVERT_SRCS) $(RP_DIR)/qtrace.h $(RP_DIR)/convert.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	@$(CC) -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -o $@ $(RP_CONVERT_SRCS)
+	@$(CC) -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -o $@.$$$$.tmp $(RP_CONVERT_SRCS) && \
+		mv -f $@.$$$$.tmp $@
 
 $(RP_REPLAY): $(RP_OBJS)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	@$(CC) -pthread -o $@ $(RP_OBJS) -ldl
+	@$(CC) -pthread -o $@.$$$$.tmp $(RP_OBJS) -ldl && mv -f $@.$$$$.tmp $@
 
 $(RP_STAMP): FORCE
 	@mkdir -p $(@D)
@@ -65,7 +70,7 @@ $(RP_STAMP): FORCE
 $(RP_OBJDIR)/%.o: %.c $(RP_STAMP)
 	@mkdir -p $(@D)
 	@echo "  CC      $< ($(RP_TAG))"
-	@$(CC) $(RP_CFLAGS) -MMD -MP -c -o $@ $<
+	@$(CC) $(RP_CFLAGS) -MMD -MP -MF $(@:.o=.d) -MT $@ -c -o $@.$$$$.tmp $< && mv -f $@.$$$$.tmp $@
 
 FORCE:
 
