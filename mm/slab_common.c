@@ -183,6 +183,24 @@ void slab_caches_add(struct kmem_cache *cachep)
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
+/* slab_caches_try_each: see mm/slab_common.h. */
+bool slab_caches_try_each(bool (*fn)(struct kmem_cache *cachep, void *arg), void *arg,
+			  const struct kmem_cache *except)
+{
+	unsigned long flags = arch_irq_save();
+	struct kmem_cache *cachep;
+	bool worked = false;
+
+	if (spin_trylock(&slab_caches_lock)) {
+		list_for_each_entry(cachep, &slab_caches, list)
+			if (cachep != except)
+				worked |= fn(cachep, arg);
+		spin_unlock(&slab_caches_lock);
+	}
+	arch_irq_restore(flags);
+	return worked;
+}
+
 /* __kmem_cache_create: see mm/slab_common.h. */
 struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t align,
 				       unsigned int flags, void (*ctor)(void *))

@@ -56,6 +56,18 @@ size_t slab_cache_align(size_t size, size_t align, unsigned int flags, size_t le
 /* slab_caches_add - put a made cache on slab_caches, newest first (mm/slab_common.c). */
 void slab_caches_add(struct kmem_cache *cachep);
 
+/*
+ * slab_caches_try_each - fn(cachep, arg) for every cache on slab_caches but
+ * 'except', under slab_caches_lock taken with a trylock and interrupts off
+ * (its holder may be the code an interrupt cut in on): true if any call
+ * returned true; false, with nothing called, when the lock was held. For
+ * an allocator's paths that may run in any context (the reap, giving back
+ * on memory pressure). fn must not take slab_caches_lock nor make or
+ * destroy a cache (mm/slab_common.c).
+ */
+bool slab_caches_try_each(bool (*fn)(struct kmem_cache *cachep, void *arg), void *arg,
+			  const struct kmem_cache *except);
+
 /* kmalloc_caches_init - make kmalloc's caches (mm/kmalloc.c): boot, from kmem_cache_init. */
 void kmalloc_caches_init(void);
 

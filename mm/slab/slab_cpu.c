@@ -478,7 +478,7 @@ static void cache_grow_shared(struct kmem_cache *cachep, unsigned int nid, unsig
 	limit = MIN(2 * sh->limit, cache_shared_max(cachep));
 	if (limit <= sh->limit ||
 	    nr_free_pages_node(nid) < 16 * (((unsigned long)(limit - sh->limit) * cachep->size) >> PAGE_SHIFT)) {
-		n->shared_swing = SHARED_CALM;	/* as big as it gets: flush as before */
+		WRITE_ONCE(n->shared_swing, SHARED_CALM);	/* as big as it gets: flush as before */
 		return;
 	}
 	sh = cache_array_alloc(cachep, limit, cachep->batchcount);
@@ -746,35 +746,28 @@ void cache_drain_shared(struct kmem_cache *cachep, unsigned int nid, unsigned in
  * with nothing done, when slab_caches_lock is held (perhaps by the code
  * an interrupt cut in on). Interrupts on or off, no lock held.
  */
-bool slab_shared_trim(struct kmem_cache *except)
+/* slab_shared_trim's part for one cache: its shared arrays drained; whether they held anything. */
+static bool shared_trim_cache(struct kmem_cache *cachep, void *unused)
 {
-	unsigned long flags = arch_irq_save();
-	struct kmem_cache *cachep;
 	bool worked = false;
 
-	if (!spin_trylock(&slab_caches_lock)) {
-		arch_irq_restore(flags);
-		return false;
-	}
-	list_for_each_entry(cachep, &slab_caches, list) {
-		if (cachep == except)
-			continue;
-		for (unsigned int nid = 0; nid < SLAB_NODES; nid++) {
-			struct kmem_cache_node *n = READ_ONCE(cachep->node[nid]);
+	(void)unused;
+	for (unsigned int nid = 0; nid < SLAB_NODES; nid++) {
+		struct kmem_cache_node *n = READ_ONCE(cachep->node[nid]);
 
-			if (!n || !n->shared || !READ_ONCE(n->shared->avail))
-				continue;
-			cache_drain_shared(cachep, nid, ~0U);
-			spin_lock(&n->list_lock);
-			n->shared_swing = SHARED_CALM;
-			spin_unlock(&n->list_lock);
-			stat(cachep, shared_trimmed, 1);
-			worked = true;
-		}
+		if (!n || !n->shared || !READ_ONCE(n->shared->avail))
+			continue;
+		cache_drain_shared(cachep, nid, ~0U);
+		WRITE_ONCE(n->shared_swing, SHARED_CALM);
+		stat(cachep, shared_trimmed, 1);
+		worked = true;
 	}
-	spin_unlock(&slab_caches_lock);
-	arch_irq_restore(flags);
 	return worked;
+}
+
+bool slab_shared_trim(struct kmem_cache *except)
+{
+	return slab_caches_try_each(shared_trim_cache, NULL, except);
 }
 
 /*

@@ -320,7 +320,9 @@ struct kmem_cache_node {
 					   until another CPU first frees some */
 	unsigned int free_touched;	/* a free slab was allocated from since the last node reap */
 	unsigned int reap_visits;	/* slab_reap passes since the last node reap */
-	unsigned int shared_swing;	/* SHARED_*: whether the shared array should grow */
+	unsigned int shared_swing;	/* SHARED_*: whether the shared array should grow; a
+					   hint: set under list_lock but for the trim and a
+					   growth refused, read without it by the flush */
 } __aligned(64);			/* different nodes share no cache line */
 _Static_assert(_Alignof(struct kmem_cache_node) >= SLAB_CACHE_LINE &&
 	       sizeof(struct kmem_cache_node) % SLAB_CACHE_LINE == 0,

@@ -38,12 +38,12 @@
  *    slabs (slub_barn.swing), what the flush frees would only be
  *    refilled again (a producer freeing in bursts what a consumer
  *    allocates in bursts), so max_full doubles instead (a cache that only
- *    fills up, then empties, never grows its barn), up to SLUB_BARN_GROW_MAX sheaves holding
- *    SLUB_BARN_GROW_BYTES of objects and sheaves, while the node has free
- *    pages to spare. It goes back to its rest size whenever the barn is
- *    emptied: by the reap when idle,
- *    by kmem_cache_shrink, and by slub_barns_trim when a slab of another
- *    cache finds no pages.
+ *    fills up, then empties, never grows its barn), up to
+ *    SLUB_BARN_GROW_MAX sheaves holding SLUB_BARN_GROW_BYTES of objects and
+ *    sheaves, while the node has free pages to spare. It goes back to its
+ *    rest size whenever the barn is emptied: by the reap when idle, by
+ *    kmem_cache_shrink, and by slub_barns_trim when a slab of another cache
+ *    finds no pages.
  *
  * Frees of objects of the freeing CPU's memory node, from any CPU, go to
  * the freeing CPU's sheaf; on a machine of several memory nodes
@@ -259,22 +259,22 @@ static struct slub_sheaf *barn_get_full(struct kmem_cache *s, struct slub_sheaf 
 }
 
 /*
- * The CPU's node's barn b is full and a full sheaf would be flushed, and
- * b->swing says BARN_SWINGS: if the cache swings (its CPUs refilled a sheaf from the slabs after the barn's
- * last flush: what is flushed now would be refilled again), double the
- * barn's max_full, up to barn_grow_full, while the node has memory to spare
- * (free pages at least 16 times what the growth may hold). True if it grew:
- * the caller takes the sheaf. Out of line: the full barn's usual path
- * (no swing) pays one load for it. Interrupts off.
+ * The CPU's node's barn b is full, a full sheaf would be flushed, and the
+ * cache swings (b->swing is BARN_SWINGS: its CPUs refilled a sheaf from the
+ * slabs after the barn's last flush of scattered objects, so what a flush
+ * frees now would be refilled again): double the barn's max_full, up to
+ * barn_grow_full, while the node has memory to spare (free pages at least
+ * 16 times what the growth may hold). True if it grew: the caller takes
+ * the sheaf. Out of line: the full barn's usual path (no swing) pays one
+ * load for it. Interrupts off.
  */
 static __noinline bool barn_grow(struct kmem_cache *s, struct slub_barn *b)
 {
-	unsigned int grow_full = barn_grow_full(s);
-	unsigned long want;
+	unsigned int grow_full = barn_grow_full(s), max_full = READ_ONCE(b->max_full);
+	unsigned long want = (unsigned long)max_full * s->sheaf_capacity * s->size >> PAGE_SHIFT;
 	bool grown = false;
 
-	want = (unsigned long)b->max_full * s->sheaf_capacity * s->size >> PAGE_SHIFT;
-	if (READ_ONCE(b->max_full) >= grow_full || nr_free_pages_node(slub_local_nid()) < 16 * want) {
+	if (max_full >= grow_full || nr_free_pages_node(slub_local_nid()) < 16 * want) {
 		WRITE_ONCE(b->swing, BARN_CALM);	/* as big as it may get now: flush */
 		return false;
 	}
@@ -564,37 +564,34 @@ void slub_barn_flush(struct kmem_cache *s)
  * is held (perhaps by the code this interrupt cut in on). Interrupts on or
  * off, no lock held.
  */
-bool slub_barns_trim(struct kmem_cache *except)
+/* slub_barns_trim's part for one cache: its barns emptied; whether they held anything. */
+static bool barns_trim_cache(struct kmem_cache *s, void *unused)
 {
-	unsigned long flags = arch_irq_save();
 	struct slub_sheaf *full, *empty;
-	struct kmem_cache *s;
 	bool worked = false;
 
-	if (!spin_trylock(&slab_caches_lock)) {
-		arch_irq_restore(flags);
+	(void)unused;
+	if (!s->sheaf_capacity)
 		return false;
-	}
-	list_for_each_entry(s, &slab_caches, list) {
-		if (s == except || !s->sheaf_capacity)
-			continue;
-		for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {
-			struct slub_barn *b = &s->node[nid].barn;
+	for (unsigned int nid = 0; nid < MAX_NUMNODES; nid++) {
+		struct slub_barn *b = &s->node[nid].barn;
 
-			if (!READ_ONCE(b->nr_full))
-				continue;
-			spin_lock(&b->lock);
-			stat(s, barn_locks, 1);
-			barn_detach(s, b, &full, &empty);
-			spin_unlock(&b->lock);
-			worked |= full != NULL;
-			stat(s, barn_trimmed, full != NULL);
-			barn_release(s, full, empty);
-		}
+		if (!READ_ONCE(b->nr_full))
+			continue;
+		spin_lock(&b->lock);
+		stat(s, barn_locks, 1);
+		barn_detach(s, b, &full, &empty);
+		spin_unlock(&b->lock);
+		worked |= full != NULL;
+		stat(s, barn_trimmed, full != NULL);
+		barn_release(s, full, empty);
 	}
-	spin_unlock(&slab_caches_lock);
-	arch_irq_restore(flags);
 	return worked;
+}
+
+bool slub_barns_trim(struct kmem_cache *except)
+{
+	return slab_caches_try_each(barns_trim_cache, NULL, except);
 }
 
 /*

@@ -144,6 +144,45 @@ static inline int slab_test_still_works(struct kmem_cache *c)
 }
 
 /*
+ * slab_test_run_out - every free page held (mm_test_hold_all), then objects
+ * of c allocated until one fails (their slabs find no pages: what the
+ * allocator gives back first is what they get), threaded through
+ * themselves onto o. Returns how many. slab_test_run_out_undo frees them
+ * and the pages: -1 if a page's free was refused.
+ */
+struct slab_test_out {
+	struct mm_test_held *held;
+	void *objs;
+};
+
+static inline unsigned long slab_test_run_out(struct kmem_cache *c, struct slab_test_out *o)
+{
+	unsigned long n = 0;
+	void *p;
+
+	o->held = NULL;
+	o->objs = NULL;
+	mm_test_hold_all(&o->held);
+	while ((p = kmem_cache_alloc(c))) {
+		*(void **)p = o->objs;
+		o->objs = p;
+		n++;
+	}
+	return n;
+}
+
+static inline int slab_test_run_out_undo(struct kmem_cache *c, struct slab_test_out *o)
+{
+	while (o->objs) {
+		void *next = *(void **)o->objs;
+
+		kmem_cache_free(c, o->objs);
+		o->objs = next;
+	}
+	return mm_test_release(o->held);
+}
+
+/*
  * slab_test_interleave - reorder objs[0..n) (allocated in order from slabs
  * of 'stride' objects) so that neighbours were stride apart: objects of
  * different slabs side by side, as frees come in a workload that frees at

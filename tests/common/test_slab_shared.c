@@ -36,8 +36,8 @@ SELFTEST(slab_shared_array_grows_while_the_cache_swings)
 	struct kmem_cache_node *node;
 	unsigned int base, n;
 	unsigned long flags, nbig = 0;
-	void **objs, **tmp, *head = NULL, *p;
-	struct mm_test_held *held = NULL;
+	void **objs, **tmp;
+	struct slab_test_out out;
 
 	slab_test_init();
 	slab_test_begin(&pages);
@@ -113,21 +113,11 @@ SELFTEST(slab_shared_array_grows_while_the_cache_swings)
 
 	/* Memory runs out for another cache: this shared array gives back before that cache's last slab. */
 	ST_EXPECT(node->shared->avail > 0, "nothing in the shared array");
-	mm_test_hold_all(&held);	/* every free page: big's next slab finds none */
-	while ((p = kmem_cache_alloc(big))) {
-		*(void **)p = head;
-		head = p;
-		nbig++;
-	}
+	nbig = slab_test_run_out(big, &out);
 	ST_EXPECT(node->shared->avail == 0, "%lu objects of test-shared-big, then %lu in the shared array",
 		  nbig, node->shared->avail);
 	ST_EXPECT(kmem_cache_check(c) == 0 && kmem_cache_check(big) == 0, "check when memory ran out");
-	while (head) {
-		p = *(void **)head;
-		kmem_cache_free(big, head);
-		head = p;
-	}
-	ST_EXPECT(mm_test_release(held) == 0, "freeing a held block failed");
+	ST_EXPECT(slab_test_run_out_undo(big, &out) == 0, "freeing a held block failed");
 	kfree(objs);
 	kfree(tmp);
 	ST_EXPECT(kmem_cache_destroy(c) == 0 && kmem_cache_destroy(big) == 0, "destroy refused");

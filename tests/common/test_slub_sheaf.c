@@ -232,8 +232,8 @@ SELFTEST(slub_barns_trimmed_when_a_slab_finds_no_pages)
 	struct kmem_cache *c, *big;
 	unsigned int cap, n, base;
 	unsigned long flags, nbig = 0, trimmed;
-	void **objs, **tmp, *head = NULL, *p;
-	struct mm_test_held *held = NULL;
+	void **objs, **tmp;
+	struct slab_test_out out;
 	struct slub_barn *b;
 
 	slab_test_init();
@@ -287,22 +287,12 @@ SELFTEST(slub_barns_trimmed_when_a_slab_finds_no_pages)
 	ST_EXPECT(b->nr_full > 0, "the barn of the cache that asked was trimmed");
 	arch_irq_restore(flags);
 	/* Memory runs out for another cache: this barn gives back before that cache's last slab. */
-	mm_test_hold_all(&held);	/* every free page: big's next slab finds none */
-	while ((p = kmem_cache_alloc(big))) {
-		*(void **)p = head;
-		head = p;
-		nbig++;
-	}
+	nbig = slab_test_run_out(big, &out);
 	ST_EXPECT(b->nr_full == 0 && b->max_full == base,
 		  "%lu objects of test-trim-big, then barn %u full, at most %u (%u at rest)", nbig,
 		  b->nr_full, b->max_full, base);
 	ST_EXPECT(kmem_cache_check(c) == 0 && kmem_cache_check(big) == 0, "check when memory ran out");
-	while (head) {
-		p = *(void **)head;
-		kmem_cache_free(big, head);
-		head = p;
-	}
-	ST_EXPECT(mm_test_release(held) == 0, "freeing a held block failed");
+	ST_EXPECT(slab_test_run_out_undo(big, &out) == 0, "freeing a held block failed");
 	kfree(objs);
 	kfree(tmp);
 	ST_EXPECT(kmem_cache_destroy(c) == 0 && kmem_cache_destroy(big) == 0, "destroy refused");
