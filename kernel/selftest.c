@@ -5,11 +5,15 @@
  * each cache's objects in use after the test, with all caching drained,
  * must equal what they were before it; a difference is printed by cache
  * and fails the test. A host-only test may bring mm/ up again on its own
- * arena, so after one the next test is compared with a fresh mark.
+ * arena, so after one the next test is compared with a fresh mark. A
+ * test that returns with interrupts off (a check failed inside a section
+ * that turned them off) gets them back before the leak mark, which asks
+ * every CPU to drain and so needs them on; one that passed that way fails.
  */
 #include "kernel/selftest.h"
 #include "lab/leakcheck.h"
 #include "kernel/printk.h"
+#include <asm/irqflags.h>
 #include <stdarg.h>
 
 extern const struct selftest __start_selftests[], __stop_selftests[];
@@ -33,6 +37,19 @@ int selftest_run_all(int on_host)
 	return selftest_run_prefix(on_host, "");
 }
 
+/* selftest_call: see selftest.h. */
+int selftest_call(const struct selftest *t)
+{
+	int rc = t->fn();
+
+	if (arch_irqs_disabled()) {
+		arch_irq_enable();
+		if (rc == 0)
+			rc = selftest_fail("returned with interrupts off");
+	}
+	return rc;
+}
+
 static bool has_prefix(const char *s, const char *prefix)
 {
 	while (*prefix)
@@ -53,7 +70,7 @@ int selftest_run_prefix(int on_host, const char *prefix)
 		if ((t->host_only && !on_host) || !has_prefix(t->name, prefix))
 			continue;
 		fail_reason[0] = '\0';
-		rc = t->fn();
+		rc = selftest_call(t);
 		if (t->host_only) {
 			leak_mark_take(before);
 		} else {

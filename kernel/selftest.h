@@ -61,6 +61,14 @@ int selftest_run_all(int on_host);
  */
 int selftest_run_prefix(int on_host, const char *prefix);
 
+/*
+ * selftest_call - run one test's function, as the runner does: a test
+ * that returns with interrupts off (a check failed inside a section that
+ * turned them off) gets them back, and fails if it had passed. Returns 0
+ * or the failure's value. Interrupts on at the call.
+ */
+int selftest_call(const struct selftest *t);
+
 #ifdef QUARRY_HOST
 #define SELFTEST_SCALE 10
 #else

@@ -7,6 +7,7 @@
 #include "mm/slab.h"
 #endif
 #include "kernel/arch.h"
+#include "kernel/atomic.h"
 #include "kernel/bug.h"
 #include "kernel/nmi.h"
 #include "kernel/percpu.h"
@@ -16,6 +17,8 @@
 #include <asm/processor.h>
 
 static DEFINE_PER_CPU(unsigned long, ticks);
+/* timer_reaping: see timer.h. */
+DEFINE_PER_CPU(bool, timer_reaping);
 
 static void (*tick_hook)(unsigned int cpu);
 static bool reap_paused;
@@ -74,8 +77,18 @@ void timer_tick(unsigned int cpu)
 	 */
 #ifndef CONFIG_ALLOC_NONE
 	if ((now + cpu * (SLAB_REAP_TICKS / NR_CPUS)) % SLAB_REAP_TICKS == 0 &&
-	    !READ_ONCE(reap_paused))
-		slab_reap();
+	    !READ_ONCE(reap_paused)) {
+		/*
+		 * The flag is set before the pause is read again: a pauser that
+		 * set the pause and then saw no flag knows this reap will not
+		 * start (both sides store, fence, then load).
+		 */
+		this_cpu_write(timer_reaping, true);
+		smp_mb();
+		if (!READ_ONCE(reap_paused))
+			slab_reap();
+		smp_store_release(this_cpu_ptr(timer_reaping), false);
+	}
 #endif
 	if (hook)
 		hook(cpu);
@@ -140,7 +153,15 @@ void timer_idle_until_tick(void)
 /* timer_reap_pause: see timer.h. */
 void timer_reap_pause(bool paused)
 {
+	unsigned int me = smp_processor_id();
+
 	WRITE_ONCE(reap_paused, paused);
+	if (!paused)
+		return;
+	smp_mb();
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		while (cpu != me && smp_load_acquire(&per_cpu(timer_reaping, cpu)))
+			cpu_relax();
 }
 
 /* timer_watchdog_start: see timer.h. */

@@ -13,6 +13,7 @@
 #define QUARRY_TIMER_H
 
 #include "kernel/compiler.h"
+#include "kernel/percpu.h"
 
 #define HZ			100
 #define SLAB_REAP_TICKS		(2 * HZ)	/* each CPU reaps its slab arrays every 2 s */
@@ -61,10 +62,19 @@ void timer_idle_until_tick(void);
  * every CPU. The trace replay pauses it for its whole run: the host replay
  * it is compared with has no ticks, and a reap at an instruction-timed
  * point (a SLOB spare released, SLAB arrays drained) would move the
- * memory samples after it. A reap already under way on another CPU
- * finishes.
+ * memory samples after it. Pausing waits for any reap already under way
+ * on another CPU to finish, so that on return none runs until the restart
+ * (a test that counts what a barn or a shared array holds relies on it).
+ * Not from a tick; the caller holds no lock a reap may wait for.
  */
 void timer_reap_pause(bool paused);
+
+/*
+ * timer_reaping - set by a CPU's tick from before it reads the pause to
+ * after its slab_reap returns; timer_reap_pause waits for every other
+ * CPU's to clear. A test may set one to stand for a reap under way.
+ */
+DECLARE_PER_CPU(bool, timer_reaping);
 
 /* timer_watchdog_start - start checking for stuck CPUs (smp_init, once all are up). */
 void timer_watchdog_start(void);

@@ -29,6 +29,8 @@
 #include "test_mm.h"
 #ifdef QUARRY_HOST
 #include "host_shim.h"
+#else
+#include "kernel/timer.h"
 #endif
 
 /* Bring the allocator up if the harness has not (host). */
@@ -37,6 +39,33 @@ static inline void slab_test_init(void)
 	if (slab_state == SLAB_DOWN)
 		kmem_cache_init();
 }
+
+/*
+ * SELFTEST_NO_REAP(name) { body } - a self-test whose body runs with the
+ * ticks' slab reap paused on every CPU (timer_reap_pause, which waits out
+ * a reap under way; the host has no ticks), restarted however the body
+ * returns. For a test that counts what a barn or a node's shared array
+ * holds (another CPU's reap empties an idle one), or that walks the
+ * caches (a reap holds slab_caches_lock for its walk). Interrupts off
+ * alone keep only this CPU's tick away.
+ */
+#ifdef QUARRY_HOST
+#define slab_test_reaps_pause(paused) ((void)(paused))
+#else
+#define slab_test_reaps_pause(paused) timer_reap_pause(paused)
+#endif
+#define SELFTEST_NO_REAP(tname)                                  \
+	static int tname##_unreaped(void);                       \
+	SELFTEST(tname)                                          \
+	{                                                        \
+		int rc_;                                         \
+                                                                 \
+		slab_test_reaps_pause(true);                     \
+		rc_ = tname##_unreaped();                        \
+		slab_test_reaps_pause(false);                    \
+		return rc_;                                      \
+	}                                                        \
+	static int tname##_unreaped(void)
 
 /* Give back what this CPU holds and free every empty slab; returns nr_free_pages(). */
 static inline unsigned long slab_test_settle(void)

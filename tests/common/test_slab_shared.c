@@ -6,8 +6,8 @@
  * full again) and not before, nor when the frees come in runs; it keeps what
  * it held; kmem_cache_shrink gives it back; slab_shared_trim empties every
  * other cache's shared arrays, alone and when a cache runs out of memory.
- * Sequences run with interrupts off, so that no tick's reap drains the
- * arrays meanwhile. A cache without a shared array (one CPU) has nothing
+ * Sequences run with interrupts off and every CPU's reap paused, so that
+ * no reap drains the arrays meanwhile. A cache without a shared array (one CPU) has nothing
  * to test.
  */
 #include "test_slab.h"
@@ -29,7 +29,7 @@ static int swing(struct kmem_cache *c, void **objs, void **tmp, unsigned int n)
 	return 0;
 }
 
-SELFTEST(slab_shared_array_grows_while_the_cache_swings)
+SELFTEST_NO_REAP(slab_shared_array_grows_while_the_cache_swings)
 {
 	struct slab_test_mark pages;
 	struct kmem_cache *c, *big;

@@ -11,7 +11,8 @@
  * (destroy counting no sheaved object as live); double frees (on top of
  * the sheaf and under it) and bad pointers reported on the sheaf path, and
  * an object put twice in a sheaf caught by kmem_cache_check. Sequences run with
- * interrupts off, so that no tick's reap releases this CPU's sheaves.
+ * interrupts off, so that no tick's reap releases this CPU's sheaves;
+ * those that count a barn's sheaves pause every CPU's reap too.
  * Built with SLUB_SHEAVES=0 too: the tests then check there are none.
  */
 #include "test_slub.h"
@@ -30,7 +31,7 @@ static unsigned int s_spare_size(struct kmem_cache *c)
 	return spare ? spare->size : 0;
 }
 
-SELFTEST(slub_sheaves_fill_swap_barn_and_give_back)
+SELFTEST_NO_REAP(slub_sheaves_fill_swap_barn_and_give_back)
 {
 	struct slab_test_mark pages;
 	struct kmem_cache *c;
@@ -226,7 +227,7 @@ SELFTEST(slub_sheaves_double_free_and_bad_pointers)
  * pages (slub_barns_trim): called alone, then by a cache that runs out of
  * memory.
  */
-SELFTEST(slub_barns_trimmed_when_a_slab_finds_no_pages)
+SELFTEST_NO_REAP(slub_barns_trimmed_when_a_slab_finds_no_pages)
 {
 	struct slab_test_mark pages;
 	struct kmem_cache *c, *big;

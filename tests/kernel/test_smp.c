@@ -619,3 +619,49 @@ SELFTEST(smp_alloc_in_timer_interrupt_and_normal_code)
 #endif
 	return 0;
 }
+
+/*
+ * timer_reap_pause waits for a reap under way on another CPU: the target
+ * CPU's timer_reaping flag stands for one, and the tick hook clears it on
+ * that CPU after a few ticks, noting that it did. Reaps are paused first,
+ * so that no real one sets or clears the flag meanwhile.
+ */
+static unsigned int pause_target;
+static unsigned int pause_ticks;	/* the target's hook only */
+static bool pause_released;
+
+static void pause_hook(unsigned int cpu)
+{
+	if (cpu != READ_ONCE(pause_target) || !READ_ONCE(per_cpu(timer_reaping, cpu)))
+		return;
+	if (++pause_ticks < 3)
+		return;
+	WRITE_ONCE(pause_released, true);
+	smp_store_release(&per_cpu(timer_reaping, cpu), false);
+}
+
+SELFTEST(smp_reap_pause_waits_for_a_reap_under_way)
+{
+	unsigned int me = smp_processor_id(), target = NR_CPUS;
+	bool released;
+
+	for (unsigned int cpu = 0; cpu < NR_CPUS && target == NR_CPUS; cpu++)
+		if (cpu != me && cpu_online(cpu))
+			target = cpu;
+	if (target == NR_CPUS)
+		return 0;	/* one CPU: no other reap to wait for */
+	timer_reap_pause(true);
+	pause_ticks = 0;
+	WRITE_ONCE(pause_released, false);
+	WRITE_ONCE(pause_target, target);
+	smp_store_release(&per_cpu(timer_reaping, target), true);
+	timer_set_hook(pause_hook);
+	timer_reap_pause(true);
+	released = READ_ONCE(pause_released);
+	timer_set_hook(NULL);
+	ST_EXPECT(timer_wait_all_cpus(1) == 0, "some CPU stopped ticking");
+	WRITE_ONCE(per_cpu(timer_reaping, target), false);
+	timer_reap_pause(false);
+	ST_EXPECT(released, "the pause returned while CPU %u's reap was under way", target);
+	return 0;
+}
