@@ -95,6 +95,10 @@ NODES_MIN_MIB := $(shell echo $$(( $(NODES) * 8 )))
 ifeq ($(shell [ $(MEM_MIB) -ge $(NODES_MIN_MIB) ] && echo ok),)
 $(error NODES=$(NODES) with MEM=$(MEM): each node needs at least 8M, give MEM=$(NODES_MIN_MIB)M or more)
 endif
+# MERGE=0 (make replay): Quarry's caches are not merged (default 1: merged, as Linux's are).
+ifneq ($(filter-out 0 1,$(MERGE)),)
+$(error MERGE must be 0 (make replay: no cache merging) or 1 (merging, the default), not '$(MERGE)')
+endif
 # LINUX=1 (make replay): Linux's own allocators replay the trace too.
 ifneq ($(filter-out 1,$(LINUX)),)
 $(error LINUX must be 1 (make replay: the trace in the Linux kernels of make bench-linux too) or unset, not '$(LINUX)')
@@ -327,7 +331,8 @@ help:
 	@echo "                ARCH=x86_64|arm64|all adds the kernel half (the trace as a boot module,"
 	@echo "                replayed inside Quarry under -icount, twice, and in real time; SMP=n CPUs;"
 	@echo "                MODEL=1: the cache model's misses and modelled cycles per operation too;"
-	@echo "                NODES=N: its multi-CPU boots on N NUMA nodes, each traced CPU's node)"
+	@echo "                NODES=N: its multi-CPU boots on N NUMA nodes, each traced CPU's node;"
+	@echo "                MERGE=0: caches not merged; by default they are, as Linux merges them)"
 	@echo "                (Documentation/trace-replay.md)"
 	@echo "  make debug    boot QEMU paused with a gdbstub on a free port from 1234, printed"
 	@echo "                (ARCH=arm64 too; CMDLINE=gdbtest: a cache sequence to stop in)"
@@ -415,7 +420,7 @@ bench-linux:
 # make bench-linux built (tools/trace/lreplay.sh). Report in build/replay/<trace>/report.md.
 .PHONY: replay trace-record
 replay:
-	@PAGES="$(PAGES)" SMP="$(REPLAY_SMP)" NODES="$(NODES)" MODEL="$(MODEL)" LINUX="$(LINUX)" tools/trace/replay.sh "$(TRACE)" "$(REPLAY_ALLOC)" "$(REPLAY_PAGE)" "$(REPLAY_ARCH)"
+	@PAGES="$(PAGES)" MERGE="$(MERGE)" SMP="$(REPLAY_SMP)" NODES="$(NODES)" MODEL="$(MODEL)" LINUX="$(LINUX)" tools/trace/replay.sh "$(TRACE)" "$(REPLAY_ALLOC)" "$(REPLAY_PAGE)" "$(REPLAY_ARCH)"
 
 trace-record:
 	@[ -n "$(CMD)" ] || { echo "make trace-record: give the command to record, e.g. CMD='perf bench sched messaging'"; exit 1; }

@@ -20,6 +20,7 @@
  *   instructions, "quick" for a shorter run and "turn=K" for the operations
  *   a CPU runs before yielding under -icount with several CPUs (bench.h);
  *   "replay": replay the boot module's recorded trace, lab/replay.h;
+ *   "slab_merge": kmem_cache_create merges caches as Linux does (mm/slab.h);
  *   "gdbtest": a short cache sequence with named stops for GDB,
  *   lab/gdbtest.h; "modeltest": the cache model's synthetic patterns
  *   ("repstrings": its x86_64 rep string patterns instead),
@@ -156,6 +157,8 @@ void kmain(unsigned long magic, unsigned long info)
 #ifndef CONFIG_ALLOC_NONE
 	kmem_cache_init();
 	slab_report();
+	if (cmdline_has(bi, "slab_merge"))	/* caches made from here on may merge */
+		slab_merge_set(true);
 #endif
 	if (bi->acpi_rsdp)	/* device-tree platforms have none */
 		acpi_init(bi->acpi_rsdp);

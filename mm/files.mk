@@ -26,7 +26,7 @@ endif
 # injection, the debug-info section, the misuse checks and reports
 # (red zones, poison, bad pointers: mm/slab_debug.c).
 MM_SRCS_COMMON := mm/debug_info.c mm/fault_inject.c $(MM_SRCS_page_alloc)
-MM_SRCS_SHARED := mm/kmalloc.c mm/slab_common.c mm/slab_debug.c mm/slab_report.c
+MM_SRCS_SHARED := mm/kmalloc.c mm/slab_common.c mm/slab_debug.c mm/slab_merge.c mm/slab_report.c
 MM_SRCS := $(MM_SRCS_COMMON) $(if $(filter none,$(ALLOC)),,$(MM_SRCS_SHARED) $(MM_SRCS_$(ALLOC)))
 # What mm/ calls in kernel/ (printk, panic, the NUMA topology), for the
 # builds that link mm/ outside the kernel (host tests, replay, fuzzer, host

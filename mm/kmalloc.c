@@ -123,6 +123,7 @@ void kmalloc_caches_init(void)
 		if (!cachep)
 			panic("slab: cannot create %s", name);
 		slab_caches_add(cachep);
+		cachep->refcount = 1;	/* mergeable, as a made cache (mm/slab_merge.c) */
 		kmalloc_caches[i] = cachep;
 	}
 	for (unsigned int k = 0; k < ARRAY_SIZE(kmalloc_table); k++) {

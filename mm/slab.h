@@ -64,6 +64,7 @@ struct kmem_cache;
 #define SLAB_POISON		0x0004U	/* fill free objects with 0x6b, check on allocation */
 #define SLAB_DEBUG		(SLAB_RED_ZONE | SLAB_POISON)
 #define SLAB_NO_DEBUG		0x0008U	/* CONFIG_SLAB_DEBUG adds nothing to the flags given */
+#define SLAB_NO_MERGE		0x0010U	/* never shares another cache's slabs (see slab_merge_set) */
 
 #define SLAB_CACHE_LINE		64
 #define SLAB_NAME_LEN		32	/* a cache's name is copied, cut to 31 characters */
@@ -172,6 +173,19 @@ int kmem_cache_shrink(struct kmem_cache *cachep);
  * cache was made destroys that newer cache (not detectable cheaply).
  */
 int kmem_cache_destroy(struct kmem_cache *cachep);
+
+/*
+ * slab_merge_set - merge caches (on) or not (off, the default) from the
+ * next kmem_cache_create on, as Linux's slab_merge: a new cache without a
+ * ctor, debug flags or SLAB_NO_MERGE gets an existing one (a kmalloc cache
+ * or another made cache) whose objects hold it with less than a pointer's
+ * size to spare, at its alignment, and shares its slabs, per-CPU caching
+ * and counters; the name given is not kept. kmem_cache_destroy of a shared
+ * cache only counts its user out, until the last. SLOB never merges. The
+ * kernel sets it from the command line word "slab_merge"; the trace replay
+ * turns it on to match Linux's default. Not while caches are being made.
+ */
+void slab_merge_set(bool on);
 
 /*
  * kmem_cache_check - verify the cache's invariants, printing the first

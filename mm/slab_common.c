@@ -70,7 +70,7 @@ unsigned int slab_usage_snapshot(struct slab_usage *u, unsigned int n)
 bool kmem_cache_bad_arg(char *buf, size_t len, const char *name, size_t size, size_t align,
 			unsigned int flags)
 {
-	unsigned int known = SLAB_HWCACHE_ALIGN | SLAB_DEBUG | SLAB_NO_DEBUG;
+	unsigned int known = SLAB_HWCACHE_ALIGN | SLAB_DEBUG | SLAB_NO_DEBUG | SLAB_NO_MERGE;
 
 	if (!name)
 		snprintf(buf, len, "name is NULL");
@@ -230,9 +230,14 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 		return NULL;
 	}
 	ASSERT(slab_state == SLAB_UP);
-	cachep = __kmem_cache_create(name, size, align, flags, ctor);
+	cachep = slab_merge_find(size, align, flags, ctor);
 	if (cachep)
+		return cachep;
+	cachep = __kmem_cache_create(name, size, align, flags, ctor);
+	if (cachep) {
+		cachep->refcount = 1;
 		slab_caches_add(cachep);
+	}
 	return cachep;
 }
 

@@ -68,6 +68,23 @@ void slab_caches_add(struct kmem_cache *cachep);
 bool slab_caches_try_each(bool (*fn)(struct kmem_cache *cachep, void *arg), void *arg,
 			  const struct kmem_cache *except);
 
+/*
+ * slab_merge_find - with merging on (slab_merge_set), a live cache that a
+ * new one of these arguments may share (mm/slab_merge.c), its refcount
+ * raised; NULL when merging is off, the allocator never merges, the new
+ * cache would have a ctor, debug flags or SLAB_NO_MERGE, or no cache fits.
+ * The arguments are good (kmem_cache_bad_arg). Not from interrupts.
+ */
+struct kmem_cache *slab_merge_find(size_t size, size_t align, unsigned int flags,
+				   void (*ctor)(void *));
+
+/*
+ * slab_merge_put - for kmem_cache_destroy, after its live check: true, with
+ * the refcount lowered, when another create still uses cachep (the destroy
+ * then does nothing more); false when this is its last user.
+ */
+bool slab_merge_put(struct kmem_cache *cachep);
+
 /* kmalloc_caches_init - make kmalloc's caches (mm/kmalloc.c): boot, from kmem_cache_init. */
 void kmalloc_caches_init(void);
 

@@ -31,6 +31,11 @@
  *
  * SLAB_ALLOC_NAME - the allocator's name as its reports print it ("slab").
  *
+ * SLAB_ALLOC_MERGES - 1 when kmem_cache_create may hand out a live cache
+ * whose objects fit (mm/slab_merge.c), 0 when it never does (SLOB: its
+ * caches share one heap already). Every struct kmem_cache has 'refcount'
+ * for it, and 'align', 'size', 'dead' for the match.
+ *
  * SLAB_NODE_PLACED - 1 when kmem_cache_alloc_node's objects lie on the node
  * asked (when it has memory), 0 when the node is not used (SLOB).
  *

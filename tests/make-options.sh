@@ -39,6 +39,7 @@ refuse mem-word "MEM must be a RAM size such as 256M or 1G, not 'foo'" MEM=foo
 refuse mem-fraction "MEM must be a RAM size such as 256M or 1G, not '1.5G'" MEM=1.5G
 refuse mem-small "MEM=4M is out of range: Quarry boots with 8M to 8G" MEM=4M
 refuse linux "LINUX must be 1 \\(make replay: the trace in the Linux kernels of make bench-linux too\\) or unset, not 'yes'" LINUX=yes
+refuse merge "MERGE must be 0 \\(make replay: no cache merging\\) or 1 \\(merging, the default\\), not 'yes'" MERGE=yes
 refuse mem-large "MEM=16G is out of range: Quarry boots with 8M to 8G" MEM=16G ARCH=arm64
 refuse nodes-0 "NODES must be a NUMA node count from 1 to 8, not '0'" NODES=0
 refuse nodes-9 "NODES must be a NUMA node count from 1 to 8, not '9'" NODES=9

@@ -607,6 +607,8 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 		       "never made by kmem_cache_create); nothing done\n", (void *)cachep);
 		return -EINVAL;
 	}
+	if (slab_merge_put(cachep))
+		return 0;	/* another create still uses it */
 	if (cachep == &kmem_cache_boot || cachep == slab_node_cache ||
 	    cachep == kmalloc_slab(cachep->object_size)) {
 		printk("slab: kmem_cache_destroy(%s): a boot cache cannot be destroyed\n",

@@ -383,6 +383,7 @@ struct kmem_cache_stats {
 #define SLAB_CPU_FAILSLAB	NR_CPUS
 
 #define SLAB_ALLOC_NAME	"slab"	/* the reports' prefix (mm/slab_impl.h) */
+#define SLAB_ALLOC_MERGES	1	/* mm/slab_impl.h */
 /* SLAB_NODE_PLACED - kmem_cache_alloc_node gives objects of the node asked (mm/slab_impl.h). */
 #define SLAB_NODE_PLACED	(!CONFIG_SLAB_NODE_PER_CPU)
 #define SLAB_BAD_FREE_EVENT()	((void)0)	/* a bad free is no per-CPU event here */
@@ -413,6 +414,8 @@ struct kmem_cache {
 	unsigned int batchcount;
 	unsigned int shared;		/* shared array size in batches (0: none) */
 	bool dead;			/* destroyed with live objects: kept for their frees */
+	unsigned int refcount;		/* creates not yet destroyed (merging: mm/slab_merge.c); */
+					/* 0 for the allocator's own caches, never merged */
 	struct atomic nr_arrays;	/* CPUs that have an array of this cache */
 	void (*ctor)(void *);
 	struct kmem_cache_node *node[SLAB_NODES]; /* per node, made on first use; NULL: */

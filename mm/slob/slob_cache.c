@@ -193,6 +193,8 @@ int kmem_cache_destroy(struct kmem_cache *cachep)
 		       "or never made by kmem_cache_create); nothing done\n", (void *)cachep);
 		return -EINVAL;
 	}
+	if (slab_merge_put(cachep))
+		return 0;	/* another create still uses it */
 	if (cachep == &kmem_cache_boot || cachep == kmalloc_slab(cachep->object_size)) {
 		printk(SLOB_NAME ": kmem_cache_destroy(%s): a boot cache cannot be destroyed\n",
 		       cachep->name);

@@ -81,6 +81,7 @@
 #define SLOB_NAME	"slob"
 #endif
 #define SLAB_ALLOC_NAME	SLOB_NAME	/* mm/slab_impl.h */
+#define SLAB_ALLOC_MERGES	0	/* mm/slab_impl.h: caches share the heap already */
 /* SLAB_NODE_PLACED - kmem_cache_alloc_node gives objects of the node asked (mm/slab_impl.h): one heap for every node, as Linux's SLOB. */
 #define SLAB_NODE_PLACED	0
 /* A bad free is a heap event of the CPU (slab_cpu_events); slob_events is declared below. */
@@ -225,6 +226,8 @@ struct kmem_cache {
 	unsigned int order;		/* big caches: pages per object, as an order */
 	unsigned int flags;		/* SLAB_* in effect */
 	bool dead;			/* destroyed with live objects: kept for their frees */
+	unsigned int refcount;		/* creates not yet destroyed (merging: mm/slab_merge.c); */
+					/* 0 for the allocator's own caches, never merged */
 	void (*ctor)(void *);
 	struct list_head list;		/* on slab_caches, under slab_caches_lock */
 	char name[SLAB_NAME_LEN];

@@ -384,6 +384,7 @@ struct kmem_cache_stats {
 
 
 #define SLAB_ALLOC_NAME	"slub"	/* the reports' prefix (mm/slab_impl.h) */
+#define SLAB_ALLOC_MERGES	1	/* mm/slab_impl.h */
 /* SLAB_NODE_PLACED - kmem_cache_alloc_node gives objects of the node asked (mm/slab_impl.h). */
 #define SLAB_NODE_PLACED	1
 #define SLAB_BAD_FREE_EVENT()	((void)0)	/* a bad free is no per-CPU event here */
@@ -417,6 +418,8 @@ struct kmem_cache {
 	uint64_t slab_bound;		/* num * (size * obj_magic mod 2^64); 0 in a twin */
 	unsigned long cpu_off;		/* offset of this cache's pair in struct slub_cpu_slots */
 	bool dead;			/* destroyed with live objects: kept for their frees */
+	unsigned int refcount;		/* creates not yet destroyed (merging: mm/slab_merge.c); */
+					/* 0 for the allocator's own caches, never merged */
 	void (*ctor)(void *);
 	struct kmem_cache *min_cache;	/* the min-order twin (see above), or NULL when no
 					 * smaller slab holds an object */

@@ -219,20 +219,31 @@ if [ -f $REAL ]; then
 			fail "the counting replay (slub 4K, SLAB_STATS=1) did not build or run (see $T/build.log)"
 		fi
 		# make replay keeps Linux's results of the same trace (their trace.sha256 the
-		# trace's) and drops those of another trace.
+		# trace's) replayed with the same cache merging (their 'merge' file; none: not
+		# merged), and drops those of another trace or the other merging.
 		K=$T/keep
 		rm -rf "$K"
-		mkdir -p "$K/linux-x86_64" "$K/linux-arm64-smp"
+		mkdir -p "$K/linux-x86_64" "$K/linux-arm64-smp" "$K/linux-x86_64-smp"
 		sha256sum < "$T/sample.qtr" | cut -d' ' -f1 > "$K/linux-x86_64/trace.sha256"
+		cp "$K/linux-x86_64/trace.sha256" "$K/linux-x86_64-smp/trace.sha256"
+		echo 1 > "$K/linux-x86_64/merge"
 		echo 0000 > "$K/linux-arm64-smp/trace.sha256"
 		touch "$K/linux-x86_64/linux61-slub-4K.summary"
 		if OUT=$K PASSES=1 tools/trace/replay.sh "$T/sample.qtr" slub 4K > "$K/out" 2>&1 &&
 			[ -f "$K/linux-x86_64/linux61-slub-4K.summary" ] && [ ! -e "$K/linux-arm64-smp" ] &&
+			[ ! -e "$K/linux-x86_64-smp" ] && grep -qx "merge=1" "$K/slub-4K.summary" &&
 			grep -qF "replay: kept $K/linux-x86_64: Linux's replay of this same trace" "$K/out"; then
-			pass "make replay kept Linux's results of the same trace, dropped another trace's"
+			pass "make replay kept Linux's results of the same trace and merging, dropped another trace's and unmerged ones"
 		else
 			tail -3 "$K/out"
-			fail "make replay: Linux's results of the same trace not kept, or another trace's kept"
+			fail "make replay: Linux's results of the same trace not kept, or another trace's or unmerged ones kept"
+		fi
+		if MERGE=0 OUT=$K PASSES=1 tools/trace/replay.sh "$T/sample.qtr" slub 4K > "$K/out" 2>&1 &&
+			[ ! -e "$K/linux-x86_64" ] && grep -qx "merge=0" "$K/slub-4K.summary"; then
+			pass "make replay MERGE=0 dropped Linux's merged results and replayed unmerged"
+		else
+			tail -3 "$K/out"
+			fail "make replay MERGE=0: Linux's merged results kept, or the host replay merged"
 		fi
 		# The report's host-against-kernel check (report_replay.py) on a host run posing as
 		# the kernel's one-CPU run: identical passes; one sample off, or another Slab: at the

@@ -11,7 +11,8 @@
 #     ALLOCS      comma list of slab, slub, slob, slob-seg (default all four)
 #     PAGE_SIZES  comma list of 4K, 16K, 64K (default all; 16K on arm64 only)
 #   Environment: SMP=n replays on n CPUs (default the trace's CPUs, at most
-#     8); PAGES=1 replays the page events too; ON_FAIL=continue goes past an
+#     8); MERGE=0 boots without slab_merge (default: caches merged, as
+#     Linux's); PAGES=1 replays the page events too; ON_FAIL=continue goes past an
 #     allocation failure; MEM= the guest's memory (default sized from the
 #     trace's peaks); ICOUNT_BOOTS=N boots each -icount run N times and
 #     checks the figures identical (default 2); REALTIME=0 leaves out the
@@ -90,6 +91,7 @@ mem_for() {
 }
 
 opts="replay"
+[ "${MERGE:-1}" != 0 ] && opts+=" slab_merge"
 [ -n "${PAGES:-}" ] && opts+=" replay_pages"
 [ -n "${ON_FAIL:-}" ] && opts+=" replay_fail=$ON_FAIL"
 limit=$(( 300 + nev / 500 ))

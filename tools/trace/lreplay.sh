@@ -30,7 +30,8 @@ status=0
 tcpus=$(python3 -c 'import struct, sys; print(struct.unpack_from("<I", open(sys.argv[1], "rb").read(20), 16)[0])' "$QTR") ||
 	{ echo "lreplay: $QTR: cannot read its header" >&2; exit 1; }
 smp=${SMP:-$((tcpus < 8 ? tcpus : 8))}
-# Each result folder names the trace it replayed (replay.sh keeps it for that trace).
+# Each result folder names the trace it replayed and whether caches merged
+# (replay.sh keeps it for that trace and that MERGE).
 trace_sum=$(sha256sum < "$QTR" | cut -d' ' -f1)
 case $smp in [1-8]) ;; *) echo "lreplay: SMP=$smp: the Linux replay runs on 1 to 8 CPUs" >&2; exit 1 ;; esac
 if [ "${MODEL:-}" = 1 ]; then
@@ -45,7 +46,7 @@ lmodel() {
 	local name=$1 d=$2 base=$3 plain=$4 dm=$OUT/linux-$arch-model t0=$SECONDS tname
 	tname=$(basename "$QTR" .qtr)
 	mkdir -p "$dm"
-	echo "$trace_sum" > "$dm/trace.sha256"
+	echo "$trace_sum" > "$dm/trace.sha256"; echo "${MERGE:-1}" > "$dm/merge"
 	rm -f "$dm/$base.model"
 	if ! MODEL_REPORT="$dm/$name/model.report" PAGES=${PAGES:-0} BOOTS=2 lab/linux/replay/replay.sh \
 		"$QTR" "$d/kbuild" "$d/kernel.img" "$dm/$name" > "$dm/$name.out" 2>&1; then
@@ -83,7 +84,7 @@ for arch in ${ARCHS//,/ }; do
 	fi
 	dir=$OUT/linux-$arch
 	mkdir -p "$dir"
-	echo "$trace_sum" > "$dir/trace.sha256"
+	echo "$trace_sum" > "$dir/trace.sha256"; echo "${MERGE:-1}" > "$dir/merge"
 	i=0
 	for d in "${want[@]}"; do
 		i=$((i + 1))
@@ -109,7 +110,7 @@ for arch in ${ARCHS//,/ }; do
 			esac
 			ds=$OUT/linux-$arch-smp
 			mkdir -p "$ds"
-			echo "$trace_sum" > "$ds/trace.sha256"
+			echo "$trace_sum" > "$ds/trace.sha256"; echo "${MERGE:-1}" > "$ds/merge"
 			echo "lreplay: [$i/${#want[@]}] $name: replaying on $smp CPUs under -icount"
 			if CPUS=$smp PAGES=${PAGES:-0} BOOTS=${BOOTS:-2} lab/linux/replay/replay.sh "$QTR" "$d/kbuild" \
 				"$d/kernel.img" "$ds/$name" > "$ds/$name.out" 2>&1; then

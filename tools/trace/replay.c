@@ -9,6 +9,7 @@
  *                        blocks the traced kernel took outside its slab allocator)
  *     --no-user          with --pages, leave user-memory blocks out
  *     --internal         replay the traced slab allocator's own kmallocs too
+ *     --merge            merge caches (slab_merge_set), as Linux does by default
  *     --as-cpus          act as the trace's CPUs (CPU c as c mod NR_CPUS) on this
  *                        one thread, so per-CPU caching is per traced CPU
  *     --on-fail stop|continue   what an allocation failure does (default stop)
@@ -61,7 +62,7 @@
 #define ARENA_MB_MAX	65536	/* 64 GiB of "physical memory" at most */
 
 static const char *opt_variant = "quarry", *opt_csv, *opt_summary;
-static bool opt_pages, opt_no_user, opt_internal, opt_as_cpus, opt_continue, opt_progress;
+static bool opt_pages, opt_no_user, opt_internal, opt_as_cpus, opt_merge, opt_continue, opt_progress;
 static unsigned long opt_arena_mb;
 static unsigned long opt_samples = 200;
 
@@ -361,7 +362,7 @@ static unsigned long free_everything(unsigned long long *left)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: replay [--variant NAME] [--pages] [--no-user] [--internal] [--as-cpus] "
+	fprintf(stderr, "usage: replay [--variant NAME] [--pages] [--no-user] [--internal] [--merge] [--as-cpus] "
 			"[--on-fail stop|continue] [--arena-mb N] [--samples N] [--csv FILE] "
 			"[--summary FILE] [--stats FILE] [--passes N] [--progress] [--dump] TRACE\n");
 	exit(1);
@@ -403,6 +404,7 @@ static void setup(void)
 	host_set_cpu(0);
 	host_mm_setup_bench((size_t)opt_arena_mb << 20, false);
 	kmem_cache_init();
+	slab_merge_set(opt_merge);
 }
 
 static void stats_line(const char *line, void *arg)
@@ -568,9 +570,10 @@ static bool run_pass(unsigned int pass, bool *stopped)
 		if (opt_summary && !s)
 			perror(opt_summary);
 		if (s) {
-			fprintf(s, "variant=%s\npage_size=%lu\nevents=%llu\narena_mb=%lu\nslab_start=%llu\n",
+			fprintf(s, "variant=%s\npage_size=%lu\nevents=%llu\narena_mb=%lu\nslab_start=%llu\n"
+				   "merge=%d\n",
 				opt_variant, (unsigned long)PAGE_SIZE, (unsigned long long)h->n_events,
-				opt_arena_mb, (unsigned long long)start_slab * PAGE_SIZE);
+				opt_arena_mb, (unsigned long long)start_slab * PAGE_SIZE, opt_merge);
 			for (unsigned int t = 1; t < QTR_NR_TYPES; t++)
 				fprintf(s, "ops_%u=%llu\nskipped_%u=%llu\n", t, done[t], t, skipped[t]);
 			if (!*stopped) {
@@ -621,6 +624,8 @@ int main(int argc, char **argv)
 			opt_internal = true;
 		else if (!strcmp(a, "--as-cpus"))
 			opt_as_cpus = true;
+		else if (!strcmp(a, "--merge"))
+			opt_merge = true;
 		else if (!strcmp(a, "--progress"))
 			opt_progress = true;
 		else if (!strcmp(a, "--dump"))

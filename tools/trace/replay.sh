@@ -13,7 +13,9 @@
 #   Environment: PAGES=1 replays the page events too (replay --pages);
 #     LINUX=1 replays it in the Linux kernels make bench-linux built, too
 #     (tools/trace/lreplay.sh: Linux's own allocators beside Quarry's);
-#     PASSES=N times the fastest of N passes (default 3); ON_FAIL=continue
+#     MERGE=0 makes a cache for each of the trace's caches (default: caches
+#     merged, slab_merge, as Linux merges them by default: the comparison's
+#     terms); PASSES=N times the fastest of N passes (default 3); ON_FAIL=continue
 #     goes past an allocation failure (default stop); ARENA_MB=N sets the
 #     memory (default: sized from the trace); OUT=DIR (default
 #     build/replay/<trace name>); extra make options for mm/ (SLUB_SHEAVES=0,
@@ -27,6 +29,9 @@
 # or an allocation failed.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
+merge=--merge
+[ "${MERGE:-1}" = 0 ] && merge=
+export MERGE=${MERGE:-1}
 
 die() {
 	echo "replay: $*" >&2
@@ -88,7 +93,7 @@ for r in "${runs[@]}"; do
 		-f - print-tag <<< 'print-tag: ; @echo $(RP_TAG)')
 	echo "replay: [$i/${#runs[@]}] $a $p: replaying"
 	$BIN/replay-"$tag" --variant "$a $p" --progress --passes "${PASSES:-3}" \
-		${PAGES:+--pages} ${ON_FAIL:+--on-fail "$ON_FAIL"} ${ARENA_MB:+--arena-mb "$ARENA_MB"} \
+		${PAGES:+--pages} $merge ${ON_FAIL:+--on-fail "$ON_FAIL"} ${ARENA_MB:+--arena-mb "$ARENA_MB"} \
 		--csv "$OUT/$a-$p.csv" --summary "$OUT/$a-$p.summary" "$OUT/trace.qtr" \
 		> "$OUT/$a-$p.log" 2> "$OUT/$a-$p.err"
 	rc=$?
@@ -98,7 +103,7 @@ for r in "${runs[@]}"; do
 	# counters (SLAB_STATS=1; they would cost the timed run its speed).
 	if make --no-print-directory -j2 -f tools/trace/trace.mk ALLOC="$a" PAGE_SHIFT="$s" SLAB_STATS=1 \
 		>> "$OUT/build.log" 2>&1; then
-		$BIN/replay-"$tag"-stats --variant "$a $p" ${PAGES:+--pages} ${ON_FAIL:+--on-fail "$ON_FAIL"} \
+		$BIN/replay-"$tag"-stats --variant "$a $p" ${PAGES:+--pages} $merge ${ON_FAIL:+--on-fail "$ON_FAIL"} \
 			${ARENA_MB:+--arena-mb "$ARENA_MB"} --stats "$OUT/$a-$p.stats" "$OUT/trace.qtr" \
 			> /dev/null 2>&1 || echo "replay: $a $p: the counting run failed (no paths in the report)"
 	else
@@ -108,13 +113,16 @@ done
 $BIN/replay-"$tag" --dump "$OUT/trace.qtr" | sed -n '1,4p' > "$OUT/trace-facts.txt"
 rm -rf "$OUT"/kernel-*
 # Linux's results (OUT/linux-*, from LINUX=1) stay when they replayed this
-# very trace (the sum lreplay.sh left beside them): Linux does not change
-# with Quarry's code, and they are slow to make. LINUX=1 makes them anew.
+# very trace (the sum lreplay.sh left beside them) with the same MERGE (its
+# 'merge' file; none: from before merging, which booted slab_nomerge):
+# Linux does not change with Quarry's code, and they are slow to make.
+# LINUX=1 makes them anew.
 trace_sum=$(sha256sum < "$OUT/trace.qtr" | cut -d' ' -f1)
 for d in "$OUT"/linux-*/; do
 	[ -d "$d" ] || continue
 	d=${d%/}
-	if [ "${LINUX:-}" != 1 ] && [ "$(cat "$d/trace.sha256" 2>/dev/null)" = "$trace_sum" ]; then
+	if [ "${LINUX:-}" != 1 ] && [ "$(cat "$d/trace.sha256" 2>/dev/null)" = "$trace_sum" ] &&
+		[ "$(cat "$d/merge" 2>/dev/null || echo 0)" = "$MERGE" ]; then
 		echo "replay: kept $d: Linux's replay of this same trace (LINUX=1 replays it again)"
 	else
 		rm -rf "$d"

@@ -561,6 +561,13 @@ def main():
             facts = [l.rstrip("\n") for l in f]
     lines = ["# Trace replay: %s" % os.path.basename(os.path.abspath(d)), ""]
     lines += ["    " + l for l in facts] + [""]
+    merged = sorted({r["s"].get("merge", "0") for r in runs})
+    if merged:
+        lines += ["Cache merging (host replays): %s." % (
+            "on, as Linux merges caches by default (the kernel replays boot with slab_merge; "
+            "MERGE=0 turns it off)" if merged == ["1"] else
+            "off (MERGE=0: a cache for each of the trace's caches; Linux merges them)"
+            if merged == ["0"] else "mixed: the runs differ (some kept from another run)"), ""]
     lines += ["## Memory", "",
               "Peak: the sample where the object memory (pages the allocator holds beyond the start, "
               "large kmallocs included, replayed page blocks not) was highest; \"then\": the live "

@@ -10,7 +10,8 @@
 #     OUTDIR     where the results go (made if missing)
 #   Environment: MEM=512M guest memory (-m); CPUS=N replays on N CPUs as the
 #     trace's CPUs (default 1; the module's cpus=, QEMU's -smp); PAGES=1 replays the page events
-#     too; SAMPLES=200 memory samples; BOOTS=2 boots (each after the first
+#     too; MERGE=0 boots with slab_nomerge (default: Linux's own default,
+#     the module's caches merged with fitting ones); SAMPLES=200 memory samples; BOOTS=2 boots (each after the first
 #     must print identical REPLAY lines); TIMEOUT=900 seconds per boot;
 #     QUARRY_BUSYBOX=path the static busybox (default: x86_64 /bin/busybox,
 #     arm64 build/linux/busybox-arm64, which lab/linux/build.sh downloads);
@@ -157,6 +158,8 @@ cp "$TRACE" "$IR/trace.qtr"
 # brings the others up beside a PAUSE loop: QEMU 7.2's round-robin under
 # -icount never gives the AP a turn while 6.1's boot CPU waits for it
 # (lab/linux/boot.sh says how).
+nomerge=
+[ "${MERGE:-1}" = 0 ] && nomerge=" slab_nomerge"
 online=: maxcpus=
 if [ "$CPUS" != 1 ] && [ "$arch" = x86_64 ] && [ "$kver.$kpl" = 6.1 ]; then
 	. "$HERE/../initramfs.sh"
@@ -203,7 +206,7 @@ boot() {
 	fi
 	rm -f "$log" "$raw"
 	timeout "$TIMEOUT" "${LINUX_QEMU[@]}" -kernel "$BZIMAGE" -initrd "$OUT/initramfs.cpio.gz" \
-		-append "console=$LINUX_CONSOLE printk.time=0 loglevel=7 panic=-1 slab_nomerge$maxcpus" "${plug[@]}" \
+		-append "console=$LINUX_CONSOLE printk.time=0 loglevel=7 panic=-1$nomerge$maxcpus" "${plug[@]}" \
 		< /dev/null > "$raw" 2>&1 &
 	qpid=$!
 	while kill -0 $qpid 2> /dev/null; do
@@ -252,6 +255,7 @@ for b in $(seq 1 "$BOOTS"); do
 	if [ "$b" -eq 1 ]; then
 		collect "$log"
 		echo "boot_seconds=$secs" >> "$OUT/$name.summary"
+		echo "merge=$([ -z "$nomerge" ] && echo 1 || echo 0)" >> "$OUT/$name.summary"
 		echo "linux-replay: $variant, -icount on $CPUS CPU(s), -m $MEM: $(grep -am1 '^replay: accounting exact' "$log" | cut -c9-80)... ($secs s)"
 		grep -qx "all_passes_ok=1" "$OUT/$name.summary" || {
 			grep -a "^replay: accounting\|^replay: event" "$log" >&2
