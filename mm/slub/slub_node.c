@@ -331,8 +331,8 @@ unsigned long slub_count_free(struct kmem_cache *s, unsigned int nid, unsigned l
 		return free;
 	}
 	n = &s->node[nid];
+	/* Not counted in node_locks: a report's read is no path of the allocator's. */
 	flags = spin_lock_irqsave(&n->list_lock);
-	stat(s, node_locks, 1);
 	list_for_each_entry(page, &n->partial, lru) {
 		unsigned int inuse = slub_inuse(READ_ONCE(page->counters));
 
