@@ -53,9 +53,10 @@
  *
  * Isolation: the caches are made before the start (every trace cache that
  * has an allocation; their memory is in slab_start), pending RCU callbacks
- * are run, and the replay runs with interrupts off from its start to its
- * end count: nothing but the replay touches the allocator meanwhile, and
- * the figures do not move with where the guest's timer ticks fall.
+ * are run, every trace and kmalloc cache is shrunk (shrink_all), and the
+ * replay runs with interrupts off from its start to its end count:
+ * nothing but the replay touches the allocator meanwhile, and the figures
+ * do not move with where the guest's timer ticks fall.
  *
  * After the replay everything is freed, the caches destroyed, and init
  * returns -EAGAIN: the module is never left loaded (no rmmod needed).
@@ -827,10 +828,10 @@ refused:
 }
 
 /*
- * shrink_all - the end, shrunk: every trace cache and every kmalloc cache
- * gives back its per-CPU caching and its empty slabs (kmem_cache_shrink,
- * which flushes every CPU's), as Quarry's replay does with slab_drain_all
- * before its end_shrunk_slab. Sleeps: interrupts on. SLOB keeps neither
+ * shrink_all - the start, and the end shrunk: every trace cache and every
+ * kmalloc cache gives back its per-CPU caching and its empty slabs
+ * (kmem_cache_shrink, which flushes every CPU's), as Quarry's replay does
+ * with slab_drain_all before its start and its end_shrunk_slab. Sleeps: interrupts on. SLOB keeps neither
  * (its shrink does nothing, and it has no kmalloc caches).
  */
 static void shrink_all(void)
@@ -977,6 +978,13 @@ static int __init quarry_replay_init(void)
 		}
 	/* what RCU holds back from earlier frees is freed now, not in the replay */
 	rcu_barrier();
+	/*
+	 * The start shrunk, as Quarry's replay starts after slab_drain_all:
+	 * objects in per-CPU caching and empty slabs left from the boot would
+	 * serve the trace's first allocations without a page, and so take
+	 * them out of the figures beyond the start on this side only.
+	 */
+	shrink_all();
 	/*
 	 * One CPU, interrupts off from the start to the end: no tick, softirq,
 	 * RCU callback or worker runs between two calls, so the figures do
