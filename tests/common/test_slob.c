@@ -39,8 +39,11 @@ SELFTEST(slob_block_headers_and_tags)
 		ST_EXPECT(slob_page_end(slob_next(h)) || slob_next(h)->prev == h->units,
 			  "the next block's prev %u, this block %u units", slob_next(h)->prev,
 			  h->units);
-		ST_EXPECT(h->prev <= slob_off(h) && slob_prev(h)->units == h->prev,
-			  "prev %u disagrees with the block before", h->prev);
+		/* The first block of a page has no block before it: its prev is 0. */
+		ST_EXPECT(h->prev == 0 ? slob_off(h) == 0
+				       : h->prev <= slob_off(h) && slob_prev(h)->units == h->prev,
+			  "prev %u disagrees with the block before (at unit %u of its page)", h->prev,
+			  (unsigned int)slob_off(h));
 	}
 	ST_EXPECT(kmem_cache_size(c) == 40 && ksize(a) == 40, "ksize %zu", ksize(a));
 	kmem_cache_free(c, a);
