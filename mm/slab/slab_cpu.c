@@ -738,14 +738,6 @@ void cache_drain_shared(struct kmem_cache *cachep, unsigned int nid, unsigned in
 	arch_irq_restore(flags);
 }
 
-/*
- * slab_shared_trim - a slab of 'except' found no pages: every other
- * cache's shared arrays give their objects back to the slabs (whose empty
- * slabs beyond the node's free_limit go to the page allocator) and stop
- * growing until they swing again. True if any object went back; false,
- * with nothing done, when slab_caches_lock is held (perhaps by the code
- * an interrupt cut in on). Interrupts on or off, no lock held.
- */
 /* slab_shared_trim's part for one cache: its shared arrays drained; whether they held anything. */
 static bool shared_trim_cache(struct kmem_cache *cachep, void *unused)
 {
@@ -765,6 +757,14 @@ static bool shared_trim_cache(struct kmem_cache *cachep, void *unused)
 	return worked;
 }
 
+/*
+ * slab_shared_trim - a slab of 'except' found no pages: every other
+ * cache's shared arrays give their objects back to the slabs (whose empty
+ * slabs beyond the node's free_limit go to the page allocator) and stop
+ * growing until they swing again. True if any object went back; false,
+ * with nothing done, when slab_caches_lock is held (perhaps by the code
+ * an interrupt cut in on). Interrupts on or off, no lock held.
+ */
 bool slab_shared_trim(struct kmem_cache *except)
 {
 	return slab_caches_try_each(shared_trim_cache, NULL, except);

@@ -60,7 +60,7 @@ static unsigned int reap_amount(const struct array_cache *ac)
 }
 
 /* One cache: this CPU's array, then (every second visit) its node. Interrupts off. */
-static bool reap_cache(struct kmem_cache *cachep)
+static bool reap_cache(struct kmem_cache *cachep, void *unused)
 {
 	unsigned int cpu = smp_processor_id(), nid = slab_node_of_cpu(cpu);
 	struct array_cache *ac = cachep->cpu_array[cpu];
@@ -69,6 +69,7 @@ static bool reap_cache(struct kmem_cache *cachep)
 	unsigned long slabs = 0;
 	bool worked = false;
 
+	(void)unused;
 	if (ac->avail) {
 		if (ac->touched) {
 			ac->touched = 0;
@@ -106,18 +107,8 @@ static bool reap_cache(struct kmem_cache *cachep)
 /* slab_reap: see slab.h. */
 void slab_reap(void)
 {
-	unsigned long flags = arch_irq_save();
-	struct kmem_cache *cachep;
-	bool worked = false;
-
-	if (slab_state == SLAB_UP && spin_trylock(&slab_caches_lock)) {
-		list_for_each_entry(cachep, &slab_caches, list)
-			worked |= reap_cache(cachep);
-		spin_unlock(&slab_caches_lock);
-	}
-	if (worked)
+	if (slab_state == SLAB_UP && slab_caches_try_each(reap_cache, NULL, NULL))
 		__atomic_fetch_add(&reap_events, 1, __ATOMIC_RELAXED);
-	arch_irq_restore(flags);
 }
 
 static void drop_local_cb(void *unused)

@@ -699,7 +699,7 @@ static bool trylock_nodes(struct kmem_cache *s)
 }
 
 /* One cache on this CPU's reap pass (see above). Interrupts off. */
-static bool reap_cache(struct kmem_cache *s)
+static bool reap_cache(struct kmem_cache *s, void *unused)
 {
 	struct list_head discard = LIST_HEAD_INIT(discard);
 	struct kmem_cache_cpu_partial *p = &s->cpu[smp_processor_id()];
@@ -709,6 +709,7 @@ static bool reap_cache(struct kmem_cache *s)
 	void *freelist = READ_ONCE(c->freelist);
 	bool idle, worked = slub_sheaves_reap(s);
 
+	(void)unused;
 	tid = READ_ONCE(c->tid);	/* the sheaves' flush may have changed the pair */
 	freelist = READ_ONCE(c->freelist);
 	idle = tid == p->reap_tid && freelist == p->reap_freelist;
@@ -748,21 +749,11 @@ static bool reap_cache(struct kmem_cache *s)
 /* slab_reap: see slab.h. */
 void slab_reap(void)
 {
-	unsigned long flags = arch_irq_save();
-	struct kmem_cache *s;
-	bool worked = false;
-
 	slub_nodes_check();	/* before the lock: a refresh takes it */
-	if (slab_state == SLAB_UP && spin_trylock(&slab_caches_lock)) {
-		list_for_each_entry(s, &slab_caches, list)
-			worked |= reap_cache(s);
-		spin_unlock(&slab_caches_lock);
-	}
-	if (worked) {
+	if (slab_state == SLAB_UP && slab_caches_try_each(reap_cache, NULL, NULL)) {
 		this_cpu_inc(slub_events);
 		__atomic_fetch_add(&reap_events, 1, __ATOMIC_RELAXED);
 	}
-	arch_irq_restore(flags);
 }
 
 static void drain_local_cb(void *unused)

@@ -555,15 +555,6 @@ void slub_barn_flush(struct kmem_cache *s)
 	arch_irq_restore(flags);
 }
 
-/*
- * slub_barns_trim - a slab of 'except' found no pages: every other cache's
- * barns give back what they hold (the objects of their full sheaves to the
- * slabs, whose emptied slabs go to the page allocator as slub_node_spare
- * says; the sheaves to slub_sheaf) and go back to their base size. True if
- * anything was given back; false, with nothing done, when slab_caches_lock
- * is held (perhaps by the code this interrupt cut in on). Interrupts on or
- * off, no lock held.
- */
 /* slub_barns_trim's part for one cache: its barns emptied; whether they held anything. */
 static bool barns_trim_cache(struct kmem_cache *s, void *unused)
 {
@@ -589,6 +580,15 @@ static bool barns_trim_cache(struct kmem_cache *s, void *unused)
 	return worked;
 }
 
+/*
+ * slub_barns_trim - a slab of 'except' found no pages: every other cache's
+ * barns give back what they hold (the objects of their full sheaves to the
+ * slabs, whose emptied slabs go to the page allocator as slub_node_spare
+ * says; the sheaves to slub_sheaf) and go back to their base size. True if
+ * anything was given back; false, with nothing done, when slab_caches_lock
+ * is held (perhaps by the code this interrupt cut in on). Interrupts on or
+ * off, no lock held.
+ */
 bool slub_barns_trim(struct kmem_cache *except)
 {
 	return slab_caches_try_each(barns_trim_cache, NULL, except);
