@@ -12,8 +12,8 @@
 #     PAGE_SIZES  comma list of 4K, 16K, 64K (default all; 16K on arm64 only)
 #   Environment: SMP=n replays on n CPUs (default the trace's CPUs, at most
 #     8); MERGE=0 boots without slab_merge (default: caches merged, as
-#     Linux's); PAGES=1 replays the page events too; ON_FAIL=continue goes past an
-#     allocation failure; MEM= the guest's memory (default sized from the
+#     Linux's); PAGES=1 replays the page events too; ON_FAIL=continue goes
+#     past an allocation failure; MEM= the guest's memory (default sized from the
 #     trace's peaks); ICOUNT_BOOTS=N boots each -icount run N times and
 #     checks the figures identical (default 2); REALTIME=0 leaves out the
 #     real-time MTTCG boot; SEEDS=1 adds the seeds' variants (SLAB with

@@ -34,6 +34,11 @@ smp=${SMP:-$((tcpus < 8 ? tcpus : 8))}
 # (replay.sh keeps it for that trace and that MERGE).
 trace_sum=$(sha256sum < "$QTR" | cut -d' ' -f1)
 case $smp in [1-8]) ;; *) echo "lreplay: SMP=$smp: the Linux replay runs on 1 to 8 CPUs" >&2; exit 1 ;; esac
+# stamp DIR: the result folder DIR names its trace and its merging.
+stamp() {
+	echo "$trace_sum" > "$1/trace.sha256"
+	echo "${MERGE:-1}" > "$1/merge"
+}
 if [ "${MODEL:-}" = 1 ]; then
 	make --no-print-directory -s ARCH=x86_64 PAGE_SIZE=4K ALLOC=slab cachemodel > "$OUT/linux-model-build.log" 2>&1 ||
 		{ echo "lreplay: the cache model's plugin does not build (see $OUT/linux-model-build.log)" >&2; exit 1; }
@@ -46,7 +51,7 @@ lmodel() {
 	local name=$1 d=$2 base=$3 plain=$4 dm=$OUT/linux-$arch-model t0=$SECONDS tname
 	tname=$(basename "$QTR" .qtr)
 	mkdir -p "$dm"
-	echo "$trace_sum" > "$dm/trace.sha256"; echo "${MERGE:-1}" > "$dm/merge"
+	stamp "$dm"
 	rm -f "$dm/$base.model"
 	if ! MODEL_REPORT="$dm/$name/model.report" PAGES=${PAGES:-0} BOOTS=2 lab/linux/replay/replay.sh \
 		"$QTR" "$d/kbuild" "$d/kernel.img" "$dm/$name" > "$dm/$name.out" 2>&1; then
@@ -84,7 +89,7 @@ for arch in ${ARCHS//,/ }; do
 	fi
 	dir=$OUT/linux-$arch
 	mkdir -p "$dir"
-	echo "$trace_sum" > "$dir/trace.sha256"; echo "${MERGE:-1}" > "$dir/merge"
+	stamp "$dir"
 	i=0
 	for d in "${want[@]}"; do
 		i=$((i + 1))
@@ -110,7 +115,7 @@ for arch in ${ARCHS//,/ }; do
 			esac
 			ds=$OUT/linux-$arch-smp
 			mkdir -p "$ds"
-			echo "$trace_sum" > "$ds/trace.sha256"; echo "${MERGE:-1}" > "$ds/merge"
+			stamp "$ds"
 			echo "lreplay: [$i/${#want[@]}] $name: replaying on $smp CPUs under -icount"
 			if CPUS=$smp PAGES=${PAGES:-0} BOOTS=${BOOTS:-2} lab/linux/replay/replay.sh "$QTR" "$d/kbuild" \
 				"$d/kernel.img" "$ds/$name" > "$ds/$name.out" 2>&1; then

@@ -831,8 +831,9 @@ refused:
  * shrink_all - the start, and the end shrunk: every trace cache and every
  * kmalloc cache gives back its per-CPU caching and its empty slabs
  * (kmem_cache_shrink, which flushes every CPU's), as Quarry's replay does
- * with slab_drain_all before its start and its end_shrunk_slab. Sleeps: interrupts on. SLOB keeps neither
- * (its shrink does nothing, and it has no kmalloc caches).
+ * with slab_drain_all before its start and its end_shrunk_slab. Sleeps:
+ * interrupts on. SLOB keeps neither (its shrink does nothing, and it has
+ * no kmalloc caches).
  */
 static void shrink_all(void)
 {

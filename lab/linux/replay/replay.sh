@@ -11,8 +11,9 @@
 #   Environment: MEM=512M guest memory (-m); CPUS=N replays on N CPUs as the
 #     trace's CPUs (default 1; the module's cpus=, QEMU's -smp); PAGES=1 replays the page events
 #     too; MERGE=0 boots with slab_nomerge (default: Linux's own default,
-#     the module's caches merged with fitting ones); SAMPLES=200 memory samples; BOOTS=2 boots (each after the first
-#     must print identical REPLAY lines); TIMEOUT=900 seconds per boot;
+#     the module's caches merged with fitting ones); SAMPLES=200 memory
+#     samples; BOOTS=2 boots (each after the first must print identical
+#     REPLAY lines); TIMEOUT=900 seconds per boot;
 #     QUARRY_BUSYBOX=path the static busybox (default: x86_64 /bin/busybox,
 #     arm64 build/linux/busybox-arm64, which lab/linux/build.sh downloads);
 #     MODEL_REPORT=path boots under the cache model's plugin (1 CPU; MODEL_PLUGIN
